@@ -1,0 +1,71 @@
+"""One exception tree for plies.
+
+Library code raises these; only the CLI's ``main`` turns them into a one-line message
+and an exit code.  Every error a user can cause by bad input is a :class:`PliesError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class PliesError(Exception):
+    """Base class of every error plies raises on purpose."""
+
+
+class IllegalActionError(PliesError, ValueError):
+    """An action that is not legal in the given state.
+
+    The message names the action and lists the legal ones.
+    """
+
+    def __init__(self, action: object, legal: Iterable[str], *, context: str = "") -> None:
+        self.action = action
+        self.legal = list(legal)
+        where = f" {context}" if context else ""
+        shown = ", ".join(self.legal) if self.legal else "(none: the game is over)"
+        super().__init__(f"illegal move {action!r}{where}; legal moves: {shown}")
+
+
+class UnknownGameError(PliesError, LookupError):
+    """A game name that is not in the registry."""
+
+    def __init__(self, name: str, known: Iterable[str]) -> None:
+        self.name = name
+        self.known = sorted(known)
+        super().__init__(f"unknown game {name!r}; available games: {', '.join(self.known)}")
+
+
+class GameFormatError(PliesError, ValueError):
+    """A malformed game description (tree file, option value, ...).
+
+    ``line`` and ``column`` are 1-based when known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.source = source
+        self.line = line
+        self.column = column
+        where = ""
+        if source is not None:
+            where = source
+        if line is not None:
+            where += f"{':' if where else 'line '}{line}"
+            if column is not None:
+                where += f":{column}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class UnsupportedGameError(PliesError, TypeError):
+    """An algorithm was given a game (or a node type) it cannot search correctly."""
+
+
+class SearchLimitError(PliesError):
+    """A search could not finish a single useful iteration within its limit."""

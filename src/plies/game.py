@@ -1,0 +1,446 @@
+"""The game model: the tuple the literature uses, for N players, chance and simultaneous moves.
+
+A game is an object with ``num_players``, ``initial_state``, ``to_move``, ``actions``,
+``result``, ``is_terminal`` and ``utility`` (AIMA's formulation, for any number of
+players).  Everything else is optional and has a documented default, which a class gets
+by subclassing :class:`Game`; a duck-typed object works too, because the searches read the
+optional members through :func:`game_ops`.
+
+Two wrappers change *who moves*, leaving the rules alone:
+
+- :class:`MultiMoveTurns` gives every player several moves per turn, exactly as the
+  "Civilization" formulation does it (agent index, move count, round counter).
+- :class:`OpponentsAsChance` turns chosen players into chance nodes (uniformly random or
+  a given policy), as in expectimax Pacman.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar
+
+from plies.errors import IllegalActionError, UnsupportedGameError
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+CHANCE: Final = -1
+"""``to_move`` returns this at chance nodes; ``chance_outcomes`` then gives the odds."""
+
+SIMULTANEOUS: Final = -2
+"""``to_move`` returns this where several players choose at once; ``result`` then takes a
+joint action (a tuple with one action per player, in player order)."""
+
+
+class Game(Protocol[S, A]):
+    """The game model every search in plies reads.
+
+    Players are ``0 .. num_players - 1``.  Required: ``initial_state``, ``to_move``,
+    ``actions``, ``result``, ``is_terminal``, ``utility``.  ``to_move`` may return the
+    same player for consecutive states (several moves per turn); search handles that
+    with stacked max (or min) layers and never flips a sign.
+
+    Subclass it to inherit the defaults of the optional members below.
+    """
+
+    num_players: int
+    #: Known bounds ``(lo, hi)`` of every ``utility``; enables bounded minimax.
+    utility_range: tuple[float, float] = (-math.inf, math.inf)
+    #: True when the utilities of every terminal state sum to the same constant.
+    zero_sum: bool = False
+    #: Short registry-style name, shown by the CLI.
+    name: str = "game"
+
+    def initial_state(self) -> S: ...
+
+    def to_move(self, state: S) -> int:
+        """The player to move, or :data:`CHANCE`, or :data:`SIMULTANEOUS`."""
+        ...
+
+    def actions(self, state: S) -> Sequence[A]:
+        """Legal actions of the mover in a stable order (at SIMULTANEOUS nodes: joint actions)."""
+        ...
+
+    def result(self, state: S, action: A) -> S:
+        """The state after ``action``; must not mutate ``state``."""
+        ...
+
+    def is_terminal(self, state: S) -> bool: ...
+
+    def utility(self, state: S, player: int) -> float:
+        """Payoff of ``player`` at a terminal ``state``."""
+        ...
+
+    def evaluate(self, state: S, player: int) -> float:
+        """Heuristic value of ``state`` for ``player``, used at a depth cutoff.
+
+        Default: the utility at terminal states, otherwise the midpoint of
+        ``utility_range`` when it is finite, otherwise 0.0 (a neutral guess).
+        """
+        return default_evaluate(self, state, player)
+
+    def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
+        """``(outcome, probability)`` pairs at a CHANCE node.  Default: uniform over ``actions``."""
+        return uniform(self.actions(state))
+
+    def player_actions(self, state: S, player: int) -> Sequence[A]:
+        """One player's own actions at a SIMULTANEOUS node.
+
+        Default: the distinct ``player``-th components of the joint actions from
+        ``actions(state)``, in order of first appearance.
+        """
+        return default_player_actions(self, state, player)
+
+    def key(self, state: S) -> Hashable:
+        """Transposition key of ``state``.  Default: the state itself."""
+        return state  # type: ignore[return-value]
+
+    def format_action(self, state: S, action: A) -> str:
+        """How a person reads and types ``action``.  Default: ``str(action)``."""
+        return str(action)
+
+    def render(self, state: S) -> str:
+        """A picture of ``state`` for the terminal.  Default: ``str(state)``."""
+        return str(state)
+
+    def player_name(self, player: int) -> str:
+        """A player's display name.  Default: ``"P0"``, ``"P1"``, ..."""
+        return f"P{player}"
+
+
+def default_evaluate(game: Any, state: Any, player: int) -> float:
+    """The default of :meth:`Game.evaluate` (shared with duck-typed games)."""
+    if game.is_terminal(state):
+        return float(game.utility(state, player))
+    lo, hi = getattr(game, "utility_range", (-math.inf, math.inf))
+    if math.isfinite(lo) and math.isfinite(hi):
+        return (lo + hi) / 2
+    return 0.0
+
+
+def default_player_actions(game: Any, state: Any, player: int) -> list[Any]:
+    """The default of :meth:`Game.player_actions`: project the joint actions."""
+    seen: dict[Any, None] = {}
+    for joint in game.actions(state):
+        seen.setdefault(joint[player], None)
+    return list(seen)
+
+
+def uniform(actions: Sequence[A]) -> list[tuple[A, float]]:
+    """Equal odds over ``actions``."""
+    if not actions:
+        return []
+    p = 1.0 / len(actions)
+    return [(a, p) for a in actions]
+
+
+# --- reading optional members once, outside the hot loop -------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameOps:
+    """Bound methods of a game with every optional member resolved to its default.
+
+    Searches build this once per call, so the hot loop never pays for ``getattr``.
+    """
+
+    to_move: Callable[[Any], int]
+    actions: Callable[[Any], Sequence[Any]]
+    result: Callable[[Any, Any], Any]
+    is_terminal: Callable[[Any], bool]
+    utility: Callable[[Any, int], float]
+    evaluate: Callable[[Any, int], float]
+    chance_outcomes: Callable[[Any], Sequence[tuple[Any, float]]]
+    key: Callable[[Any], Hashable]
+    utility_range: tuple[float, float]
+    num_players: int
+
+
+def game_ops(game: Any) -> GameOps:
+    """Resolve ``game``'s optional members (see :class:`Game` for the defaults)."""
+    actions = game.actions
+
+    def _evaluate(state: Any, player: int) -> float:
+        return default_evaluate(game, state, player)
+
+    def _chance(state: Any) -> Sequence[tuple[Any, float]]:
+        return uniform(actions(state))
+
+    def _key(state: Any) -> Hashable:
+        return state  # type: ignore[no-any-return]
+
+    lo, hi = getattr(game, "utility_range", None) or (-math.inf, math.inf)
+    return GameOps(
+        to_move=game.to_move,
+        actions=actions,
+        result=game.result,
+        is_terminal=game.is_terminal,
+        utility=game.utility,
+        evaluate=getattr(game, "evaluate", None) or _evaluate,
+        chance_outcomes=getattr(game, "chance_outcomes", None) or _chance,
+        key=getattr(game, "key", None) or _key,
+        utility_range=(float(lo), float(hi)),
+        num_players=int(game.num_players),
+    )
+
+
+# --- the checked boundary for people ------------------------------------------------------
+
+
+def format_action(game: Any, state: Any, action: Any) -> str:
+    """``game.format_action`` if the game has it, else ``str(action)``."""
+    fmt = getattr(game, "format_action", None)
+    return str(action) if fmt is None else str(fmt(state, action))
+
+
+def legal_actions(game: Any, state: Any) -> Sequence[Any]:
+    """The actions a person may choose at ``state`` (outcomes at CHANCE nodes)."""
+    if game.is_terminal(state):
+        return []
+    return list(game.actions(state))
+
+
+def parse_action(game: Any, state: Any, text: str) -> Any:
+    """The legal action at ``state`` written as ``text``.
+
+    Matches ``text`` (case-insensitive, surrounding blanks ignored) against the
+    formatted legal actions; a game may override this with its own ``parse_action``.
+
+    Raises:
+        IllegalActionError: ``text`` names no legal action; the message lists them.
+    """
+    custom = getattr(game, "parse_action", None)
+    if custom is not None:
+        return custom(state, text)
+    legal = legal_actions(game, state)
+    wanted = text.strip().lower()
+    for action in legal:
+        if format_action(game, state, action).lower() == wanted:
+            return action
+    raise IllegalActionError(text, [format_action(game, state, a) for a in legal])
+
+
+def play(game: Game[S, A], state: S, move: A | str) -> S:
+    """The state after ``move``, checked for legality (unlike ``game.result``).
+
+    ``move`` is an action or its text.  Raises :class:`IllegalActionError` with the legal
+    moves in the message.
+
+    >>> from plies.games import load
+    >>> ttt = load("tictactoe")
+    >>> s = play(ttt, ttt.initial_state(), "5")
+    >>> play(ttt, s, "5")
+    Traceback (most recent call last):
+    ...
+    plies.errors.IllegalActionError: illegal move '5'; legal moves: 1, 2, 3, 4, 6, 7, 8, 9
+    """
+    legal = legal_actions(game, state)
+    if isinstance(move, str) and move not in legal:
+        action = parse_action(game, state, move)
+    else:
+        action = move
+    if action not in legal:
+        raise IllegalActionError(move, [format_action(game, state, a) for a in legal])
+    return game.result(state, action)
+
+
+# --- several moves per turn -----------------------------------------------------------------
+
+
+class MultiMoveRules(Protocol[S, A]):
+    """Rules in which any agent may act in any state (the wrapper decides who acts).
+
+    This is the shape of the "Civilization" formulation: the rules say what agent ``p``
+    may do and what happens when it does; :class:`MultiMoveTurns` decides whose turn it
+    is and how many moves it has.
+    """
+
+    num_players: int
+
+    def initial_state(self) -> S: ...
+    def actions(self, state: S, agent: int) -> Sequence[A]: ...
+    def result(self, state: S, agent: int, action: A) -> S: ...
+    def is_terminal(self, state: S) -> bool: ...
+    def utility(self, state: S, player: int) -> float: ...
+
+
+class MultiMoveState(NamedTuple, Generic[S]):
+    """A state of :class:`MultiMoveTurns`: the rules' state plus the turn bookkeeping."""
+
+    base: S
+    agent: int  # agent index: whose turn it is
+    move_count: int  # moves the agent has made so far in this turn
+    round: int  # completed rounds: grows by one when every agent has used its moves
+
+
+class MultiMoveTurns(Game[MultiMoveState[S], A]):
+    """Give every agent ``moves`` moves per turn, agents taking turns 0, 1, ..., N-1.
+
+    ``moves`` is a number or ``Get-Move-Count(s, p)``: a function of the rules' state
+    and the agent.  As in the tutorial's pseudocode, the state carries the agent index,
+    the move count and the round counter; when the agent has made all its moves the turn
+    passes to the next agent, and when agent 0 gets the turn back the round grows by one
+    ("each player will use all their allowed number of moves").
+
+    >>> from plies.games import load
+    >>> civ = load("civ")
+    >>> s = civ.initial_state()
+    >>> [(s := civ.result(s, civ.actions(s)[0])).agent for _ in range(4)]
+    [0, 0, 1, 1]
+    """
+
+    def __init__(
+        self, rules: MultiMoveRules[S, A], moves: int | Callable[[S, int], int] = 3
+    ) -> None:
+        if isinstance(moves, int) and moves < 1:
+            raise ValueError(f"moves per turn must be at least 1, got {moves}")
+        self.rules = rules
+        self.moves = moves
+        self.num_players = rules.num_players
+        self.utility_range = getattr(rules, "utility_range", (-math.inf, math.inf))
+        self.zero_sum = getattr(rules, "zero_sum", False)
+        self.name = getattr(rules, "name", "multimove")
+
+    def move_limit(self, state: MultiMoveState[S]) -> int:
+        """Get-Move-Count(s, p) for the agent to move in ``state``."""
+        if isinstance(self.moves, int):
+            return self.moves
+        return self.moves(state.base, state.agent)
+
+    def turn_progress(self, state: MultiMoveState[S]) -> tuple[int, int]:
+        """``(moves made this turn, moves allowed)`` for the agent to move."""
+        return state.move_count, self.move_limit(state)
+
+    def initial_state(self) -> MultiMoveState[S]:
+        return MultiMoveState(self.rules.initial_state(), 0, 0, 0)
+
+    def to_move(self, state: MultiMoveState[S]) -> int:
+        return state.agent
+
+    def actions(self, state: MultiMoveState[S]) -> Sequence[A]:
+        return self.rules.actions(state.base, state.agent)
+
+    def result(self, state: MultiMoveState[S], action: A) -> MultiMoveState[S]:
+        base, agent, count, rnd = state
+        limit = self.move_limit(state)
+        new_base = self.rules.result(base, agent, action)
+        count += 1
+        if count >= limit:
+            agent, count = agent + 1, 0
+            if agent == self.num_players:
+                agent, rnd = 0, rnd + 1
+        return MultiMoveState(new_base, agent, count, rnd)
+
+    def is_terminal(self, state: MultiMoveState[S]) -> bool:
+        return self.rules.is_terminal(state.base)
+
+    def utility(self, state: MultiMoveState[S], player: int) -> float:
+        return self.rules.utility(state.base, player)
+
+    def evaluate(self, state: MultiMoveState[S], player: int) -> float:
+        evaluate = getattr(self.rules, "evaluate", None)
+        if evaluate is None:
+            return default_evaluate(self, state, player)
+        return float(evaluate(state.base, player))
+
+    def key(self, state: MultiMoveState[S]) -> Hashable:
+        key = getattr(self.rules, "key", None)
+        base_key = state.base if key is None else key(state.base)
+        return (base_key, state.agent, state.move_count)
+
+    def format_action(self, state: MultiMoveState[S], action: A) -> str:
+        fmt = getattr(self.rules, "format_action", None)
+        return str(action) if fmt is None else str(fmt(state.base, action))
+
+    def render(self, state: MultiMoveState[S]) -> str:
+        render = getattr(self.rules, "render", None)
+        board = str(state.base) if render is None else str(render(state.base))
+        made, limit = self.turn_progress(state)
+        who = self.player_name(state.agent)
+        return f"{board}\nround {state.round + 1}: {who} to move (move {made + 1} of {limit})"
+
+    def player_name(self, player: int) -> str:
+        name = getattr(self.rules, "player_name", None)
+        return f"P{player}" if name is None else str(name(player))
+
+
+# --- opponents as chance --------------------------------------------------------------------
+
+Policy = Callable[[Any], Sequence[tuple[Any, float]] | Mapping[Any, float]]
+
+
+class OpponentsAsChance(Game[S, A]):
+    """Model ``players`` as chance: their moves are drawn uniformly, or from ``policy``.
+
+    ``policy(state)`` returns ``(action, probability)`` pairs or a mapping; the
+    probabilities must sum to 1.  This is expectimax's model of a random opponent
+    (the ghosts of expectimax Pacman).  Everything else is the wrapped game's.
+    """
+
+    def __init__(
+        self, game: Game[S, A], players: int | Sequence[int] = 1, policy: Policy | None = None
+    ) -> None:
+        self.game = game
+        self.players = frozenset([players] if isinstance(players, int) else players)
+        bad = [p for p in self.players if not 0 <= p < game.num_players]
+        if bad:
+            raise ValueError(f"no such player(s) {bad}; players are 0..{game.num_players - 1}")
+        self.policy = policy
+        self._ops = game_ops(game)
+        self.num_players = game.num_players
+        self.utility_range = getattr(game, "utility_range", (-math.inf, math.inf))
+        self.zero_sum = getattr(game, "zero_sum", False)
+        self.name = getattr(game, "name", "game")
+
+    def initial_state(self) -> S:
+        return self.game.initial_state()
+
+    def to_move(self, state: S) -> int:
+        mover = self.game.to_move(state)
+        return CHANCE if mover in self.players else mover
+
+    def actions(self, state: S) -> Sequence[A]:
+        return self.game.actions(state)
+
+    def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
+        mover = self.game.to_move(state)
+        if mover == CHANCE:
+            return self._ops.chance_outcomes(state)
+        if mover == SIMULTANEOUS:
+            raise UnsupportedGameError("OpponentsAsChance cannot wrap a simultaneous node")
+        if self.policy is None:
+            return uniform(self.game.actions(state))
+        odds = self.policy(state)
+        pairs = list(odds.items()) if isinstance(odds, Mapping) else list(odds)
+        total = sum(p for _, p in pairs)
+        if not math.isclose(total, 1.0, abs_tol=1e-9):
+            raise ValueError(f"policy probabilities sum to {total}, not 1")
+        return pairs
+
+    def result(self, state: S, action: A) -> S:
+        return self.game.result(state, action)
+
+    def is_terminal(self, state: S) -> bool:
+        return self.game.is_terminal(state)
+
+    def utility(self, state: S, player: int) -> float:
+        return self.game.utility(state, player)
+
+    def evaluate(self, state: S, player: int) -> float:
+        return self._ops.evaluate(state, player)
+
+    def key(self, state: S) -> Hashable:
+        return self._ops.key(state)
+
+    def format_action(self, state: S, action: A) -> str:
+        return format_action(self.game, state, action)
+
+    def render(self, state: S) -> str:
+        render = getattr(self.game, "render", None)
+        return str(state) if render is None else str(render(state))
+
+    def player_name(self, player: int) -> str:
+        name = getattr(self.game, "player_name", None)
+        return f"P{player}" if name is None else str(name(player))
