@@ -69,3 +69,7 @@ class UnsupportedGameError(PliesError, TypeError):
 
 class SearchLimitError(PliesError):
     """A search could not finish a single useful iteration within its limit."""
+
+
+class OptionError(PliesError, ValueError):
+    """A search option with a value that is not accepted (the message lists what is)."""

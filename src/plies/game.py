@@ -95,7 +95,7 @@ class Game(Protocol[S, A]):
 
     def key(self, state: S) -> Hashable:
         """Transposition key of ``state``.  Default: the state itself."""
-        return state  # type: ignore[return-value]
+        return state
 
     def format_action(self, state: S, action: A) -> str:
         """How a person reads and types ``action``.  Default: ``str(action)``."""

@@ -1,0 +1,71 @@
+"""plies: adversarial search for Python (minimax and its whole family).
+
+>>> import plies
+>>> game = plies.games.load("tictactoe")
+>>> plies.alphabeta(game, game.initial_state()).value
+0.0
+"""
+
+from plies import games
+from plies.errors import (
+    GameFormatError,
+    IllegalActionError,
+    OptionError,
+    PliesError,
+    SearchLimitError,
+    UnknownGameError,
+    UnsupportedGameError,
+)
+from plies.game import (
+    CHANCE,
+    SIMULTANEOUS,
+    Game,
+    MultiMoveRules,
+    MultiMoveState,
+    MultiMoveTurns,
+    OpponentsAsChance,
+    play,
+)
+from plies.search import (
+    Limit,
+    SearchResult,
+    SearchStats,
+    TraceEvent,
+    alphabeta,
+    analyze,
+    bounded_minimax,
+    expectiminimax,
+    maxn,
+    minimax,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "SIMULTANEOUS",
+    "Game",
+    "GameFormatError",
+    "IllegalActionError",
+    "Limit",
+    "MultiMoveRules",
+    "MultiMoveState",
+    "MultiMoveTurns",
+    "OpponentsAsChance",
+    "OptionError",
+    "PliesError",
+    "SearchLimitError",
+    "SearchResult",
+    "SearchStats",
+    "TraceEvent",
+    "UnknownGameError",
+    "UnsupportedGameError",
+    "alphabeta",
+    "analyze",
+    "bounded_minimax",
+    "expectiminimax",
+    "games",
+    "maxn",
+    "minimax",
+    "play",
+]

@@ -1,0 +1,23 @@
+"""The minimax family.  Every search reads a game only through the ``Game`` protocol."""
+
+from plies.search.alphabeta import alphabeta
+from plies.search.analyze import SEARCHERS, analyze, searcher_class
+from plies.search.bounded import bounded_minimax
+from plies.search.common import Limit, SearchResult, SearchStats, TraceEvent
+from plies.search.maxn import maxn
+from plies.search.minimax import expectiminimax, minimax
+
+__all__ = [
+    "SEARCHERS",
+    "Limit",
+    "SearchResult",
+    "SearchStats",
+    "TraceEvent",
+    "alphabeta",
+    "analyze",
+    "bounded_minimax",
+    "expectiminimax",
+    "maxn",
+    "minimax",
+    "searcher_class",
+]

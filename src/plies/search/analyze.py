@@ -1,0 +1,60 @@
+"""Analysis of a position: the value of every legal action ("is this a good move?")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plies.errors import OptionError
+from plies.game import Game
+from plies.search.alphabeta import AlphaBetaSearcher
+from plies.search.bounded import BoundedSearcher
+from plies.search.common import Limit, Searcher, SearchResult, Trace, resolve_player, run
+from plies.search.maxn import MaxnSearcher
+from plies.search.minimax import ExpectiminimaxSearcher, MinimaxSearcher
+
+SEARCHERS: dict[str, type[Searcher]] = {
+    "minimax": MinimaxSearcher,
+    "alphabeta": AlphaBetaSearcher,
+    "bounded": BoundedSearcher,
+    "expectiminimax": ExpectiminimaxSearcher,
+    "maxn": MaxnSearcher,
+}
+"""The algorithms by name, as the CLI and :func:`analyze` accept them."""
+
+
+def searcher_class(name: str) -> type[Searcher]:
+    """The searcher called ``name``; an unknown name lists the known ones."""
+    try:
+        return SEARCHERS[name]
+    except KeyError:
+        known = ", ".join(SEARCHERS)
+        raise OptionError(f"unknown algorithm {name!r}; use one of: {known}") from None
+
+
+def analyze(
+    game: Game[Any, Any],
+    state: Any,
+    limit: Limit | None = None,
+    *,
+    player: int | None = None,
+    algorithm: str = "alphabeta",
+    tie: str = "first",
+    seed: int | None = None,
+    trace: Trace | None = None,
+) -> SearchResult:
+    """The value of every legal action at ``state``, each searched with a full window.
+
+    ``action_values`` maps each action (in ``actions()`` order) to the value ``player``
+    (default: the player to move) gets after it, by ``algorithm`` ("alphabeta" by
+    default; "minimax", "bounded", "expectiminimax", "maxn").  Each value is exact when
+    ``result.exact``, not merely a bound as inside an alpha-beta search.  ``value``,
+    ``action`` and ``pv`` are those of the best action, chosen as the algorithm would.
+    """
+    cls = searcher_class(algorithm)
+    who = resolve_player(game, state, player)
+    unit = limit.unit if limit else "ply"
+
+    def factory(depth: int | None) -> Searcher:
+        return cls(game, who, depth, unit, trace)
+
+    return run(factory, state, limit, tie=tie, seed=seed, all_values=True)

@@ -1,0 +1,478 @@
+"""What every search shares: limits, results, statistics, trace events and the root driver.
+
+The searches in this package read a game only through :class:`plies.game.GameOps`; they
+never import a concrete game.  Each algorithm is a small subclass of :class:`Searcher`
+that implements ``node_value``; the root (choosing the action, breaking ties, the
+principal variation, iterative deepening under a clock) is written once, here.
+
+Depth units
+-----------
+``Limit(depth=d, unit="ply")``: every decision (one action of one player) counts one.
+``unit="round"``: depth grows by one each time the turn comes back to the searching
+player after it has moved and at least one other player has had its turn (the
+"command center" / CS188 convention; a player's several moves in one turn are one
+round).  In a one-player game a round is one move.  Chance events never count: a die
+roll is part of the move that caused it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Literal
+
+from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
+from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops
+
+INF = math.inf
+NOBODY = -9  # "the searching player has not moved yet on this path" (round counting)
+
+Unit = Literal["ply", "round"]
+Tie = Literal["first", "random"]
+TIE_RULES = ("first", "random")
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """How far a search may go; ``None`` means no limit of that kind.
+
+    ``depth`` counts in ``unit`` ("ply" or "round", see the module docstring); ``time``
+    is in seconds and ``nodes`` counts visited nodes.  With ``time`` or ``nodes`` the
+    search deepens iteratively and returns the last iteration it completed.
+    """
+
+    depth: int | None = None
+    unit: Unit = "ply"
+    time: float | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.depth is not None and self.depth < 0:
+            raise OptionError(f"depth must be >= 0, got {self.depth}")
+        if self.unit not in ("ply", "round"):
+            raise OptionError(f"unknown depth unit {self.unit!r}; use 'ply' or 'round'")
+        if self.time is not None and self.time <= 0:
+            raise OptionError(f"time must be > 0 seconds, got {self.time}")
+        if self.nodes is not None and self.nodes < 1:
+            raise OptionError(f"nodes must be >= 1, got {self.nodes}")
+
+    @property
+    def anytime(self) -> bool:
+        """True when a clock or node budget can stop the search early."""
+        return self.time is not None or self.nodes is not None
+
+
+@dataclass(slots=True)
+class SearchStats:
+    """Counters of one search.
+
+    ``nodes``: states visited, root included.  ``leaves``: nodes scored without
+    expanding them (terminal or cut off by depth).  ``evals``: calls of ``evaluate``.
+    ``cutoffs``: times the rest of a node's children were pruned.  ``tt_hits``:
+    transposition-table hits.  ``depth``: the deepest completed depth (in the limit's
+    unit; the full height of the tree when no depth limit was given).
+    """
+
+    nodes: int = 0
+    leaves: int = 0
+    evals: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
+    depth: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def nps(self) -> float:
+        """Nodes per second."""
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+    def as_dict(self) -> dict[str, float]:
+        return {**asdict(self), "nps": self.nps}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a search returns.
+
+    ``value`` is from the searching player's point of view (``player``).  ``exact`` is
+    True when no heuristic evaluation was used, so ``value`` is the game-theoretic
+    value for that player (paranoid: every other player minimises it; max^n: every
+    player maximises its own).  ``action`` is the mover's chosen action (None at a
+    terminal or chance root); ``pv`` the principal variation from the root.
+    ``action_values`` (``analyze``) maps every root action to its value, and ``values``
+    (``maxn``) is the utility vector the search expects.
+    """
+
+    value: float
+    action: Any
+    pv: tuple[Any, ...]
+    stats: SearchStats
+    player: int = 0
+    exact: bool = True
+    action_values: dict[Any, float] | None = None
+    values: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEvent:
+    """One step of a search, for narrators and tree pictures.
+
+    ``kind`` is one of:
+    ``"enter"`` (a node is entered), ``"terminal"`` (terminal test met; ``value`` is
+    the utility), ``"cutoff"`` (cutoff test met; ``value`` is the evaluation),
+    ``"expand"`` (both tests failed; children follow), ``"backup"`` (the node's value
+    is final and goes up), ``"prune"`` (the remaining children ``pruned`` are skipped
+    because ``alpha >= beta`` or a bound was reached).
+    ``path`` is the actions from the root; ``depth`` counts in the limit's unit.
+    """
+
+    kind: Literal["enter", "terminal", "cutoff", "expand", "backup", "prune"]
+    path: tuple[Any, ...]
+    depth: int
+    mover: int
+    state: Any
+    value: float | None = None
+    alpha: float | None = None
+    beta: float | None = None
+    pruned: tuple[Any, ...] = ()
+    values: tuple[float, ...] | None = None
+
+
+Trace = Callable[[TraceEvent], None]
+
+
+class OutOfBudget(Exception):
+    """Raised inside a search when its time or node budget is spent."""
+
+
+def check_tie(tie: str) -> None:
+    if tie not in TIE_RULES:
+        raise OptionError(f"unknown tie rule {tie!r}; use one of: {', '.join(TIE_RULES)}")
+
+
+@dataclass
+class Searcher:
+    """Shared state and helpers of one search; algorithms subclass it.
+
+    Subclasses implement :meth:`node_value` (the worker) and may set
+    ``windowed = True`` when ``node_value`` honours an ``(alpha, beta)`` window.
+    """
+
+    game: Any
+    player: int
+    max_depth: int | None = None
+    unit: Unit = "ply"
+    trace: Trace | None = None
+    budget_nodes: int | None = None
+    deadline: float | None = None
+    ops: GameOps = field(init=False)
+    stats: SearchStats = field(init=False, default_factory=SearchStats)
+    pv: list[list[Any]] = field(init=False, default_factory=list)
+    path: list[Any] = field(init=False, default_factory=list)
+    heuristic: bool = field(init=False, default=False)  # an evaluation was used
+    partial: bool = field(init=False, default=False)  # the value may be only a bound
+    max_ply: int = field(init=False, default=0)
+    ply_step: int = field(init=False, default=1)
+    rounds: bool = field(init=False, default=False)
+    chance_ok: ClassVar[bool] = False
+    windowed: ClassVar[bool] = False
+    algorithm: ClassVar[str] = "search"
+
+    def __post_init__(self) -> None:
+        self.ops = game_ops(self.game)
+        self.rounds = self.unit == "round" and self.ops.num_players > 1
+        self.ply_step = 0 if self.rounds else 1
+        self.pv = [[], []]
+
+    # -- bookkeeping --------------------------------------------------------------------
+
+    def enter(self, ply: int) -> None:
+        """Count a node and enforce the budget."""
+        stats = self.stats
+        stats.nodes += 1
+        if ply > self.max_ply:
+            self.max_ply = ply
+            while len(self.pv) <= ply + 1:
+                self.pv.append([])
+        if self.budget_nodes is not None and stats.nodes > self.budget_nodes:
+            raise OutOfBudget
+        if self.deadline is not None and stats.nodes & 255 == 0 and (
+            time.perf_counter() > self.deadline
+        ):
+            raise OutOfBudget
+
+    def depth_here(self, depth: int, mover: int, last: int) -> int:
+        """This node's depth, given the parent's depth and the last decision-maker."""
+        if self.rounds and mover == self.player and last != self.player and last != NOBODY:
+            return depth + 1
+        return depth
+
+    def next_last(self, mover: int, last: int) -> int:
+        """The ``last`` argument for this node's children (see :meth:`depth_here`)."""
+        if mover == CHANCE or (last == NOBODY and mover != self.player):
+            return last
+        return mover
+
+    def leaf(self, state: Any, depth: int, mover: int, ply: int) -> float | None:
+        """The terminal and cutoff tests: the node's value if it is a leaf, else None."""
+        ops = self.ops
+        if ops.is_terminal(state):
+            value = float(ops.utility(state, self.player))
+            self.stats.leaves += 1
+            if self.trace is not None:
+                self.emit("terminal", state, depth, mover, value)
+        elif self.max_depth is not None and depth >= self.max_depth:
+            value = float(ops.evaluate(state, self.player))
+            self.stats.leaves += 1
+            self.stats.evals += 1
+            self.heuristic = True
+            if self.trace is not None:
+                self.emit("cutoff", state, depth, mover, value)
+        else:
+            return None
+        self.pv[ply] = []
+        return value
+
+    def check_mover(self, mover: int) -> None:
+        """Refuse node types this algorithm cannot search, with a clear message."""
+        if mover == CHANCE and not self.chance_ok:
+            raise UnsupportedGameError(
+                f"{self.algorithm} cannot search chance nodes; use expectiminimax"
+            )
+        if mover == SIMULTANEOUS:
+            raise UnsupportedGameError(
+                f"{self.algorithm} cannot search simultaneous-move nodes yet"
+            )
+
+    def legal(self, state: Any) -> Sequence[Any]:
+        """The actions at a non-leaf node; a non-terminal state without any is an error."""
+        actions = self.ops.actions(state)
+        if not actions:
+            raise UnsupportedGameError(
+                f"non-terminal state without legal actions: {state!r}"
+            )
+        return actions
+
+    def emit(
+        self,
+        kind: Any,
+        state: Any,
+        depth: int,
+        mover: int,
+        value: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+        pruned: Sequence[Any] = (),
+        values: tuple[float, ...] | None = None,
+    ) -> None:
+        assert self.trace is not None
+        self.trace(
+            TraceEvent(
+                kind, tuple(self.path), depth, mover, state, value, alpha, beta,
+                tuple(pruned), values,
+            )
+        )
+
+    # -- the worker --------------------------------------------------------------------
+
+    def node_value(
+        self, state: Any, depth: int, last: int, ply: int, alpha: float, beta: float
+    ) -> float:
+        """The value of ``state`` for ``self.player``; subclasses define the contract."""
+        raise NotImplementedError
+
+    def root_stop(self, best: float, maximizing: bool) -> bool:
+        """True when the root may stop at ``best`` without looking at more actions."""
+        return False
+
+    def child_value(
+        self, state: Any, action: Any, depth: int, last: int, ply: int,
+        alpha: float = -INF, beta: float = INF,
+    ) -> float:
+        """Search the child reached by ``action`` (``depth`` and ``last`` are the parent's)."""
+        child = self.ops.result(state, action)
+        if self.trace is not None:
+            self.path.append(action)
+            try:
+                return self.node_value(child, depth, last, ply + 1, alpha, beta)
+            finally:
+                self.path.pop()
+        return self.node_value(child, depth, last, ply + 1, alpha, beta)
+
+    # -- the root --------------------------------------------------------------------------
+
+    def root(
+        self,
+        state: Any,
+        *,
+        tie: str = "first",
+        rng: random.Random | None = None,
+        all_values: bool = False,
+    ) -> tuple[float, Any, list[Any], dict[Any, float] | None]:
+        """Search the root: ``(value, action, pv, action_values)``.
+
+        The root's children are searched one by one.  With the ``"first"`` tie rule a
+        windowed search gives each child the window ``(best, +inf)`` at a max root
+        (``(-inf, best)`` at a min root), so a child that only ties returns a bound that
+        never displaces the first best action.  With ``"random"`` the window is opened
+        by one ulp so every tie is an exact value, and the choice among them is seeded.
+        With ``all_values`` every child gets the full window (``analyze``).
+        """
+        ops = self.ops
+        mover = ops.to_move(state)
+        if mover == CHANCE and self.chance_ok:
+            value = self.node_value(state, 0, NOBODY, 0, -INF, INF)
+            return value, None, list(self.pv[0]), None
+        self.enter(0)
+        depth = 0
+        if self.trace is not None:
+            self.emit("enter", state, depth, mover)
+        leaf = self.leaf(state, depth, mover, 0)
+        if leaf is not None:
+            return leaf, None, [], {} if all_values else None
+        self.check_mover(mover)
+        if self.trace is not None:
+            self.emit("expand", state, depth, mover, alpha=-INF, beta=INF)
+        maximizing = mover == self.player
+        sign = 1.0 if maximizing else -1.0
+        child_depth = depth + self.ply_step
+        last = self.next_last(mover, NOBODY)
+        best = -INF * sign
+        best_actions: list[tuple[int, Any]] = []
+        pvs: dict[int, list[Any]] = {}
+        values: dict[Any, float] = {}
+        actions = self.legal(state)
+        for i, action in enumerate(actions):
+            alpha, beta = -INF, INF
+            if self.windowed and not all_values and best_actions:
+                edge = best if tie == "first" else math.nextafter(best, -INF * sign)
+                if maximizing:
+                    alpha = edge
+                else:
+                    beta = edge
+            value = self.child_value(state, action, child_depth, last, 0, alpha, beta)
+            if all_values:
+                values[action] = value
+            if not best_actions or value * sign > best * sign:
+                best, best_actions = value, [(i, action)]
+                pvs = {i: [action, *self.pv[1]]}
+                if tie == "first" and not all_values and self.root_stop(best, maximizing):
+                    self.stats.cutoffs += 1
+                    if self.trace is not None:
+                        rest = actions[i + 1 :]
+                        self.emit("prune", state, depth, mover, best, pruned=rest)
+                    break
+            elif value == best and (tie == "random" or all_values):
+                best_actions.append((i, action))
+                pvs[i] = [action, *self.pv[1]]
+        if tie == "random" and len(best_actions) > 1:
+            assert rng is not None
+            i, action = rng.choice(best_actions)
+        else:
+            i, action = best_actions[0]
+        self.pv[0] = pvs[i]
+        if self.trace is not None:
+            self.emit("backup", state, depth, mover, best)
+        return best, action, pvs[i], values if all_values else None
+
+
+def resolve_player(game: Any, state: Any, player: int | None) -> int:
+    """The searching player: ``player``, or the mover at ``state`` when None."""
+    if player is None:
+        mover = int(game.to_move(state))
+        if mover < 0:
+            raise UnsupportedGameError(
+                "the root is a chance or simultaneous node: pass player= explicitly"
+            )
+        return mover
+    if not 0 <= player < game.num_players:
+        raise OptionError(f"no player {player}; players are 0..{game.num_players - 1}")
+    return player
+
+
+def run(
+    searcher_factory: Callable[[int | None], Searcher],
+    state: Any,
+    limit: Limit | None,
+    *,
+    tie: str = "first",
+    seed: int | None = None,
+    all_values: bool = False,
+    vector: Callable[[Searcher], tuple[float, ...] | None] | None = None,
+) -> SearchResult:
+    """Drive a search under ``limit``: one pass, or iterative deepening under a budget.
+
+    ``searcher_factory(depth)`` makes a fresh searcher for one pass at ``depth``.  With a
+    time or node budget the passes deepen 1, 2, ... (up to ``limit.depth``) and the
+    result is the last completed pass; deepening stops early once a pass used no
+    heuristic, because its value is then exact.  If not even depth 1 completes, the
+    result is the first legal action with the root's evaluation (``exact=False``).
+    """
+    check_tie(tie)
+    limit = limit or Limit()
+    start = time.perf_counter()
+    total = SearchStats()
+
+    def one_pass(depth: int | None, deadline: float | None, nodes: int | None) -> SearchResult:
+        s = searcher_factory(depth)
+        s.deadline, s.budget_nodes = deadline, nodes
+        rng = random.Random(seed) if tie == "random" else None
+        try:
+            value, action, pv, values = s.root(state, tie=tie, rng=rng, all_values=all_values)
+        finally:
+            _merge(total, s.stats)
+        done = s.max_ply if depth is None else depth
+        total.depth = done
+        return SearchResult(
+            value, action, tuple(pv), total, s.player, not (s.heuristic or s.partial), values,
+            vector(s) if vector else None,
+        )
+
+    try:
+        if not limit.anytime:
+            return one_pass(limit.depth, None, None)
+        deadline = None if limit.time is None else start + limit.time
+        best: SearchResult | None = None
+        depth = 1
+        while limit.depth is None or depth <= limit.depth:
+            left = None if limit.nodes is None else limit.nodes - total.nodes
+            try:
+                best = one_pass(depth, deadline, left)
+            except OutOfBudget:
+                break
+            if best.exact:
+                break
+            depth += 1
+        if best is None:
+            best = _fallback(searcher_factory, state, total)
+        return best
+    finally:
+        total.elapsed = time.perf_counter() - start
+
+
+def _merge(total: SearchStats, part: SearchStats) -> None:
+    total.nodes += part.nodes
+    total.leaves += part.leaves
+    total.evals += part.evals
+    total.cutoffs += part.cutoffs
+    total.tt_hits += part.tt_hits
+
+
+def _fallback(
+    searcher_factory: Callable[[int | None], Searcher], state: Any, total: SearchStats
+) -> SearchResult:
+    s = searcher_factory(0)
+    ops = s.ops
+    if ops.is_terminal(state):
+        raise SearchLimitError("the budget ran out before the terminal root was scored")
+    actions = ops.actions(state)
+    if not actions:
+        raise SearchLimitError("no legal action at a non-terminal root")
+    value = float(ops.evaluate(state, s.player))
+    total.evals += 1
+    total.depth = 0
+    return SearchResult(value, actions[0], (actions[0],), total, s.player, exact=False)
+

@@ -1,0 +1,146 @@
+"""Minimax, as the textbook writes it: the oracle every faster search is tested against.
+
+N-player **paranoid** minimax: the searching player maximises its own utility and every
+other player is assumed to minimise it.  With two zero-sum players this is ordinary
+minimax.  A player may move several times in a row (several moves per turn): its nodes
+are stacked max layers, never a sign flip.  The same worker averages chance nodes by
+probability, which makes it AIMA's EXPECTIMINIMAX (:func:`plies.expectiminimax`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from plies.game import CHANCE, Game
+from plies.search.common import (
+    INF,
+    Limit,
+    Searcher,
+    SearchResult,
+    Trace,
+    resolve_player,
+    run,
+)
+
+
+class MinimaxSearcher(Searcher):
+    """Plain depth-first minimax; visits every node of the (depth-limited) tree."""
+
+    algorithm = "minimax"
+
+    def node_value(
+        self, state: Any, depth: int, last: int, ply: int, alpha: float, beta: float
+    ) -> float:
+        """The paranoid minimax value of ``state`` for ``self.player`` (window ignored)."""
+        self.enter(ply)
+        ops = self.ops
+        mover = ops.to_move(state)
+        depth = self.depth_here(depth, mover, last)
+        if self.trace is not None:
+            self.emit("enter", state, depth, mover)
+        value = self.leaf(state, depth, mover, ply)
+        if value is not None:
+            return value
+        self.check_mover(mover)
+        if self.trace is not None:
+            self.emit("expand", state, depth, mover)
+        last = self.next_last(mover, last)
+        if mover == CHANCE:
+            value = 0.0
+            for outcome, p in ops.chance_outcomes(state):
+                value += p * self.child_value(state, outcome, depth, last, ply)
+            self.pv[ply] = []
+        else:
+            maximizing = mover == self.player
+            value = -INF if maximizing else INF
+            child_depth = depth + self.ply_step
+            for action in self.legal(state):
+                v = self.child_value(state, action, child_depth, last, ply)
+                if v > value if maximizing else v < value:
+                    value = v
+                    self.pv[ply] = [action, *self.pv[ply + 1]]
+        if self.trace is not None:
+            self.emit("backup", state, depth, mover, value)
+        return value
+
+
+class ExpectiminimaxSearcher(MinimaxSearcher):
+    algorithm = "expectiminimax"
+    chance_ok = True
+
+
+def minimax(
+    game: Game[Any, Any],
+    state: Any,
+    limit: Limit | None = None,
+    *,
+    player: int | None = None,
+    tie: str = "first",
+    seed: int | None = None,
+    trace: Trace | None = None,
+) -> SearchResult:
+    """Paranoid minimax value and best action at ``state``.
+
+    ``value`` is from ``player``'s point of view (default: the player to move): the
+    utility ``player`` can guarantee when every other player minimises it.  It is
+    exact when ``result.exact`` (no depth cutoff was evaluated); with ``limit.depth``
+    the leaves at the cutoff are scored by ``game.evaluate(state, player)`` and the
+    value is the minimax value of that truncated tree.
+
+    ``action`` is the mover's choice: the first best action in ``actions()`` order
+    (``tie="first"``) or a seeded random one among all equally good actions
+    (``tie="random"``).  Chance nodes raise :class:`UnsupportedGameError`; use
+    :func:`expectiminimax`.
+
+    >>> from plies.games import load
+    >>> minimax(load("aima-5-2"), load("aima-5-2").initial_state()).value
+    3.0
+    """
+    return _search(MinimaxSearcher, game, state, limit, player, tie, seed, trace)
+
+
+def expectiminimax(
+    game: Game[Any, Any],
+    state: Any,
+    limit: Limit | None = None,
+    *,
+    player: int | None = None,
+    tie: str = "first",
+    seed: int | None = None,
+    trace: Trace | None = None,
+) -> SearchResult:
+    """Expectiminimax: paranoid minimax where chance nodes take the probability-weighted mean.
+
+    ``value`` is ``player``'s expected utility (default: the player to move; give
+    ``player`` explicitly when the root is a chance node) when ``player`` maximises,
+    every other player minimises it and chance follows ``game.chance_outcomes``.
+    Opponents modelled as random ("expectimax") come from wrapping the game in
+    :class:`plies.OpponentsAsChance`.  Chance nodes do not count toward ``limit.depth``.
+    Exact when ``result.exact``.
+    """
+    return _search(ExpectiminimaxSearcher, game, state, limit, player, tie, seed, trace)
+
+
+def _search(
+    cls: type[Searcher],
+    game: Game[Any, Any],
+    state: Any,
+    limit: Limit | None,
+    player: int | None,
+    tie: str,
+    seed: int | None,
+    trace: Trace | None,
+    configure: Callable[[Any], None] | None = None,
+) -> SearchResult:
+    """Run ``cls`` under ``limit``; ``configure`` sets algorithm options on each searcher."""
+    who = resolve_player(game, state, player)
+    unit = limit.unit if limit else "ply"
+
+    def factory(depth: int | None) -> Searcher:
+        searcher = cls(game, who, depth, unit, trace)
+        if configure is not None:
+            configure(searcher)
+        return searcher
+
+    return run(factory, state, limit, tie=tie, seed=seed)
