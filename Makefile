@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python -m plies.demo
+	$(BIN)/plies demo
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests

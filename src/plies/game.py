@@ -50,6 +50,8 @@ class Game(Protocol[S, A]):
     utility_range: tuple[float, float] = (-math.inf, math.inf)
     #: True when the utilities of every terminal state sum to the same constant.
     zero_sum: bool = False
+    #: True when the game has CHANCE nodes (searches then need expectiminimax or maxn).
+    has_chance: bool = False
     #: Short registry-style name, shown by the CLI.
     name: str = "game"
 
@@ -388,6 +390,7 @@ class OpponentsAsChance(Game[S, A]):
         if bad:
             raise ValueError(f"no such player(s) {bad}; players are 0..{game.num_players - 1}")
         self.policy = policy
+        self.has_chance = True
         self._ops = game_ops(game)
         self.num_players = game.num_players
         self.utility_range = getattr(game, "utility_range", (-math.inf, math.inf))

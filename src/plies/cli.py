@@ -1,0 +1,401 @@
+"""The ``plies`` command: the only place in plies that prints or exits.
+
+Every user mistake (unknown game, malformed tree file, illegal move, bad option) is a
+:class:`plies.errors.PliesError`; :func:`main` turns it into one line on stderr and exit
+code 2.  Results print as Rich tables, or as JSON with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from plies import games
+from plies.errors import IllegalActionError, OptionError, PliesError
+from plies.game import CHANCE, format_action, legal_actions, play
+from plies.search import (
+    Limit,
+    SearchResult,
+    alphabeta,
+    analyze,
+    bounded_minimax,
+    expectiminimax,
+    maxn,
+    minimax,
+)
+from plies.search.narrate import Narrator
+
+Search = Callable[..., SearchResult]
+ALGORITHMS: dict[str, Search] = {
+    "alphabeta": alphabeta,
+    "minimax": minimax,
+    "bounded": bounded_minimax,
+    "expectiminimax": expectiminimax,
+    "maxn": maxn,
+}
+CHOICES = ["auto", *ALGORITHMS]
+
+
+class UsageError(PliesError):
+    """A command-line argument that argparse accepted but plies cannot use."""
+
+
+# --- arguments --------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports errors as a PliesError instead of exiting by itself."""
+
+    def error(self, message: str) -> Any:
+        raise UsageError(f"{message} (see 'plies {self.prog.split()[-1]} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="plies", description="Adversarial search: minimax and its family.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sub.add_parser("games", help="list the built-in games")
+    sub.add_parser("demo", help="a non-interactive tour of the engine at work")
+
+    common = _Parser(add_help=False)
+    common.add_argument("game", help="a built-in game name, or a .tree/.json tree file")
+    common.add_argument(
+        "-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option, e.g. piles=3,4,5 (repeatable; 'plies games' lists them)",
+    )
+    common.add_argument(
+        "--moves", default="", help="moves from the start, space- or comma-separated"
+    )
+    common.add_argument("--algorithm", "-a", default="auto", choices=CHOICES)
+    common.add_argument("--depth", "-d", type=int, help="depth limit (in --unit)")
+    common.add_argument("--unit", choices=["ply", "round"], default="ply")
+    common.add_argument("--time", "-t", type=float, help="time budget in seconds")
+    common.add_argument("--nodes", type=int, help="node budget")
+    common.add_argument("--player", help="search from this player's point of view")
+    common.add_argument("--tie", choices=["first", "random"], default="first")
+    common.add_argument("--seed", type=int, default=None, help="seed for random choices")
+
+    for name, text in (
+        ("solve", "exact (or depth-limited) value and best move"),
+        ("analyze", "the value of every legal move"),
+    ):
+        p = sub.add_parser(name, parents=[common], help=text)
+        p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+        if name == "solve":
+            p.add_argument(
+                "--threshold", type=float,
+                help="bounded minimax: only decide whether this value can be reached",
+            )
+
+    t = sub.add_parser("trace", parents=[common], help="narrate a small search step by step")
+    t.add_argument("--max-lines", type=int, default=400, help="stop narrating after N lines")
+
+    p = sub.add_parser("play", parents=[common], help="play in the terminal")
+    p.add_argument(
+        "--human", default="0",
+        help="comma-separated human players (numbers or names), or 'none' for engine vs engine",
+    )
+    return parser
+
+
+# --- shared steps ---------------------------------------------------------------------------
+
+
+def _load(args: argparse.Namespace) -> Any:
+    options = games.parse_options(args.game, args.option)
+    return games.load(args.game, **options)
+
+
+def _split_moves(text: str) -> list[str]:
+    return text.replace(",", " ").split()
+
+
+def _position(game: Any, moves: str) -> tuple[Any, list[str]]:
+    state = game.initial_state()
+    played: list[str] = []
+    for i, token in enumerate(_split_moves(moves), start=1):
+        try:
+            state = play(game, state, token)
+        except IllegalActionError as err:
+            raise IllegalActionError(
+                token, err.legal, context=f"(move {i} of --moves)"
+            ) from None
+        played.append(token)
+    return state, played
+
+
+def _player(game: Any, state: Any, text: str | None) -> int | None:
+    if text is None:
+        return None
+    names = [str(getattr(game, "player_name", lambda p: f"P{p}")(p)) for p in range(game.num_players)]
+    if text.isdigit() and int(text) < game.num_players:
+        return int(text)
+    for p, name in enumerate(names):
+        if name.lower() == text.lower():
+            return p
+    choices = ", ".join(f"{p} ({n})" for p, n in enumerate(names))
+    raise OptionError(f"unknown player {text!r}; players are {choices}")
+
+
+def _algorithm(game: Any, name: str, threshold: float | None = None) -> tuple[str, Search]:
+    if threshold is not None:
+        if name not in ("auto", "bounded"):
+            raise OptionError("--threshold needs --algorithm bounded (or auto)")
+        return "bounded", ALGORITHMS["bounded"]
+    if name == "auto":
+        name = "expectiminimax" if getattr(game, "has_chance", False) else "alphabeta"
+    return name, ALGORITHMS[name]
+
+
+def _limit(args: argparse.Namespace, default_time: float | None = None) -> Limit | None:
+    time = args.time
+    if time is None and args.depth is None and args.nodes is None:
+        time = default_time
+    if args.depth is None and time is None and args.nodes is None and args.unit == "ply":
+        return None
+    return Limit(depth=args.depth, unit=args.unit, time=time, nodes=args.nodes)
+
+
+def _name(game: Any, player: int) -> str:
+    namer = getattr(game, "player_name", None)
+    return f"P{player}" if namer is None else str(namer(player))
+
+
+def _pv_text(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
+    out: list[str] = []
+    for action in pv:
+        out.append(format_action(game, state, action))
+        state = game.result(state, action)
+    return out
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.4f}"
+
+
+def _stats_table(result: SearchResult) -> Table:
+    s = result.stats
+    table = Table(title="statistics", show_header=True)
+    for column in ("nodes", "leaves", "evals", "cutoffs", "tt hits", "depth", "time", "nodes/s"):
+        table.add_column(column, justify="right")
+    table.add_row(
+        f"{s.nodes:,}", f"{s.leaves:,}", f"{s.evals:,}", f"{s.cutoffs:,}", f"{s.tt_hits:,}",
+        str(s.depth), f"{s.elapsed:.3f}s", f"{s.nps:,.0f}",
+    )
+    return table
+
+
+def _search(
+    console: Console, game: Any, state: Any, args: argparse.Namespace, *, all_values: bool
+) -> tuple[str, SearchResult]:
+    name, search = _algorithm(game, args.algorithm, getattr(args, "threshold", None))
+    kwargs: dict[str, Any] = {
+        "player": _player(game, state, args.player), "tie": args.tie, "seed": args.seed,
+    }
+    if getattr(args, "threshold", None) is not None:
+        kwargs["threshold"] = args.threshold
+    limit = _limit(args)
+    with console.status(f"searching with {name}...", spinner="dots"):
+        if all_values:
+            return name, analyze(game, state, limit, algorithm=name, **kwargs)
+        return name, search(game, state, limit, **kwargs)
+
+
+def _report(game: Any, state: Any, moves: list[str], name: str, r: SearchResult) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "game": getattr(game, "name", "game"),
+        "moves": moves,
+        "to_move": None if game.is_terminal(state) else _mover_name(game, state),
+        "player": _name(game, r.player),
+        "algorithm": name,
+        "value": r.value,
+        "exact": r.exact,
+        "action": None if r.action is None else format_action(game, state, r.action),
+        "pv": _pv_text(game, state, r.pv),
+        "stats": r.stats.as_dict(),
+    }
+    if r.values is not None:
+        data["values"] = {_name(game, p): v for p, v in enumerate(r.values)}
+    if r.action_values is not None:
+        data["action_values"] = {
+            format_action(game, state, a): v for a, v in r.action_values.items()
+        }
+    return data
+
+
+def _mover_name(game: Any, state: Any) -> str:
+    mover = game.to_move(state)
+    return "chance" if mover == CHANCE else _name(game, mover)
+
+
+# --- commands -----------------------------------------------------------------------------
+
+
+def cmd_games(console: Console, args: argparse.Namespace) -> int:
+    table = Table(title="built-in games")
+    table.add_column("name")
+    table.add_column("players", justify="right")
+    table.add_column("description")
+    table.add_column("options")
+    for name in games.names():
+        game = games.load(name)
+        table.add_row(name, str(game.num_players), games.describe(name), games.options_help(name))
+    console.print(table)
+    return 0
+
+
+def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = False) -> int:
+    game = _load(args)
+    state, moves = _position(game, args.moves)
+    name, result = _search(console, game, state, args, all_values=all_values)
+    data = _report(game, state, moves, name, result)
+    if args.json:
+        console.print_json(json.dumps(data))
+        return 0
+    console.print(game.render(state) if hasattr(game, "render") else str(state))
+    if all_values and result.action_values:
+        table = Table(title=f"value of every move for {data['player']} ({name})")
+        table.add_column("move")
+        table.add_column("value", justify="right")
+        table.add_column("")
+        for action, value in data["action_values"].items():
+            table.add_row(action, _num(value), "best" if action == data["action"] else "")
+        console.print(table)
+    summary = Table(show_header=False, title=f"{data['game']}: {name}")
+    summary.add_column(style="bold")
+    summary.add_column()
+    threshold = getattr(args, "threshold", None)
+    kind = "exact" if result.exact else (
+        f"bound (threshold {_num(threshold)})" if threshold is not None else "heuristic"
+    )
+    summary.add_row("to move", str(data["to_move"] or "nobody (game over)"))
+    summary.add_row(f"value for {data['player']}", f"{_num(result.value)} ({kind})")
+    if result.values is not None:
+        summary.add_row("values", ", ".join(f"{k}={_num(v)}" for k, v in data["values"].items()))
+    summary.add_row("best move", str(data["action"]))
+    summary.add_row("principal variation", " ".join(data["pv"]) or "-")
+    console.print(summary)
+    console.print(_stats_table(result))
+    return 0
+
+
+def cmd_trace(console: Console, args: argparse.Namespace) -> int:
+    game = _load(args)
+    state, _ = _position(game, args.moves)
+    name, search = _algorithm(game, args.algorithm)
+    player = _player(game, state, args.player)
+    who = game.to_move(state) if player is None else player
+    narrator = Narrator(game, state, who, echo=console.print, limit=args.max_lines)
+    console.print(f"Tracing {name} on {getattr(game, 'name', 'game')}; MAX is {_name(game, who)}.")
+    limit = _limit(args)
+    result = search(game, state, limit, player=player, tie=args.tie, seed=args.seed, trace=narrator)
+    if narrator.truncated:
+        console.print(f"... {narrator.truncated:,} more steps not shown (raise --max-lines).")
+    best = "none" if result.action is None else format_action(game, state, result.action)
+    console.print(
+        f"Result: value {_num(result.value)} for MAX, best move {best}, "
+        f"{result.stats.nodes:,} nodes."
+    )
+    return 0
+
+
+def cmd_play(console: Console, args: argparse.Namespace) -> int:
+    game = _load(args)
+    state, _ = _position(game, args.moves)
+    humans = set() if args.human.lower() == "none" else {
+        _player(game, state, token) for token in args.human.split(",") if token.strip()
+    }
+    name, search = _algorithm(game, args.algorithm)
+    limit = _limit(args, default_time=2.0)
+    rng = random.Random(args.seed)
+    while not game.is_terminal(state):
+        console.print(game.render(state))
+        mover = game.to_move(state)
+        if mover == CHANCE:
+            outcomes = list(game.chance_outcomes(state))
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            console.print(f"chance: {format_action(game, state, action)}")
+        elif mover in humans:
+            action = _ask(console, game, state, mover)
+            if action is None:
+                console.print("bye")
+                return 0
+        else:
+            result = search(game, state, limit, player=mover, tie=args.tie, seed=rng.randrange(2**32))
+            action = result.action
+            console.print(
+                f"{_name(game, mover)} ({name}) plays {format_action(game, state, action)}: "
+                f"value {_num(result.value)}, depth {result.stats.depth}, "
+                f"{result.stats.nodes:,} nodes in {result.stats.elapsed:.2f}s"
+            )
+        state = game.result(state, action)
+    console.print(game.render(state))
+    scores = ", ".join(
+        f"{_name(game, p)} {_num(game.utility(state, p))}" for p in range(game.num_players)
+    )
+    console.print(f"game over: {scores}")
+    return 0
+
+
+def _ask(console: Console, game: Any, state: Any, mover: int) -> Any:
+    from plies.game import parse_action
+
+    legal = [format_action(game, state, a) for a in legal_actions(game, state)]
+    while True:
+        console.print(f"{_name(game, mover)} to move; legal: {', '.join(legal)} (q to quit)")
+        try:
+            text = input("> ")
+        except EOFError:
+            return None
+        if text.strip().lower() in ("q", "quit", "exit"):
+            return None
+        try:
+            return parse_action(game, state, text)
+        except IllegalActionError as err:
+            console.print(f"[red]{err}[/red]")
+
+
+# --- entry point --------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``plies`` command; returns the exit code (0 ok, 2 user error)."""
+    console = Console(highlight=False)
+    errors = Console(stderr=True, highlight=False)
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "games":
+            return cmd_games(console, args)
+        if args.command == "demo":
+            from plies import demo
+
+            demo.run(console)
+            return 0
+        if args.command == "solve":
+            return cmd_solve(console, args)
+        if args.command == "analyze":
+            return cmd_solve(console, args, all_values=True)
+        if args.command == "trace":
+            return cmd_trace(console, args)
+        return cmd_play(console, args)
+    except PliesError as err:
+        errors.print(f"plies: error: {err}", markup=False)
+        return 2
+    except KeyboardInterrupt:
+        errors.print("plies: interrupted")
+        return 130
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()
