@@ -1,0 +1,137 @@
+"""Limits, budgets, tie rules, unsupported nodes and trace events of the search family."""
+
+from __future__ import annotations
+
+import pytest
+
+import plies
+from plies.game import CHANCE
+from plies.search.common import TraceEvent
+from tests.search.randomtree import RandomTree, TreeNode
+
+
+def chain_tree() -> RandomTree:
+    """MAX chooses between a MIN node over (3, 12, 8) and one over (2, 4, 6)."""
+    nodes = [
+        TreeNode(0, [1, 5], heuristic=(0.0, 0.0)),
+        TreeNode(1, [2, 3, 4], heuristic=(5.0, -5.0)),
+        TreeNode(0, utilities=(3.0, -3.0)),
+        TreeNode(0, utilities=(12.0, -12.0)),
+        TreeNode(0, utilities=(8.0, -8.0)),
+        TreeNode(1, [6, 7, 8], heuristic=(1.0, -1.0)),
+        TreeNode(0, utilities=(2.0, -2.0)),
+        TreeNode(0, utilities=(4.0, -4.0)),
+        TreeNode(0, utilities=(6.0, -6.0)),
+    ]
+    return RandomTree(nodes, 2, True)
+
+
+def test_limit_rejects_nonsense() -> None:
+    with pytest.raises(plies.OptionError, match="depth must be >= 0"):
+        plies.Limit(depth=-1)
+    with pytest.raises(plies.OptionError, match="unknown depth unit 'turn'"):
+        plies.Limit(depth=1, unit="turn")  # type: ignore[arg-type]
+    with pytest.raises(plies.OptionError, match="time must be > 0"):
+        plies.Limit(time=0)
+    with pytest.raises(plies.OptionError, match="nodes must be >= 1"):
+        plies.Limit(nodes=0)
+
+
+def test_unknown_tie_rule_lists_the_known_ones() -> None:
+    with pytest.raises(plies.OptionError, match="use one of: first, random"):
+        plies.minimax(chain_tree(), 0, tie="best")
+
+
+def test_unknown_player_is_refused() -> None:
+    with pytest.raises(plies.OptionError, match="players are 0..1"):
+        plies.alphabeta(chain_tree(), 0, player=2)
+
+
+def test_depth_limit_scores_the_frontier_with_evaluate() -> None:
+    tree = chain_tree()
+    r = plies.minimax(tree, 0, plies.Limit(depth=1))
+    assert (r.value, r.action, r.exact) == (5.0, 0, False)
+    assert r.stats.evals == 2
+    assert plies.minimax(tree, 0).exact
+
+
+def test_node_budget_deepens_until_exact() -> None:
+    tree = chain_tree()
+    r = plies.alphabeta(tree, 0, plies.Limit(nodes=1_000))
+    assert (r.value, r.action, r.exact, r.stats.depth) == (3.0, 0, True, 2)
+
+
+def test_node_budget_too_small_falls_back_to_the_first_action() -> None:
+    r = plies.alphabeta(chain_tree(), 0, plies.Limit(nodes=2))
+    assert r.action == 0
+    assert not r.exact
+    assert r.stats.depth == 0
+
+
+def test_time_budget_returns_a_completed_iteration() -> None:
+    r = plies.minimax(chain_tree(), 0, plies.Limit(time=5.0))
+    assert (r.value, r.exact) == (3.0, True)
+
+
+def test_minimax_refuses_chance_nodes_and_names_the_cure() -> None:
+    nodes = [
+        TreeNode(CHANCE, [1, 2], probs=[0.5, 0.5]),
+        TreeNode(0, utilities=(1.0, -1.0)),
+        TreeNode(0, utilities=(3.0, -3.0)),
+    ]
+    tree = RandomTree(nodes, 2, True)
+    for search in (plies.minimax, plies.alphabeta, plies.bounded_minimax):
+        with pytest.raises(plies.UnsupportedGameError, match="use expectiminimax"):
+            search(tree, 0, player=0)
+    assert plies.expectiminimax(tree, 0, player=0).value == 2.0
+    with pytest.raises(plies.UnsupportedGameError, match="pass player="):
+        plies.expectiminimax(tree, 0)
+
+
+def test_terminal_root_has_no_action() -> None:
+    tree = chain_tree()
+    r = plies.alphabeta(tree, 2, player=0)
+    assert (r.value, r.action, r.pv) == (3.0, None, ())
+
+
+def test_alphabeta_trace_shows_the_textbook_prune() -> None:
+    events: list[TraceEvent] = []
+    r = plies.alphabeta(chain_tree(), 0, trace=events.append)
+    assert r.value == 3.0
+    prunes = [e for e in events if e.kind == "prune"]
+    assert len(prunes) == 1
+    assert prunes[0].path == (1,) and prunes[0].pruned == (1, 2)
+    assert (prunes[0].alpha, prunes[0].beta) == (3.0, 2.0)
+    kinds = [e.kind for e in events if e.path == ()]
+    assert kinds == ["enter", "expand", "backup"]
+    assert [e.kind for e in events if e.path == (0, 0)] == ["enter", "terminal"]
+
+
+def test_minimax_trace_visits_every_node_in_order() -> None:
+    events: list[TraceEvent] = []
+    plies.minimax(chain_tree(), 0, trace=events.append)
+    entered = [e.path for e in events if e.kind == "enter"]
+    assert entered == [(), (0,), (0, 0), (0, 1), (0, 2), (1,), (1, 0), (1, 1), (1, 2)]
+    backups = {e.path: e.value for e in events if e.kind == "backup"}
+    assert backups == {(0,): 3.0, (1,): 2.0, (): 3.0}
+
+
+def test_bounded_minimax_stops_at_the_top_of_the_range() -> None:
+    nodes = [
+        TreeNode(0, [1, 2, 3]),
+        TreeNode(0, utilities=(0.0, 0.0)),
+        TreeNode(0, utilities=(1.0, -1.0)),
+        TreeNode(0, utilities=(1.0, -1.0)),
+    ]
+    tree = RandomTree(nodes, 2, True)
+    bounded = plies.bounded_minimax(tree, 0)
+    plain = plies.minimax(tree, 0)
+    assert (bounded.value, bounded.action) == (plain.value, plain.action) == (1.0, 1)
+    assert bounded.stats.nodes == 3 < plain.stats.nodes
+
+
+def test_searches_from_the_other_players_point_of_view() -> None:
+    tree = chain_tree()
+    r = plies.minimax(tree, 0, player=1)
+    assert r.value == -3.0
+    assert r.action == 0  # MAX (player 0) still picks its best move
