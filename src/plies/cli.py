@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -177,6 +178,8 @@ def _pv_text(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
 
 
 def _num(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
     return str(int(value)) if value == int(value) else f"{value:.4f}"
 
 
@@ -292,7 +295,11 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
     name, search = _algorithm(game, args.algorithm)
     player = _player(game, state, args.player)
     who = game.to_move(state) if player is None else player
-    narrator = Narrator(game, state, who, echo=console.print, limit=args.max_lines)
+
+    def echo(line: str) -> None:
+        console.print(line, markup=False, soft_wrap=True)
+
+    narrator = Narrator(game, state, who, echo=echo, limit=args.max_lines)
     console.print(f"Tracing {name} on {getattr(game, 'name', 'game')}; MAX is {_name(game, who)}.")
     limit = _limit(args)
     result = search(game, state, limit, player=player, tie=args.tie, seed=args.seed, trace=narrator)

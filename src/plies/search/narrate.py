@@ -8,6 +8,7 @@ printing is the caller's business.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,8 @@ from plies.search.common import TraceEvent
 def _num(value: float | None) -> str:
     if value is None:
         return "?"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
     return f"{value:.4g}"
@@ -48,6 +51,7 @@ class Narrator:
         self.limit = limit
         self.lines: list[str] = []
         self.truncated = 0
+        self._entered: TraceEvent | None = None
         self._progress = getattr(game, "turn_progress", None)
 
     def role(self, mover: int) -> str:
@@ -59,9 +63,13 @@ class Narrator:
         return tag if who == tag else f"{tag} ({who})"
 
     def __call__(self, event: TraceEvent) -> None:
-        text = self.sentence(event)
-        if not text:
+        if event.kind == "enter":  # said together with the tests that follow it
+            self._entered = event
             return
+        text = self.sentence(event)
+        if self._entered is not None:
+            text = f"{self.arrival(self._entered, event.kind)} {text}"
+            self._entered = None
         if self.limit is not None and len(self.lines) >= self.limit:
             self.truncated += 1
             return
@@ -71,6 +79,7 @@ class Narrator:
             self.echo(line)
 
     def where(self, event: TraceEvent) -> str:
+        """The node as the moves that lead to it from the root."""
         if not event.path:
             return "the root"
         moves: list[str] = []
@@ -78,15 +87,19 @@ class Narrator:
         for action in event.path:
             moves.append(format_action(self.game, state, action))
             state = self.game.result(state, action)
-        return "[" + " ".join(moves) + "]"
+        return " ".join(moves)
+
+    def arrival(self, e: TraceEvent, then: str) -> str:
+        """The sentence for entering a node; leaves are not called MAX or MIN."""
+        window = ""
+        if e.alpha is not None and e.beta is not None:
+            window = f", alpha={_num(e.alpha)}, beta={_num(e.beta)}"
+        if then == "terminal":
+            return f"Go to leaf {self.where(e)} (depth {e.depth}{window})."
+        return f"Go to {self.role(e.mover)} at {self.where(e)} (depth {e.depth}{window})."
 
     def sentence(self, e: TraceEvent) -> str:
         role = self.role(e.mover)
-        if e.kind == "enter":
-            window = ""
-            if e.alpha is not None and e.beta is not None:
-                window = f" with alpha={_num(e.alpha)}, beta={_num(e.beta)}"
-            return f"Go to {role} at {self.where(e)} (depth {e.depth}){window}."
         if e.kind == "terminal":
             return f"Terminal test met: utility {_num(e.value)}{self._vector(e)}."
         if e.kind == "cutoff":

@@ -1,0 +1,30 @@
+"""``import plies`` stays light: the core pulls in no heavy or UI dependency."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ["scipy", "numpy", "ray", "rich", "chess", "starlette", "uvicorn", "playwright"]
+
+
+def test_import_plies_loads_nothing_heavy() -> None:
+    code = (
+        "import sys, plies\n"
+        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == ""
+
+
+def test_public_api_names() -> None:
+    import plies
+
+    for name in (
+        "Game", "CHANCE", "SIMULTANEOUS", "Limit", "SearchResult", "minimax", "alphabeta",
+        "expectiminimax", "maxn", "analyze", "bounded_minimax", "games",
+    ):
+        assert hasattr(plies, name), name
+    assert callable(plies.games.load) and callable(plies.games.names)
