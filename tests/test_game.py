@@ -111,7 +111,7 @@ def test_opponents_as_chance_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="no such player"):
         OpponentsAsChance(base, players=5)
     bad = OpponentsAsChance(base, players=1, policy=lambda state: {1: 0.5})
-    with pytest.raises(ValueError, match="sum to 0.5"):
+    with pytest.raises(ValueError, match=r"sum to 0\.5"):
         bad.chance_outcomes(bad.result(bad.initial_state(), 1))
 
 

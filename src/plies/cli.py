@@ -135,7 +135,7 @@ def _position(game: Any, moves: str) -> tuple[Any, list[str]]:
 def _player(game: Any, state: Any, text: str | None) -> int | None:
     if text is None:
         return None
-    names = [str(getattr(game, "player_name", lambda p: f"P{p}")(p)) for p in range(game.num_players)]
+    names = [_name(game, p) for p in range(game.num_players)]
     if text.isdigit() and int(text) < game.num_players:
         return int(text)
     for p, name in enumerate(names):
@@ -335,7 +335,8 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
                 console.print("bye")
                 return 0
         else:
-            result = search(game, state, limit, player=mover, tie=args.tie, seed=rng.randrange(2**32))
+            seed = rng.randrange(2**32)
+            result = search(game, state, limit, player=mover, tie=args.tie, seed=seed)
             action = result.action
             console.print(
                 f"{_name(game, mover)} ({name}) plays {format_action(game, state, action)}: "

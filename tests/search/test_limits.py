@@ -43,7 +43,7 @@ def test_unknown_tie_rule_lists_the_known_ones() -> None:
 
 
 def test_unknown_player_is_refused() -> None:
-    with pytest.raises(plies.OptionError, match="players are 0..1"):
+    with pytest.raises(plies.OptionError, match=r"players are 0\.\.1"):
         plies.alphabeta(chain_tree(), 0, player=2)
 
 

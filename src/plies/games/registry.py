@@ -1,0 +1,326 @@
+"""The registry of built-in games: name -> factory, with typed options.
+
+Options arrive from the command line as text (``--option piles=3,4,5``), so every option
+declares a type that knows how to read itself; :func:`parse_options` turns ``"k=v"``
+strings into typed keyword arguments and :func:`load` accepts either form.  A name that is
+the path of an existing ``.json`` or ``.tree`` file loads that tree, so
+``plies solve mytree.tree`` works.
+
+>>> from plies.games import load, parse_options
+>>> nim = load("nim", **parse_options("nim", ["piles=1,2", "misere=yes"]))
+>>> nim.piles, nim.misere
+((1, 2), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from plies.errors import GameFormatError, UnknownGameError
+from plies.game import Game
+from plies.games.civ import civ
+from plies.games.nim import Nim, sticks
+from plies.games.pig import Pig
+from plies.games.tictactoe import TicTacToe
+from plies.games.tree import TreeGame
+
+TREE_SUFFIXES: Final = (".tree", ".json")
+
+_TRUE: Final = frozenset({"true", "yes", "on", "1"})
+_FALSE: Final = frozenset({"false", "no", "off", "0"})
+_NONE: Final = frozenset({"none", "null", ""})
+
+
+# --- option types --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OptionType:
+    """How an option's value is read from text, checked, and shown."""
+
+    name: str  # as shown to people: "int", "bool", ...
+    parse: Callable[[str], Any]  # text -> value; raises ValueError
+    accepts: Callable[[Any], bool]  # is this Python value of the type?
+    show: Callable[[Any], str] = str
+
+
+def _parse_bool(text: str) -> bool:
+    word = text.strip().lower()
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    raise ValueError(text)
+
+
+def _parse_ints(text: str) -> tuple[int, ...]:
+    parts = [part for part in text.replace(" ", ",").split(",") if part]
+    if not parts:
+        raise ValueError(text)
+    return tuple(int(part) for part in parts)
+
+
+def _parse_optional_int(text: str) -> int | None:
+    return None if text.strip().lower() in _NONE else int(text)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+INT: Final = OptionType("int", int, _is_int)
+BOOL: Final = OptionType(
+    "bool", _parse_bool, lambda v: isinstance(v, bool), lambda v: str(v).lower()
+)
+INTS: Final = OptionType(
+    "comma-separated ints",
+    _parse_ints,
+    lambda v: isinstance(v, Sequence) and not isinstance(v, str) and all(map(_is_int, v)),
+    lambda v: ",".join(map(str, v)),
+)
+OPTIONAL_INT: Final = OptionType(
+    "int or none",
+    _parse_optional_int,
+    lambda v: v is None or _is_int(v),
+    lambda v: "none" if v is None else str(v),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One keyword a game's factory accepts."""
+
+    name: str
+    type: OptionType
+    default: Any
+    help: str = ""
+
+    def describe(self) -> str:
+        """``name (type, default d)``."""
+        return f"{self.name} ({self.type.name}, default {self.type.show(self.default)})"
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A registry entry: a name, a one-line description, a factory and its options."""
+
+    name: str
+    description: str
+    factory: Callable[..., Game[Any, Any]]
+    options: tuple[Option, ...] = ()
+
+    def option(self, name: str) -> Option:
+        """The option called ``name``; :class:`GameFormatError` if there is none."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise GameFormatError(f"unknown option {name!r} for {self.name}; {self.accepted()}")
+
+    def accepted(self) -> str:
+        """One line listing the accepted options."""
+        if not self.options:
+            return f"{self.name} takes no options"
+        return "options: " + ", ".join(option.describe() for option in self.options)
+
+    def defaults(self) -> dict[str, Any]:
+        return {option.name: option.default for option in self.options}
+
+
+# --- the registry ----------------------------------------------------------------------------
+
+_REGISTRY: dict[str, GameInfo] = {}
+
+
+def register(info: GameInfo) -> None:
+    """Add ``info`` to the registry (names are lower case and unique)."""
+    if info.name != info.name.lower() or info.name in _REGISTRY:
+        raise ValueError(f"cannot register game {info.name!r}: bad or duplicate name")
+    _REGISTRY[info.name] = info
+
+
+def names() -> list[str]:
+    """The registered game names, sorted."""
+    return sorted(_REGISTRY)
+
+
+def info(name: str) -> GameInfo:
+    """The registry entry of ``name``; :class:`UnknownGameError` if there is none."""
+    entry = _REGISTRY.get(name.strip().lower())
+    if entry is None:
+        raise UnknownGameError(name, names())
+    return entry
+
+
+def describe(name: str) -> str:
+    """The one-line description of the game called ``name``."""
+    return info(name).description
+
+
+def options_help(name: str) -> str:
+    """The options of ``name`` with their defaults, as typed: ``"goal=7 max_turns=4"``."""
+    return " ".join(f"{o.name}={o.type.show(o.default)}" for o in info(name).options)
+
+
+def is_tree_path(name: str) -> bool:
+    """Whether ``name`` is the path of an existing tree file (``.json`` or ``.tree``)."""
+    return name.lower().endswith(TREE_SUFFIXES) and Path(name).is_file()
+
+
+def load_tree(path: str | Path) -> TreeGame:
+    """The explicit game tree in the file at ``path`` (see :mod:`plies.games.tree`)."""
+    return TreeGame.from_file(path)
+
+
+def parse_options(name: str, items: Iterable[str]) -> dict[str, Any]:
+    """Typed keyword arguments for ``load(name, ...)`` from ``"key=value"`` strings.
+
+    Raises:
+        UnknownGameError: ``name`` is neither a registered game nor a tree file.
+        GameFormatError: an item without ``=``, an unknown or repeated option, or a
+            value that does not read as the option's type.  The message names the
+            option and lists the accepted ones.
+    """
+    items = list(items)
+    if name not in _REGISTRY and name.lower().endswith(TREE_SUFFIXES):
+        if items:
+            raise GameFormatError(f"a tree file takes no options, got {items[0]!r}")
+        return {}
+    entry = info(name)
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise GameFormatError(f"option {item!r} is not key=value; {entry.accepted()}")
+        option = entry.option(key)
+        if key in options:
+            raise GameFormatError(f"option {key!r} given twice")
+        options[key] = _convert(entry, option, text)
+    return options
+
+
+def load(name: str, **options: Any) -> Game[Any, Any]:
+    """A new instance of the game called ``name``, with ``options`` (typed or as text).
+
+    ``name`` may also be the path of a ``.json`` or ``.tree`` file: the tree it holds.
+
+    Raises:
+        UnknownGameError: no such game; the message lists the available ones.
+        GameFormatError: an unknown or ill-typed option, or a malformed tree file.
+    """
+    if name not in _REGISTRY and name.lower().endswith(TREE_SUFFIXES):
+        if options:
+            raise GameFormatError(f"a tree file takes no options, got {next(iter(options))!r}")
+        return load_tree(name)
+    entry = info(name)
+    kwargs = entry.defaults()
+    for key, value in options.items():
+        option = entry.option(key)
+        kwargs[key] = _convert(entry, option, value)
+    return entry.factory(**kwargs)
+
+
+def _convert(entry: GameInfo, option: Option, value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return option.type.parse(value)
+        except ValueError:
+            pass
+    elif option.type.accepts(value):
+        return tuple(value) if option.type is INTS else value
+    raise GameFormatError(
+        f"option {option.name}={value!r} is not a valid {option.type.name}; {entry.accepted()}"
+    )
+
+
+# --- the built-in games ----------------------------------------------------------------------
+
+
+def _builtin_tree(filename: str, name: str) -> Callable[[], TreeGame]:
+    def factory() -> TreeGame:
+        text = resources.files("plies.games").joinpath("trees", filename).read_text("utf-8")
+        source = f"plies/games/trees/{filename}"
+        if filename.endswith(".json"):
+            return TreeGame.from_json(text, source=source, name=name)
+        return TreeGame.from_text(text, source=source, name=name)
+
+    return factory
+
+
+_Entry = tuple[str, Callable[..., Game[Any, Any]], tuple[Option, ...]]
+
+
+def _register_builtins(entries: Mapping[str, _Entry]) -> None:
+    for name, (description, factory, options) in entries.items():
+        register(GameInfo(name, description, factory, options))
+
+
+_register_builtins(
+    {
+        "tictactoe": (
+            "Tic-tac-toe: X and O on a 3x3 board; a draw with perfect play",
+            TicTacToe,
+            (),
+        ),
+        "nim": (
+            "Nim: take sticks from one pile; the last stick wins (or loses: misere)",
+            Nim,
+            (
+                Option("piles", INTS, (3, 4, 5), "sticks in each pile"),
+                Option("max_take", OPTIONAL_INT, None, "most sticks per move (none: a whole pile)"),
+                Option("misere", BOOL, False, "the player who takes the last stick loses"),
+            ),
+        ),
+        "sticks": (
+            "Sticks: one pile of 21, take 1-3 per move; the last stick wins",
+            sticks,
+            (
+                Option("sticks", INT, 21, "sticks in the pile"),
+                Option("max_take", INT, 3, "most sticks per move"),
+                Option("misere", BOOL, False, "the player who takes the last stick loses"),
+            ),
+        ),
+        "civ": (
+            "Toy Civilization: 3 players, 3 moves per turn (farm, build, raid); not zero-sum",
+            civ,
+            (
+                Option("players", INT, 3, "number of civilisations"),
+                Option("moves", INT, 3, "moves per turn"),
+                Option("rounds", INT, 2, "rounds until the game ends"),
+                Option("food", INT, 1, "food each civilisation starts with"),
+            ),
+        ),
+        "pig": (
+            "Pig: a dice race to 7 points over 4 turns (chance nodes)",
+            Pig,
+            (
+                Option("goal", INT, 7, "points needed to win"),
+                Option(
+                    "max_turns",
+                    OPTIONAL_INT,
+                    4,
+                    "turns before the higher score wins (none: no cap)",
+                ),
+            ),
+        ),
+        "aima-5-2": (
+            "AIMA Figure 5.2: the two-ply minimax tree (value 3)",
+            _builtin_tree("aima-fig-5-2.tree", "aima-5-2"),
+            (),
+        ),
+        "aima-5-4": (
+            "AIMA Figure 5.4: three players with utility vectors (value (1, 2, 6))",
+            _builtin_tree("aima-fig-5-4.tree", "aima-5-4"),
+            (),
+        ),
+        "chance-demo": (
+            "Expectiminimax tree after AIMA's order-preserving figure (value 2.1)",
+            _builtin_tree("chance-demo.tree", "chance-demo"),
+            (),
+        ),
+    }
+)
