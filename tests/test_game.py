@@ -140,3 +140,16 @@ def test_duck_typed_games_get_the_documented_defaults() -> None:
     assert ops.evaluate(5, 0) == 1.0
     assert ops.chance_outcomes(0) == [(1, 0.5), (2, 0.5)]
     assert ops.key(7) == 7
+
+
+def test_multimove_can_end_after_a_number_of_rounds() -> None:
+    game = MultiMoveTurns(Counter(total_moves=100), moves=2, rounds=2)
+    s = game.initial_state()
+    plies_played = 0
+    while not game.is_terminal(s):
+        s = game.result(s, 1)
+        plies_played += 1
+    assert plies_played == 2 * 3 * 2
+    assert "game over after 2 full round(s)" in game.render(s)
+    with pytest.raises(ValueError, match="rounds must be at least 1"):
+        MultiMoveTurns(Counter(), rounds=0)

@@ -54,12 +54,10 @@ class GameFormatError(PliesError, ValueError):
         self.line = line
         self.column = column
         where = ""
-        if source is not None:
-            where = source
-        if line is not None:
-            where += f"{':' if where else 'line '}{line}"
-            if column is not None:
-                where += f":{column}"
+        if source is not None:  # compiler style: file:line:column
+            where = ":".join(str(part) for part in (source, line, column) if part is not None)
+        elif line is not None:
+            where = f"line {line}" if column is None else f"line {line}, column {column}"
         super().__init__(f"{where}: {message}" if where else message)
 
 

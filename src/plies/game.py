@@ -69,14 +69,19 @@ class Game(Protocol[S, A]):
         """The state after ``action``; must not mutate ``state``."""
         ...
 
-    def is_terminal(self, state: S) -> bool: ...
+    def is_terminal(self, state: S) -> bool:
+        """True when the game is over; ``to_move`` and ``actions`` are then not asked."""
+        ...
 
     def utility(self, state: S, player: int) -> float:
-        """Payoff of ``player`` at a terminal ``state``."""
+        """Payoff of ``player`` at a terminal ``state`` (may raise before the end)."""
         ...
 
     def evaluate(self, state: S, player: int) -> float:
         """Heuristic value of ``state`` for ``player``, used at a depth cutoff.
+
+        At terminal states it should equal ``utility``, and it should lie inside
+        ``utility_range`` (bounded minimax relies on that).
 
         Default: the utility at terminal states, otherwise the midpoint of
         ``utility_range`` when it is finite, otherwise 0.0 (a neutral guess).
@@ -284,7 +289,8 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
     and the agent.  As in the tutorial's pseudocode, the state carries the agent index,
     the move count and the round counter; when the agent has made all its moves the turn
     passes to the next agent, and when agent 0 gets the turn back the round grows by one
-    ("each player will use all their allowed number of moves").
+    ("each player will use all their allowed number of moves").  With ``rounds`` the
+    game also ends after that many complete rounds, whatever the rules say.
 
     >>> from plies.games import load
     >>> civ = load("civ")
@@ -294,12 +300,19 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
     """
 
     def __init__(
-        self, rules: MultiMoveRules[S, A], moves: int | Callable[[S, int], int] = 3
+        self,
+        rules: MultiMoveRules[S, A],
+        moves: int | Callable[[S, int], int] = 3,
+        *,
+        rounds: int | None = None,
     ) -> None:
         if isinstance(moves, int) and moves < 1:
             raise ValueError(f"moves per turn must be at least 1, got {moves}")
+        if rounds is not None and rounds < 1:
+            raise ValueError(f"rounds must be at least 1, got {rounds}")
         self.rules = rules
         self.moves = moves
+        self.rounds = rounds
         self.num_players = rules.num_players
         self.utility_range = getattr(rules, "utility_range", (-math.inf, math.inf))
         self.zero_sum = getattr(rules, "zero_sum", False)
@@ -336,6 +349,8 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
         return MultiMoveState(new_base, agent, count, rnd)
 
     def is_terminal(self, state: MultiMoveState[S]) -> bool:
+        if self.rounds is not None and state.round >= self.rounds:
+            return True
         return self.rules.is_terminal(state.base)
 
     def utility(self, state: MultiMoveState[S], player: int) -> float:
@@ -359,6 +374,8 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
     def render(self, state: MultiMoveState[S]) -> str:
         render = getattr(self.rules, "render", None)
         board = str(state.base) if render is None else str(render(state.base))
+        if self.is_terminal(state):
+            return f"{board}\ngame over after {state.round} full round(s)"
         made, limit = self.turn_progress(state)
         who = self.player_name(state.agent)
         return f"{board}\nround {state.round + 1}: {who} to move (move {made + 1} of {limit})"

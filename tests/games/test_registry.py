@@ -172,20 +172,3 @@ def test_register() -> None:
         del registry._REGISTRY["nim-7"]
     with pytest.raises(ValueError, match="bad or duplicate name"):
         register(GameInfo("Upper", "", Nim))
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        "plies.game",
-        "plies.games",
-        "plies.games.registry",
-        "plies.games.tictactoe",
-        "plies.games.nim",
-        "plies.games.tree",
-    ],
-)
-def test_docstring_examples(module: str) -> None:
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
-    assert result.attempted > 0

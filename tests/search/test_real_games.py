@@ -1,0 +1,93 @@
+"""The family cross-checked on the built-in games and on known values."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+import plies
+from plies.games import load
+
+
+@pytest.mark.parametrize(
+    ("piles", "misere"),
+    [((1, 2, 3), False), ((2, 2, 3), False), ((1, 1, 1), True), ((3, 4), True), ((2, 3, 4), False)],
+)
+def test_nim_values_agree_and_follow_the_theory(piles: tuple[int, ...], misere: bool) -> None:
+    game = load("nim", piles=piles, misere=misere)
+    root = game.initial_state()
+    results = [f(game, root) for f in (plies.minimax, plies.alphabeta, plies.bounded_minimax)]
+    assert len({(r.value, r.action) for r in results}) == 1
+    nim_sum = 0
+    for pile in piles:
+        nim_sum ^= pile
+    if misere and all(p <= 1 for p in piles):
+        expected_win = sum(piles) % 2 == 0  # take the last stick and lose
+    else:
+        expected_win = nim_sum != 0
+    assert results[0].value == (1.0 if expected_win else -1.0)
+
+
+@pytest.mark.parametrize("unit", ["ply", "round"])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_civ_alphabeta_equals_minimax(unit: str, depth: int) -> None:
+    game = load("civ", players=2, moves=2)
+    limit = plies.Limit(depth=depth if unit == "round" else depth * 4, unit=unit)  # type: ignore[arg-type]
+    expected = plies.minimax(game, game.initial_state(), limit)
+    got = plies.alphabeta(game, game.initial_state(), limit)
+    assert (got.value, got.action, got.pv) == (expected.value, expected.action, expected.pv)
+    assert got.stats.nodes < expected.stats.nodes
+
+
+def test_civ_one_round_is_nine_plies_for_every_algorithm() -> None:
+    game = load("civ")
+    limit = plies.Limit(depth=1, unit="round")
+    for search in (plies.minimax, plies.alphabeta, plies.maxn):
+        result = search(game, game.initial_state(), limit)
+        assert len(result.pv) == 9
+        assert result.stats.depth == 1
+    assert plies.maxn(game, game.initial_state(), limit).values is not None
+
+
+def test_the_lecture_tree() -> None:
+    game = load("aima-5-2")
+    plain = plies.minimax(game, game.initial_state())
+    pruned = plies.alphabeta(game, game.initial_state())
+    assert (plain.value, plain.action) == (pruned.value, pruned.action) == (3.0, "a1")
+    assert plain.stats.nodes == 13
+    assert pruned.stats.nodes == 11  # c2 and c3 are never generated
+
+
+def test_three_player_maxn_tree() -> None:
+    game = load("aima-5-4")
+    assert plies.maxn(game, game.initial_state()).values == (1.0, 2.0, 6.0)
+
+
+def test_pig_with_a_turn_cap_is_solved_exactly() -> None:
+    game = load("pig", goal=5, max_turns=3)
+    exact = plies.expectiminimax(game, game.initial_state())
+    assert exact.exact and -1 < exact.value < 1
+    as_maxn = plies.maxn(game, game.initial_state())
+    assert as_maxn.value == pytest.approx(exact.value)
+    shallow = plies.expectiminimax(game, game.initial_state(), plies.Limit(depth=3))
+    assert not shallow.exact and -1 <= shallow.value <= 1
+
+
+def test_expectimax_against_a_random_tictactoe_opponent() -> None:
+    base = load("tictactoe")
+    game = plies.OpponentsAsChance(base, players=1)
+
+    @cache
+    def direct(state: Any) -> float:
+        if base.is_terminal(state):
+            return base.utility(state, 0)
+        values = [direct(base.result(state, a)) for a in base.actions(state)]
+        if base.to_move(state) == 0:
+            return max(values)
+        return sum(values) / len(values)
+
+    result = plies.expectiminimax(game, game.initial_state())
+    assert result.value == pytest.approx(direct(base.initial_state()))
+    assert result.value > 0.9  # a random opponent almost always loses
