@@ -28,6 +28,7 @@ from plies.game import (
 )
 from plies.search import (
     Limit,
+    Narrator,
     SearchResult,
     SearchStats,
     TraceEvent,
@@ -49,6 +50,7 @@ __all__ = [
     "IllegalActionError",
     "Limit",
     "MultiMoveRules",
+    "Narrator",
     "MultiMoveState",
     "MultiMoveTurns",
     "OpponentsAsChance",

@@ -4,12 +4,14 @@ from plies.search.alphabeta import alphabeta
 from plies.search.analyze import SEARCHERS, analyze, searcher_class
 from plies.search.bounded import bounded_minimax
 from plies.search.common import Limit, SearchResult, SearchStats, TraceEvent
+from plies.search.narrate import Narrator
 from plies.search.maxn import maxn
 from plies.search.minimax import expectiminimax, minimax
 
 __all__ = [
     "SEARCHERS",
     "Limit",
+    "Narrator",
     "SearchResult",
     "SearchStats",
     "TraceEvent",

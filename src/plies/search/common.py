@@ -335,7 +335,8 @@ class Searcher:
             return leaf, None, [], {} if all_values else None
         self.check_mover(mover)
         if self.trace is not None:
-            self.emit("expand", state, depth, mover, alpha=-INF, beta=INF)
+            window = (-INF, INF) if self.windowed else (None, None)
+            self.emit("expand", state, depth, mover, alpha=window[0], beta=window[1])
         maximizing = mover == self.player
         sign = 1.0 if maximizing else -1.0
         child_depth = depth + self.ply_step
