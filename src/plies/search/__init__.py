@@ -4,9 +4,9 @@ from plies.search.alphabeta import alphabeta
 from plies.search.analyze import SEARCHERS, analyze, searcher_class
 from plies.search.bounded import bounded_minimax
 from plies.search.common import Limit, SearchResult, SearchStats, TraceEvent
-from plies.search.narrate import Narrator
 from plies.search.maxn import maxn
 from plies.search.minimax import expectiminimax, minimax
+from plies.search.narrate import Narrator
 
 __all__ = [
     "SEARCHERS",
