@@ -2,7 +2,10 @@
 
 Every user mistake (unknown game, malformed tree file, illegal move, bad option) is a
 :class:`plies.errors.PliesError`; :func:`main` turns it into one line on stderr and exit
-code 2.  Results print as Rich tables, or as JSON with ``--json``.
+code 2.  Results print as Rich tables, or as plain JSON with ``--json``.
+
+Text that comes from a game (action names, labels of a tree file) is never read as Rich
+markup, and lines are soft-wrapped: a long line stays one line in a pipe or a log.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from rich.table import Table
 
 from plies import games
 from plies.errors import IllegalActionError, OptionError, PliesError
-from plies.game import CHANCE, format_action, legal_actions, play
+from plies.game import CHANCE, format_action, legal_actions, parse_action, play
 from plies.search import (
     Limit,
     SearchResult,
@@ -55,7 +58,18 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports errors as a PliesError instead of exiting by itself."""
 
     def error(self, message: str) -> Any:
-        raise UsageError(f"{message} (see 'plies {self.prog.split()[-1]} --help')")
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _real(text: str) -> float:
+    """A float argument; NaN is refused (it compares false with everything)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--algorithm", "-a", default="auto", choices=CHOICES)
     common.add_argument("--depth", "-d", type=int, help="depth limit (in --unit)")
     common.add_argument("--unit", choices=["ply", "round"], default="ply")
-    common.add_argument("--time", "-t", type=float, help="time budget in seconds")
+    common.add_argument("--time", "-t", type=_real, help="time budget in seconds")
     common.add_argument("--nodes", type=int, help="node budget")
     common.add_argument("--player", help="search from this player's point of view")
     common.add_argument("--tie", choices=["first", "random"], default="first")
@@ -91,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print JSON instead of tables")
         if name == "solve":
             p.add_argument(
-                "--threshold", type=float,
+                "--threshold", type=_real,
                 help="bounded minimax: only decide whether this value can be reached",
             )
 
@@ -132,17 +146,29 @@ def _position(game: Any, moves: str) -> tuple[Any, list[str]]:
     return state, played
 
 
+def _players(game: Any) -> str:
+    return ", ".join(f"{p} ({_name(game, p)})" for p in range(game.num_players))
+
+
 def _player(game: Any, state: Any, text: str | None) -> int | None:
+    """The player named by ``--player`` (a number or a name); None: the mover decides.
+
+    At a chance node nobody is to move, so the user must say whose value to report.
+    """
     if text is None:
+        if not game.is_terminal(state) and game.to_move(state) < 0:
+            raise OptionError(
+                f"nobody is to move here ({_mover_name(game, state)}); say whose value "
+                f"to report with --player ({_players(game)})"
+            )
         return None
-    names = [_name(game, p) for p in range(game.num_players)]
+    text = text.strip()
     if text.isdigit() and int(text) < game.num_players:
         return int(text)
-    for p, name in enumerate(names):
-        if name.lower() == text.lower():
+    for p in range(game.num_players):
+        if _name(game, p).lower() == text.lower():
             return p
-    choices = ", ".join(f"{p} ({n})" for p, n in enumerate(names))
-    raise OptionError(f"unknown player {text!r}; players are {choices}")
+    raise OptionError(f"unknown player {text!r}; players are {_players(game)}")
 
 
 def _algorithm(game: Any, name: str, threshold: float | None = None) -> tuple[str, Search]:
@@ -164,6 +190,12 @@ def _limit(args: argparse.Namespace, default_time: float | None = None) -> Limit
     return Limit(depth=args.depth, unit=args.unit, time=time, nodes=args.nodes)
 
 
+def _say(console: Console, text: str = "", *, style: str | None = None) -> None:
+    """Print plain text soft-wrapped: Rich would otherwise break lines at 80 columns
+    whenever the output is not a terminal (a pipe, a log, a test)."""
+    console.print(text, style=style, soft_wrap=True)
+
+
 def _name(game: Any, player: int) -> str:
     namer = getattr(game, "player_name", None)
     return f"P{player}" if namer is None else str(namer(player))
@@ -178,9 +210,23 @@ def _pv_text(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
 
 
 def _num(value: float) -> str:
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    return str(int(value)) if value == int(value) else f"{value:.4f}"
+    """3, 0.4867, 2.1, +inf: integers without a point, others to 4 decimals at most."""
+    if not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("+inf" if value > 0 else "-inf")
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` with infinities as "+inf"/"-inf" strings: strict JSON has no Infinity."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return _num(value)
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
 
 
 def _stats_table(result: SearchResult) -> Table:
@@ -260,11 +306,13 @@ def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = 
     name, result = _search(console, game, state, args, all_values=all_values)
     data = _report(game, state, moves, name, result)
     if args.json:
-        console.print_json(json.dumps(data))
+        # Plain text, not Rich: no colour codes (FORCE_COLOR) and no wrapping in a pipe.
+        print(json.dumps(_jsonable(data), indent=2), file=console.file, flush=True)
         return 0
-    console.print(game.render(state) if hasattr(game, "render") else str(state))
+    _say(console, game.render(state) if hasattr(game, "render") else str(state))
     if all_values and result.action_values:
-        table = Table(title=f"value of every move for {data['player']} ({name})")
+        title = f"value of every move for {data['player']} ({name})"
+        table = Table(title=title, min_width=len(title))
         table.add_column("move")
         table.add_column("value", justify="right")
         table.add_column("")
@@ -282,7 +330,7 @@ def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = 
     summary.add_row(f"value for {data['player']}", f"{_num(result.value)} ({kind})")
     if result.values is not None:
         summary.add_row("values", ", ".join(f"{k}={_num(v)}" for k, v in data["values"].items()))
-    summary.add_row("best move", str(data["action"]))
+    summary.add_row("best move", data["action"] or "none")
     summary.add_row("principal variation", " ".join(data["pv"]) or "-")
     console.print(summary)
     console.print(_stats_table(result))
@@ -297,18 +345,20 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
     who = game.to_move(state) if player is None else player
 
     def echo(line: str) -> None:
-        console.print(line, markup=False, soft_wrap=True)
+        _say(console, line)
 
     narrator = Narrator(game, state, who, echo=echo, limit=args.max_lines)
-    console.print(f"Tracing {name} on {getattr(game, 'name', 'game')}; MAX is {_name(game, who)}.")
+    title = getattr(game, "name", "game")
+    _say(console, f"Tracing {name} on {title}; MAX is {_name(game, who)}.")
     limit = _limit(args)
     result = search(game, state, limit, player=player, tie=args.tie, seed=args.seed, trace=narrator)
     if narrator.truncated:
-        console.print(f"... {narrator.truncated:,} more steps not shown (raise --max-lines).")
+        _say(console, f"... {narrator.truncated:,} more steps not shown (raise --max-lines).")
     best = "none" if result.action is None else format_action(game, state, result.action)
-    console.print(
+    _say(
+        console,
         f"Result: value {_num(result.value)} for MAX, best move {best}, "
-        f"{result.stats.nodes:,} nodes."
+        f"{result.stats.nodes:,} nodes.",
     )
     return 0
 
@@ -316,58 +366,63 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
 def cmd_play(console: Console, args: argparse.Namespace) -> int:
     game = _load(args)
     state, _ = _position(game, args.moves)
-    humans = set() if args.human.lower() == "none" else {
+    humans = set() if args.human.strip().lower() == "none" else {
         _player(game, state, token) for token in args.human.split(",") if token.strip()
     }
     name, search = _algorithm(game, args.algorithm)
     limit = _limit(args, default_time=2.0)
     rng = random.Random(args.seed)
     while not game.is_terminal(state):
-        console.print(game.render(state))
+        _say(console, game.render(state))
         mover = game.to_move(state)
         if mover == CHANCE:
             outcomes = list(game.chance_outcomes(state))
             action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            console.print(f"chance: {format_action(game, state, action)}")
+            _say(console, f"chance: {format_action(game, state, action)}")
         elif mover in humans:
             action = _ask(console, game, state, mover)
             if action is None:
-                console.print("bye")
+                _say(console, "bye")
                 return 0
         else:
             seed = rng.randrange(2**32)
             result = search(game, state, limit, player=mover, tie=args.tie, seed=seed)
             action = result.action
-            console.print(
+            if action is None:  # e.g. --depth 0: a value, but no move was compared
+                raise OptionError(
+                    f"the engine chose no move for {_name(game, mover)} within the limit; "
+                    "give it --depth 1 or more, or --time"
+                )
+            _say(
+                console,
                 f"{_name(game, mover)} ({name}) plays {format_action(game, state, action)}: "
                 f"value {_num(result.value)}, depth {result.stats.depth}, "
-                f"{result.stats.nodes:,} nodes in {result.stats.elapsed:.2f}s"
+                f"{result.stats.nodes:,} nodes in {result.stats.elapsed:.2f}s",
             )
         state = game.result(state, action)
-    console.print(game.render(state))
+    _say(console, game.render(state))
     scores = ", ".join(
         f"{_name(game, p)} {_num(game.utility(state, p))}" for p in range(game.num_players)
     )
-    console.print(f"game over: {scores}")
+    _say(console, f"game over: {scores}")
     return 0
 
 
 def _ask(console: Console, game: Any, state: Any, mover: int) -> Any:
-    from plies.game import parse_action
-
     legal = [format_action(game, state, a) for a in legal_actions(game, state)]
     while True:
-        console.print(f"{_name(game, mover)} to move; legal: {', '.join(legal)} (q to quit)")
+        _say(console, f"{_name(game, mover)} to move; legal: {', '.join(legal)} (q to quit)")
         try:
             text = input("> ")
         except EOFError:
+            _say(console)  # the prompt line was not ended by the user's Enter
             return None
         if text.strip().lower() in ("q", "quit", "exit"):
             return None
         try:
             return parse_action(game, state, text)
         except IllegalActionError as err:
-            console.print(f"[red]{err}[/red]")
+            _say(console, str(err), style="red")
 
 
 # --- entry point --------------------------------------------------------------------------
@@ -375,8 +430,10 @@ def _ask(console: Console, game: Any, state: Any, mover: int) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``plies`` command; returns the exit code (0 ok, 2 user error)."""
-    console = Console(highlight=False)
-    errors = Console(stderr=True, highlight=False)
+    # markup=False: action names and tree labels may contain "[...]".  Text goes through
+    # _say (soft-wrapped); tables wrap their cells to the console width.
+    console = Console(highlight=False, markup=False)
+    errors = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
     try:
         args = build_parser().parse_args(argv)
         if args.command == "games":
@@ -394,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_trace(console, args)
         return cmd_play(console, args)
     except PliesError as err:
-        errors.print(f"plies: error: {err}", markup=False)
+        errors.print(f"plies: error: {err}")
         return 2
     except KeyboardInterrupt:
         errors.print("plies: interrupted")

@@ -33,6 +33,8 @@ def test_limit_rejects_nonsense() -> None:
         plies.Limit(depth=1, unit="turn")  # type: ignore[arg-type]
     with pytest.raises(plies.OptionError, match="time must be > 0"):
         plies.Limit(time=0)
+    with pytest.raises(plies.OptionError, match="time must be > 0"):
+        plies.Limit(time=float("nan"))
     with pytest.raises(plies.OptionError, match="nodes must be >= 1"):
         plies.Limit(nodes=0)
 

@@ -54,7 +54,7 @@ class Limit:
             raise OptionError(f"depth must be >= 0, got {self.depth}")
         if self.unit not in ("ply", "round"):
             raise OptionError(f"unknown depth unit {self.unit!r}; use 'ply' or 'round'")
-        if self.time is not None and self.time <= 0:
+        if self.time is not None and not self.time > 0:  # also refuses NaN
             raise OptionError(f"time must be > 0 seconds, got {self.time}")
         if self.nodes is not None and self.nodes < 1:
             raise OptionError(f"nodes must be >= 1, got {self.nodes}")
