@@ -317,7 +317,8 @@ def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = 
         table.add_column("value", justify="right")
         table.add_column("")
         for action, value in data["action_values"].items():
-            table.add_row(action, _num(value), "best" if action == data["action"] else "")
+            mark = "chosen" if action == data["action"] else "best" if value == result.value else ""
+            table.add_row(action, _num(value), mark)
         console.print(table)
     summary = Table(show_header=False, title=f"{data['game']}: {name}")
     summary.add_column(style="bold")
@@ -417,6 +418,8 @@ def _ask(console: Console, game: Any, state: Any, mover: int) -> Any:
         except EOFError:
             _say(console)  # the prompt line was not ended by the user's Enter
             return None
+        if not sys.stdin.isatty():  # piped input: echo it so the transcript reads well
+            _say(console, text)
         if text.strip().lower() in ("q", "quit", "exit"):
             return None
         try:
