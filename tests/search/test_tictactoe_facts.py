@@ -8,26 +8,12 @@ from typing import Any
 import pytest
 
 import plies
+from tests.games.test_tictactoe import reachable
 
 GAME = plies.games.load("tictactoe")
 
 
-def reachable() -> list[Any]:
-    seen = {GAME.initial_state(): None}
-    frontier = list(seen)
-    while frontier:
-        state = frontier.pop()
-        if GAME.is_terminal(state):
-            continue
-        for action in GAME.actions(state):
-            child = GAME.result(state, action)
-            if child not in seen:
-                seen[child] = None
-                frontier.append(child)
-    return list(seen)
-
-
-POSITIONS = reachable()
+POSITIONS = sorted(reachable())  # sorted: sampling every k-th must not depend on hashing
 
 
 @cache
@@ -43,10 +29,6 @@ def oracle_action(state: Any) -> Any:
     mover = GAME.to_move(state)
     values = [oracle(GAME.result(state, a), mover) for a in GAME.actions(state)]
     return GAME.actions(state)[values.index(max(values))]
-
-
-def test_there_are_5478_reachable_positions() -> None:
-    assert len(POSITIONS) == 5478
 
 
 def test_full_minimax_visits_549946_nodes_and_draws() -> None:

@@ -31,19 +31,10 @@ class AlphaBetaSearcher(Searcher):
         If ``alpha < v < beta``, ``v`` is the minimax value; if ``v <= alpha`` the
         minimax value is at most ``v``; if ``v >= beta`` it is at least ``v``.
         """
-        self.enter(ply)
-        ops = self.ops
-        mover = ops.to_move(state)
-        depth = self.depth_here(depth, mover, last)
-        trace = self.trace
-        if trace is not None:
-            self.emit("enter", state, depth, mover, alpha=alpha, beta=beta)
-        value = self.leaf(state, depth, mover, ply)
+        mover, depth, value = self.arrive(state, depth, last, ply, alpha, beta)
         if value is not None:
             return value
-        self.check_mover(mover)
-        if trace is not None:
-            self.emit("expand", state, depth, mover, alpha=alpha, beta=beta)
+        trace = self.trace
         maximizing = mover == self.player
         child_depth = depth + self.ply_step
         last = self.next_last(mover, last)

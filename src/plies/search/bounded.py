@@ -55,18 +55,9 @@ class BoundedSearcher(Searcher):
         With a threshold ``t`` the value ``v`` satisfies: ``v >= t`` implies the minimax
         value is at least ``v``; ``v < t`` implies it is at most ``v``.
         """
-        self.enter(ply)
-        ops = self.ops
-        mover = ops.to_move(state)
-        depth = self.depth_here(depth, mover, last)
-        if self.trace is not None:
-            self.emit("enter", state, depth, mover)
-        value = self.leaf(state, depth, mover, ply)
+        mover, depth, value = self.arrive(state, depth, last, ply)
         if value is not None:
             return value
-        self.check_mover(mover)
-        if self.trace is not None:
-            self.emit("expand", state, depth, mover)
         maximizing = mover == self.player
         value = -INF if maximizing else INF
         child_depth = depth + self.ply_step

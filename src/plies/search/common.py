@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops
@@ -30,6 +30,7 @@ from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops
 INF = math.inf
 NOBODY = -9  # "the searching player has not moved yet on this path" (round counting)
 
+T = TypeVar("T")
 Unit = Literal["ply", "round"]
 Tie = Literal["first", "random"]
 TIE_RULES = ("first", "random")
@@ -236,6 +237,33 @@ class Searcher:
         self.pv[ply] = []
         return value
 
+    def arrive(
+        self,
+        state: Any,
+        depth: int,
+        last: int,
+        ply: int,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> tuple[int, int, float | None]:
+        """Enter a node: count it, find its mover and depth, apply both tests.
+
+        Returns ``(mover, depth, value)``: ``value`` is the node's value when it is a leaf
+        (terminal or cut off), else None and the node is to be expanded.  ``alpha`` and
+        ``beta`` only go into the trace.
+        """
+        self.enter(ply)
+        mover = self.ops.to_move(state)
+        depth = self.depth_here(depth, mover, last)
+        if self.trace is not None:
+            self.emit("enter", state, depth, mover, alpha=alpha, beta=beta)
+        value = self.leaf(state, depth, mover, ply)
+        if value is None:
+            self.check_mover(mover)
+            if self.trace is not None:
+                self.emit("expand", state, depth, mover, alpha=alpha, beta=beta)
+        return mover, depth, value
+
     def check_mover(self, mover: int) -> None:
         """Refuse node types this algorithm cannot search, with a clear message."""
         if mover == CHANCE and not self.chance_ok:
@@ -293,14 +321,18 @@ class Searcher:
         alpha: float = -INF, beta: float = INF,
     ) -> float:
         """Search the child reached by ``action`` (``depth`` and ``last`` are the parent's)."""
+        return self.descend(state, action, self.node_value, depth, last, ply + 1, alpha, beta)
+
+    def descend(self, state: Any, action: Any, worker: Callable[..., T], *args: Any) -> T:
+        """``worker(child, *args)`` for the child reached by ``action``, tracking the path."""
         child = self.ops.result(state, action)
-        if self.trace is not None:
-            self.path.append(action)
-            try:
-                return self.node_value(child, depth, last, ply + 1, alpha, beta)
-            finally:
-                self.path.pop()
-        return self.node_value(child, depth, last, ply + 1, alpha, beta)
+        if self.trace is None:
+            return worker(child, *args)
+        self.path.append(action)
+        try:
+            return worker(child, *args)
+        finally:
+            self.path.pop()
 
     # -- the root --------------------------------------------------------------------------
 

@@ -73,7 +73,7 @@ class MaxnSearcher(Searcher):
         if mover == CHANCE:
             total = [0.0] * ops.num_players
             for outcome, p in ops.chance_outcomes(state):
-                child = self.vector_child(state, outcome, depth, last, ply)
+                child = self.descend(state, outcome, self.vector_value, depth, last, ply + 1)
                 for k, u in enumerate(child):
                     total[k] += p * u
             vec = tuple(total)
@@ -82,23 +82,13 @@ class MaxnSearcher(Searcher):
             child_depth = depth + self.ply_step
             best = -INF
             for action in self.legal(state):
-                child = self.vector_child(state, action, child_depth, last, ply)
+                child = self.descend(state, action, self.vector_value, child_depth, last, ply + 1)
                 if child[mover] > best:
                     best, vec = child[mover], child
                     self.pv[ply] = [action, *self.pv[ply + 1]]
         if trace is not None:
             self.emit("backup", state, depth, mover, vec[self.player], values=vec)
         return vec
-
-    def vector_child(self, state: Any, action: Any, depth: int, last: int, ply: int) -> Vector:
-        child = self.ops.result(state, action)
-        if self.trace is None:
-            return self.vector_value(child, depth, last, ply + 1)
-        self.path.append(action)
-        try:
-            return self.vector_value(child, depth, last, ply + 1)
-        finally:
-            self.path.pop()
 
     def node_value(
         self, state: Any, depth: int, last: int, ply: int, alpha: float, beta: float
@@ -128,7 +118,7 @@ class MaxnSearcher(Searcher):
         last = self.next_last(mover, NOBODY)
         scored: list[tuple[Any, Vector, list[Any]]] = []
         for action in self.legal(state):
-            vec = self.vector_child(state, action, self.ply_step, last, 0)
+            vec = self.descend(state, action, self.vector_value, self.ply_step, last, 1)
             scored.append((action, vec, [action, *self.pv[1]]))
         best = max(vec[mover] for _, vec, _ in scored)
         ties = [entry for entry in scored if entry[1][mover] == best]

@@ -33,22 +33,13 @@ class MinimaxSearcher(Searcher):
         self, state: Any, depth: int, last: int, ply: int, alpha: float, beta: float
     ) -> float:
         """The paranoid minimax value of ``state`` for ``self.player`` (window ignored)."""
-        self.enter(ply)
-        ops = self.ops
-        mover = ops.to_move(state)
-        depth = self.depth_here(depth, mover, last)
-        if self.trace is not None:
-            self.emit("enter", state, depth, mover)
-        value = self.leaf(state, depth, mover, ply)
+        mover, depth, value = self.arrive(state, depth, last, ply)
         if value is not None:
             return value
-        self.check_mover(mover)
-        if self.trace is not None:
-            self.emit("expand", state, depth, mover)
         last = self.next_last(mover, last)
         if mover == CHANCE:
             value = 0.0
-            for outcome, p in ops.chance_outcomes(state):
+            for outcome, p in self.ops.chance_outcomes(state):
                 value += p * self.child_value(state, outcome, depth, last, ply)
             self.pv[ply] = []
         else:
