@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -128,3 +131,18 @@ def _deeper(limit: plies.Limit | None) -> plies.Limit | None:
     if limit is None or limit.depth is None:
         return limit
     return plies.Limit(depth=max(limit.depth - 1, 0))
+
+
+@SETTINGS
+@given(st.integers(2, 3).flatmap(lambda k: random_trees(players=k)), limits, st.randoms())
+def test_move_ordering_never_changes_the_result(
+    tree: RandomTree, limit: plies.Limit | None, rnd: Any
+) -> None:
+    def shuffled(state: int, actions: Sequence[int]) -> list[int]:
+        out = list(actions)
+        rnd.shuffle(out)
+        return out
+
+    expected = plies.minimax(tree, 0, limit)
+    got = plies.alphabeta(tree, 0, limit, order=shuffled)
+    assert (got.value, got.action) == (expected.value, expected.action)

@@ -90,3 +90,16 @@ def test_expectimax_against_a_random_tictactoe_opponent() -> None:
     result = plies.expectiminimax(game, game.initial_state())
     assert result.value == pytest.approx(direct(base.initial_state()))
     assert result.value > 0.9  # a random opponent almost always loses
+
+
+def test_centre_first_ordering_prunes_more_on_tictactoe() -> None:
+    game = load("tictactoe")
+    rank = {4: 0, 0: 1, 2: 1, 6: 1, 8: 1}
+
+    def centre_first(state: Any, actions: Any) -> list[int]:
+        return sorted(actions, key=lambda a: rank.get(a, 2))
+
+    natural = plies.alphabeta(game, game.initial_state())
+    ordered = plies.alphabeta(game, game.initial_state(), order=centre_first)
+    assert (ordered.value, ordered.action) == (natural.value, natural.action)
+    assert ordered.stats.nodes < natural.stats.nodes

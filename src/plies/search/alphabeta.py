@@ -10,11 +10,15 @@ window in which it returns a bound, never a value that displaces the first best 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from plies.game import Game
 from plies.search.common import INF, Limit, Searcher, SearchResult, Trace
 from plies.search.minimax import _search
+
+Order = Callable[[Any, Sequence[Any]], Sequence[Any]]
+"""A move-ordering function: ``order(state, actions)`` returns the actions to try, best first."""
 
 
 class AlphaBetaSearcher(Searcher):
@@ -22,6 +26,7 @@ class AlphaBetaSearcher(Searcher):
 
     algorithm = "alphabeta"
     windowed = True
+    order: Order | None = None
 
     def node_value(
         self, state: Any, depth: int, last: int, ply: int, alpha: float, beta: float
@@ -39,6 +44,8 @@ class AlphaBetaSearcher(Searcher):
         child_depth = depth + self.ply_step
         last = self.next_last(mover, last)
         actions = self.legal(state)
+        if self.order is not None:
+            actions = self.order(state, actions)
         value = -INF if maximizing else INF
         for i, action in enumerate(actions):
             v = self.child_value(state, action, child_depth, last, ply, alpha, beta)
@@ -74,6 +81,7 @@ def alphabeta(
     tie: str = "first",
     seed: int | None = None,
     trace: Trace | None = None,
+    order: Order | None = None,
 ) -> SearchResult:
     """Alpha-beta search: :func:`plies.minimax`'s value with fewer nodes.
 
@@ -85,10 +93,19 @@ def alphabeta(
     root then opens its window by one ulp so each tie is an exact value).  ``pv`` is
     the principal variation.  Chance nodes raise; use :func:`plies.expectiminimax`.
 
+    Children are searched in ``actions()`` order unless ``order(state, actions)`` is
+    given: it returns the same actions in the order to try them (best first prunes
+    most).  Ordering never changes the value; the root keeps ``actions()`` order so that
+    the tie rule still picks minimax's action.
+
     >>> from plies.games import load
     >>> ttt = load("tictactoe")
     >>> r = alphabeta(ttt, ttt.initial_state())
     >>> r.value, r.stats.nodes < 549_946
     (0.0, True)
     """
-    return _search(AlphaBetaSearcher, game, state, limit, player, tie, seed, trace)
+
+    def configure(searcher: AlphaBetaSearcher) -> None:
+        searcher.order = order
+
+    return _search(AlphaBetaSearcher, game, state, limit, player, tie, seed, trace, configure)
