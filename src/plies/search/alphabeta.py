@@ -15,6 +15,7 @@ from typing import Any
 
 from plies.game import Game
 from plies.search.common import INF, Limit, Searcher, SearchResult, Trace
+from plies.search.kernels import Kernel, alphabeta_kernel
 from plies.search.minimax import _search
 
 Order = Callable[[Any, Sequence[Any]], Sequence[Any]]
@@ -70,6 +71,13 @@ class AlphaBetaSearcher(Searcher):
         if trace is not None:
             self.emit("backup", state, depth, mover, value, alpha, beta)
         return value
+
+    def compile(self) -> Kernel:
+        budget = None if self.budget_nodes is None else self.budget_nodes - 1  # minus the root
+        return alphabeta_kernel(
+            self.ops, self.player, self.max_depth, order=self.order,
+            deadline=self.deadline, budget=budget,
+        )
 
 
 def alphabeta(

@@ -22,10 +22,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops
+
+if TYPE_CHECKING:
+    from plies.search.kernels import Kernel
 
 INF = math.inf
 NOBODY = -9  # "the searching player has not moved yet on this path" (round counting)
@@ -178,6 +181,7 @@ class Searcher:
     max_ply: int = field(init=False, default=0)
     ply_step: int = field(init=False, default=1)
     rounds: bool = field(init=False, default=False)
+    kernel: Kernel | None = field(init=False, default=None)
     chance_ok: ClassVar[bool] = False
     windowed: ClassVar[bool] = False
     algorithm: ClassVar[str] = "search"
@@ -316,12 +320,22 @@ class Searcher:
         """True when the root may stop at ``best`` without looking at more actions."""
         return False
 
+    def compile(self) -> Kernel | None:
+        """A fast untraced worker equivalent to :meth:`node_value`, or None (see kernels)."""
+        return None
+
     def child_value(
         self, state: Any, action: Any, depth: int, last: int, ply: int,
         alpha: float = -INF, beta: float = INF,
     ) -> float:
         """Search the child reached by ``action`` (``depth`` and ``last`` are the parent's)."""
+        if self.kernel is not None:
+            return self.kernel.worker(self.ops.result(state, action), depth, ply + 1, alpha, beta)
         return self.descend(state, action, self.node_value, depth, last, ply + 1, alpha, beta)
+
+    def line(self, ply: int) -> list[Any]:
+        """The principal variation found below the node last searched at ``ply``."""
+        return self.kernel.line(ply) if self.kernel is not None else list(self.pv[ply])
 
     def descend(self, state: Any, action: Any, worker: Callable[..., T], *args: Any) -> T:
         """``worker(child, *args)`` for the child reached by ``action``, tracking the path."""
@@ -344,6 +358,32 @@ class Searcher:
         rng: random.Random | None = None,
         all_values: bool = False,
     ) -> tuple[float, Any, list[Any], dict[Any, float] | None]:
+        """Search the root: ``(value, action, pv, action_values)`` (see :meth:`search_root`).
+
+        Untraced searches in plies run the algorithm's compiled kernel below the root.
+        """
+        if self.trace is None and not self.rounds:
+            self.kernel = self.compile()
+        try:
+            return self.search_root(state, tie=tie, rng=rng, all_values=all_values)
+        finally:
+            if self.kernel is not None:
+                done = self.kernel.stats
+                self.stats.nodes += done.nodes
+                self.stats.leaves += done.leaves
+                self.stats.evals += done.evals
+                self.stats.cutoffs += done.cutoffs
+                self.heuristic = self.heuristic or self.kernel.heuristic
+                self.max_ply = max(self.max_ply, self.kernel.max_ply)
+
+    def search_root(
+        self,
+        state: Any,
+        *,
+        tie: str = "first",
+        rng: random.Random | None = None,
+        all_values: bool = False,
+    ) -> tuple[float, Any, list[Any], dict[Any, float] | None]:
         """Search the root: ``(value, action, pv, action_values)``.
 
         The root's children are searched one by one.  With the ``"first"`` tie rule a
@@ -356,8 +396,11 @@ class Searcher:
         ops = self.ops
         mover = ops.to_move(state)
         if mover == CHANCE and self.chance_ok:
-            value = self.node_value(state, 0, NOBODY, 0, -INF, INF)
-            return value, None, list(self.pv[0]), None
+            if self.kernel is not None:
+                value = self.kernel.worker(state, 0, 0, -INF, INF)
+            else:
+                value = self.node_value(state, 0, NOBODY, 0, -INF, INF)
+            return value, None, self.line(0), None
         self.enter(0)
         depth = 0
         if self.trace is not None:
@@ -391,7 +434,7 @@ class Searcher:
                 values[action] = value
             if not best_actions or value * sign > best * sign:
                 best, best_actions = value, [(i, action)]
-                pvs = {i: [action, *self.pv[1]]}
+                pvs = {i: [action, *self.line(1)]}
                 if tie == "first" and not all_values and self.root_stop(best, maximizing):
                     self.stats.cutoffs += 1
                     if self.trace is not None:
@@ -400,7 +443,7 @@ class Searcher:
                     break
             elif value == best and (tie == "random" or all_values):
                 best_actions.append((i, action))
-                pvs[i] = [action, *self.pv[1]]
+                pvs[i] = [action, *self.line(1)]
         if tie == "random" and len(best_actions) > 1:
             assert rng is not None
             i, action = rng.choice(best_actions)

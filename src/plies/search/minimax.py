@@ -22,6 +22,7 @@ from plies.search.common import (
     resolve_player,
     run,
 )
+from plies.search.kernels import Kernel, minimax_kernel
 
 
 class MinimaxSearcher(Searcher):
@@ -54,6 +55,13 @@ class MinimaxSearcher(Searcher):
         if self.trace is not None:
             self.emit("backup", state, depth, mover, value)
         return value
+
+    def compile(self) -> Kernel:
+        budget = None if self.budget_nodes is None else self.budget_nodes - 1  # minus the root
+        return minimax_kernel(
+            self.ops, self.player, self.max_depth, chance=self.chance_ok,
+            algorithm=self.algorithm, deadline=self.deadline, budget=budget,
+        )
 
 
 class ExpectiminimaxSearcher(MinimaxSearcher):
