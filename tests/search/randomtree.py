@@ -96,3 +96,56 @@ def random_trees(
 
     build(max_height)
     return RandomTree(nodes, players, zs)
+
+
+class RandomDag(Game[tuple[int, int], int]):
+    """A game whose states merge (transpositions): state ``(level, k)``, ``k < width``.
+
+    Everything (movers, branching, children, utilities, evaluations) is derived from a
+    seeded hash, so the same state reached by two paths is the same position.
+    """
+
+    def __init__(self, seed: int, players: int, height: int, width: int) -> None:
+        self.seed, self.num_players, self.height, self.width = seed, players, height, width
+        self.utility_range = (-8.0, 8.0)
+
+    def _h(self, *parts: int) -> int:
+        x = self.seed * 0x9E3779B1 & 0xFFFFFFFF
+        for part in parts:
+            x = (x ^ (part + 0x7F4A7C15)) * 0x85EBCA6B & 0xFFFFFFFF
+            x ^= x >> 13
+        return x
+
+    def initial_state(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def to_move(self, state: tuple[int, int]) -> int:
+        return self._h(1, *state) % self.num_players
+
+    def actions(self, state: tuple[int, int]) -> Sequence[int]:
+        return range(1 + self._h(2, *state) % 3)
+
+    def result(self, state: tuple[int, int], action: int) -> tuple[int, int]:
+        return (state[0] + 1, self._h(3, *state, action) % self.width)
+
+    def is_terminal(self, state: tuple[int, int]) -> bool:
+        return state[0] >= self.height or (state[0] > 1 and self._h(4, *state) % 7 == 0)
+
+    def utility(self, state: tuple[int, int], player: int) -> float:
+        return float(self._h(5, *state, player) % 17 - 8)
+
+    def evaluate(self, state: tuple[int, int], player: int) -> float:
+        return float(self._h(6, *state, player) % 17 - 8)
+
+    def __repr__(self) -> str:
+        return f"RandomDag(seed={self.seed}, players={self.num_players}, height={self.height})"
+
+
+@st.composite
+def random_dags(draw: st.DrawFn) -> RandomDag:
+    return RandomDag(
+        seed=draw(st.integers(0, 2**31)),
+        players=draw(st.integers(2, 3)),
+        height=draw(st.integers(2, 8)),
+        width=draw(st.integers(2, 6)),
+    )

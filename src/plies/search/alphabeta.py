@@ -15,6 +15,7 @@ from typing import Any
 
 from plies.game import Game
 from plies.search.common import INF, Limit, Searcher, SearchResult, Trace
+from plies.search.engine import Ordering, TranspositionTable, engine_kernel
 from plies.search.kernels import Kernel, alphabeta_kernel
 from plies.search.minimax import _search
 
@@ -90,6 +91,10 @@ def alphabeta(
     seed: int | None = None,
     trace: Trace | None = None,
     order: Order | None = None,
+    tt: bool | int = False,
+    ordering: bool = False,
+    pvs: bool = False,
+    on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
     """Alpha-beta search: :func:`plies.minimax`'s value with fewer nodes.
 
@@ -106,6 +111,16 @@ def alphabeta(
     most).  Ordering never changes the value; the root keeps ``actions()`` order so that
     the tie rule still picks minimax's action.
 
+    Engine craft (:mod:`plies.search.engine`), each switch value-preserving at the same
+    depth: ``tt`` (True, or a number of slots) a transposition table keyed by
+    ``game.key``; ``ordering`` the table move, killer moves, the history heuristic and
+    the game's ``order_hint``; ``pvs`` principal variation search with null windows.
+    With ``tt`` or ``ordering`` a depth-limited search deepens iteratively (1, 2, ...,
+    ``limit.depth``) to fill the table and the move ordering, trying each iteration's
+    best move first at the root without changing which action the tie rule picks.
+    ``on_iteration(result)`` is called after every completed iteration.  A traced
+    search shows plain alpha-beta.
+
     >>> from plies.games import load
     >>> ttt = load("tictactoe")
     >>> r = alphabeta(ttt, ttt.initial_state())
@@ -113,7 +128,39 @@ def alphabeta(
     (0.0, True)
     """
 
+    craft = bool(tt) or ordering or pvs
+    table = None
+    if tt:
+        table = TranspositionTable() if tt is True else TranspositionTable(int(tt))
+    memory = Ordering() if ordering else None
+    hint = order or (getattr(game, "order_hint", None) if ordering else None)
+
     def configure(searcher: AlphaBetaSearcher) -> None:
         searcher.order = order
+        if isinstance(searcher, EngineSearcher):
+            searcher.table, searcher.memory, searcher.hint, searcher.pvs = table, memory, hint, pvs
 
-    return _search(AlphaBetaSearcher, game, state, limit, player, tie, seed, trace, configure)
+    cls = EngineSearcher if craft else AlphaBetaSearcher
+    deepen = (bool(tt) or ordering) and limit is not None and limit.depth is not None
+    return _search(
+        cls, game, state, limit, player, tie, seed, trace, configure,
+        deepen=deepen, on_iteration=on_iteration,
+    )
+
+
+class EngineSearcher(AlphaBetaSearcher):
+    """Alpha-beta whose untraced worker is :func:`plies.search.engine.engine_kernel`."""
+
+    table: TranspositionTable | None = None
+    memory: Ordering | None = None
+    hint: Order | None = None
+    pvs: bool = False
+
+    def compile(self) -> Kernel:
+        if self.table is not None:
+            self.table.new_search()
+        budget = None if self.budget_nodes is None else self.budget_nodes - 1  # minus the root
+        return engine_kernel(
+            self.ops, self.player, self.max_depth, table=self.table, ordering=self.memory,
+            hint=self.hint, pvs=self.pvs, deadline=self.deadline, budget=budget,
+        )

@@ -17,6 +17,7 @@ roll is part of the move that caused it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -182,6 +183,7 @@ class Searcher:
     ply_step: int = field(init=False, default=1)
     rounds: bool = field(init=False, default=False)
     kernel: Kernel | None = field(init=False, default=None)
+    root_first: Any = field(init=False, default=None)  # an action to search first at the root
     chance_ok: ClassVar[bool] = False
     windowed: ClassVar[bool] = False
     algorithm: ClassVar[str] = "search"
@@ -373,6 +375,7 @@ class Searcher:
                 self.stats.leaves += done.leaves
                 self.stats.evals += done.evals
                 self.stats.cutoffs += done.cutoffs
+                self.stats.tt_hits += done.tt_hits
                 self.heuristic = self.heuristic or self.kernel.heuristic
                 self.max_ply = max(self.max_ply, self.kernel.max_ply)
 
@@ -421,10 +424,17 @@ class Searcher:
         pvs: dict[int, list[Any]] = {}
         values: dict[Any, float] = {}
         actions = self.legal(state)
-        for i, action in enumerate(actions):
+        sequence = list(enumerate(actions))
+        first = tie == "first" and not all_values
+        if first and self.root_first is not None and self.root_first in actions:
+            j = list(actions).index(self.root_first)  # try last iteration's best move first
+            sequence.insert(0, sequence.pop(j))
+        for i, action in sequence:
             alpha, beta = -INF, INF
             if self.windowed and not all_values and best_actions:
-                edge = best if tie == "first" else math.nextafter(best, -INF * sign)
+                # A tie counts only against an earlier action: see it exactly there.
+                exact_ties = not first or i < best_actions[0][0]
+                edge = math.nextafter(best, -INF * sign) if exact_ties else best
                 if maximizing:
                     alpha = edge
                 else:
@@ -432,7 +442,8 @@ class Searcher:
             value = self.child_value(state, action, child_depth, last, 0, alpha, beta)
             if all_values:
                 values[action] = value
-            if not best_actions or value * sign > best * sign:
+            earlier_tie = first and best_actions and value == best and i < best_actions[0][0]
+            if not best_actions or value * sign > best * sign or earlier_tie:
                 best, best_actions = value, [(i, action)]
                 pvs = {i: [action, *self.line(1)]}
                 if tie == "first" and not all_values and self.root_stop(best, maximizing):
@@ -478,23 +489,30 @@ def run(
     seed: int | None = None,
     all_values: bool = False,
     vector: Callable[[Searcher], tuple[float, ...] | None] | None = None,
+    deepen: bool = False,
+    on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
-    """Drive a search under ``limit``: one pass, or iterative deepening under a budget.
+    """Drive a search under ``limit``: one pass, or iterative deepening.
 
     ``searcher_factory(depth)`` makes a fresh searcher for one pass at ``depth``.  With a
-    time or node budget the passes deepen 1, 2, ... (up to ``limit.depth``) and the
-    result is the last completed pass; deepening stops early once a pass used no
-    heuristic, because its value is then exact.  If not even depth 1 completes, the
-    result is the first legal action with the root's evaluation (``exact=False``).
+    time or node budget, with ``deepen`` or with ``on_iteration``, the passes deepen 1,
+    2, ... (up to ``limit.depth``), each trying the previous pass's best move first,
+    and the result is the last completed pass; deepening stops early once a pass used no
+    heuristic, because its value is then exact.  ``on_iteration`` gets the result of
+    every completed pass (with a snapshot of the statistics so far).  If not even depth
+    1 completes, the result is the first legal action with the root's evaluation
+    (``exact=False``).
     """
     check_tie(tie)
     limit = limit or Limit()
     start = time.perf_counter()
     total = SearchStats()
 
-    def one_pass(depth: int | None, deadline: float | None, nodes: int | None) -> SearchResult:
+    def one_pass(
+        depth: int | None, deadline: float | None, nodes: int | None, first: Any = None
+    ) -> SearchResult:
         s = searcher_factory(depth)
-        s.deadline, s.budget_nodes = deadline, nodes
+        s.deadline, s.budget_nodes, s.root_first = deadline, nodes, first
         rng = random.Random(seed) if tie == "random" else None
         try:
             value, action, pv, values = s.root(state, tie=tie, rng=rng, all_values=all_values)
@@ -508,17 +526,20 @@ def run(
         )
 
     try:
-        if not limit.anytime:
+        if not (limit.anytime or deepen or on_iteration is not None):
             return one_pass(limit.depth, None, None)
         deadline = None if limit.time is None else start + limit.time
         best: SearchResult | None = None
-        depth = 1
+        depth = 0 if limit.depth == 0 else 1
         while limit.depth is None or depth <= limit.depth:
             left = None if limit.nodes is None else limit.nodes - total.nodes
             try:
-                best = one_pass(depth, deadline, left)
+                best = one_pass(depth, deadline, left, None if best is None else best.action)
             except OutOfBudget:
                 break
+            if on_iteration is not None:
+                total.elapsed = time.perf_counter() - start
+                on_iteration(dataclasses.replace(best, stats=dataclasses.replace(total)))
             if best.exact:
                 break
             depth += 1

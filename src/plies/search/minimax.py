@@ -131,8 +131,12 @@ def _search(
     seed: int | None,
     trace: Trace | None,
     configure: Callable[[Any], None] | None = None,
+    **run_options: Any,
 ) -> SearchResult:
-    """Run ``cls`` under ``limit``; ``configure`` sets algorithm options on each searcher."""
+    """Run ``cls`` under ``limit``; ``configure`` sets algorithm options on each searcher.
+
+    ``run_options`` go to :func:`plies.search.common.run` (``deepen``, ``on_iteration``).
+    """
     who = resolve_player(game, state, player)
     unit = limit.unit if limit else "ply"
 
@@ -142,4 +146,4 @@ def _search(
             configure(searcher)
         return searcher
 
-    return run(factory, state, limit, tie=tie, seed=seed)
+    return run(factory, state, limit, tie=tie, seed=seed, **run_options)

@@ -1,0 +1,227 @@
+"""Engine craft for alpha-beta: transposition table, move ordering, principal variation search.
+
+Everything here is an optional switch of :func:`plies.alphabeta` and never changes the
+value plain alpha-beta returns at the same depth:
+
+- **Transposition table** (``tt=True`` or a number of slots): one slot per ``hash(key) %
+  size`` (bounded memory), entries ``(key, remaining depth, flag, value, best action)``
+  with the flag EXACT, LOWER (the value is a lower bound: the node failed high) or UPPER.
+  Replacement is depth-preferred: a slot keeps the entry searched deeper, unless it comes
+  from an older search.  A stored value is reused only at the same remaining depth (or
+  when both are unlimited), so a depth-limited value is never mixed with a deeper one;
+  the stored action orders the moves at any depth.
+- **Move ordering** (``ordering=True``): the table's move, then the two killer moves of
+  the ply (moves that caused a cutoff in a sibling), then the history heuristic (moves
+  that caused cutoffs anywhere, weighted by the depth left), after the game's own
+  ``order_hint(state, actions)`` if it has one.
+- **Principal variation search** (``pvs=True``): the first child gets the full window,
+  the others a null window ``(alpha, alpha + 1 ulp)`` that only asks "is it better?", and
+  are searched again with the full window when the answer is yes.  Chosen over MTD(f)
+  because it needs no tuning of a first guess and its cost is measured per node here,
+  not per pass (see the README's performance section).
+
+The worker follows the readable :class:`~plies.search.alphabeta.AlphaBetaSearcher`
+contract (fail-soft paranoid alpha-beta, depth counted in plies).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from plies.game import GameOps
+from plies.search.common import INF
+from plies.search.kernels import (
+    NEVER,
+    Kernel,
+    Line,
+    _budget_check,
+    _no_actions,
+    _refuse,
+    _wrap,
+)
+
+EXACT, LOWER, UPPER = 0, 1, 2
+UNLIMITED = -1  # the remaining depth of a search without a depth limit
+
+Entry = tuple[Hashable, int, int, float, Any, int]  # key, remaining, flag, value, move, age
+
+
+@dataclass
+class TranspositionTable:
+    """A fixed number of slots, depth-preferred replacement; reused across iterations."""
+
+    size: int = 1 << 20
+    slots: list[Entry | None] = field(init=False)
+    age: int = 0
+    stored: int = 0
+
+    def __post_init__(self) -> None:
+        if self.size < 1:
+            raise ValueError(f"a transposition table needs at least 1 slot, got {self.size}")
+        self.slots = [None] * self.size
+
+    def new_search(self) -> None:
+        """Entries from before this call may be replaced by shallower ones."""
+        self.age += 1
+
+    def used(self) -> int:
+        return sum(1 for e in self.slots if e is not None)
+
+
+@dataclass
+class Ordering:
+    """Killer moves per ply and history scores, kept across the iterations of a search."""
+
+    killers: dict[int, list[Any]] = field(default_factory=dict)
+    history: dict[tuple[int, Any], int] = field(default_factory=dict)
+
+
+def engine_kernel(
+    ops: GameOps,
+    player: int,
+    max_depth: int | None,
+    *,
+    table: TranspositionTable | None,
+    ordering: Ordering | None,
+    hint: Callable[[Any, Sequence[Any]], Sequence[Any]] | None,
+    pvs: bool,
+    deadline: float | None = None,
+    budget: int | None = None,
+) -> Kernel:
+    """Alpha-beta with the switched-on engine craft, as a closure (see the module doc)."""
+    kernel = Kernel()
+    to_move, actions, result = ops.to_move, ops.actions, ops.result
+    is_terminal, utility, evaluate, key_of = ops.is_terminal, ops.utility, ops.evaluate, ops.key
+    cutoff = NEVER if max_depth is None else max_depth
+    slots = table.slots if table is not None else None
+    size = table.size if table is not None else 1
+    age = table.age if table is not None else 0
+    killers = ordering.killers if ordering is not None else None
+    history = ordering.history if ordering is not None else None
+    lines: list[Line] = [None] * 64
+    nodes = leaves = evals = cutoffs = tt_hits = deepest = 0
+    next_check, check = _budget_check(deadline, budget)
+    up, down = math.nextafter, math.nextafter
+
+    def ordered(state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int) -> list[Any]:
+        out = list(hint(state, moves)) if hint is not None else list(moves)
+        if history is not None:
+            out.sort(key=lambda a: -history.get((mover, a), 0))
+        front: list[Any] = []
+        if first is not None and first in out:
+            front.append(first)
+        if killers is not None:
+            for killer in killers.get(ply, ()):
+                if killer not in front and killer in out:
+                    front.append(killer)
+        if front:
+            out = front + [a for a in out if a not in front]
+        return out
+
+    def value(state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
+        nonlocal nodes, leaves, evals, cutoffs, tt_hits, deepest, next_check, lines
+        nodes += 1
+        if nodes >= next_check:
+            next_check = check(nodes)
+        if is_terminal(state):
+            leaves += 1
+            if ply > deepest:
+                deepest = ply
+            lines[ply] = None
+            return utility(state, player)
+        if depth >= cutoff:
+            leaves += 1
+            evals += 1
+            kernel.heuristic = True
+            if ply > deepest:
+                deepest = ply
+            lines[ply] = None
+            return evaluate(state, player)
+        if ply + 2 >= len(lines):
+            lines.extend([None] * len(lines))
+        remaining = UNLIMITED if cutoff == NEVER else cutoff - depth
+        first = None
+        if slots is not None:
+            key = key_of(state)
+            slot = hash(key) % size
+            entry = slots[slot]
+            if entry is not None and entry[0] == key:
+                first = entry[4]
+                if entry[1] == remaining:
+                    flag, stored = entry[2], entry[3]
+                    if (
+                        flag == EXACT
+                        or (flag == LOWER and stored >= beta)
+                        or (flag == UPPER and stored <= alpha)
+                    ):
+                        tt_hits += 1
+                        lines[ply] = (first, None) if first is not None else None
+                        return stored
+        mover = to_move(state)
+        if mover < 0:
+            raise _refuse("alphabeta", mover)
+        moves = actions(state)
+        if not moves:
+            raise _no_actions(state)
+        if hint is not None or history is not None or killers is not None or first is not None:
+            moves = ordered(state, mover, moves, first, ply)
+        maximizing = mover == player
+        alpha0, beta0 = alpha, beta
+        best = -INF if maximizing else INF
+        line: Line = None
+        best_move = None
+        child = ply + 1
+        for i, action in enumerate(moves):
+            nxt = result(state, action)
+            if maximizing:
+                if pvs and i > 0:
+                    v = value(nxt, depth + 1, child, alpha, up(alpha, INF))
+                    if alpha < v < beta:
+                        v = value(nxt, depth + 1, child, alpha, beta)
+                else:
+                    v = value(nxt, depth + 1, child, alpha, beta)
+                if v > best:
+                    best, line, best_move = v, (action, lines[child]), action
+                    if v > alpha:
+                        alpha = v
+            else:
+                if pvs and i > 0:
+                    v = value(nxt, depth + 1, child, down(beta, -INF), beta)
+                    if alpha < v < beta:
+                        v = value(nxt, depth + 1, child, alpha, beta)
+                else:
+                    v = value(nxt, depth + 1, child, alpha, beta)
+                if v < best:
+                    best, line, best_move = v, (action, lines[child]), action
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                if i + 1 < len(moves):
+                    cutoffs += 1
+                if killers is not None:
+                    slot_killers = killers.setdefault(ply, [])
+                    if action not in slot_killers:
+                        slot_killers.insert(0, action)
+                        del slot_killers[2:]
+                if history is not None:
+                    weight = 1 if remaining == UNLIMITED else remaining * remaining
+                    history[(mover, action)] = history.get((mover, action), 0) + weight
+                break
+        lines[ply] = line
+        if slots is not None:
+            flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
+            old = slots[slot]
+            if old is None or old[5] != age or remaining == UNLIMITED or old[1] <= remaining:
+                slots[slot] = (key, remaining, flag, best, best_move, age)
+        return best
+
+    def finish() -> None:
+        stats = kernel.stats
+        stats.nodes, stats.leaves, stats.evals = nodes, leaves, evals
+        stats.cutoffs, stats.tt_hits = cutoffs, tt_hits
+        kernel.max_ply, kernel.lines = deepest, lines
+
+    return _wrap(kernel, value, finish)
