@@ -479,3 +479,26 @@ def test_brackets_in_game_text_are_not_markup(
     assert "[bold]" in run(capsys, "analyze", str(path))
     out = play(capsys, monkeypatch, "[/x]\nq\n", "tictactoe")
     assert "illegal move '[/x]'" in out
+
+
+def test_engine_shows_every_iteration_live(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "solve", "tictactoe", "--engine", "--depth", "4")
+    lines = [line for line in out.splitlines() if line.startswith("depth ")]
+    assert [line.split(":")[0] for line in lines] == ["depth 1", "depth 2", "depth 3", "depth 4"]
+    plain = run_json(capsys, "solve", "tictactoe", "--depth", "4")
+    craft = run_json(capsys, "solve", "tictactoe", "--depth", "4", "--engine")
+    assert (craft["value"], craft["action"]) == (plain["value"], plain["action"])
+    assert craft["stats"]["tt_hits"] > 0
+
+
+def test_engine_in_analyze_and_play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = run(capsys, "analyze", "tictactoe", "--engine", "--depth", "2", "--moves", "5")
+    assert "depth 2:" in out
+    out = run(capsys, "play", "tictactoe", "--human", "none", "--engine", "--depth", "9")
+    assert "game over: X 0, O 0" in out
+
+
+def test_engine_needs_alphabeta(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "--engine needs --algorithm alphabeta" in fail(capsys, "solve", "pig", "--engine")

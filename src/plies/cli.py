@@ -96,6 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--player", help="search from this player's point of view")
     common.add_argument("--tie", choices=["first", "random"], default="first")
     common.add_argument("--seed", type=int, default=None, help="seed for random choices")
+    common.add_argument(
+        "--engine", action="store_true",
+        help="alpha-beta with engine craft: transposition table, move ordering, PVS, "
+        "iterative deepening shown live",
+    )
 
     for name, text in (
         ("solve", "exact (or depth-limited) value and best move"),
@@ -128,14 +133,15 @@ def _load(args: argparse.Namespace) -> Any:
     return games.load(args.game, **options)
 
 
-def _split_moves(text: str) -> list[str]:
-    return text.replace(",", " ").split()
+def _split_moves(game: Any, text: str) -> list[str]:
+    split = getattr(game, "split_moves", None)  # e.g. connect4's compact "4453"
+    return list(split(text)) if split is not None else text.replace(",", " ").split()
 
 
 def _position(game: Any, moves: str) -> tuple[Any, list[str]]:
     state = game.initial_state()
     played: list[str] = []
-    for i, token in enumerate(_split_moves(moves), start=1):
+    for i, token in enumerate(_split_moves(game, moves), start=1):
         try:
             state = play(game, state, token)
         except IllegalActionError as err:
@@ -250,11 +256,37 @@ def _search(
     }
     if getattr(args, "threshold", None) is not None:
         kwargs["threshold"] = args.threshold
+    kwargs.update(_engine(name, args, None if args.json else console, game, state))
     limit = _limit(args)
     with console.status(f"searching with {name}...", spinner="dots"):
-        if all_values:
+        if all_values:  # analyze deepens and reports, without the table and ordering
+            for switch in ("tt", "ordering", "pvs"):
+                kwargs.pop(switch, None)
             return name, analyze(game, state, limit, algorithm=name, **kwargs)
         return name, search(game, state, limit, **kwargs)
+
+
+def _engine(
+    name: str, args: argparse.Namespace, console: Console | None, game: Any, state: Any
+) -> dict[str, Any]:
+    """The engine-craft keywords for ``--engine``, reporting each iteration on ``console``."""
+    if not args.engine:
+        return {}
+    if name != "alphabeta":
+        raise OptionError(f"--engine needs --algorithm alphabeta (or auto), not {name}")
+    options: dict[str, Any] = {"tt": True, "ordering": True, "pvs": True}
+    if console is not None:
+
+        def report(r: SearchResult) -> None:
+            line = " ".join(_pv_text(game, state, r.pv))
+            _say(
+                console,
+                f"depth {r.stats.depth}: value {_num(r.value)}, pv {line or '-'}, "
+                f"{r.stats.nodes:,} nodes, {r.stats.elapsed:.2f}s",
+            )
+
+        options["on_iteration"] = report
+    return options
 
 
 def _report(game: Any, state: Any, moves: list[str], name: str, r: SearchResult) -> dict[str, Any]:
@@ -387,7 +419,8 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
                 return 0
         else:
             seed = rng.randrange(2**32)
-            result = search(game, state, limit, player=mover, tie=args.tie, seed=seed)
+            craft = _engine(name, args, None, game, state)
+            result = search(game, state, limit, player=mover, tie=args.tie, seed=seed, **craft)
             action = result.action
             if action is None:  # e.g. --depth 0: a value, but no move was compared
                 raise OptionError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from plies.errors import OptionError
@@ -41,6 +42,7 @@ def analyze(
     tie: str = "first",
     seed: int | None = None,
     trace: Trace | None = None,
+    on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
     """The value of every legal action at ``state``, each searched with a full window.
 
@@ -49,6 +51,7 @@ def analyze(
     default; "minimax", "bounded", "expectiminimax", "maxn").  Each value is exact when
     ``result.exact``, not merely a bound as inside an alpha-beta search.  ``value``,
     ``action`` and ``pv`` are those of the best action, chosen as the algorithm would.
+    With ``on_iteration`` the search deepens 1, 2, ... and reports every iteration.
     """
     cls = searcher_class(algorithm)
     who = resolve_player(game, state, player)
@@ -57,4 +60,6 @@ def analyze(
     def factory(depth: int | None) -> Searcher:
         return cls(game, who, depth, unit, trace)
 
-    return run(factory, state, limit, tie=tie, seed=seed, all_values=True)
+    return run(
+        factory, state, limit, tie=tie, seed=seed, all_values=True, on_iteration=on_iteration
+    )
