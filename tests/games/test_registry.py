@@ -25,7 +25,9 @@ from plies.games.nim import Nim
 from plies.games.pig import Pig
 from tests.conformance import check_game
 
-ALL = ["aima-5-2", "aima-5-4", "chance-demo", "civ", "nim", "pig", "sticks", "tictactoe"]
+ALL = [
+    "aima-5-2", "aima-5-4", "chance-demo", "civ", "connect4", "nim", "pig", "sticks", "tictactoe",
+]
 
 
 def test_names_lists_every_builtin_game() -> None:

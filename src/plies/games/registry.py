@@ -23,6 +23,7 @@ from typing import Any, Final
 from plies.errors import GameFormatError, UnknownGameError
 from plies.game import Game
 from plies.games.civ import civ
+from plies.games.connect4 import SCORINGS, Connect4
 from plies.games.nim import Nim, sticks
 from plies.games.pig import Pig
 from plies.games.tictactoe import TicTacToe
@@ -88,6 +89,18 @@ OPTIONAL_INT: Final = OptionType(
     lambda v: v is None or _is_int(v),
     lambda v: "none" if v is None else str(v),
 )
+
+
+def choice(*words: str) -> OptionType:
+    """An option type whose value is one of ``words`` (read case-insensitively)."""
+
+    def parse(text: str) -> str:
+        word = text.strip().lower()
+        if word not in words:
+            raise ValueError(text)
+        return word
+
+    return OptionType(" or ".join(words), parse, lambda v: isinstance(v, str) and v in words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +278,20 @@ _register_builtins(
             "Tic-tac-toe: X and O on a 3x3 board; a draw with perfect play",
             TicTacToe,
             (),
+        ),
+        "connect4": (
+            "Connect Four on bitboards: drop stones, four in a row wins (the benchmark game)",
+            Connect4,
+            (
+                Option("width", INT, 7, "number of columns"),
+                Option("height", INT, 6, "number of rows"),
+                Option(
+                    "scoring",
+                    choice(*SCORINGS),
+                    "winloss",
+                    "winloss: +1/-1/0; pons: the solver score, quicker wins score more",
+                ),
+            ),
         ),
         "nim": (
             "Nim: take sticks from one pile; the last stick wins (or loses: misere)",

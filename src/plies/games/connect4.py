@@ -1,0 +1,441 @@
+"""Connect Four on bitboards: the benchmark game, in the style of Pascal Pons' solver.
+
+Rules: two players, X (player 0, first) and O (player 1), drop stones in turn into one
+of ``width`` columns (default 7) of ``height`` cells (default 6); a stone falls to the
+lowest empty cell.  Whoever gets four of their stones in a row, horizontally, vertically
+or diagonally, wins; a full board without a four is a draw.
+
+Actions are the playable columns as 0-based ints, in the natural order ``0..width-1``;
+people read and type them 1-based, ``"1"``..``"7"``.  Positions are written as the
+benchmark data writes them, a string of 1-based columns from the empty board
+(``"4453"``): see :meth:`Connect4.moves_from_string` and :meth:`Connect4.split_moves`.
+
+Utility: with ``scoring="winloss"`` (the default) +1 for a win, -1 for a loss, 0 for a
+draw, ``utility_range == (-1, 1)``.  With ``scoring="pons"`` a terminal position is worth
+the solver score of Pons' benchmark sets (see :meth:`Connect4.score`): the winner scores
+one more than the number of stones it still had in hand, i.e. ``(W*H + 2 - m) // 2``
+where ``m`` is the number of stones on the board *after* the winning stone (for 7x6:
+``22 - k`` with ``k`` the winner's stones, ``(43 - n) // 2`` with ``n`` stones on the
+board *before* the winning move); the loser scores the negation, a draw 0.  The earliest
+possible win is the first player's fourth stone (``m = 7``), so every score lies in
+``[-(W*H - 5) // 2, (W*H - 5) // 2]``: ``-18..18`` on the 7x6 board (both ends reached,
+by the first player at move 7 and by the second at move 8).  Because the score rewards
+quick wins and slow losses, the plain minimax value of a position under ``"pons"``
+scoring *is* its benchmark score.
+
+Representation (Pons' bitboards): bit ``col * (height + 1) + row`` is the cell of column
+``col``, row ``row`` (row 0 at the bottom); every column has one spare *sentinel* bit on
+top, so that shifting a line past the top of a column or past the last column never
+lands on a real cell (no wrap-around).  A state is a :class:`Connect4State`, an immutable
+named tuple ``(position, mask, moves, outcome)``: ``position`` holds the stones of the
+player to move, ``mask`` all stones, ``moves`` the number of stones played, and
+``outcome`` the result decided by the last move (:data:`UNDECIDED`, 0 = X won, 1 = O
+won, :data:`DRAW`), computed once by :meth:`Connect4.result`.  ``position + mask`` is a
+unique int key of the position (:meth:`Connect4.key`).
+
+>>> c4 = Connect4()
+>>> s = c4.moves_from_string("4453")
+>>> print(c4.render(s))
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . O . . .
+. . O X X . .
+1 2 3 4 5 6 7
+X to move
+>>> c4.winning_moves(c4.moves_from_string("445566"))
+(2, 6)
+>>> c4.order_hint(s, c4.actions(s))
+[3, 2, 4, 1, 5, 0, 6]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Final, NamedTuple
+
+from plies.errors import GameFormatError, IllegalActionError
+from plies.game import Game
+
+UNDECIDED: Final = -1
+"""``Connect4State.outcome`` while the game goes on."""
+DRAW: Final = 2
+"""``Connect4State.outcome`` of a full board without a four."""
+
+MARKS: Final = "XO"
+EMPTY: Final = "."
+
+SCORINGS: Final = ("winloss", "pons")
+"""The accepted values of the ``scoring`` option."""
+
+DATA_FILES: Final = (
+    "Test_L3_R1",
+    "Test_L2_R1",
+    "Test_L2_R2",
+    "Test_L1_R1",
+    "Test_L1_R2",
+    "Test_L1_R3",
+)
+"""Pons' benchmark sets, easiest first (the shared ``data/connect4`` directory)."""
+
+# evaluate(): the positional part weighs each stone by the number of lines of four through
+# its cell; every empty cell that would complete a four ("threat") adds _THREAT_WEIGHT.  The
+# difference x between the two players is squashed by x / (|x| + _EVAL_SOFTNESS) into
+# (-1, 1).
+_THREAT_WEIGHT: Final = 8
+_EVAL_SOFTNESS: Final = 100.0
+
+# Connect4State is a NamedTuple; building it through tuple.__new__ skips the generated
+# Python-level __new__, which matters in the benchmark game's hottest function.
+_new_state = tuple.__new__
+
+
+class Connect4State(NamedTuple):
+    """A Connect Four position (immutable, hashable; see the module docstring)."""
+
+    position: int  # bitboard of the stones of the player to move
+    mask: int  # bitboard of all stones
+    moves: int  # stones on the board; the player to move is moves % 2
+    outcome: int  # UNDECIDED, 0 (X won), 1 (O won) or DRAW
+
+
+def load_positions(path: str | Path) -> list[tuple[str, int]]:
+    """The ``(moves, score)`` pairs of a benchmark file, one ``"MOVES SCORE"`` per line.
+
+    Blank lines are skipped.  The moves stay text (1-based columns, as in the file); read
+    them with :meth:`Connect4.moves_from_string`.
+
+    Raises:
+        GameFormatError: a line that is not a digit string and an integer score; the
+            message names the file and the line.
+        OSError: the file cannot be read.
+    """
+    path = Path(path)
+    positions: list[tuple[str, int]] = []
+    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        try:
+            if len(parts) != 2 or not parts[0].isdigit():
+                raise ValueError(line)
+            positions.append((parts[0], int(parts[1])))
+        except ValueError:
+            raise GameFormatError(
+                f"expected 'MOVES SCORE' (digits and an integer), got {line.strip()!r}",
+                source=str(path),
+                line=number,
+            ) from None
+    return positions
+
+
+@cache
+def _game(width: int, height: int) -> Connect4:
+    return Connect4(width, height)
+
+
+def moves_from_string(text: str, *, width: int = 7, height: int = 6) -> Connect4State:
+    """The position after the 1-based columns in ``text`` (``"4453"``) on a new board.
+
+    Shorthand for ``Connect4(width, height).moves_from_string(text)``.
+
+    >>> moves_from_string("44").moves
+    2
+    """
+    return _game(width, height).moves_from_string(text)
+
+
+class Connect4(Game[Connect4State, int]):
+    """Connect Four on a ``width`` x ``height`` board (see the module docstring)."""
+
+    num_players = 2
+    zero_sum = True
+    name = "connect4"
+
+    def __init__(self, width: int = 7, height: int = 6, scoring: str = "winloss") -> None:
+        if width < 1 or height < 1:
+            raise GameFormatError(f"the board needs width and height >= 1, got {width}x{height}")
+        if scoring not in SCORINGS:
+            raise GameFormatError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+        self.width = width
+        self.height = height
+        self.scoring = scoring
+        self.cells = width * height
+        h1 = height + 1
+        self._h1 = h1
+        self._bottom = tuple(1 << (col * h1) for col in range(width))
+        self._top = tuple(1 << (col * h1 + height - 1) for col in range(width))
+        self._column = tuple(((1 << height) - 1) << (col * h1) for col in range(width))
+        self._bottom_all = sum(self._bottom)
+        self._top_all = sum(self._top)
+        self.board_mask = sum(self._column)
+        """Every real cell (no sentinel bits)."""
+        # Pons' solver order: centre first, then alternately left and right of it.
+        order = [width // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(width)]
+        self.centre_order: tuple[int, ...] = tuple(order)
+        self._rank = {col: i for i, col in enumerate(order)}
+        # actions() by the set of full columns, i.e. by mask & top_all (filled lazily).
+        self._actions: dict[int, tuple[int, ...]] = {}
+        self.max_score = max(1, (self.cells - 5) // 2)
+        """The largest Pons score (earliest possible win); 18 on the 7x6 board."""
+        if scoring == "pons":
+            self.utility_range = (-float(self.max_score), float(self.max_score))
+            # _win[m]: the winner's utility when the m-th stone completed the four.
+            self._win = tuple(float((self.cells + 2 - m) // 2) for m in range(self.cells + 1))
+        else:
+            self.utility_range = (-1.0, 1.0)
+            self._win = (1.0,) * (self.cells + 1)
+        self._cell_groups = self._line_count_groups()
+
+    def _line_count_groups(self) -> tuple[tuple[int, int], ...]:
+        """``(weight, cells)`` pairs: the cells through which ``weight`` lines of four run."""
+        w, h = self.width, self.height
+        count = [[0] * h for _ in range(w)]
+        for col in range(w):
+            for row in range(h):
+                for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                    end_c, end_r = col + 3 * dc, row + 3 * dr
+                    if 0 <= end_c < w and 0 <= end_r < h:
+                        for i in range(4):
+                            count[col + i * dc][row + i * dr] += 1
+        groups: dict[int, int] = {}
+        for col in range(w):
+            for row in range(h):
+                if count[col][row]:
+                    groups[count[col][row]] = groups.get(count[col][row], 0) | (
+                        1 << (col * self._h1 + row)
+                    )
+        return tuple(sorted(groups.items()))
+
+    # --- the game model ------------------------------------------------------------------
+
+    def initial_state(self) -> Connect4State:
+        return Connect4State(0, 0, 0, UNDECIDED)
+
+    def to_move(self, state: Connect4State) -> int:
+        return state[2] & 1
+
+    def actions(self, state: Connect4State) -> tuple[int, ...]:
+        """The playable columns, 0-based, in natural order (none once the game is over)."""
+        if state[3] != UNDECIDED:
+            return ()
+        full = state[1] & self._top_all
+        acts = self._actions.get(full)
+        if acts is None:
+            acts = tuple(col for col in range(self.width) if not full & self._top[col])
+            self._actions[full] = acts
+        return acts
+
+    def result(self, state: Connect4State, action: int) -> Connect4State:
+        position, mask, moves, _ = state
+        new_mask = mask | (mask + self._bottom[action])
+        opponent = position ^ mask  # the stones of the next player to move
+        if moves >= 6:  # the mover now has at least four stones: look for a four
+            mine = new_mask ^ opponent
+            h = self.height
+            for shift in (1, h + 1, h, h + 2):  # vertical, horizontal, both diagonals
+                m = mine & (mine >> shift)
+                if m & (m >> 2 * shift):
+                    return _new_state(Connect4State, (opponent, new_mask, moves + 1, moves & 1))
+        moves += 1
+        outcome = DRAW if moves == self.cells else UNDECIDED
+        return _new_state(Connect4State, (opponent, new_mask, moves, outcome))
+
+    def is_terminal(self, state: Connect4State) -> bool:
+        return state[3] != UNDECIDED
+
+    def utility(self, state: Connect4State, player: int) -> float:
+        """+1/-1/0 (``"winloss"``) or the Pons score (``"pons"``) of ``player``."""
+        outcome = state[3]
+        if outcome == DRAW:
+            return 0.0
+        if outcome == UNDECIDED:
+            raise ValueError("utility of a non-terminal Connect Four position")
+        win = self._win[state[2]]
+        return win if outcome == player else -win
+
+    def score(self, state: Connect4State) -> int:
+        """The Pons score of a terminal ``state`` for the player who would move next.
+
+        The player to move has just lost (or drawn), so this is ``-(W*H + 2 - m) // 2``
+        after a four completed by the ``m``-th stone, and 0 after a draw, whatever the
+        ``scoring`` option says.
+
+        >>> c4 = Connect4()
+        >>> c4.score(c4.moves_from_string("1212121"))  # X's fourth stone wins at once
+        -18
+        """
+        outcome = state[3]
+        if outcome == UNDECIDED:
+            raise ValueError("score of a non-terminal Connect Four position")
+        if outcome == DRAW:
+            return 0
+        return -((self.cells + 2 - state[2]) // 2)
+
+    def key(self, state: Connect4State) -> int:
+        """``position + mask``: one int per position (Pons' key).
+
+        In each column with ``h`` stones the sum is ``2**h - 1`` plus the mover's stones,
+        below ``2**(h+1)``: it never carries into the next column and tells both the
+        height and the owners apart.
+        """
+        return state[0] + state[1]
+
+    def evaluate(self, state: Connect4State, player: int) -> float:
+        """A heuristic in the open interval (-1, 1), whatever the scoring; the utility at the end.
+
+        Each player's stones score the number of lines of four through their cells (3 in
+        a corner, 13 in the middle of the 7x6 board), and each empty cell that would
+        complete a four for them ("threat") scores 8.  The difference ``x`` (``player``'s
+        minus the opponent's) is squashed to ``x / (|x| + 100)``.  Every proven win
+        (utility >= 1) thus beats every heuristic value and every proven loss is worse.
+        """
+        position, mask, moves, outcome = state
+        if outcome != UNDECIDED:
+            return self.utility(state, player)
+        mine = position if moves & 1 == player else position ^ mask
+        theirs = mine ^ mask
+        empty = self.board_mask ^ mask
+        x = _THREAT_WEIGHT * (
+            (self._winning_cells(mine) & empty).bit_count()
+            - (self._winning_cells(theirs) & empty).bit_count()
+        )
+        for weight, cells in self._cell_groups:
+            x += weight * ((mine & cells).bit_count() - (theirs & cells).bit_count())
+        return x / (abs(x) + _EVAL_SOFTNESS)
+
+    # --- helpers for engines ----------------------------------------------------------------
+
+    def order_hint(self, state: Connect4State, actions: Sequence[int]) -> list[int]:
+        """``actions`` centre-first: 3, 2, 4, 1, 5, 0, 6 on seven columns (Pons' order)."""
+        return sorted(actions, key=self._rank.__getitem__)
+
+    def _winning_cells(self, stones: int) -> int:
+        """Cells (possibly occupied or off-board) that would give ``stones`` a four."""
+        r = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: three below
+        for s in (self.height + 1, self.height, self.height + 2):
+            p = (stones << s) & (stones << 2 * s)
+            r |= p & (stones << 3 * s)
+            r |= p & (stones >> s)
+            p = (stones >> s) & (stones >> 2 * s)
+            r |= p & (stones << s)
+            r |= p & (stones >> 3 * s)
+        return r & self.board_mask
+
+    def winning_cells(self, state: Connect4State, player: int) -> int:
+        """Bitboard of the empty cells that would complete a four for ``player``."""
+        position, mask, moves, _ = state
+        stones = position if moves & 1 == player else position ^ mask
+        return self._winning_cells(stones) & ~mask
+
+    def playable_cells(self, state: Connect4State) -> int:
+        """Bitboard of the cells a stone would land on now (one per non-full column)."""
+        return (state[1] + self._bottom_all) & self.board_mask
+
+    def _columns(self, cells: int) -> tuple[int, ...]:
+        cols = []
+        h1 = self._h1
+        while cells:
+            low = cells & -cells
+            cols.append((low.bit_length() - 1) // h1)
+            cells ^= low
+        return tuple(cols)
+
+    def winning_moves(self, state: Connect4State) -> tuple[int, ...]:
+        """The columns where the player to move completes a four at once (natural order)."""
+        position, mask, _, outcome = state
+        if outcome != UNDECIDED:
+            return ()
+        possible = (mask + self._bottom_all) & self.board_mask
+        return self._columns(possible & self._winning_cells(position))
+
+    def is_winning_move(self, state: Connect4State, col: int) -> bool:
+        """Whether dropping a stone in ``col`` (playable) wins for the player to move."""
+        position, mask, _, outcome = state
+        if outcome != UNDECIDED:
+            return False
+        possible = (mask + self._bottom_all) & self.board_mask
+        return bool(possible & self._column[col] & self._winning_cells(position))
+
+    def noisy_actions(self, state: Connect4State) -> tuple[int, ...]:
+        """Columns that win at once or stop an immediate win of the opponent (quiescence).
+
+        In natural order; empty at terminal states.
+        """
+        position, mask, _, outcome = state
+        if outcome != UNDECIDED:
+            return ()
+        possible = (mask + self._bottom_all) & self.board_mask
+        threats = self._winning_cells(position) | self._winning_cells(position ^ mask)
+        return self._columns(possible & threats)
+
+    # --- text ----------------------------------------------------------------------------
+
+    def format_action(self, state: Connect4State, action: int) -> str:
+        return str(action + 1)
+
+    def split_moves(self, text: str) -> list[str]:
+        """The move tokens of ``text``: ``"4453"`` -> ``["4", "4", "5", "3"]``.
+
+        Blanks and commas separate tokens; on a board of at most 9 columns every column
+        is one character, so each token is further split into its characters (compact
+        strings as in the benchmark files).  Wider boards need separators.
+
+        >>> Connect4().split_moves("44 5,3")
+        ['4', '4', '5', '3']
+        """
+        tokens = text.replace(",", " ").split()
+        if self.width <= 9:
+            return [ch for token in tokens for ch in token]
+        return tokens
+
+    def moves_from_string(self, text: str) -> Connect4State:
+        """The position after the 1-based columns in ``text`` (``"4453"``, or spaced).
+
+        Raises:
+            IllegalActionError: a token that is not a column number, a full column, or
+                a move after the end of the game; the message gives the move's index
+                and the legal columns.
+
+        >>> Connect4().moves_from_string("1111111")
+        Traceback (most recent call last):
+        ...
+        plies.errors.IllegalActionError: illegal move '1' (move 7 of '1111111'); legal moves: 2, ...
+        """
+        state = self.initial_state()
+        for i, token in enumerate(self.split_moves(text), start=1):
+            legal = self.actions(state)
+            col = int(token) - 1 if token.isdecimal() and token.isascii() else -1
+            if col not in legal:
+                raise IllegalActionError(
+                    token, [str(c + 1) for c in legal], context=f"(move {i} of {text!r})"
+                )
+            state = self.result(state, col)
+        return state
+
+    def player_name(self, player: int) -> str:
+        return MARKS[player]
+
+    def render(self, state: Connect4State) -> str:
+        position, mask, moves, outcome = state
+        xs = position if moves & 1 == 0 else position ^ mask
+        wide = len(str(self.width))
+        rows = []
+        for row in reversed(range(self.height)):
+            cells = []
+            for col in range(self.width):
+                bit = 1 << (col * self._h1 + row)
+                mark = EMPTY if not mask & bit else MARKS[0] if xs & bit else MARKS[1]
+                cells.append(mark.rjust(wide))
+            rows.append(" ".join(cells))
+        rows.append(" ".join(str(col + 1).rjust(wide) for col in range(self.width)))
+        if outcome == UNDECIDED:
+            status = f"{MARKS[moves & 1]} to move"
+        elif outcome == DRAW:
+            status = "draw"
+        else:
+            status = f"{MARKS[outcome]} wins"
+        return "\n".join(rows) + "\n" + status
