@@ -29,6 +29,7 @@ from plies.game import (
 from plies.search import (
     Limit,
     Narrator,
+    Quiescent,
     SearchResult,
     SearchStats,
     TraceEvent,
@@ -56,6 +57,7 @@ __all__ = [
     "OpponentsAsChance",
     "OptionError",
     "PliesError",
+    "Quiescent",
     "SearchLimitError",
     "SearchResult",
     "SearchStats",

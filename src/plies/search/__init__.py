@@ -7,11 +7,13 @@ from plies.search.common import Limit, SearchResult, SearchStats, TraceEvent
 from plies.search.maxn import maxn
 from plies.search.minimax import expectiminimax, minimax
 from plies.search.narrate import Narrator
+from plies.search.quiescence import Quiescent
 
 __all__ = [
     "SEARCHERS",
     "Limit",
     "Narrator",
+    "Quiescent",
     "SearchResult",
     "SearchStats",
     "TraceEvent",
