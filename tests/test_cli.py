@@ -500,5 +500,10 @@ def test_engine_in_analyze_and_play(
     assert "game over: X 0, O 0" in out
 
 
-def test_engine_needs_alphabeta(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "--engine needs --algorithm alphabeta" in fail(capsys, "solve", "pig", "--engine")
+def test_engine_needs_alphabeta_or_expectiminimax(capsys: pytest.CaptureFixture[str]) -> None:
+    message = fail(capsys, "solve", "tictactoe", "--engine", "-a", "minimax")
+    assert "--engine needs --algorithm alphabeta or expectiminimax" in message
+    plain = run_json(capsys, "solve", "pig", "-o", "goal=5", "-o", "max_turns=3")
+    pruned = run_json(capsys, "solve", "pig", "-o", "goal=5", "-o", "max_turns=3", "--engine")
+    assert pruned["value"] == plain["value"]
+    assert pruned["stats"]["nodes"] < plain["stats"]["nodes"]

@@ -260,7 +260,7 @@ def _search(
     limit = _limit(args)
     with console.status(f"searching with {name}...", spinner="dots"):
         if all_values:  # analyze deepens and reports, without the table and ordering
-            for switch in ("tt", "ordering", "pvs"):
+            for switch in ("tt", "ordering", "pvs", "pruning"):
                 kwargs.pop(switch, None)
             return name, analyze(game, state, limit, algorithm=name, **kwargs)
         return name, search(game, state, limit, **kwargs)
@@ -272,8 +272,12 @@ def _engine(
     """The engine-craft keywords for ``--engine``, reporting each iteration on ``console``."""
     if not args.engine:
         return {}
+    if name == "expectiminimax":
+        return {"pruning": True}  # Star1 at chance nodes, alpha-beta elsewhere
     if name != "alphabeta":
-        raise OptionError(f"--engine needs --algorithm alphabeta (or auto), not {name}")
+        raise OptionError(
+            f"--engine needs --algorithm alphabeta or expectiminimax (or auto), not {name}"
+        )
     options: dict[str, Any] = {"tt": True, "ordering": True, "pvs": True}
     if console is not None:
 

@@ -179,3 +179,21 @@ def test_kernels_equal_the_readable_workers(
     assert (fs.nodes, fs.leaves, fs.evals, fs.cutoffs, fs.depth) == (
         ss.nodes, ss.leaves, ss.evals, ss.cutoffs, ss.depth,
     )
+
+
+@SETTINGS
+@given(
+    st.integers(2, 3).flatmap(lambda k: random_trees(players=k, chance=True)),
+    limits,
+    players,
+    st.integers(0, 10**6),
+)
+def test_star1_pruning_keeps_expectiminimax_value_and_action(
+    tree: RandomTree, limit: plies.Limit | None, p: int, seed: int
+) -> None:
+    p %= tree.num_players
+    for tie in ("first", "random"):
+        plain = plies.expectiminimax(tree, 0, limit, player=p, tie=tie, seed=seed)
+        pruned = plies.expectiminimax(tree, 0, limit, player=p, tie=tie, seed=seed, pruning=True)
+        assert (pruned.value, pruned.action) == (plain.value, plain.action)
+        assert pruned.stats.nodes <= plain.stats.nodes

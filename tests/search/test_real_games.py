@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import Any
 
@@ -103,3 +104,15 @@ def test_centre_first_ordering_prunes_more_on_tictactoe() -> None:
     ordered = plies.alphabeta(game, game.initial_state(), order=centre_first)
     assert (ordered.value, ordered.action) == (natural.value, natural.action)
     assert ordered.stats.nodes < natural.stats.nodes
+
+
+def test_star1_on_pig_prunes_and_keeps_the_value() -> None:
+    game = load("pig", goal=6, max_turns=3)
+    plain = plies.expectiminimax(game, game.initial_state())
+    pruned = plies.expectiminimax(game, game.initial_state(), pruning=True)
+    assert (pruned.value, pruned.action) == (plain.value, plain.action)
+    assert pruned.stats.nodes < plain.stats.nodes
+    unbounded = load("pig")
+    unbounded.utility_range = (-math.inf, math.inf)
+    with pytest.raises(plies.OptionError, match=r"finite game\.utility_range"):
+        plies.expectiminimax(unbounded, unbounded.initial_state(), pruning=True)

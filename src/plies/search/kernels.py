@@ -162,13 +162,25 @@ def alphabeta_kernel(
     max_depth: int | None,
     *,
     order: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = None,
+    star1: bool = False,
     deadline: float | None = None,
     budget: int | None = None,
 ) -> Kernel:
-    """Fail-soft paranoid alpha-beta as a closure (contract of ``AlphaBetaSearcher``)."""
+    """Fail-soft paranoid alpha-beta as a closure (contract of ``AlphaBetaSearcher``).
+
+    With ``star1`` chance nodes are searched too, with Ballard's Star1 pruning: after
+    each outcome the chance node's value is bracketed by the outcomes searched so far
+    and ``utility_range`` for the rest; the node stops as soon as the bracket lies
+    outside ``(alpha, beta)``, and each outcome is searched with the window that could
+    still matter.  Unpruned, a chance node sums ``p * value`` in ``chance_outcomes``
+    order, exactly as plain expectiminimax does.
+    """
     kernel = Kernel()
     to_move, actions, result = ops.to_move, ops.actions, ops.result
     is_terminal, utility, evaluate = ops.is_terminal, ops.utility, ops.evaluate
+    chance_outcomes = ops.chance_outcomes
+    lo, hi = ops.utility_range
+    slack = 1e-9 * max(1.0, hi - lo)  # child windows are widened: rounding must not prune
     cutoff = NEVER if max_depth is None else max_depth
     lines: list[Line] = [None] * 64
     nodes = leaves = evals = cutoffs = deepest = 0
@@ -196,6 +208,9 @@ def alphabeta_kernel(
         if ply + 2 >= len(lines):
             lines.extend([None] * len(lines))
         mover = to_move(state)
+        if mover == CHANCE and star1:
+            lines[ply] = None
+            return chance(state, depth, ply, alpha, beta)
         moves = actions(state)
         if order is not None:
             moves = order(state, moves)
@@ -231,6 +246,27 @@ def alphabeta_kernel(
             raise _no_actions(state)
         lines[ply] = line
         return best
+
+    def chance(state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
+        nonlocal cutoffs
+        outcomes = chance_outcomes(state)
+        total = 0.0  # sum of p * value over the outcomes searched so far
+        rest = 1.0  # probability of the outcomes not searched yet
+        for i, (outcome, p) in enumerate(outcomes):
+            rest = max(rest - p, 0.0)
+            a = max((alpha - total - rest * hi) / p, lo) - slack
+            b = min((beta - total - rest * lo) / p, hi) + slack
+            child = result(state, outcome)
+            v = value(child, depth, ply + 1, a, b)
+            if not a < v < b:  # a bound only
+                upper, lower = total + p * v + rest * hi, total + p * v + rest * lo
+                if (v <= a and upper <= alpha) or (v >= b and lower >= beta):
+                    if i + 1 < len(outcomes):
+                        cutoffs += 1
+                    return upper if v <= a else lower
+                v = value(child, depth, ply + 1, -INF, INF)  # rounding: search it exactly
+            total += p * v
+        return total
 
     def finish() -> None:
         stats = kernel.stats

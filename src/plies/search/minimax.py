@@ -9,10 +9,12 @@ probability, which makes it AIMA's EXPECTIMINIMAX (:func:`plies.expectiminimax`)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-from plies.game import CHANCE, Game
+from plies.errors import OptionError
+from plies.game import CHANCE, Game, game_ops
 from plies.search.common import (
     INF,
     Limit,
@@ -22,7 +24,7 @@ from plies.search.common import (
     resolve_player,
     run,
 )
-from plies.search.kernels import Kernel, minimax_kernel
+from plies.search.kernels import Kernel, alphabeta_kernel, minimax_kernel
 
 
 class MinimaxSearcher(Searcher):
@@ -69,6 +71,19 @@ class ExpectiminimaxSearcher(MinimaxSearcher):
     chance_ok = True
 
 
+class Star1Searcher(ExpectiminimaxSearcher):
+    """Expectiminimax with alpha-beta at decision nodes and Star1 at chance nodes."""
+
+    windowed = True
+
+    def compile(self) -> Kernel:
+        budget = None if self.budget_nodes is None else self.budget_nodes - 1  # minus the root
+        return alphabeta_kernel(
+            self.ops, self.player, self.max_depth, star1=True,
+            deadline=self.deadline, budget=budget,
+        )
+
+
 def minimax(
     game: Game[Any, Any],
     state: Any,
@@ -108,6 +123,7 @@ def expectiminimax(
     tie: str = "first",
     seed: int | None = None,
     trace: Trace | None = None,
+    pruning: bool = False,
 ) -> SearchResult:
     """Expectiminimax: paranoid minimax where chance nodes take the probability-weighted mean.
 
@@ -117,8 +133,19 @@ def expectiminimax(
     Opponents modelled as random ("expectimax") come from wrapping the game in
     :class:`plies.OpponentsAsChance`.  Chance nodes do not count toward ``limit.depth``.
     Exact when ``result.exact``.
+
+    ``pruning=True`` searches the same tree with alpha-beta at decision nodes and
+    Ballard's Star1 at chance nodes (it needs a finite ``game.utility_range``, which
+    every utility and evaluation must respect): the same value and action, fewer nodes.
+    A traced search shows the unpruned tree.
     """
-    return _search(ExpectiminimaxSearcher, game, state, limit, player, tie, seed, trace)
+    cls: type[Searcher] = ExpectiminimaxSearcher
+    if pruning:
+        lo, hi = game_ops(game).utility_range
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise OptionError("pruning at chance nodes needs a finite game.utility_range")
+        cls = Star1Searcher
+    return _search(cls, game, state, limit, player, tie, seed, trace)
 
 
 def _search(
