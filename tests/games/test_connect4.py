@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import plies
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import play
 from plies.games import load, parse_options
@@ -533,3 +534,33 @@ def test_4x4_board_plays_to_the_end() -> None:
     state = game.moves_from_string("1234123421432143")  # rows XOXO XOXO OXOX OXOX
     assert state.moves == 16 and state.outcome == DRAW
     assert game.render(state).splitlines()[-2:] == ["1 2 3 4", "draw"]
+
+
+def test_value_bounds_contain_the_exact_score() -> None:
+    game = Connect4(scoring="pons")
+    for moves, score in load_positions(data_file("Test_L3_R1"))[:300]:
+        state = game.moves_from_string(moves)
+        mover = game.to_move(state)
+        lo, hi = game.value_bounds(state, mover)
+        assert lo <= score <= hi, moves
+        assert game.value_bounds(state, 1 - mover) == (-hi, -lo)
+
+
+def test_value_bounds_are_sound_one_move_later() -> None:
+    game = Connect4(scoring="pons")
+    for moves, _ in load_positions(data_file("Test_L3_R1"))[:40]:
+        state = game.moves_from_string(moves)
+        for column in game.actions(state):
+            child = game.result(state, column)
+            exact = plies.alphabeta(game, child, player=0).value  # no bounds: plain search
+            lo, hi = game.value_bounds(child, 0)
+            assert lo <= exact <= hi, (moves, column)
+
+
+@pytest.mark.parametrize(("name", "count"), [("Test_L3_R1", 50), ("Test_L2_R1", 20)])
+def test_the_generic_engine_solves_the_benchmark_positions(name: str, count: int) -> None:
+    game = Connect4(scoring="pons")
+    for moves, score in load_positions(data_file(name))[:count]:
+        state = game.moves_from_string(moves)
+        result = plies.alphabeta(game, state, tt=True, ordering=True, pvs=True)
+        assert result.value == score, moves

@@ -310,8 +310,55 @@ class Connect4(Game[Connect4State, int]):
     # --- helpers for engines ----------------------------------------------------------------
 
     def order_hint(self, state: Connect4State, actions: Sequence[int]) -> list[int]:
-        """``actions`` centre-first: 3, 2, 4, 1, 5, 0, 6 on seven columns (Pons' order)."""
-        return sorted(actions, key=self._rank.__getitem__)
+        """``actions``, most new threats first, then centre-first (Pons' final order).
+
+        A move's score is the number of empty cells that would complete a four for the
+        mover after it; ties keep the centre-first order 3, 2, 4, 1, 5, 0, 6.
+        """
+        position, mask = state[0], state[1]
+        rank, column, winning = self._rank, self._column, self._winning_cells
+
+        def threats(col: int) -> int:
+            cell = (mask + self._bottom[col]) & column[col]
+            return (winning(position | cell) & ~(mask | cell)).bit_count()
+
+        return sorted(actions, key=lambda col: (-threats(col), rank[col]))
+
+    def value_bounds(self, state: Connect4State, player: int) -> tuple[float, float]:
+        """Sound bounds ``(lo, hi)`` on the exact game value of ``state`` for ``player``.
+
+        For the side to move with ``m`` stones on the board: a four it can complete now
+        is worth exactly ``_win[m+1]``.  Otherwise, if every move either leaves an
+        immediate threat of the opponent open or fills the cell under one of its fours
+        (Pons' "non-losing moves" are none), it loses exactly ``-_win[m+2]``; if not, it
+        cannot win before its stone ``m+3`` and, playing a non-losing move, cannot lose
+        before stone ``m+4``.  Engines use these only in exact (unlimited-depth) searches.
+        """
+        position, mask, m, outcome = state
+        if outcome != UNDECIDED:
+            u = self.utility(state, player)
+            return u, u
+        win = self._win
+        cells = self.cells
+        possible = (mask + self._bottom_all) & self.board_mask
+        if possible & self._winning_cells(position):
+            lo = hi = win[m + 1]
+        else:
+            theirs = self._winning_cells(position ^ mask) & ~mask
+            forced = possible & theirs
+            # Two immediate threats cannot both be blocked; otherwise block the one there
+            # is (if any), and never fill the cell under one of their fours.
+            two = forced & (forced - 1)
+            safe = 0 if two else (forced or possible) & ~(theirs >> 1)
+            if not safe:
+                lo = hi = -win[m + 2]
+            else:
+                hi = win[m + 3] if m + 3 <= cells else 0.0
+                lo = -win[m + 4] if m + 4 <= cells else 0.0
+                lo, hi = min(lo, 0.0), max(hi, 0.0)  # a draw stays possible
+        if m & 1 == player:
+            return lo, hi
+        return -hi, -lo
 
     def _winning_cells(self, stones: int) -> int:
         """Cells (possibly occupied or off-board) that would give ``stones`` a four."""

@@ -160,7 +160,9 @@ class EngineSearcher(AlphaBetaSearcher):
         if self.table is not None:
             self.table.new_search()
         budget = None if self.budget_nodes is None else self.budget_nodes - 1  # minus the root
+        # The game's bounds on the true value hold for exact searches only.
+        bounds = getattr(self.game, "value_bounds", None) if self.max_depth is None else None
         return engine_kernel(
             self.ops, self.player, self.max_depth, table=self.table, ordering=self.memory,
-            hint=self.hint, pvs=self.pvs, deadline=self.deadline, budget=budget,
+            hint=self.hint, pvs=self.pvs, bounds=bounds, deadline=self.deadline, budget=budget,
         )

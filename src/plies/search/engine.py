@@ -88,6 +88,7 @@ def engine_kernel(
     ordering: Ordering | None,
     hint: Callable[[Any, Sequence[Any]], Sequence[Any]] | None,
     pvs: bool,
+    bounds: Callable[[Any, int], tuple[float, float]] | None = None,
     deadline: float | None = None,
     budget: int | None = None,
 ) -> Kernel:
@@ -142,6 +143,16 @@ def engine_kernel(
             return evaluate(state, player)
         if ply + 2 >= len(lines):
             lines.extend([None] * len(lines))
+        if bounds is not None:  # exact searches only: the game's bounds on the true value
+            lo, hi = bounds(state, player)
+            if lo >= beta or hi <= alpha or lo == hi:
+                leaves += 1
+                lines[ply] = None
+                return lo if lo >= beta else hi
+            if hi < beta:
+                beta = hi
+            if lo > alpha:
+                alpha = lo
         remaining = UNLIMITED if cutoff == NEVER else cutoff - depth
         first = None
         if slots is not None:
