@@ -495,8 +495,9 @@ def run(
     """Drive a search under ``limit``: one pass, or iterative deepening.
 
     ``searcher_factory(depth)`` makes a fresh searcher for one pass at ``depth``.  With a
-    time or node budget, with ``deepen`` or with ``on_iteration``, the passes deepen 1,
-    2, ... (up to ``limit.depth``), each trying the previous pass's best move first,
+    time or node budget, or with ``deepen`` or ``on_iteration`` and a depth limit, the
+    passes deepen 1, 2, ... (up to ``limit.depth``), each trying the previous pass's
+    best move first,
     and the result is the last completed pass; deepening stops early once a pass used no
     heuristic, because its value is then exact.  ``on_iteration`` gets the result of
     every completed pass (with a snapshot of the statistics so far).  If not even depth
@@ -526,8 +527,12 @@ def run(
         )
 
     try:
-        if not (limit.anytime or deepen or on_iteration is not None):
-            return one_pass(limit.depth, None, None)
+        if not limit.anytime and (limit.depth is None or not (deepen or on_iteration)):
+            # No budget and no depth to deepen towards: one exact pass (reported once).
+            result = one_pass(limit.depth, None, None)
+            if on_iteration is not None:
+                on_iteration(dataclasses.replace(result, stats=dataclasses.replace(total)))
+            return result
         deadline = None if limit.time is None else start + limit.time
         best: SearchResult | None = None
         depth = 0 if limit.depth == 0 else 1

@@ -147,6 +147,8 @@ def engine_kernel(
             lo, hi = bounds(state, player)
             if lo >= beta or hi <= alpha or lo == hi:
                 leaves += 1
+                if ply > deepest:
+                    deepest = ply
                 lines[ply] = None
                 return lo if lo >= beta else hi
             if hi < beta:
