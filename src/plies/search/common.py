@@ -531,6 +531,7 @@ def run(
             # No budget and no depth to deepen towards: one exact pass (reported once).
             result = one_pass(limit.depth, None, None)
             if on_iteration is not None:
+                total.elapsed = time.perf_counter() - start
                 on_iteration(dataclasses.replace(result, stats=dataclasses.replace(total)))
             return result
         deadline = None if limit.time is None else start + limit.time
