@@ -385,59 +385,42 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
         return f"P{player}" if name is None else str(name(player))
 
 
-# --- opponents as chance --------------------------------------------------------------------
-
-Policy = Callable[[Any], Sequence[tuple[Any, float]] | Mapping[Any, float]]
+# --- wrappers -------------------------------------------------------------------------------
 
 
-class OpponentsAsChance(Game[S, A]):
-    """Model ``players`` as chance: their moves are drawn uniformly, or from ``policy``.
+class GameWrapper(Game[S, A]):
+    """A game that is ``game`` in every respect a subclass does not override.
 
-    ``policy(state)`` returns ``(action, probability)`` pairs or a mapping; the
-    probabilities must sum to 1.  This is expectimax's model of a random opponent
-    (the ghosts of expectimax Pacman).  Everything else is the wrapped game's.
+    The declared facts (players, utility range, zero-sum, chance, name) are copied, the
+    optional members are resolved once (:func:`game_ops`), and any other attribute
+    (``order_hint``, ``noisy_actions``, ``split_moves``, ...) is looked up on ``game``.
     """
 
-    def __init__(
-        self, game: Game[S, A], players: int | Sequence[int] = 1, policy: Policy | None = None
-    ) -> None:
+    def __init__(self, game: Game[S, A]) -> None:
         self.game = game
-        self.players = frozenset([players] if isinstance(players, int) else players)
-        bad = [p for p in self.players if not 0 <= p < game.num_players]
-        if bad:
-            raise ValueError(f"no such player(s) {bad}; players are 0..{game.num_players - 1}")
-        self.policy = policy
-        self.has_chance = True
         self._ops = game_ops(game)
         self.num_players = game.num_players
-        self.utility_range = getattr(game, "utility_range", (-math.inf, math.inf))
+        self.utility_range = self._ops.utility_range
         self.zero_sum = getattr(game, "zero_sum", False)
+        self.has_chance = getattr(game, "has_chance", False)
         self.name = getattr(game, "name", "game")
+
+    def __getattr__(self, name: str) -> Any:  # only called for what the wrapper lacks
+        if name == "game":  # not set yet: do not recurse
+            raise AttributeError(name)
+        return getattr(self.game, name)
 
     def initial_state(self) -> S:
         return self.game.initial_state()
 
     def to_move(self, state: S) -> int:
-        mover = self.game.to_move(state)
-        return CHANCE if mover in self.players else mover
+        return self.game.to_move(state)
 
     def actions(self, state: S) -> Sequence[A]:
         return self.game.actions(state)
 
     def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
-        mover = self.game.to_move(state)
-        if mover == CHANCE:
-            return self._ops.chance_outcomes(state)
-        if mover == SIMULTANEOUS:
-            raise UnsupportedGameError("OpponentsAsChance cannot wrap a simultaneous node")
-        if self.policy is None:
-            return uniform(self.game.actions(state))
-        odds = self.policy(state)
-        pairs = list(odds.items()) if isinstance(odds, Mapping) else list(odds)
-        total = sum(p for _, p in pairs)
-        if not math.isclose(total, 1.0, abs_tol=1e-9):
-            raise ValueError(f"policy probabilities sum to {total}, not 1")
-        return pairs
+        return self._ops.chance_outcomes(state)
 
     def result(self, state: S, action: A) -> S:
         return self.game.result(state, action)
@@ -464,3 +447,45 @@ class OpponentsAsChance(Game[S, A]):
     def player_name(self, player: int) -> str:
         name = getattr(self.game, "player_name", None)
         return f"P{player}" if name is None else str(name(player))
+
+
+Policy = Callable[[Any], Sequence[tuple[Any, float]] | Mapping[Any, float]]
+
+
+class OpponentsAsChance(GameWrapper[S, A]):
+    """Model ``players`` as chance: their moves are drawn uniformly, or from ``policy``.
+
+    ``policy(state)`` returns ``(action, probability)`` pairs or a mapping; the
+    probabilities must sum to 1.  This is expectimax's model of a random opponent
+    (the ghosts of expectimax Pacman).  Everything else is the wrapped game's.
+    """
+
+    def __init__(
+        self, game: Game[S, A], players: int | Sequence[int] = 1, policy: Policy | None = None
+    ) -> None:
+        super().__init__(game)
+        self.players = frozenset([players] if isinstance(players, int) else players)
+        bad = [p for p in self.players if not 0 <= p < game.num_players]
+        if bad:
+            raise ValueError(f"no such player(s) {bad}; players are 0..{game.num_players - 1}")
+        self.policy = policy
+        self.has_chance = True
+
+    def to_move(self, state: S) -> int:
+        mover = self.game.to_move(state)
+        return CHANCE if mover in self.players else mover
+
+    def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
+        mover = self.game.to_move(state)
+        if mover == CHANCE:
+            return self._ops.chance_outcomes(state)
+        if mover == SIMULTANEOUS:
+            raise UnsupportedGameError("OpponentsAsChance cannot wrap a simultaneous node")
+        if self.policy is None:
+            return uniform(self.game.actions(state))
+        odds = self.policy(state)
+        pairs = list(odds.items()) if isinstance(odds, Mapping) else list(odds)
+        total = sum(p for _, p in pairs)
+        if not math.isclose(total, 1.0, abs_tol=1e-9):
+            raise ValueError(f"policy probabilities sum to {total}, not 1")
+        return pairs

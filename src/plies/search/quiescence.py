@@ -11,17 +11,16 @@ searching player) searches the same game and the cross-checks stay exact.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TypeVar
 
-from plies.game import Game, format_action, game_ops
+from plies.game import Game, GameWrapper
 from plies.search.common import INF
 
 S = TypeVar("S")
 A = TypeVar("A")
 
 
-class Quiescent(Game[S, A], Generic[S, A]):
+class Quiescent(GameWrapper[S, A]):
     """``game`` with ``evaluate`` replaced by a stand-pat search over its noisy actions.
 
     ``evaluate(state, player)`` is the paranoid stand-pat value: at a node of ``player``
@@ -33,54 +32,10 @@ class Quiescent(Game[S, A], Generic[S, A]):
     def __init__(self, game: Game[S, A], depth: int = 8) -> None:
         if depth < 0:
             raise ValueError(f"quiescence depth must be >= 0, got {depth}")
-        self.game = game
+        super().__init__(game)
         self.depth = depth
-        self._ops = game_ops(game)
         self._noisy = getattr(game, "noisy_actions", None)
-        self.num_players = game.num_players
-        self.utility_range = self._ops.utility_range
-        self.zero_sum = getattr(game, "zero_sum", False)
-        self.has_chance = getattr(game, "has_chance", False)
-        self.name = getattr(game, "name", "game")
         self.nodes = 0  # quiescence nodes searched so far (statistics)
-
-    def initial_state(self) -> S:
-        return self.game.initial_state()
-
-    def to_move(self, state: S) -> int:
-        return self.game.to_move(state)
-
-    def actions(self, state: S) -> Sequence[A]:
-        return self.game.actions(state)
-
-    def result(self, state: S, action: A) -> S:
-        return self.game.result(state, action)
-
-    def is_terminal(self, state: S) -> bool:
-        return self.game.is_terminal(state)
-
-    def utility(self, state: S, player: int) -> float:
-        return self.game.utility(state, player)
-
-    def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
-        return self._ops.chance_outcomes(state)
-
-    def key(self, state: S) -> Hashable:
-        return self._ops.key(state)
-
-    def format_action(self, state: S, action: A) -> str:
-        return format_action(self.game, state, action)
-
-    def render(self, state: S) -> str:
-        render = getattr(self.game, "render", None)
-        return str(state) if render is None else str(render(state))
-
-    def player_name(self, player: int) -> str:
-        name = getattr(self.game, "player_name", None)
-        return f"P{player}" if name is None else str(name(player))
-
-    def __getattr__(self, name: str) -> Any:  # order_hint, split_moves, ... of the game
-        return getattr(self.game, name)
 
     def evaluate(self, state: S, player: int) -> float:
         return self._stand_pat(state, player, self.depth, -INF, INF)
