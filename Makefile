@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck clean
+.PHONY: run test lint typecheck clean bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,3 +28,13 @@ typecheck: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# The side-by-side benchmark (benchmarks/README.md); not part of `make test`.
+# Pass options with BENCH_ARGS, e.g. `make bench BENCH_ARGS=--quick`.
+BENCH_VENV := benchmarks/.venv
+
+$(BENCH_VENV)/.installed: benchmarks/setup_env.sh pyproject.toml
+	PYTHON=$(PYTHON) bash benchmarks/setup_env.sh
+
+bench: $(BENCH_VENV)/.installed
+	$(BENCH_VENV)/bin/python benchmarks/run.py $(BENCH_ARGS)
