@@ -74,10 +74,9 @@ class AlphaBetaSearcher(Searcher):
         return value
 
     def compile(self) -> Kernel:
-        budget = None if self.budget_nodes is None else self.budget_nodes - 1  # minus the root
         return alphabeta_kernel(
             self.ops, self.player, self.max_depth, order=self.order,
-            deadline=self.deadline, budget=budget,
+            deadline=self.deadline, budget=self.kernel_budget(),
         )
 
 
@@ -159,10 +158,10 @@ class EngineSearcher(AlphaBetaSearcher):
     def compile(self) -> Kernel:
         if self.table is not None:
             self.table.new_search()
-        budget = None if self.budget_nodes is None else self.budget_nodes - 1  # minus the root
         # The game's bounds on the true value hold for exact searches only.
         bounds = getattr(self.game, "value_bounds", None) if self.max_depth is None else None
         return engine_kernel(
             self.ops, self.player, self.max_depth, table=self.table, ordering=self.memory,
-            hint=self.hint, pvs=self.pvs, bounds=bounds, deadline=self.deadline, budget=budget,
+            hint=self.hint, pvs=self.pvs, bounds=bounds, deadline=self.deadline,
+            budget=self.kernel_budget(),
         )

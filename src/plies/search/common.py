@@ -322,6 +322,10 @@ class Searcher:
         """True when the root may stop at ``best`` without looking at more actions."""
         return False
 
+    def kernel_budget(self) -> int | None:
+        """The node budget left for a kernel below the root (the root counts one)."""
+        return None if self.budget_nodes is None else self.budget_nodes - 1
+
     def compile(self) -> Kernel | None:
         """A fast untraced worker equivalent to :meth:`node_value`, or None (see kernels)."""
         return None

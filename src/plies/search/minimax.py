@@ -59,10 +59,9 @@ class MinimaxSearcher(Searcher):
         return value
 
     def compile(self) -> Kernel:
-        budget = None if self.budget_nodes is None else self.budget_nodes - 1  # minus the root
         return minimax_kernel(
             self.ops, self.player, self.max_depth, chance=self.chance_ok,
-            algorithm=self.algorithm, deadline=self.deadline, budget=budget,
+            algorithm=self.algorithm, deadline=self.deadline, budget=self.kernel_budget(),
         )
 
 
@@ -77,10 +76,9 @@ class Star1Searcher(ExpectiminimaxSearcher):
     windowed = True
 
     def compile(self) -> Kernel:
-        budget = None if self.budget_nodes is None else self.budget_nodes - 1  # minus the root
         return alphabeta_kernel(
             self.ops, self.player, self.max_depth, star1=True,
-            deadline=self.deadline, budget=budget,
+            deadline=self.deadline, budget=self.kernel_budget(),
         )
 
 
