@@ -46,8 +46,10 @@ unique int key of the position (:meth:`Connect4.key`).
 X to move
 >>> c4.winning_moves(c4.moves_from_string("445566"))
 (2, 6)
->>> c4.order_hint(s, c4.actions(s))
-[3, 2, 4, 1, 5, 0, 6]
+>>> c4.order_hint(s, c4.actions(s))  # columns 6 and 7 make new threats; then centre-first
+[5, 6, 3, 2, 4, 1, 0]
+>>> c4.centre_order
+(3, 2, 4, 1, 5, 0, 6)
 """
 
 from __future__ import annotations
