@@ -15,6 +15,7 @@ from rich.table import Table
 
 from plies import games
 from plies.game import format_action, play
+from plies.games.connect4 import Connect4
 from plies.search import (
     Limit,
     SearchResult,
@@ -155,6 +156,36 @@ def more_games(console: Console) -> None:
     )
 
 
+def engine_craft(console: Console) -> None:
+    table = Table(title="Engine craft: the same values, fewer nodes")
+    for column in ("position", "search", "value", "best move", "nodes", "time"):
+        table.add_column(column)
+    craft = {"tt": True, "ordering": True, "pvs": True}
+    ttt = games.load("tictactoe")
+    c4 = Connect4()
+    opening = c4.moves_from_string("4453")
+    solved = Connect4(scoring="pons")
+    endgame = solved.moves_from_string("52753311433677442422121")  # Test_L2_R1, score 8
+    runs: list[tuple[str, Any, Any, Limit | None, dict[str, Any]]] = [
+        ("tic-tac-toe, empty", ttt, ttt.initial_state(), None, {}),
+        ("tic-tac-toe, empty", ttt, ttt.initial_state(), None, craft),
+        ("connect4 after 4453, depth 7", c4, opening, Limit(depth=7), {}),
+        ("connect4 after 4453, depth 7", c4, opening, Limit(depth=7), craft),
+        ("connect4 Test_L2_R1 #1, exact", solved, endgame, None, craft),
+    ]
+    for label, game, state, limit, switches in runs:
+        start = time.perf_counter()
+        r = alphabeta(game, state, limit, **switches)
+        seconds = time.perf_counter() - start
+        table.add_row(
+            label, "alpha-beta" + (" + table, ordering, PVS" if switches else ""),
+            _fmt(r.value), format_action(game, state, r.action), f"{r.stats.nodes:,}",
+            f"{seconds:.2f}s",
+        )
+    console.print(table)
+    console.print("The last row is the exact score of the shared benchmark position (8).\n")
+
+
 def run(console: Console | None = None) -> None:
     """Print the tour."""
     console = console or Console(highlight=False)
@@ -163,6 +194,7 @@ def run(console: Console | None = None) -> None:
     analyze_position(console)
     lecture_tree(console)
     more_games(console)
+    engine_craft(console)
     console.print("Next: 'plies games', 'plies solve tictactoe', 'plies trace civ --depth 1 "
                   "--unit round', 'plies play tictactoe'.")
 
