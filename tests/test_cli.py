@@ -507,3 +507,10 @@ def test_engine_needs_alphabeta_or_expectiminimax(capsys: pytest.CaptureFixture[
     pruned = run_json(capsys, "solve", "pig", "-o", "goal=5", "-o", "max_turns=3", "--engine")
     assert pruned["value"] == plain["value"]
     assert pruned["stats"]["nodes"] < plain["stats"]["nodes"]
+
+
+def test_demo_runs_every_section(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "demo")
+    for fact in ("549,946", "18,297", "X wins", "AIMA figure 5.2", "expectiminimax",
+                 "max^n", "Engine craft", "33,064"):
+        assert fact in out, fact
