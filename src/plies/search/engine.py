@@ -56,7 +56,6 @@ class TranspositionTable:
     size: int = 1 << 20
     slots: list[Entry | None] = field(init=False)
     age: int = 0
-    stored: int = 0
 
     def __post_init__(self) -> None:
         if self.size < 1:
@@ -67,8 +66,6 @@ class TranspositionTable:
         """Entries from before this call may be replaced by shallower ones."""
         self.age += 1
 
-    def used(self) -> int:
-        return sum(1 for e in self.slots if e is not None)
 
 
 @dataclass
@@ -105,7 +102,7 @@ def engine_kernel(
     lines: list[Line] = [None] * 64
     nodes = leaves = evals = cutoffs = tt_hits = deepest = 0
     next_check, check = _budget_check(deadline, budget)
-    up, down = math.nextafter, math.nextafter
+    nextafter = math.nextafter
 
     def ordered(state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int) -> list[Any]:
         out = list(hint(state, moves)) if hint is not None else list(moves)
@@ -191,7 +188,7 @@ def engine_kernel(
             nxt = result(state, action)
             if maximizing:
                 if pvs and i > 0:
-                    v = value(nxt, depth + 1, child, alpha, up(alpha, INF))
+                    v = value(nxt, depth + 1, child, alpha, nextafter(alpha, INF))
                     if alpha < v < beta:
                         v = value(nxt, depth + 1, child, alpha, beta)
                 else:
@@ -202,7 +199,7 @@ def engine_kernel(
                         alpha = v
             else:
                 if pvs and i > 0:
-                    v = value(nxt, depth + 1, child, down(beta, -INF), beta)
+                    v = value(nxt, depth + 1, child, nextafter(beta, -INF), beta)
                     if alpha < v < beta:
                         v = value(nxt, depth + 1, child, alpha, beta)
                 else:
