@@ -122,7 +122,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--human", default="0",
         help="comma-separated human players (numbers or names), or 'none' for engine vs engine",
     )
+    for module in _command_modules():
+        module.register(sub, common)
     return parser
+
+
+# Commands that live beside their subsystem (viz, ggp, web, parallel).  Each module has
+# ``register(sub, common)`` to add its sub-parser(s) and ``run(console, args) -> int``; it
+# imports its heavy dependencies only inside ``run``, so ``plies --help`` stays fast.
+COMMAND_MODULES: dict[str, str] = {
+    "tree": "plies.viz.cli",
+    "ggp": "plies.ggp.cli",
+    "web": "plies.web.cli",
+    "tournament": "plies.parallel.cli",
+}
+
+
+def _command_modules() -> list[Any]:
+    import importlib
+    import importlib.util
+
+    modules: list[Any] = []
+    for name in dict.fromkeys(COMMAND_MODULES.values()):
+        if importlib.util.find_spec(name.rsplit(".", 1)[0]) is None:
+            continue
+        if importlib.util.find_spec(name) is not None:
+            modules.append(importlib.import_module(name))
+    return modules
 
 
 # --- shared steps ---------------------------------------------------------------------------
@@ -489,7 +515,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_solve(console, args, all_values=True)
         if args.command == "trace":
             return cmd_trace(console, args)
-        return cmd_play(console, args)
+        if args.command == "play":
+            return cmd_play(console, args)
+        import importlib
+
+        module: Any = importlib.import_module(COMMAND_MODULES[args.command])
+        return int(module.run(console, args))
     except PliesError as err:
         errors.print(f"plies: error: {err}")
         return 2
