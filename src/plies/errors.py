@@ -71,3 +71,23 @@ class SearchLimitError(PliesError):
 
 class OptionError(PliesError, ValueError):
     """A search option with a value that is not accepted (the message lists what is)."""
+
+
+class GdlValidationError(GameFormatError):
+    """A GDL description that parses but breaks a restriction of the language.
+
+    The message names the check (e.g. ``safety``), the offending sentence in KIF and its
+    line; ``diagnostics`` holds every problem found (errors and warnings).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        diagnostics: Iterable[object] = (),
+    ) -> None:
+        super().__init__(message, source=source, line=line, column=column)
+        self.diagnostics = list(diagnostics)
