@@ -1,0 +1,407 @@
+"""Capture the tree a search explores, from its trace events.
+
+:func:`capture` runs one traced search and records every node the search visits, in the
+order it visits them, with the value each node backs up, the alpha-beta window it was
+entered with, and the children that a prune skipped (kept as greyed stubs together with
+the bound that pruned them).  The nodes on the chosen path (the principal variation) are
+marked.  The resulting :class:`SearchTree` exports to JSON (:mod:`plies.viz.schema`),
+Graphviz DOT (:mod:`plies.viz.dot`) and a self-contained SVG (:mod:`plies.viz.svg`).
+
+>>> from plies.games import load
+>>> game = load("aima-5-2")
+>>> tree = capture(game, game.initial_state(), "alphabeta")
+>>> tree.value, [c.value for c in tree.root.children]
+(3.0, [3.0, 2.0, 2.0])
+>>> [(s.action, s.pruned_by) for s in tree.pruned_nodes()]
+[('c2', 'beta=2 <= alpha=3'), ('c3', 'beta=2 <= alpha=3')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from plies.errors import OptionError, SearchLimitError
+from plies.game import CHANCE, format_action, game_ops
+from plies.search import (
+    Limit,
+    SearchResult,
+    TraceEvent,
+    alphabeta,
+    bounded_minimax,
+    expectiminimax,
+    maxn,
+    minimax,
+)
+from plies.search.common import resolve_player
+from plies.search.narrate import _num
+
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_MAX_NODES",
+    "KINDS",
+    "SearchTree",
+    "TreeNode",
+    "TreeTooLargeError",
+    "capture",
+    "player_name",
+]
+
+Search = Callable[..., Any]
+ALGORITHMS: Final[dict[str, Search]] = {
+    "alphabeta": alphabeta,
+    "minimax": minimax,
+    "bounded": bounded_minimax,
+    "expectiminimax": expectiminimax,
+    "maxn": maxn,
+}
+"""The searches a tree can be captured from, by the names the CLI uses."""
+
+KINDS: Final = ("max", "min", "chance", "terminal", "cutoff")
+"""Node kinds; a max^n tree with more than two players uses the mover's name instead of
+max/min, because there every player maximises its own utility."""
+
+DEFAULT_MAX_NODES: Final = 2000
+
+
+class TreeTooLargeError(SearchLimitError):
+    """The search visited more nodes than a picture was allowed (``max_nodes``)."""
+
+    def __init__(self, max_nodes: int) -> None:
+        self.max_nodes = max_nodes
+        super().__init__(
+            f"the search visited more than {max_nodes:,} nodes; "
+            "search less deep or allow more nodes (max_nodes)"
+        )
+
+
+@dataclass(eq=False)
+class TreeNode:
+    """One node of a captured tree.
+
+    ``action`` is the action from the parent as the game writes it (None at the root).
+    ``kind`` is ``"max"``, ``"min"``, ``"chance"``, ``"terminal"`` or ``"cutoff"`` (a
+    depth-limited leaf scored by the evaluation); in a max^n tree of three or more
+    players an inner node's kind is its mover's name.  ``mover`` is the mover's name
+    (``"chance"`` at chance nodes, None at terminals).  ``value`` is the value the node
+    backed up, from the searching player's point of view (a leaf: its utility or
+    evaluation); None only for a pruned stub, which was never searched.  ``values`` is
+    the utility vector of a max^n node.  ``alpha``/``beta`` are the window the node was
+    entered with (None when the algorithm has none).  ``pv``: the node is on the chosen
+    path.  ``pruned``: a child skipped by a prune, with the reason in ``pruned_by``.
+    ``probability``: the chance of reaching the node from a chance parent.  ``label``:
+    the node's label in an explicit tree file.  ``depth``: the search depth in the
+    limit's unit (None for pruned stubs).  ``state`` is the game state (not exported).
+    """
+
+    id: int
+    parent: int | None
+    action: str | None
+    kind: str
+    mover: str | None
+    value: float | None = None
+    values: tuple[float, ...] | None = None
+    alpha: float | None = None
+    beta: float | None = None
+    pv: bool = False
+    pruned: bool = False
+    pruned_by: str | None = None
+    probability: float | None = None
+    label: str | None = None
+    depth: int | None = None
+    children: list[TreeNode] = field(default_factory=list)
+    move: Any = field(default=None, repr=False)
+    state: Any = field(default=None, repr=False)
+
+    @property
+    def is_leaf(self) -> bool:
+        """True when the picture draws no children below this node."""
+        return not self.children
+
+    def walk(self) -> Iterator[TreeNode]:
+        """This node and everything below it, in preorder (iterative: trees can be deep)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+
+@dataclass(eq=False)
+class SearchTree:
+    """The tree of one search (see :func:`capture`).
+
+    ``value`` is the root's value for ``player`` (a name; ``player_index`` is its
+    number), ``values`` the max^n utility vector, ``pv`` the chosen path as the game
+    writes the actions.  ``stats`` holds the search's counters plus ``pruned`` (pruned
+    stubs) and ``drawn`` (all nodes of the tree).
+    """
+
+    game: str
+    algorithm: str
+    player: str
+    player_index: int
+    players: tuple[str, ...]
+    value: float
+    values: tuple[float, ...] | None
+    exact: bool
+    pv: tuple[str, ...]
+    root: TreeNode
+    stats: dict[str, float]
+
+    def nodes(self) -> Iterator[TreeNode]:
+        """Every node, in preorder."""
+        return self.root.walk()
+
+    def pruned_nodes(self) -> list[TreeNode]:
+        """The pruned stubs, in preorder."""
+        return [node for node in self.nodes() if node.pruned]
+
+    def to_json(self) -> dict[str, Any]:
+        """The tree as JSON-ready data; the schema is in :mod:`plies.viz.schema`."""
+        from plies.viz.schema import tree_to_json
+
+        return tree_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SearchTree:
+        """The tree that :meth:`to_json` described (states and raw actions are not kept)."""
+        from plies.viz.schema import tree_from_json
+
+        return tree_from_json(data)
+
+    def to_dot(self) -> str:
+        """Graphviz DOT text with the same shapes and colours as the SVG."""
+        from plies.viz.dot import tree_to_dot
+
+        return tree_to_dot(self)
+
+    def to_svg(self) -> str:
+        """A self-contained SVG picture, drawn like the figures of the lecture notes."""
+        from plies.viz.svg import tree_to_svg
+
+        return tree_to_svg(self)
+
+
+def player_name(game: Any, player: int) -> str:
+    """``game.player_name(player)``, else ``"P0"``, ``"P1"``, ..."""
+    namer = getattr(game, "player_name", None)
+    return f"P{player}" if namer is None else str(namer(player))
+
+
+def capture(
+    game: Any,
+    state: Any,
+    algorithm: str = "alphabeta",
+    limit: Limit | None = None,
+    *,
+    player: int | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    tie: str = "first",
+    seed: int | None = None,
+    threshold: float | None = None,
+) -> SearchTree:
+    """Run ``algorithm`` from ``state`` with a trace and return the tree it explored.
+
+    ``algorithm`` is one of :data:`ALGORITHMS`; ``limit`` may set a depth (and unit) but
+    no time or node budget, because a picture shows one complete, reproducible search.
+    ``player``, ``tie`` and ``seed`` mean what they mean for the search (``player``
+    defaults to the player to move); ``threshold`` is bounded minimax's satisficing
+    threshold.  The tree's values are the search's own: the root's value is exactly
+    the search result's value, and the path marked ``pv`` is its principal variation.
+
+    Raises :class:`TreeTooLargeError` as soon as the search visits more than
+    ``max_nodes`` nodes (pruned stubs are not counted: they are never visited), and
+    :class:`~plies.errors.OptionError` for an unknown algorithm or a budget limit.
+    """
+    search = ALGORITHMS.get(algorithm)
+    if search is None:
+        known = ", ".join(ALGORITHMS)
+        raise OptionError(f"unknown algorithm {algorithm!r}; use one of: {known}")
+    if limit is not None and limit.anytime:
+        raise OptionError(
+            "a tree picture shows one fixed search: give a depth limit, not a time or "
+            "node budget"
+        )
+    if max_nodes < 1:
+        raise OptionError(f"max_nodes must be >= 1, got {max_nodes}")
+    options: dict[str, Any] = {"player": player, "tie": tie, "seed": seed}
+    if threshold is not None:
+        if algorithm != "bounded":
+            raise OptionError("a threshold needs the 'bounded' algorithm")
+        options["threshold"] = threshold
+    searcher_player = resolve_player(game, state, player)
+    recorder = _Recorder(game, searcher_player, algorithm, max_nodes, threshold)
+    result: SearchResult = search(game, state, limit, trace=recorder, **options)
+    root = recorder.finish()
+    _mark_pv(root, result.pv)
+    names = tuple(player_name(game, p) for p in range(game.num_players))
+    stats = dict(result.stats.as_dict())
+    stats["pruned"] = sum(1 for node in root.walk() if node.pruned)
+    stats["drawn"] = sum(1 for _ in root.walk())
+    return SearchTree(
+        game=str(getattr(game, "name", "game")),
+        algorithm=algorithm,
+        player=names[result.player],
+        player_index=result.player,
+        players=names,
+        value=result.value,
+        values=result.values,
+        exact=result.exact,
+        pv=tuple(_pv_text(game, state, result.pv)),
+        root=root,
+        stats=stats,
+    )
+
+
+def _pv_text(game: Any, state: Any, pv: tuple[Any, ...]) -> list[str]:
+    out: list[str] = []
+    for action in pv:
+        out.append(format_action(game, state, action))
+        state = game.result(state, action)
+    return out
+
+
+def _mark_pv(root: TreeNode, pv: tuple[Any, ...]) -> None:
+    node = root
+    node.pv = True
+    for action in pv:
+        nxt = next((c for c in node.children if not c.pruned and c.move == action), None)
+        if nxt is None:  # cannot happen for a search's own PV; stop rather than guess
+            return
+        nxt.pv = True
+        node = nxt
+
+
+class _Recorder:
+    """A trace callback that builds the tree from enter/leaf/expand/prune/backup events.
+
+    Events nest like the recursion that emits them: ``enter`` pushes a node, a leaf test
+    (``terminal``/``cutoff``) or ``backup`` pops it.  A second root ``enter`` (a search
+    that deepens iteratively) starts the tree afresh: the last pass is the result.
+    """
+
+    def __init__(
+        self, game: Any, player: int, algorithm: str, max_nodes: int, threshold: float | None
+    ) -> None:
+        self.game = game
+        self.ops = game_ops(game)
+        self.player = player
+        self.max_nodes = max_nodes
+        self.threshold = threshold
+        self.by_name = algorithm == "maxn" and game.num_players > 2
+        label = getattr(game, "label", None)
+        self.label: Callable[[Any], Any] | None = label if callable(label) else None
+        self.root: TreeNode | None = None
+        self.stack: list[TreeNode] = []
+        self.odds: dict[int, dict[Any, float]] = {}  # chance node id -> outcome odds
+        self.ids = 0
+        self.visited = 0
+
+    def __call__(self, event: TraceEvent) -> None:
+        kind = event.kind
+        if kind == "enter":
+            self.enter(event)
+            return
+        node = self.stack[-1]
+        if kind in ("terminal", "cutoff"):
+            node.kind = kind
+            if kind == "terminal":
+                node.mover = None
+            self.close(node, event)
+        elif kind == "expand":
+            node.kind = self.kind(event.mover)
+            if event.alpha is not None:  # the root's window is known only here
+                node.alpha, node.beta = event.alpha, event.beta
+            if event.mover == CHANCE:
+                self.odds[node.id] = dict(self.ops.chance_outcomes(event.state))
+        elif kind == "prune":
+            self.prune(node, event)
+        elif kind == "backup":
+            self.close(node, event)
+
+    def enter(self, event: TraceEvent) -> None:
+        if not event.path:  # a (new) root
+            self.root, self.stack, self.odds, self.ids, self.visited = None, [], {}, 0, 0
+        self.visited += 1
+        if self.visited > self.max_nodes:
+            raise TreeTooLargeError(self.max_nodes)
+        parent = self.stack[-1] if self.stack else None
+        action = event.path[-1] if event.path else None
+        node = self.new_node(parent, action, event.state)
+        node.mover = self.mover(event.mover)
+        node.depth = event.depth
+        node.alpha, node.beta = event.alpha, event.beta
+        if parent is None:
+            self.root = node
+        self.stack.append(node)
+
+    def new_node(self, parent: TreeNode | None, action: Any, state: Any) -> TreeNode:
+        """A node below ``parent`` reached by ``action``; its kind is set by later events."""
+        text = probability = None
+        if parent is not None:
+            text = format_action(self.game, parent.state, action)
+            odds = self.odds.get(parent.id)
+            probability = None if odds is None else odds.get(action)
+        label = self.label(state) if self.label is not None else None
+        node = TreeNode(
+            id=self.ids, parent=None if parent is None else parent.id, action=text,
+            kind="terminal", mover=None, probability=probability,
+            label=None if label is None else str(label), move=action, state=state,
+        )
+        self.ids += 1
+        if parent is not None:
+            parent.children.append(node)
+        return node
+
+    def close(self, node: TreeNode, event: TraceEvent) -> None:
+        node.value = event.value
+        node.values = event.values
+        self.stack.pop()
+
+    def prune(self, node: TreeNode, event: TraceEvent) -> None:
+        reason = self.reason(event)
+        for action in event.pruned:
+            child = self.ops.result(event.state, action)
+            stub = self.new_node(node, action, child)
+            if not self.ops.is_terminal(child):
+                to_move = self.ops.to_move(child)
+                stub.kind, stub.mover = self.kind(to_move), self.mover(to_move)
+            stub.pruned = True
+            stub.pruned_by = reason
+
+    def reason(self, event: TraceEvent) -> str:
+        """Why the rest of a node's children were skipped, in the narrator's words
+        ("alpha=3 >= beta=2" at a max node, "beta=2 <= alpha=3" at a min node); pictures
+        write it with Greek letters."""
+        maximizing = event.mover == self.player
+        if event.alpha is not None and event.beta is not None:  # alpha-beta
+            a, b = _num(event.alpha), _num(event.beta)
+            return f"alpha={a} >= beta={b}" if maximizing else f"beta={b} <= alpha={a}"
+        # bounded minimax: a utility bound or the satisficing threshold was reached
+        value = _num(event.value)
+        lo, hi = self.ops.utility_range
+        t = self.threshold
+        if maximizing:
+            if t is not None and t <= hi:
+                return f"v={value} >= threshold {_num(t)}"
+            return f"v={value} = max utility"
+        if t is None or (event.value is not None and event.value <= lo):
+            return f"v={value} = min utility"
+        return f"v={value} < threshold {_num(t)}"
+
+    def kind(self, mover: int) -> str:
+        if mover == CHANCE:
+            return "chance"
+        if self.by_name:
+            return player_name(self.game, mover)
+        return "max" if mover == self.player else "min"
+
+    def mover(self, mover: int) -> str:
+        return "chance" if mover == CHANCE else player_name(self.game, mover)
+
+    def finish(self) -> TreeNode:
+        if self.root is None or self.stack:
+            raise SearchLimitError("the search ended before its tree was complete")
+        return self.root

@@ -1,0 +1,139 @@
+"""``plies tree``, run in-process: every format by extension, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from plies.cli import main
+
+FIG = "src/plies/games/trees/aima-fig-5-2.tree"
+
+
+@pytest.fixture(autouse=True)
+def _plain_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+def ok(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert err == ""
+    return out
+
+
+def fail(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "Traceback" not in out + err
+    assert err.startswith("plies: error: ") and err.count("\n") == 1, err
+    return err.removeprefix("plies: error: ").strip()
+
+
+def test_svg_for_the_aima_figure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "fig.svg"
+    out = ok(capsys, "tree", FIG, "-o", str(path))
+    assert out == (
+        f"wrote {path} (svg): 11 nodes searched, 2 pruned; value 3 for MAX; "
+        "chosen path a1 b1\n"
+    )
+    root = ET.parse(path).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert sum(1 for e in root.iter() if "cut" in (e.get("class") or "").split()) == 2
+
+
+@pytest.mark.parametrize("suffix", [".json", ".JSON"])
+def test_json_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"tree{suffix}"
+    ok(capsys, "tree", "tictactoe", "--moves", "5 1", "--depth", "2", "-o", str(path))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["game"] == "tictactoe" and data["algorithm"] == "alphabeta"
+    assert data["player"] == "X" and data["root"]["mover"] == "X"
+    assert data["stats"]["depth"] == 2
+
+
+@pytest.mark.parametrize("suffix", [".dot", ".gv"])
+def test_dot_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"tree{suffix}"
+    ok(capsys, "tree", "aima-5-2", "-a", "minimax", "-o", str(path))
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("digraph search_tree {") and text.count(" -> ") == 12
+
+
+def test_stdout_is_json_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(ok(capsys, "tree", FIG, "--algorithm", "minimax"))
+    assert data["value"] == 3.0 and data["pv"] == ["a1", "b1"]
+    assert data["stats"]["nodes"] == 13
+
+
+def test_format_overrides_and_dash_is_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    out = ok(capsys, "tree", FIG, "-o", "-", "--format", "svg")
+    ET.fromstring(out.encode("utf-8"))
+    assert ok(capsys, "tree", FIG, "--format", "dot").startswith("digraph")
+
+
+def test_game_options_and_search_options(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "nim.json"
+    ok(
+        capsys, "tree", "nim", "--option", "piles=1,2,2", "--algorithm", "bounded",
+        "--player", "1", "-o", str(path),
+    )
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["algorithm"] == "bounded" and data["player"] == "P1"
+    ok(capsys, "tree", "sticks", "--option", "sticks=5", "--threshold", "1", "-o", str(path))
+    assert json.loads(path.read_text(encoding="utf-8"))["algorithm"] == "bounded"
+    ok(capsys, "tree", "pig", "--depth", "2", "-o", str(path))  # auto: expectiminimax
+    assert json.loads(path.read_text(encoding="utf-8"))["algorithm"] == "expectiminimax"
+
+
+def test_other_commands_keep_their_short_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """``tree`` takes "-o" for its output; ``solve -o piles=...`` still means a game option."""
+    data = json.loads(ok(capsys, "solve", "nim", "-o", "piles=1,2", "--json"))
+    assert data["value"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-o", "tree.png"], "cannot tell the format of 'tree.png'"),
+        (["-o", "tree"], "use one of .svg, .json, .dot, .gv"),
+        (["--time", "1"], "use --depth, not --time or --nodes"),
+        (["--nodes", "100"], "use --depth, not --time or --nodes"),
+        (["--engine"], "--engine does not apply"),
+        (["--max-nodes", "0"], "--max-nodes must be at least 1"),
+        (["--format", "png"], "invalid choice: 'png'"),
+    ],
+)
+def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    assert message in fail(capsys, "tree", FIG, *argv)
+
+
+def test_too_many_nodes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "ttt.svg"
+    message = fail(capsys, "tree", "tictactoe", "-o", str(path))
+    assert message == (
+        "the search visited more than 2,000 nodes; use a smaller --depth or a larger --max-nodes"
+    )
+    assert not path.exists()
+    message = fail(capsys, "tree", "tictactoe", "--depth", "2", "--max-nodes", "20")
+    assert "more than 20 nodes" in message
+
+
+def test_unwritable_output(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    message = fail(capsys, "tree", FIG, "-o", str(tmp_path / "missing" / "fig.svg"))
+    assert message.startswith("cannot write ") and "No such file or directory" in message
+
+
+def test_game_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "unknown game 'chezz'" in fail(capsys, "tree", "chezz")
+    assert "illegal move '10'" in fail(capsys, "tree", "tictactoe", "--moves", "10")
+    assert "cannot search chance nodes" in fail(capsys, "tree", "pig", "-a", "alphabeta")
