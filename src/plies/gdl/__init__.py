@@ -2,4 +2,43 @@
 
 A KIF parser, a validator of GDL's restrictions, a fast reasoner, and :class:`GdlGame`,
 which makes any GDL description a plies :class:`~plies.game.Game`.
+
+>>> from plies.gdl import load_game
+>>> game = load_game("(role p) (legal p wait) (next done) (<= terminal (true done)) (goal p 100)")
+>>> s = game.result(game.initial_state(), "wait")
+>>> game.is_terminal(s), game.utility(s, 0)
+(True, 100.0)
 """
+
+from plies.gdl.game import GdlGame, load_game
+from plies.gdl.ground import GroundingError
+from plies.gdl.parser import load, parse, parse_term, parse_terms
+from plies.gdl.prover import Prover
+from plies.gdl.reasoner import (
+    GdlRulesError,
+    GoalDefinitionError,
+    MoveDefinitionError,
+    Reasoner,
+    State,
+)
+from plies.gdl.terms import Description, Rule, Term, to_kif
+
+__all__ = [
+    "Description",
+    "GdlGame",
+    "GdlRulesError",
+    "GoalDefinitionError",
+    "GroundingError",
+    "MoveDefinitionError",
+    "Prover",
+    "Reasoner",
+    "Rule",
+    "State",
+    "Term",
+    "load",
+    "load_game",
+    "parse",
+    "parse_term",
+    "parse_terms",
+    "to_kif",
+]

@@ -1,0 +1,182 @@
+"""Random playouts per second with the GDL reasoner, printed as a Markdown table.
+
+For each game, uniformly random playouts (every role picks a random legal move, to the
+end of the game) are run for ``--seconds`` seconds of processor time, ``--runs`` times,
+and the median number of states per processor second is reported.  A *state* is one
+visited state: each one has its terminal test, and each non-terminal one its legal moves
+and a successor.
+
+Four ways to play the same playouts, from the fastest to the slowest:
+
+- ``indices``: the compiled reasoner's fast path (moves as indices into its move table,
+  ``legal_indices`` / ``next_state_indices``), what a Monte Carlo player would use;
+- ``terms``: the reasoner's public API with GDL terms (``legal_all`` / ``next_state``);
+- ``GdlGame``: the plies ``Game`` API that searches use (``to_move``, ``actions``,
+  ``result``, with the legal-move cache), one role's move per call;
+- ``naive prover``: :class:`plies.gdl.Prover`, the reference reasoner that evaluates the
+  rules bottom-up for every question (no grounding, no compilation).
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/gdl_playouts.py
+    .venv/bin/python benchmarks/gdl_playouts.py --games ticTacToe --seconds 1 --runs 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from plies.gdl import GdlGame, Prover, Reasoner, load
+
+# Processor time, not wall time: the machine may be shared, and other processes' load
+# should not count against the reasoner.
+clock = time.process_time
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "gdl"
+GAMES = ("ticTacToe", "connectFour", "breakthrough")
+
+
+def run_indices(r: Reasoner, rng: random.Random, deadline: float) -> int:
+    states = 0
+    legal, step, terminal = r.legal_indices, r.next_state_indices, r.is_terminal
+    choice = rng.choice
+    while clock() < deadline:
+        s = r.initial_state()
+        while True:
+            states += 1
+            if terminal(s):
+                break
+            s = step(s, [choice(moves) for moves in legal(s)])
+    return states
+
+
+def run_terms(r: Reasoner, rng: random.Random, deadline: float) -> int:
+    states = 0
+    choice = rng.choice
+    while clock() < deadline:
+        s = r.initial_state()
+        while True:
+            states += 1
+            if r.is_terminal(s):
+                break
+            s = r.next_state(s, [choice(moves) for moves in r.legal_all(s)])
+    return states
+
+
+def run_game(game: GdlGame, rng: random.Random, deadline: float) -> int:
+    states = 0
+    choice = rng.choice
+    while clock() < deadline:
+        s = game.initial_state()
+        while True:
+            states += 1
+            if game.is_terminal(s):
+                break
+            s = game.result(s, choice(game.actions(s)))
+    return states
+
+
+def run_prover(p: Prover, rng: random.Random, deadline: float) -> int:
+    states = 0
+    choice = rng.choice
+    roles = range(len(p.roles))
+    while clock() < deadline:
+        s = p.initial_state()
+        while True:
+            states += 1
+            if p.is_terminal(s):
+                break
+            s = p.next_state(s, [choice(p.legal(s, r)) for r in roles])
+            if clock() >= deadline:
+                break
+    return states
+
+
+def median_rates(
+    players: list[tuple[str, Callable[[random.Random, float], int]]], seconds: float, runs: int
+) -> dict[str, float]:
+    """Median states per processor second of each player over ``runs`` timed runs.
+
+    The runs are interleaved (every player once per round), so that a change of load on
+    the machine affects every player alike.
+    """
+    rates: dict[str, list[float]] = {label: [] for label, _ in players}
+    for run in range(runs):
+        for label, play in players:
+            if label == "naive prover" and run >= 3:
+                continue
+            rng = random.Random(run)
+            start = clock()
+            states = play(rng, start + seconds)
+            rates[label].append(states / (clock() - start))
+    return {label: statistics.median(values) for label, values in rates.items()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated .kif names")
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of one timed run")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per measurement")
+    parser.add_argument("--data", type=Path, default=DATA, help="directory of the .kif files")
+    parser.add_argument("--no-prover", action="store_true", help="skip the naive prover")
+    args = parser.parse_args(argv)
+
+    rows: list[list[str]] = []
+    for name in args.games.split(","):
+        desc = load(args.data / f"{name}.kif")
+        started = clock()
+        reasoner = Reasoner(desc)
+        build = clock() - started
+        game = GdlGame(reasoner, name=name)
+        players: list[tuple[str, Callable[[random.Random, float], int]]] = [
+            ("indices", lambda rng, end, r=reasoner: run_indices(r, rng, end)),
+            ("terms", lambda rng, end, r=reasoner: run_terms(r, rng, end)),
+            ("GdlGame", lambda rng, end, g=game: run_game(g, rng, end)),
+        ]
+        if not args.no_prover:
+            prover = Prover(desc)
+            players.append(("naive prover", lambda rng, end, p=prover: run_prover(p, rng, end)))
+        rates = median_rates(players, args.seconds, args.runs)
+        stats = reasoner.stats
+        row = [
+            name,
+            f"{stats.fluents} / {sum(stats.moves)} / {stats.ground_rules:,}",
+            f"{build:.2f}",
+            *(f"{rates[label]:,.0f}" for label, _ in players),
+        ]
+        if "naive prover" in rates:
+            row.append(f"{rates['indices'] / rates['naive prover']:,.0f}x")
+        rows.append(row)
+
+    header = [
+        "game",
+        "fluents / moves / ground rules",
+        "build s",
+        "indices st/s",
+        "terms st/s",
+        "GdlGame st/s",
+    ]
+    if not args.no_prover:
+        header += ["naive prover st/s", "indices / naive"]
+    print(_markdown(header, rows))
+    print(
+        f"\nst/s = states per processor second in uniformly random playouts, median of "
+        f"{args.runs} runs of {args.seconds:g} s (naive prover: {min(args.runs, 3)} runs); "
+        "build s = processor seconds to ground and compile"
+    )
+
+
+def _markdown(header: list[str], rows: list[list[Any]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

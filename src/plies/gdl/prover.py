@@ -1,0 +1,235 @@
+"""A slow, obviously correct GDL reasoner: the reference the fast one is tested against.
+
+:class:`Prover` follows GDL's semantics to the letter and shares no code with
+:class:`~plies.gdl.reasoner.Reasoner` beyond the term representation.  For every
+question it builds the model of the rules from the facts ``true(f)`` for the fluents
+of the state and ``does(r, m)`` for the joint move, bottom-up, stratum by stratum
+(negation as failure over lower strata), with naive fixpoint iteration and nested-loop
+joins.  Static relations are computed once.  States are ``frozenset`` s of ground
+fluents.
+
+It is a few hundred times slower than the compiled reasoner; use it to check a reasoner,
+or to debug a description (there is nothing compiled to read).
+
+>>> from plies.gdl.parser import parse
+>>> p = Prover(parse('''(role a) (init on) (legal a flip)
+...     (<= (next on) (not (true on))) (<= terminal (true on)) (goal a 50)'''))
+>>> s = p.next_state(p.initial_state(), ["flip"])
+>>> sorted(s), p.is_terminal(s), p.legal(s, 0)
+([], False, ('flip',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Sequence
+from itertools import product
+from typing import Any
+
+from plies.errors import GameFormatError
+from plies.gdl.terms import Description, Rule, Term
+
+Binding = dict[str, Term]
+
+
+def _key(atom: Term) -> Hashable:
+    return atom if isinstance(atom, str) else (atom[0], len(atom) - 1)
+
+
+def _subst(t: Term, b: Binding) -> Term:
+    if isinstance(t, str):
+        return b.get(t, t)
+    return tuple(_subst(x, b) for x in t)
+
+
+def _unify(pattern: Term, ground: Term, b: Binding) -> Binding | None:
+    """``b`` extended so that ``pattern`` becomes ``ground``, or None."""
+    if isinstance(pattern, str):
+        if pattern.startswith("?"):
+            if pattern in b:
+                return b if b[pattern] == ground else None
+            return {**b, pattern: ground}
+        return b if pattern == ground else None
+    if not isinstance(ground, tuple) or len(ground) != len(pattern):
+        return None
+    out: Binding = b
+    for p, g in zip(pattern, ground, strict=True):
+        found = _unify(p, g, out)
+        if found is None:
+            return None
+        out = found
+    return out
+
+
+def _expand_or(body: tuple[Term, ...]) -> list[tuple[Term, ...]]:
+    """One body per choice of a disjunct from each ``(or ...)``."""
+    options: list[list[Term]] = []
+    for lit in body:
+        if isinstance(lit, tuple) and lit[0] == "or":
+            flat: list[Term] = []
+            for part in lit[1:]:
+                flat.extend(part[1:] if isinstance(part, tuple) and part[0] == "or" else [part])
+            options.append(flat)
+        else:
+            options.append([lit])
+    return [tuple(choice) for choice in product(*options)]
+
+
+class Prover:
+    """GDL semantics by bottom-up evaluation per question (see the module docstring)."""
+
+    def __init__(self, desc: Description) -> None:
+        self.roles: tuple[str, ...] = desc.roles
+        self.rules: list[Rule] = [
+            Rule(rule.head, body) for rule in desc.rules for body in _expand_or(rule.body)
+        ]
+        self.strata = self._stratify()
+        deps: dict[Hashable, set[Hashable]] = {}
+        for rule in self.rules:
+            deps.setdefault(_key(rule.head), set()).update(
+                _key(lit[1] if _is_not(lit) else lit) for lit in rule.body if not _is_distinct(lit)
+            )
+        dynamic: set[Hashable] = {("true", 1), ("does", 2)}
+        changed = True
+        while changed:
+            changed = False
+            for head, body in deps.items():
+                if head not in dynamic and body & dynamic:
+                    dynamic.add(head)
+                    changed = True
+        model = self._model([])
+        self._static = {a for a in model if _key(a) not in dynamic}
+        self._dynamic_rules = [r for r in self.rules if _key(r.head) in dynamic]
+
+    def _stratify(self) -> dict[Hashable, int]:
+        """Strata of relations: a negated relation sits strictly below the rule's head."""
+        stratum: dict[Hashable, int] = {}
+        limit = len(self.rules) + 2
+        changed = True
+        while changed:
+            changed = False
+            for rule in self.rules:
+                head = _key(rule.head)
+                level = stratum.get(head, 0)
+                for lit in rule.body:
+                    if _is_distinct(lit):
+                        continue
+                    if _is_not(lit):
+                        need = stratum.get(_key(lit[1]), 0) + 1
+                    else:
+                        need = stratum.get(_key(lit), 0)
+                    level = max(level, need)
+                if level > limit:
+                    raise GameFormatError("the rules are not stratified")
+                if level != stratum.get(head, 0):
+                    stratum[head] = level
+                    changed = True
+        return stratum
+
+    def _model(self, facts: Sequence[Term], rules: list[Rule] | None = None) -> set[Term]:
+        """The stratified model of ``rules`` (default: all) over the given facts."""
+        model: dict[Hashable, set[Term]] = {}
+        for fact in facts:
+            model.setdefault(_key(fact), set()).add(fact)
+        rules = self.rules if rules is None else rules
+        for level in sorted({self.strata.get(_key(r.head), 0) for r in rules}):
+            layer = [r for r in rules if self.strata.get(_key(r.head), 0) == level]
+            changed = True
+            while changed:
+                changed = False
+                for rule in layer:
+                    for b in list(self._solve(rule.body, model)):
+                        atom = _subst(rule.head, b)
+                        bucket = model.setdefault(_key(atom), set())
+                        if atom not in bucket:
+                            bucket.add(atom)
+                            changed = True
+        return {a for bucket in model.values() for a in bucket}
+
+    def _solve(self, body: tuple[Term, ...], model: dict[Hashable, set[Term]]) -> Iterator[Binding]:
+        positives = [lit for lit in body if not _is_not(lit) and not _is_distinct(lit)]
+        filters = [lit for lit in body if _is_not(lit) or _is_distinct(lit)]
+
+        def walk(i: int, b: Binding) -> Iterator[Binding]:
+            if i == len(positives):
+                if all(_holds(f, b, model) for f in filters):
+                    yield b
+                return
+            pattern = _subst(positives[i], b)
+            facts = model.get(_key(pattern), set())
+            if _is_ground(pattern):  # a membership test, no scan
+                if pattern in facts:
+                    yield from walk(i + 1, b)
+                return
+            for fact in list(facts):
+                found = _unify(pattern, fact, b)
+                if found is not None:
+                    yield from walk(i + 1, found)
+
+        yield from walk(0, {})
+
+    def _query(self, state: frozenset[Term], joint: Sequence[Term] = ()) -> set[Term]:
+        facts: list[Term] = [("true", f) for f in state]
+        facts += [("does", r, m) for r, m in zip(self.roles, joint, strict=False)]
+        return self._model([*self._static, *facts], self._dynamic_rules)
+
+    # the GDL questions
+
+    def initial_state(self) -> frozenset[Term]:
+        """The ``init`` fluents."""
+        return frozenset(a[1] for a in self._static if isinstance(a, tuple) and a[0] == "init")
+
+    def is_terminal(self, state: frozenset[Term]) -> bool:
+        """Whether ``terminal`` holds."""
+        return "terminal" in self._query(state)
+
+    def legal(self, state: frozenset[Term], role: int) -> tuple[Term, ...]:
+        """Legal moves of role number ``role`` (sorted by their KIF text)."""
+        name = self.roles[role]
+        model = self._query(state)
+        found = {
+            a[2]
+            for a in model
+            if isinstance(a, tuple) and a[0] == "legal" and len(a) == 3 and a[1] == name
+        }
+        return tuple(sorted(found, key=str))
+
+    def next_state(self, state: frozenset[Term], joint: Sequence[Term]) -> frozenset[Term]:
+        """The fluents ``next`` makes true after the joint move."""
+        model = self._query(state, joint)
+        return frozenset(
+            a[1] for a in model if isinstance(a, tuple) and a[0] == "next" and len(a) == 2
+        )
+
+    def goal_values(self, state: frozenset[Term], role: int) -> list[int]:
+        """Every goal value of ``role`` that holds."""
+        name = self.roles[role]
+        model = self._query(state)
+        return sorted(
+            int(a[2])
+            for a in model
+            if isinstance(a, tuple) and a[0] == "goal" and len(a) == 3 and a[1] == name
+        )
+
+
+def _is_ground(t: Term) -> bool:
+    if isinstance(t, str):
+        return not t.startswith("?")
+    return all(_is_ground(x) for x in t)
+
+
+def _is_not(lit: Any) -> bool:
+    return isinstance(lit, tuple) and lit[0] == "not"
+
+
+def _is_distinct(lit: Any) -> bool:
+    return isinstance(lit, tuple) and lit[0] == "distinct"
+
+
+def _holds(lit: Term, b: Binding, model: dict[Hashable, set[Term]]) -> bool:
+    if _is_distinct(lit):
+        return _subst(lit[1], b) != _subst(lit[2], b)
+    inner = lit[1]
+    if _is_distinct(inner):  # (not (distinct a b)): equality
+        return _subst(inner[1], b) == _subst(inner[2], b)
+    atom = _subst(inner, b)
+    return atom not in model.get(_key(atom), ())

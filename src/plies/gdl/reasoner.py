@@ -1,0 +1,266 @@
+"""A fast GDL reasoner: ground once, compile a propositional network, evaluate bit sets.
+
+:class:`Reasoner` answers the questions a game player asks of a GDL description: the
+roles, the initial state, each role's legal moves, the successor state after a joint
+move, the goal values, and whether a state is terminal.  States are Python ``int`` bit
+sets over the game's possible fluents (hashable, immutable, cheap to compare), and
+:meth:`Reasoner.fluents` turns one back into the set of ground fluents it stands for.
+
+How it works (see :mod:`plies.gdl.ground` and :mod:`plies.gdl.propnet`): the rules are
+instantiated once, bottom-up, over the exact model of the static relations and an
+over-approximation of the dynamic ones; the ground rules form a propositional network
+that is simplified and compiled into four Python functions whose literals are mask
+tests on the state and move integers.  :mod:`plies.gdl.prover` is the slow, obviously
+correct reference it is tested against.
+
+>>> from plies.gdl.parser import parse
+>>> r = Reasoner(parse('''
+...     (role you) (init (at 0)) (succ 0 1) (succ 1 2)
+...     (<= (legal you (step ?y)) (true (at ?x)) (succ ?x ?y))
+...     (legal you stay)
+...     (<= (next (at ?y)) (does you (step ?y)))
+...     (<= (next (at ?x)) (does you stay) (true (at ?x)))
+...     (<= terminal (true (at 2)))
+...     (<= (goal you 100) (true (at 2))) (<= (goal you 0) (not (true (at 2))))'''))
+>>> s = r.initial_state()
+>>> r.legal(s, 0)
+('stay', ('step', '1'))
+>>> s = r.next_state(s, [("step", "1")])
+>>> sorted(r.fluents(s)), r.is_terminal(s)
+([('at', '1')], False)
+>>> s = r.next_state(s, [("step", "2")])
+>>> r.is_terminal(s), r.goal(s, 0)
+(True, 100)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from plies.errors import GameFormatError, IllegalActionError, PliesError
+from plies.gdl.ground import ground, natural_key
+from plies.gdl.propnet import Compiled, Network, build_network, compile_network
+from plies.gdl.terms import Description, Term, to_kif
+
+State = int
+"""A GDL state: bit ``i`` set when fluent ``Reasoner.fluent_table[i]`` holds."""
+
+
+class GdlRulesError(PliesError):
+    """A game description whose rules break a promise of GDL during play."""
+
+
+class GoalDefinitionError(GdlRulesError):
+    """A role has no goal value, or several, in a state where one is asked for.
+
+    GDL requires exactly one goal value per role in every terminal state (ggp-base's
+    ``GoalDefinitionException``).
+    """
+
+
+class MoveDefinitionError(GdlRulesError):
+    """A role has no legal move in a non-terminal state (GDL games must be playable;
+    ggp-base's ``MoveDefinitionException``)."""
+
+
+@dataclass(frozen=True)
+class ReasonerStats:
+    """Sizes of the grounded game and the seconds each phase took."""
+
+    fluents: int
+    moves: tuple[int, ...]
+    ground_rules: int
+    views: int
+    source_lines: int
+    ground_seconds: float
+    compile_seconds: float
+
+
+class Reasoner:
+    """The rules of a GDL game as fast functions on ``int`` states.
+
+    Roles are numbered by the order of their ``(role ...)`` facts.  Moves and fluents are
+    GDL terms (``("mark", "1", "1")``, ``"noop"``).  Every method is pure.
+
+    Raises (on construction):
+        plies.gdl.ground.GroundingError: the rules cannot be grounded (unsafe or
+            unstratified rules, infinite grounding, a non-integer goal value, or a
+            ``legal``/``goal``/``terminal`` that depends on ``does``).
+    """
+
+    def __init__(self, desc: Description) -> None:
+        started = time.perf_counter()
+        g = ground(desc)
+        net = build_network(g)
+        grounded = time.perf_counter()
+        compiled = compile_network(net)
+        self.description = desc
+        self.roles: tuple[str, ...] = g.roles
+        self.network: Network = net
+        self.compiled: Compiled = compiled
+        #: Every fluent that may ever hold, in bit order.
+        self.fluent_table: tuple[Term, ...] = net.fluents
+        #: Per role, every move it may ever make, in the order legal() lists them.
+        self.move_table: tuple[tuple[Term, ...], ...] = tuple(
+            tuple(atom[2] for atom in role_moves) for role_moves in net.moves
+        )
+        offsets = []
+        total = 0
+        for moves in self.move_table:
+            offsets.append(total)
+            total += len(moves)
+        self._offsets = tuple(offsets)
+        self._move_index: tuple[dict[Term, int], ...] = tuple(
+            {m: i for i, m in enumerate(moves)} for moves in self.move_table
+        )
+        self._fluent_index = {f: i for i, f in enumerate(self.fluent_table)}
+        self._init = net.init
+        self._terminal = compiled.terminal
+        self._legal = compiled.legal
+        self._goals = compiled.goals
+        self._next = compiled.next
+        self.stats = ReasonerStats(
+            fluents=len(net.fluents),
+            moves=tuple(len(m) for m in self.move_table),
+            ground_rules=len(g.rules),
+            views=len(net.views),
+            source_lines=compiled.source.count("\n"),
+            ground_seconds=grounded - started,
+            compile_seconds=time.perf_counter() - grounded,
+        )
+
+    def __reduce__(self) -> tuple[type[Reasoner], tuple[Description]]:
+        # The compiled functions cannot be pickled; the rules can, and are compiled again.
+        return (Reasoner, (self.description,))
+
+    # --- the GDL questions ---------------------------------------------------------------
+
+    def initial_state(self) -> State:
+        """The state of the ``init`` fluents."""
+        return self._init
+
+    def is_terminal(self, state: State) -> bool:
+        """Whether ``terminal`` holds in ``state``."""
+        return self._terminal(state)
+
+    def legal(self, state: State, role: int) -> tuple[Term, ...]:
+        """The legal moves of role number ``role`` in ``state`` (in move-table order)."""
+        table = self.move_table[role]
+        return tuple([table[i] for i in self._legal(state)[role]])
+
+    def legal_all(self, state: State) -> tuple[tuple[Term, ...], ...]:
+        """The legal moves of every role in ``state``, in role order."""
+        tables = self.move_table
+        return tuple(
+            tuple([table[i] for i in idx])
+            for table, idx in zip(tables, self._legal(state), strict=True)
+        )
+
+    def legal_indices(self, state: State) -> tuple[list[int], ...]:
+        """Per role, the indices into :attr:`move_table` of its legal moves (the fast path)."""
+        return self._legal(state)
+
+    def next_state(self, state: State, joint: Sequence[Term]) -> State:
+        """The state after every role makes its move of ``joint`` (one per role, in order).
+
+        The moves are not checked for legality (see :meth:`legal`), only for being moves
+        the role could ever make.
+
+        Raises:
+            IllegalActionError: ``joint`` has the wrong length or a move the role can
+                never make.
+        """
+        if len(joint) != len(self.roles):
+            raise IllegalActionError(
+                joint,
+                [],
+                context=f"(a joint move needs one move for each of {len(self.roles)} roles)",
+            )
+        ks = []
+        for r, move in enumerate(joint):
+            i = self._move_index[r].get(move)
+            if i is None:
+                legal = [to_kif(m) for m in self.legal(state, r)]
+                raise IllegalActionError(to_kif(move), legal, context=f"for role {self.roles[r]}")
+            ks.append(self._offsets[r] + i)
+        d = 0
+        for k in ks:
+            d |= 1 << k
+        return self._next(state, d, ks)
+
+    def next_state_indices(self, state: State, joint: Sequence[int]) -> State:
+        """:meth:`next_state` with each move given as its index in :attr:`move_table`."""
+        ks = [off + i for off, i in zip(self._offsets, joint, strict=True)]
+        d = 0
+        for k in ks:
+            d |= 1 << k
+        return self._next(state, d, ks)
+
+    def goal_values(self, state: State, role: int) -> list[int]:
+        """Every goal value of ``role`` that holds in ``state`` (GDL wants exactly one)."""
+        return sorted(self._goals(state)[role])
+
+    def goal(self, state: State, role: int) -> int:
+        """The goal value of ``role`` in ``state``.
+
+        Raises:
+            GoalDefinitionError: the role has no goal value or several in ``state``.
+        """
+        values = self._goals(state)[role]
+        if len(values) != 1:
+            raise self._goal_error(state, role, values)
+        return values[0]
+
+    def goals(self, state: State) -> tuple[int, ...]:
+        """The goal value of every role in ``state`` (see :meth:`goal`)."""
+        all_values = self._goals(state)
+        for r, values in enumerate(all_values):
+            if len(values) != 1:
+                raise self._goal_error(state, r, values)
+        return tuple(values[0] for values in all_values)
+
+    def _goal_error(self, state: State, role: int, values: list[int]) -> GoalDefinitionError:
+        shown = (
+            "no goal value"
+            if not values
+            else f"{len(values)} goal values ({', '.join(map(str, sorted(values)))})"
+        )
+        return GoalDefinitionError(
+            f"role {self.roles[role]} has {shown} in state {self.format_state(state)}; "
+            "GDL requires exactly one"
+        )
+
+    # --- states as fluents ---------------------------------------------------------------
+
+    def fluents(self, state: State) -> frozenset[Term]:
+        """The ground fluents that hold in ``state``."""
+        table = self.fluent_table
+        out = []
+        i = 0
+        while state:
+            if state & 1:
+                out.append(table[i])
+            state >>= 1
+            i += 1
+        return frozenset(out)
+
+    def state_from_fluents(self, fluents: Iterable[Term]) -> State:
+        """The state in which exactly ``fluents`` hold.
+
+        Raises:
+            GameFormatError: a fluent that no rule of the game can ever make true.
+        """
+        state = 0
+        for f in fluents:
+            i = self._fluent_index.get(f)
+            if i is None:
+                raise GameFormatError(f"{to_kif(f)} is not a fluent of this game")
+            state |= 1 << i
+        return state
+
+    def format_state(self, state: State) -> str:
+        """``state`` as KIF fluents in a stable order: ``{(cell 1 1 b) (control x)}``."""
+        shown = sorted(self.fluents(state), key=natural_key)
+        return "{" + " ".join(to_kif(f) for f in shown) + "}"
