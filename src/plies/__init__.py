@@ -25,6 +25,8 @@ from plies.game import (
     MultiMoveState,
     MultiMoveTurns,
     OpponentsAsChance,
+    PartialJoint,
+    Sequentialized,
     play,
 )
 from plies.search import (
@@ -40,6 +42,8 @@ from plies.search import (
     expectiminimax,
     maxn,
     minimax,
+    simultaneous,
+    solve_matrix_game,
 )
 
 __version__ = "0.1.0"
@@ -58,11 +62,13 @@ __all__ = [
     "Narrator",
     "OpponentsAsChance",
     "OptionError",
+    "PartialJoint",
     "PliesError",
     "Quiescent",
     "SearchLimitError",
     "SearchResult",
     "SearchStats",
+    "Sequentialized",
     "TraceEvent",
     "UnknownGameError",
     "UnsupportedGameError",
@@ -74,4 +80,6 @@ __all__ = [
     "maxn",
     "minimax",
     "play",
+    "simultaneous",
+    "solve_matrix_game",
 ]

@@ -16,6 +16,7 @@ import math
 import random
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -23,7 +24,15 @@ from rich.table import Table
 
 from plies import games
 from plies.errors import IllegalActionError, OptionError, PliesError
-from plies.game import CHANCE, format_action, legal_actions, parse_action, play
+from plies.game import (
+    CHANCE,
+    SIMULTANEOUS,
+    format_action,
+    format_player_action,
+    legal_actions,
+    parse_action,
+    play,
+)
 from plies.search import (
     Limit,
     SearchResult,
@@ -33,6 +42,7 @@ from plies.search import (
     expectiminimax,
     maxn,
     minimax,
+    simultaneous,
 )
 from plies.search.narrate import Narrator
 
@@ -43,6 +53,7 @@ ALGORITHMS: dict[str, Search] = {
     "bounded": bounded_minimax,
     "expectiminimax": expectiminimax,
     "maxn": maxn,
+    "simultaneous": simultaneous,
 }
 CHOICES = ["auto", *ALGORITHMS]
 
@@ -80,7 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("demo", help="a non-interactive tour of the engine at work")
 
     common = _Parser(add_help=False)
-    common.add_argument("game", help="a built-in game name, or a .tree/.json tree file")
+    common.add_argument(
+        "game", help="a built-in game name, a .tree/.json tree file, or a .kif GDL file"
+    )
     common.add_argument(
         "-o", "--option", action="append", default=[], metavar="KEY=VALUE",
         help="a game option, e.g. piles=3,4,5 (repeatable; 'plies games' lists them)",
@@ -108,10 +121,19 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, parents=[common], help=text)
         p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+        if name == "analyze":  # batch analysis, on a process pool or Ray: plies.parallel
+            from plies.parallel.cli import add_backend_options
+
+            p.add_argument("--file", help="analyze every position in FILE (one per line)")
+            add_backend_options(p)
         if name == "solve":
             p.add_argument(
                 "--threshold", type=_real,
                 help="bounded minimax: only decide whether this value can be reached",
+            )
+            p.add_argument(
+                "--weak", action="store_true",
+                help="only win, draw or loss (an exact engine search, cheaper than the score)",
             )
 
     t = sub.add_parser("trace", parents=[common], help="narrate a small search step by step")
@@ -154,7 +176,16 @@ def _command_modules() -> list[Any]:
 # --- shared steps ---------------------------------------------------------------------------
 
 
+GDL_SUFFIXES = (".kif", ".gdl")
+
+
 def _load(args: argparse.Namespace) -> Any:
+    if args.game.lower().endswith(GDL_SUFFIXES):
+        if args.option:
+            raise OptionError("a GDL game takes no -o options; its rules are in the file")
+        from plies.gdl import load_game
+
+        return load_game(Path(args.game))
     options = games.parse_options(args.game, args.option)
     return games.load(args.game, **options)
 
@@ -203,13 +234,22 @@ def _player(game: Any, state: Any, text: str | None) -> int | None:
     raise OptionError(f"unknown player {text!r}; players are {_players(game)}")
 
 
-def _algorithm(game: Any, name: str, threshold: float | None = None) -> tuple[str, Search]:
+def _algorithm(
+    game: Any, name: str, threshold: float | None = None, state: Any = None
+) -> tuple[str, Search]:
     if threshold is not None:
         if name not in ("auto", "bounded"):
             raise OptionError("--threshold needs --algorithm bounded (or auto)")
         return "bounded", ALGORITHMS["bounded"]
     if name == "auto":
-        name = "expectiminimax" if getattr(game, "has_chance", False) else "alphabeta"
+        if getattr(game, "has_simultaneous", False) or (
+            state is not None and game.to_move(state) == SIMULTANEOUS
+        ):
+            name = "simultaneous"
+        elif getattr(game, "has_chance", False):
+            name = "expectiminimax"
+        else:
+            name = "alphabeta"
     return name, ALGORITHMS[name]
 
 
@@ -276,27 +316,49 @@ def _stats_table(result: SearchResult) -> Table:
 def _search(
     console: Console, game: Any, state: Any, args: argparse.Namespace, *, all_values: bool
 ) -> tuple[str, SearchResult]:
-    name, search = _algorithm(game, args.algorithm, getattr(args, "threshold", None))
+    name, search = _algorithm(game, args.algorithm, getattr(args, "threshold", None), state)
     kwargs: dict[str, Any] = {
         "player": _player(game, state, args.player), "tie": args.tie, "seed": args.seed,
     }
     if getattr(args, "threshold", None) is not None:
         kwargs["threshold"] = args.threshold
-    kwargs.update(_engine(name, args, None if args.json else console, game, state))
     limit = _limit(args)
+    kwargs.update(_engine(name, args, None if args.json else console, game, state, limit))
+    if getattr(args, "weak", False):
+        if name != "alphabeta" or limit is not None:
+            raise OptionError("--weak needs an exact alpha-beta search (no --depth, --time, "
+                              "--nodes)")
+        kwargs.update(tt=True, ordering=True, weak=True)
+        kwargs.pop("bisection", None)
     with console.status(f"searching with {name}...", spinner="dots"):
-        if all_values:  # analyze deepens and reports, without the table and ordering
-            for switch in ("tt", "ordering", "pvs", "pruning"):
-                kwargs.pop(switch, None)
+        if all_values:
+            kwargs.pop("pruning", None)
+            kwargs.pop("pvs", None)
+            if name != "alphabeta":
+                for switch in ("tt", "ordering", "bisection"):
+                    kwargs.pop(switch, None)
             return name, analyze(game, state, limit, algorithm=name, **kwargs)
         return name, search(game, state, limit, **kwargs)
 
 
 def _engine(
-    name: str, args: argparse.Namespace, console: Console | None, game: Any, state: Any
+    name: str,
+    args: argparse.Namespace,
+    console: Console | None,
+    game: Any,
+    state: Any,
+    limit: Limit | None = None,
 ) -> dict[str, Any]:
-    """The engine-craft keywords for ``--engine``, reporting each iteration on ``console``."""
-    if not args.engine:
+    """The engine-craft keywords for ``--engine``, reporting each iteration on ``console``.
+
+    A game with solver hooks (``value_bounds``, as Connect Four has) gets the engine
+    with ``--algorithm auto`` even without ``--engine``; an exact search (no limit)
+    then finds the value by bisection.
+    """
+    solver = getattr(args, "algorithm", None) == "auto" and name == "alphabeta" and (
+        hasattr(game, "value_bounds")
+    )
+    if not (args.engine or solver):
         return {}
     if name == "expectiminimax":
         return {"pruning": True}  # Star1 at chance nodes, alpha-beta elsewhere
@@ -305,6 +367,8 @@ def _engine(
             f"--engine needs --algorithm alphabeta or expectiminimax (or auto), not {name}"
         )
     options: dict[str, Any] = {"tt": True, "ordering": True, "pvs": True}
+    if limit is None:
+        options["bisection"] = True
     if console is not None:
 
         def report(r: SearchResult) -> None:
@@ -320,6 +384,13 @@ def _engine(
 
 
 def _report(game: Any, state: Any, moves: list[str], name: str, r: SearchResult) -> dict[str, Any]:
+    together = not game.is_terminal(state) and game.to_move(state) == SIMULTANEOUS
+
+    def own(action: Any) -> str:  # the searching player's own action
+        if together:
+            return format_player_action(game, state, r.player, action)
+        return format_action(game, state, action)
+
     data: dict[str, Any] = {
         "game": getattr(game, "name", "game"),
         "moves": moves,
@@ -328,21 +399,23 @@ def _report(game: Any, state: Any, moves: list[str], name: str, r: SearchResult)
         "algorithm": name,
         "value": r.value,
         "exact": r.exact,
-        "action": None if r.action is None else format_action(game, state, r.action),
+        "action": None if r.action is None else own(r.action),
         "pv": _pv_text(game, state, r.pv),
         "stats": r.stats.as_dict(),
     }
     if r.values is not None:
         data["values"] = {_name(game, p): v for p, v in enumerate(r.values)}
     if r.action_values is not None:
-        data["action_values"] = {
-            format_action(game, state, a): v for a, v in r.action_values.items()
-        }
+        data["action_values"] = {own(a): v for a, v in r.action_values.items()}
+    if r.strategy is not None:
+        data["strategy"] = {own(a): q for a, q in r.strategy.items()}
     return data
 
 
 def _mover_name(game: Any, state: Any) -> str:
     mover = game.to_move(state)
+    if mover == SIMULTANEOUS:
+        return "everyone (simultaneous)"
     return "chance" if mover == CHANCE else _name(game, mover)
 
 
@@ -367,6 +440,8 @@ def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = 
     state, moves = _position(game, args.moves)
     name, result = _search(console, game, state, args, all_values=all_values)
     data = _report(game, state, moves, name, result)
+    if getattr(args, "weak", False):
+        data["outcome"] = _outcome(game, result.value)
     if args.json:
         # Plain text, not Rich: no colour codes (FORCE_COLOR) and no wrapping in a pipe.
         print(json.dumps(_jsonable(data), indent=2), file=console.file, flush=True)
@@ -387,17 +462,30 @@ def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = 
     summary.add_column()
     threshold = getattr(args, "threshold", None)
     kind = "exact" if result.exact else (
-        f"bound (threshold {_num(threshold)})" if threshold is not None else "heuristic"
+        f"bound (threshold {_num(threshold)})" if threshold is not None
+        else "bound" if "outcome" in data else "heuristic"
     )
     summary.add_row("to move", str(data["to_move"] or "nobody (game over)"))
+    if "outcome" in data:
+        summary.add_row(f"outcome for {data['player']}", data["outcome"])
     summary.add_row(f"value for {data['player']}", f"{_num(result.value)} ({kind})")
     if result.values is not None:
         summary.add_row("values", ", ".join(f"{k}={_num(v)}" for k, v in data["values"].items()))
     summary.add_row("best move", data["action"] or "none")
+    if "strategy" in data:
+        mix = ", ".join(f"{a} ({_num(q)})" for a, q in data["strategy"].items() if q > 0)
+        summary.add_row("mixed strategy", mix)
     summary.add_row("principal variation", " ".join(data["pv"]) or "-")
     console.print(summary)
     console.print(_stats_table(result))
     return 0
+
+
+def _outcome(game: Any, value: float) -> str:
+    """Win, draw or loss: ``value`` against the middle of the game's utility range."""
+    low, high = game.utility_range
+    draw = (low + high) / 2
+    return "win" if value > draw else "loss" if value < draw else "draw"
 
 
 def cmd_trace(console: Console, args: argparse.Namespace) -> int:
@@ -438,6 +526,13 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
     while not game.is_terminal(state):
         _say(console, game.render(state))
         mover = game.to_move(state)
+        if mover == SIMULTANEOUS:
+            joint = _joint_move(console, game, state, humans, limit, rng)
+            if joint is None:
+                _say(console, "bye")
+                return 0
+            state = game.result(state, joint)
+            continue
         if mover == CHANCE:
             outcomes = list(game.chance_outcomes(state))
             action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
@@ -449,7 +544,7 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
                 return 0
         else:
             seed = rng.randrange(2**32)
-            craft = _engine(name, args, None, game, state)
+            craft = _engine(name, args, None, game, state, limit)
             result = search(game, state, limit, player=mover, tie=args.tie, seed=seed, **craft)
             action = result.action
             if action is None:  # e.g. --depth 0: a value, but no move was compared
@@ -472,8 +567,44 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
     return 0
 
 
-def _ask(console: Console, game: Any, state: Any, mover: int) -> Any:
-    legal = [format_action(game, state, a) for a in legal_actions(game, state)]
+def _joint_move(
+    console: Console, game: Any, state: Any, humans: set[int | None], limit: Limit | None,
+    rng: random.Random,
+) -> tuple[Any, ...] | None:
+    """Everyone's move at a simultaneous node: humans type, engines draw from the
+    mixed strategy of :func:`plies.simultaneous`.  None when a human quits."""
+    joint: list[Any] = []
+    for p in range(game.num_players):
+        choices = list(game.player_actions(state, p))
+        if p in humans and len(choices) > 1:
+            action = _ask(console, game, state, p, choices)
+            if action is None:
+                return None
+        elif len(choices) == 1:
+            action = choices[0]
+        else:
+            result = simultaneous(game, state, limit, player=p, seed=rng.randrange(2**32))
+            strategy = result.strategy or {result.action: 1.0}
+            action = rng.choices(list(strategy), list(strategy.values()))[0]
+            mix = ", ".join(
+                f"{format_player_action(game, state, p, a)} {q:.2f}"
+                for a, q in strategy.items() if q
+            )
+            _say(console, f"{_name(game, p)} (simultaneous, mix {mix}) plays "
+                          f"{format_player_action(game, state, p, action)}")
+        joint.append(action)
+    return tuple(joint)
+
+
+def _ask(
+    console: Console, game: Any, state: Any, mover: int, choices: Sequence[Any] | None = None
+) -> Any:
+    """A move typed by ``mover``: one of ``choices`` (at a simultaneous node) or legal."""
+    actions = list(legal_actions(game, state) if choices is None else choices)
+    if choices is None:
+        legal = [format_action(game, state, a) for a in actions]
+    else:
+        legal = [format_player_action(game, state, mover, a) for a in actions]
     while True:
         _say(console, f"{_name(game, mover)} to move; legal: {', '.join(legal)} (q to quit)")
         try:
@@ -485,6 +616,13 @@ def _ask(console: Console, game: Any, state: Any, mover: int) -> Any:
             _say(console, text)
         if text.strip().lower() in ("q", "quit", "exit"):
             return None
+        if choices is not None:
+            typed = " ".join(text.split()).lower()
+            for action, shown in zip(actions, legal, strict=True):
+                if shown.lower() == typed:
+                    return action
+            _say(console, f"not a move of {_name(game, mover)}: {text!r}", style="red")
+            continue
         try:
             return parse_action(game, state, text)
         except IllegalActionError as err:
@@ -512,6 +650,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "solve":
             return cmd_solve(console, args)
         if args.command == "analyze":
+            if args.file is not None:
+                from plies.parallel.cli import run_batch
+
+                return run_batch(console, args)
             return cmd_solve(console, args, all_values=True)
         if args.command == "trace":
             return cmd_trace(console, args)

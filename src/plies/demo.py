@@ -172,18 +172,21 @@ def engine_craft(console: Console) -> None:
         ("connect4 after 4453, depth 7", c4, opening, Limit(depth=7), {}),
         ("connect4 after 4453, depth 7", c4, opening, Limit(depth=7), craft),
         ("connect4 Test_L2_R1 #1, exact", solved, endgame, None, craft),
+        ("connect4 Test_L2_R1 #1, exact", solved, endgame, None, {**craft, "bisection": True}),
     ]
     for label, game, state, limit, switches in runs:
         start = time.perf_counter()
         r = alphabeta(game, state, limit, **switches)
         seconds = time.perf_counter() - start
         table.add_row(
-            label, "alpha-beta" + (" + table, ordering, PVS" if switches else ""),
+            label,
+            "alpha-beta" + (" + table, ordering, PVS" if switches else "")
+            + (", bisection" if switches.get("bisection") else ""),
             _fmt(r.value), format_action(game, state, r.action), f"{r.stats.nodes:,}",
             f"{seconds:.2f}s",
         )
     console.print(table)
-    console.print("The last row is the exact score of the shared benchmark position (8).\n")
+    console.print("The last rows are the exact score of the shared benchmark position (8).\n")
 
 
 def run(console: Console | None = None) -> None:

@@ -515,7 +515,7 @@ def test_registry_options() -> None:
     assert isinstance(game, Connect4) and (game.width, game.height, game.scoring) == (
         7,
         6,
-        "winloss",
+        "pons",  # the standard solver score is the default a user of `plies solve` sees
     )
     small = load("connect4", **parse_options("connect4", ["width=5", "height=4", "scoring=Pons"]))
     assert isinstance(small, Connect4)
@@ -557,10 +557,52 @@ def test_value_bounds_are_sound_one_move_later() -> None:
             assert lo <= exact <= hi, (moves, column)
 
 
-@pytest.mark.parametrize(("name", "count"), [("Test_L3_R1", 50), ("Test_L2_R1", 20)])
+@pytest.mark.parametrize(
+    ("name", "count"), [("Test_L3_R1", 50), ("Test_L2_R1", 20), ("Test_L1_R1", 10)]
+)
 def test_the_generic_engine_solves_the_benchmark_positions(name: str, count: int) -> None:
     game = Connect4(scoring="pons")
     for moves, score in load_positions(data_file(name))[:count]:
         state = game.moves_from_string(moves)
-        result = plies.alphabeta(game, state, tt=True, ordering=True, pvs=True)
+        result = plies.alphabeta(game, state, tt=True, ordering=True, pvs=True, bisection=True)
         assert result.value == score, moves
+        child = game.result(state, result.action)  # the move chosen keeps the score
+        after = plies.alphabeta(
+            game, child, player=game.to_move(state), tt=True, ordering=True, bisection=True
+        )
+        assert after.value == score, moves
+
+
+def test_full_window_and_bisection_agree_on_the_benchmark_positions() -> None:
+    game = Connect4(scoring="pons")
+    for moves, score in load_positions(data_file("Test_L2_R1"))[:10]:
+        state = game.moves_from_string(moves)
+        full = plies.alphabeta(game, state, tt=True, ordering=True, pvs=True)
+        assert full.value == score, moves
+
+
+def test_sufficient_actions_keep_a_best_move() -> None:
+    game = Connect4(scoring="pons")
+    for moves, score in load_positions(data_file("Test_L3_R1"))[:60]:
+        state = game.moves_from_string(moves)
+        mover = game.to_move(state)
+        kept = game.sufficient_actions(state, game.actions(state))
+        assert set(kept) <= set(game.actions(state))
+        if not kept:  # every move loses: the bounds already know the score
+            assert game.value_bounds(state, mover) == (score, score), moves
+            continue
+        best = max(plies.alphabeta(game, game.result(state, a), player=mover).value for a in kept)
+        assert best == score, moves
+
+
+def test_analyze_gives_the_score_of_every_column() -> None:
+    game = Connect4(scoring="pons")
+    moves, score = load_positions(data_file("Test_L2_R1"))[3]
+    state = game.moves_from_string(moves)
+    craft = plies.analyze(game, state, tt=True, ordering=True, bisection=True)
+    assert craft.value == score
+    mover = game.to_move(state)
+    for column, value in (craft.action_values or {}).items():
+        child = game.result(state, column)
+        exact = plies.alphabeta(game, child, player=mover, tt=True, ordering=True, pvs=True).value
+        assert value == exact, (moves, column)

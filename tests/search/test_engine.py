@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import pytest
@@ -14,11 +15,16 @@ from plies.games import load
 from plies.search.engine import TranspositionTable
 from tests.search.randomtree import RandomDag, RandomTree, random_dags, random_trees
 
-SWITCHES = [
-    dict(zip(("tt", "ordering", "pvs"), combo, strict=True))
+WINDOWS: list[dict[str, Any]] = [{}, {"aspiration": 0.5}, {"bisection": True}]
+SWITCHES: list[dict[str, Any]] = [
+    {**dict(zip(("tt", "ordering", "pvs"), combo, strict=True)), **window}
     for combo in itertools.product([False, True], repeat=3)
-    if any(combo)
+    for window in WINDOWS
+    if any(combo) or window
 ]
+REAL_SWITCHES = [s for s in SWITCHES if "aspiration" not in s and "bisection" not in s] + [
+    {"tt": True, "ordering": True, "pvs": True, **window} for window in WINDOWS[1:]
+] + [{"tt": False, "ordering": False, "pvs": False, **window} for window in WINDOWS[1:]]
 SETTINGS = settings(
     max_examples=150, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
@@ -36,7 +42,9 @@ def test_switches_keep_the_value_on_games_with_transpositions(
     plain = plies.alphabeta(game, game.initial_state(), limit, player=p)
     craft = plies.alphabeta(game, game.initial_state(), limit, player=p, **switches)
     assert (craft.value, craft.action) == (plain.value, plain.action)
-    assert craft.exact == plain.exact
+    for r in (craft, plain):  # "exact" means no evaluation was used: then it is the game value
+        if r.exact:
+            assert r.value == plies.minimax(game, game.initial_state(), player=p).value
 
 
 @SETTINGS
@@ -54,7 +62,9 @@ def test_switches_keep_value_and_tie_choice_on_random_trees(
         assert (craft.value, craft.action) == (plain.value, plain.action)
 
 
-@pytest.mark.parametrize("switches", SWITCHES, ids=lambda s: "+".join(k for k in s if s[k]))
+@pytest.mark.parametrize(
+    "switches", REAL_SWITCHES, ids=lambda s: "+".join(k for k in s if s[k]) or "none"
+)
 @pytest.mark.parametrize(
     ("name", "options", "depth"),
     [("tictactoe", {}, None), ("tictactoe", {}, 3), ("nim", {"piles": (2, 3, 4)}, None),
@@ -70,6 +80,48 @@ def test_switches_keep_the_value_on_real_games(
     assert (craft.value, craft.action) == (plain.value, plain.action)
     if switches["tt"] and depth is None:
         assert craft.stats.tt_hits > 0
+
+
+@pytest.mark.parametrize(
+    "switches", [{"tt": True, "ordering": True, "bisection": True}, {"bisection": True}, {}],
+    ids=["craft", "bisection", "plain"],
+)
+@pytest.mark.parametrize("moves", ["", "4 0", "0 4 8"])
+def test_analyze_with_engine_craft_keeps_every_value(moves: str, switches: dict[str, Any]) -> None:
+    game = load("tictactoe")
+    state = game.initial_state()
+    for move in moves.split():
+        state = game.result(state, int(move))
+    plain = plies.analyze(game, state)
+    craft = plies.analyze(game, state, **switches)
+    assert craft.action_values == plain.action_values
+    assert (craft.value, craft.action) == (plain.value, plain.action)
+
+
+def test_bisection_with_random_ties_picks_among_the_exact_ties() -> None:
+    game = load("tictactoe")
+    plain = plies.alphabeta(game, game.initial_state(), tie="random", seed=5)
+    craft = plies.alphabeta(
+        game, game.initial_state(), tt=True, bisection=True, tie="random", seed=5
+    )
+    assert (craft.value, craft.action) == (plain.value, plain.action)
+
+
+def test_a_table_kept_between_searches_is_reused() -> None:
+    game = load("tictactoe")
+    table = TranspositionTable()
+    first = plies.alphabeta(game, game.initial_state(), tt=table, bisection=True)
+    again = plies.alphabeta(game, game.initial_state(), tt=table, bisection=True)
+    assert again.value == first.value == 0.0
+    assert again.stats.nodes < first.stats.nodes / 10
+    other = plies.alphabeta(game, game.initial_state(), player=1, tt=table)
+    assert other.value == 0.0 and table.player == 1  # the other side's values are not reused
+
+
+def test_aspiration_must_be_positive() -> None:
+    game = load("tictactoe")
+    with pytest.raises(plies.OptionError, match="positive half-width"):
+        plies.alphabeta(game, game.initial_state(), aspiration=0)
 
 
 def test_the_table_and_ordering_cut_the_tree() -> None:
@@ -99,3 +151,43 @@ def test_a_tiny_table_still_gives_the_right_value() -> None:
     game = load("tictactoe")
     r = plies.alphabeta(game, game.initial_state(), tt=3, ordering=True, pvs=True)
     assert (r.value, r.action) == (0.0, 0)
+
+
+def _plies_to_end(game: Any, state: Any, pv: tuple[Any, ...]) -> int:
+    for action in pv:
+        state = game.result(state, action)
+    assert game.is_terminal(state)
+    return len(pv)
+
+
+def test_mate_distance_prefers_the_fastest_win() -> None:
+    game = load("tictactoe")
+    # X: 0 1 . / O: 3 4 . -- X wins at once with 2, or later with other moves.
+    state = game.initial_state()
+    for move in (0, 3, 1, 4):
+        state = game.result(state, move)
+    quick = plies.alphabeta(game, state, mate=True, tt=True, ordering=True)
+    assert quick.value == 1.0 and quick.action == 2
+    assert _plies_to_end(game, state, quick.pv) == 1
+
+
+@SETTINGS
+@given(st.integers(2, 3).flatmap(lambda k: random_trees(players=k)), st.sampled_from(SWITCHES))
+def test_mate_distance_keeps_the_value_and_finds_the_shortest_win(
+    tree: RandomTree, switches: dict[str, Any]
+) -> None:
+    plain = plies.minimax(tree, 0)
+    mate = plies.alphabeta(tree, 0, mate=True, **switches)
+    assert mate.value == plain.value
+    lo, hi = tree.utility_range
+    me = plain.player
+    if plain.value == hi and lo < hi:  # a forced win: no shorter one exists
+
+        def shortest_win(state: int) -> float:
+            if tree.is_terminal(state):
+                return 0 if tree.utility(state, me) == hi else math.inf
+            lengths = [shortest_win(tree.result(state, a)) for a in tree.actions(state)]
+            best = min(lengths) if tree.to_move(state) == me else max(lengths)
+            return 1 + best
+
+        assert len(mate.pv) == shortest_win(0)

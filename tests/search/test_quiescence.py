@@ -51,7 +51,7 @@ def test_every_algorithm_searches_the_same_quiescent_game(
 
 
 def test_quiescence_sees_the_four_that_the_horizon_hides() -> None:
-    game = load("connect4")
+    game = load("connect4", scoring="winloss")
     # X holds columns 1-3 of the bottom row; O, to move, must block at column 4.
     state = game.moves_from_string("1122335")
     assert game.to_move(state) == 1

@@ -362,6 +362,25 @@ class Connect4(Game[Connect4State, int]):
             return lo, hi
         return -hi, -lo
 
+    def sufficient_actions(self, state: Connect4State, actions: Sequence[int]) -> list[int]:
+        """Pons' non-losing moves among ``actions``: a subset that keeps a best move.
+
+        If the opponent threatens to win at once, only the block; never the cell under
+        one of the opponent's fours.  Empty when every move loses (the value is then
+        known: see :meth:`value_bounds`).  Engines use this in exact searches only.
+        """
+        position, mask = state[0], state[1]
+        possible = (mask + self._bottom_all) & self.board_mask
+        if possible & self._winning_cells(position):
+            return [col for col in actions if self.is_winning_move(state, col)]
+        theirs = self._winning_cells(position ^ mask) & ~mask
+        forced = possible & theirs
+        if forced & (forced - 1):
+            return []
+        safe = (forced or possible) & ~(theirs >> 1)
+        column = self._column
+        return [col for col in actions if safe & column[col]]
+
     def _winning_cells(self, stones: int) -> int:
         """Cells (possibly occupied or off-board) that would give ``stones`` a four."""
         r = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: three below

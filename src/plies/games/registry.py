@@ -24,6 +24,14 @@ from plies.errors import GameFormatError, UnknownGameError
 from plies.game import Game
 from plies.games.civ import civ
 from plies.games.connect4 import SCORINGS, Connect4
+from plies.games.matrix import (
+    GOOFSPIEL_SCORINGS,
+    PRIZE_ORDERS,
+    Goofspiel,
+    matching_pennies,
+    prisoners_dilemma,
+    rock_paper_scissors,
+)
 from plies.games.nim import Nim, sticks
 from plies.games.pig import Pig
 from plies.games.tictactoe import TicTacToe
@@ -288,8 +296,8 @@ _register_builtins(
                 Option(
                     "scoring",
                     choice(*SCORINGS),
-                    "winloss",
-                    "winloss: +1/-1/0; pons: the solver score, quicker wins score more",
+                    "pons",
+                    "pons: the solver score (quicker wins score more); winloss: +1/-1/0",
                 ),
             ),
         ),
@@ -348,6 +356,43 @@ _register_builtins(
             "Expectiminimax tree after AIMA's order-preserving figure (value 2.1)",
             _builtin_tree("chance-demo.tree", "chance-demo"),
             (),
+        ),
+    }
+)
+
+_ROUNDS: Final = (Option("rounds", INT, 1, "times the game is played (payoffs add up)"),)
+
+_register_builtins(
+    {
+        "rps": (
+            "Rock-paper-scissors: a simultaneous matrix game, value 0 in mixed strategies",
+            rock_paper_scissors,
+            _ROUNDS,
+        ),
+        "matching-pennies": (
+            "Matching pennies: Even wins on equal coins, Odd on different ones (value 0)",
+            matching_pennies,
+            _ROUNDS,
+        ),
+        "prisoners-dilemma": (
+            "Prisoner's dilemma: cooperate or defect at once; not zero-sum",
+            prisoners_dilemma,
+            _ROUNDS,
+        ),
+        "goofspiel": (
+            "Goofspiel: bid cards at once for prize cards; simultaneous stages (value 0)",
+            Goofspiel,
+            (
+                Option("cards", INT, 4, "cards in each hand (and prizes)"),
+                Option(
+                    "order", choice(*PRIZE_ORDERS), "descending",
+                    "order of the prize cards (random: chance draws them)",
+                ),
+                Option(
+                    "scoring", choice(*GOOFSPIEL_SCORINGS), "winloss",
+                    "winloss: +1/-1/0; points: the point difference",
+                ),
+            ),
         ),
     }
 )

@@ -8,10 +8,12 @@ from plies.search.maxn import maxn
 from plies.search.minimax import expectiminimax, minimax
 from plies.search.narrate import Narrator
 from plies.search.quiescence import Quiescent
+from plies.search.simultaneous import MatrixSolution, simultaneous, solve_matrix_game
 
 __all__ = [
     "SEARCHERS",
     "Limit",
+    "MatrixSolution",
     "Narrator",
     "Quiescent",
     "SearchResult",
@@ -24,4 +26,6 @@ __all__ = [
     "maxn",
     "minimax",
     "searcher_class",
+    "simultaneous",
+    "solve_matrix_game",
 ]

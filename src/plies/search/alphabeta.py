@@ -10,13 +10,18 @@ window in which it returns a bound, never a value that displaces the first best 
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from plies.errors import OptionError
 from plies.game import Game
 from plies.search.common import INF, Limit, Searcher, SearchResult, Trace
 from plies.search.engine import Ordering, TranspositionTable, engine_kernel
 from plies.search.kernels import Kernel, alphabeta_kernel
+from plies.search.mate import MateDistance
 from plies.search.minimax import _search
 
 Order = Callable[[Any, Sequence[Any]], Sequence[Any]]
@@ -90,9 +95,13 @@ def alphabeta(
     seed: int | None = None,
     trace: Trace | None = None,
     order: Order | None = None,
-    tt: bool | int = False,
+    tt: bool | int | TranspositionTable = False,
     ordering: bool = False,
     pvs: bool = False,
+    aspiration: float | None = None,
+    bisection: bool = False,
+    weak: bool = False,
+    mate: bool = False,
     on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
     """Alpha-beta search: :func:`plies.minimax`'s value with fewer nodes.
@@ -113,7 +122,18 @@ def alphabeta(
     Engine craft (:mod:`plies.search.engine`), each switch value-preserving at the same
     depth: ``tt`` (True, or a number of slots) a transposition table keyed by
     ``game.key``; ``ordering`` the table move, killer moves, the history heuristic and
-    the game's ``order_hint``; ``pvs`` principal variation search with null windows.
+    the game's ``order_hint``; ``pvs`` principal variation search with null windows;
+    ``aspiration`` (a half-width) searches each iteration's root in a window around the
+    last iteration's value; ``bisection`` finds the root value by null-window tests
+    (MTD-bi, the Connect Four solvers' method; see :class:`EngineSearcher`).  ``tt`` may
+    also be a :class:`~plies.search.engine.TranspositionTable` kept from an earlier
+    search of the same game, whose entries are then reused.  ``weak`` (exact searches
+    only) settles just win, draw or loss against the middle of ``utility_range``: the
+    value is exact for a draw, else a bound on the right side (``exact`` is False).
+    ``mate`` prefers the fastest win and the slowest loss (:mod:`plies.search.mate`):
+    among actions of equal value the shortest forced win (longest loss) is chosen, and
+    ``value`` stays the exact utility.  It assumes that no utility other than the two
+    ends of a finite ``utility_range`` lies within ``(hi - lo) / 65536`` of them.
     With ``tt`` or ``ordering`` a depth-limited search deepens iteratively (1, 2, ...,
     ``limit.depth``) to fill the table and the move ordering, trying each iteration's
     best move first at the root without changing which action the tie rule picks.
@@ -127,9 +147,55 @@ def alphabeta(
     (0.0, True)
     """
 
-    craft = bool(tt) or ordering or pvs
+    if mate:
+        wrapped = MateDistance(game)
+
+        def unwrap(r: SearchResult) -> SearchResult:
+            values = r.action_values
+            if values is not None:
+                values = {a: wrapped.exact_value(v) for a, v in values.items()}
+            return dataclasses.replace(
+                r, value=wrapped.exact_value(r.value), action_values=values
+            )
+
+        report = None if on_iteration is None else (lambda r: on_iteration(unwrap(r)))
+        return unwrap(alphabeta(
+            wrapped, wrapped.root(state), limit, player=player, tie=tie, seed=seed,
+            trace=trace, order=order, tt=tt, ordering=ordering, pvs=pvs,
+            aspiration=aspiration, bisection=bisection, weak=weak, on_iteration=report,
+        ))
+    cls, configure = engine_setup(
+        game, order=order, tt=tt, ordering=ordering, pvs=pvs, aspiration=aspiration,
+        bisection=bisection, weak=weak,
+    )
+    deepen = (bool(tt) or ordering or aspiration is not None) and (
+        limit is not None and limit.depth is not None
+    )
+    return _search(
+        cls, game, state, limit, player, tie, seed, trace, configure,
+        deepen=deepen, on_iteration=on_iteration,
+    )
+
+
+def engine_setup(
+    game: Game[Any, Any],
+    *,
+    order: Order | None = None,
+    tt: bool | int | TranspositionTable = False,
+    ordering: bool = False,
+    pvs: bool = False,
+    aspiration: float | None = None,
+    bisection: bool = False,
+    weak: bool = False,
+) -> tuple[type[AlphaBetaSearcher], Callable[[Any], None]]:
+    """The searcher class for these switches and a ``configure`` that sets them on one."""
+    if aspiration is not None and not aspiration > 0:
+        raise OptionError(f"aspiration must be a positive half-width, got {aspiration!r}")
+    craft = bool(tt) or ordering or pvs or aspiration is not None or bisection or weak
     table = None
-    if tt:
+    if isinstance(tt, TranspositionTable):
+        table = tt
+    elif tt:
         table = TranspositionTable() if tt is True else TranspositionTable(int(tt))
     memory = Ordering() if ordering else None
     hint = order or (getattr(game, "order_hint", None) if ordering else None)
@@ -138,30 +204,167 @@ def alphabeta(
         searcher.order = order
         if isinstance(searcher, EngineSearcher):
             searcher.table, searcher.memory, searcher.hint, searcher.pvs = table, memory, hint, pvs
+            searcher.aspiration, searcher.bisection = aspiration, bisection
+            searcher.weak = weak
 
-    cls = EngineSearcher if craft else AlphaBetaSearcher
-    deepen = (bool(tt) or ordering) and limit is not None and limit.depth is not None
-    return _search(
-        cls, game, state, limit, player, tie, seed, trace, configure,
-        deepen=deepen, on_iteration=on_iteration,
-    )
+    return (EngineSearcher if craft else AlphaBetaSearcher), configure
 
 
 class EngineSearcher(AlphaBetaSearcher):
-    """Alpha-beta whose untraced worker is :func:`plies.search.engine.engine_kernel`."""
+    """Alpha-beta whose untraced worker is :func:`plies.search.engine.engine_kernel`.
+
+    Two ways to search the root with a narrow window, both only when untraced, with the
+    ``"first"`` tie rule and without ``all_values``:
+
+    - ``aspiration`` (a half-width ``d``): an iteration after the first searches the
+      root in ``(v - d, v + d)`` around the last iteration's value ``v``, and again with
+      the full window if the value falls outside.
+    - ``bisection``: MTD-bi.  Null-window tests "is the value > m?" halve an interval
+      known to hold the root value (the game's ``value_bounds`` in an exact search, else
+      its ``utility_range``) until it closes on the value ``V``; the root's children are
+      then searched in ``(V - ulp, V + ulp)`` to name the first action worth ``V``.  The
+      tests reuse each other's table entries, which is why a table makes them cheap.
+    """
 
     table: TranspositionTable | None = None
     memory: Ordering | None = None
     hint: Order | None = None
     pvs: bool = False
+    aspiration: float | None = None
+    bisection: bool = False
+    known: float | None = None  # the root value, once bisection has found it
+    solve_children: bool = False  # bisect every root child (analyze, random ties)
+    weak: bool = False
+
+    def search_root(
+        self,
+        state: Any,
+        *,
+        tie: str = "first",
+        rng: random.Random | None = None,
+        all_values: bool = False,
+    ) -> tuple[float, Any, list[Any], dict[Any, float] | None]:
+        def full() -> tuple[float, Any, list[Any], dict[Any, float] | None]:
+            return super(EngineSearcher, self).search_root(
+                state, tie=tie, rng=rng, all_values=all_values
+            )
+
+        ops = self.ops
+        if self.kernel is None or ops.is_terminal(state) or ops.to_move(state) < 0:
+            return full()
+        if all_values or tie != "first":
+            # Every value (or every tie) must be exact: bisect each child of an exact search.
+            self.solve_children = self.bisection and self.max_depth is None
+            return full()
+        window = None
+        if self.weak:
+            interval = self.root_interval(state)
+            if interval is None or self.max_depth is not None:
+                raise OptionError("a weak solution needs an exact search of a game with a "
+                                  "finite utility_range")
+            low, high = self.ops.utility_range
+            draw = (low + high) / 2
+            lo, hi = self.weak_bisect(state, *interval, draw)
+            self.root_first = None
+            if lo == hi:
+                self.known = lo
+                window = (math.nextafter(lo, -INF), math.nextafter(lo, INF))
+            else:  # a win (lo > draw) or a loss (hi < draw): the value is only a bound
+                self.partial = True
+                edge = draw if lo > draw else math.nextafter(draw, -INF)
+                self.root_window = (edge, math.nextafter(edge, INF))
+                return full()
+        elif self.bisection:
+            interval = self.root_interval(state)
+            if interval is not None:
+                v = self.bisect(state, *interval)
+                window = (math.nextafter(v, -INF), math.nextafter(v, INF))
+                self.root_first = None
+                if self.max_depth is None:
+                    # The interval was sound, so v is exact: in actions() order the first
+                    # child worth v is the action, and the root stops there.  (Under a
+                    # depth limit an evaluation outside utility_range could fool it.)
+                    self.known = v
+        elif self.aspiration is not None and self.root_guess is not None:
+            window = (self.root_guess - self.aspiration, self.root_guess + self.aspiration)
+        if window is not None:
+            self.root_window = window
+            out = full()
+            if window[0] < out[0] < window[1]:
+                return out
+            self.root_window = (-INF, INF)  # outside: a bound only, so search again
+        return full()
+
+    def child_value(
+        self, state: Any, action: Any, depth: int, last: int, ply: int,
+        alpha: float = -INF, beta: float = INF,
+    ) -> float:
+        if self.solve_children:
+            child = self.ops.result(state, action)
+            interval = self.root_interval(child)
+            if interval is not None:
+                return self.bisect(child, *interval, depth=depth, ply=ply + 1)
+        return super().child_value(state, action, depth, last, ply, alpha, beta)
+
+    def weak_bisect(
+        self, state: Any, lo: float, hi: float, draw: float
+    ) -> tuple[float, float]:
+        """Narrow ``[lo, hi]`` only until it says win (> draw), draw or loss (< draw)."""
+        assert self.kernel is not None
+        worker, nextafter = self.kernel.worker, math.nextafter
+        while lo < hi and lo <= draw <= hi:
+            m = nextafter(draw, -INF) if hi == draw else draw  # "> draw?" or ">= draw?"
+            v = worker(state, 0, 0, m, nextafter(m, INF))
+            if v > m:
+                lo = v
+            else:
+                hi = v
+        return lo, hi
+
+    def root_stop(self, best: float, maximizing: bool) -> bool:
+        return best == self.known
+
+    def root_interval(self, state: Any) -> tuple[float, float] | None:
+        """Finite bounds on the root value, or None when the game gives none."""
+        bounds = getattr(self.game, "value_bounds", None) if self.max_depth is None else None
+        if bounds is not None:
+            lo, hi = bounds(state, self.player)
+        else:
+            lo, hi = self.ops.utility_range
+        if math.isfinite(lo) and math.isfinite(hi) and lo <= hi:
+            return float(lo), float(hi)
+        return None
+
+    def bisect(self, state: Any, lo: float, hi: float, depth: int = 0, ply: int = 0) -> float:
+        """The value of ``state`` (at ``ply``) in ``[lo, hi]`` by null-window tests (MTD-bi)."""
+        assert self.kernel is not None
+        worker, nextafter = self.kernel.worker, math.nextafter
+        while lo < hi:
+            # Pons' choice of test: halfway to the nearer extreme, not to the middle.
+            m = lo + (hi - lo) / 2
+            if m <= 0 and lo / 2 < m:
+                m = lo / 2
+            elif m >= 0 and hi / 2 > m:
+                m = hi / 2
+            if m >= hi:
+                m = nextafter(hi, -INF)
+            v = worker(state, depth, ply, m, nextafter(m, INF))
+            if v > m:
+                lo = v  # failed high: the value is at least v
+            else:
+                hi = v  # failed low: the value is at most v
+        return lo
 
     def compile(self) -> Kernel:
         if self.table is not None:
-            self.table.new_search()
+            self.table.new_search(self.player)
         # The game's bounds on the true value hold for exact searches only.
-        bounds = getattr(self.game, "value_bounds", None) if self.max_depth is None else None
+        exact = self.max_depth is None
+        bounds = getattr(self.game, "value_bounds", None) if exact else None
+        sufficient = getattr(self.game, "sufficient_actions", None) if exact else None
         return engine_kernel(
             self.ops, self.player, self.max_depth, table=self.table, ordering=self.memory,
-            hint=self.hint, pvs=self.pvs, bounds=bounds, deadline=self.deadline,
+            hint=self.hint, pvs=self.pvs, bounds=bounds, sufficient=sufficient,
+            deadline=self.deadline,
             budget=self.kernel_budget(),
         )

@@ -7,11 +7,12 @@ from typing import Any
 
 from plies.errors import OptionError
 from plies.game import Game
-from plies.search.alphabeta import AlphaBetaSearcher
+from plies.search.alphabeta import AlphaBetaSearcher, engine_setup
 from plies.search.bounded import BoundedSearcher
 from plies.search.common import Limit, Searcher, SearchResult, Trace, resolve_player, run
 from plies.search.maxn import MaxnSearcher
 from plies.search.minimax import ExpectiminimaxSearcher, MinimaxSearcher
+from plies.search.simultaneous import SimultaneousSearcher
 
 SEARCHERS: dict[str, type[Searcher]] = {
     "minimax": MinimaxSearcher,
@@ -19,6 +20,7 @@ SEARCHERS: dict[str, type[Searcher]] = {
     "bounded": BoundedSearcher,
     "expectiminimax": ExpectiminimaxSearcher,
     "maxn": MaxnSearcher,
+    "simultaneous": SimultaneousSearcher,
 }
 """The algorithms by name, as the CLI and :func:`analyze` accept them."""
 
@@ -43,6 +45,7 @@ def analyze(
     seed: int | None = None,
     trace: Trace | None = None,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    **craft: Any,
 ) -> SearchResult:
     """The value of every legal action at ``state``, each searched with a full window.
 
@@ -52,13 +55,24 @@ def analyze(
     ``result.exact``, not merely a bound as inside an alpha-beta search.  ``value``,
     ``action`` and ``pv`` are those of the best action, chosen as the algorithm would.
     With ``on_iteration`` the search deepens 1, 2, ... and reports every iteration.
+    ``craft`` switches on :func:`plies.alphabeta`'s engine craft (``tt``, ``ordering``,
+    ``pvs``, ``bisection``: each child of an exact search is then solved by bisection);
+    only for ``algorithm="alphabeta"``.
     """
     cls = searcher_class(algorithm)
+    configure: Callable[[Any], None] | None = None
+    if craft:
+        if algorithm != "alphabeta":
+            raise OptionError(f"engine options are for alphabeta, not {algorithm}")
+        cls, configure = engine_setup(game, **craft)
     who = resolve_player(game, state, player)
     unit = limit.unit if limit else "ply"
 
     def factory(depth: int | None) -> Searcher:
-        return cls(game, who, depth, unit, trace)
+        searcher = cls(game, who, depth, unit, trace)
+        if configure is not None:
+            configure(searcher)
+        return searcher
 
     return run(
         factory, state, limit, tie=tie, seed=seed, all_values=True, on_iteration=on_iteration

@@ -108,7 +108,8 @@ class SearchResult:
     player maximises its own).  ``action`` is the mover's chosen action (None at a
     terminal or chance root); ``pv`` the principal variation from the root.
     ``action_values`` (``analyze``) maps every root action to its value, and ``values``
-    (``maxn``) is the utility vector the search expects.
+    (``maxn``) is the utility vector the search expects.  ``strategy``
+    (``simultaneous``) is the mover's mixed strategy at the root: action -> probability.
     """
 
     value: float
@@ -119,6 +120,7 @@ class SearchResult:
     exact: bool = True
     action_values: dict[Any, float] | None = None
     values: tuple[float, ...] | None = None
+    strategy: dict[Any, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +186,8 @@ class Searcher:
     rounds: bool = field(init=False, default=False)
     kernel: Kernel | None = field(init=False, default=None)
     root_first: Any = field(init=False, default=None)  # an action to search first at the root
+    root_guess: float | None = field(init=False, default=None)  # last iteration's value
+    root_window: tuple[float, float] = field(init=False, default=(-INF, INF))
     chance_ok: ClassVar[bool] = False
     windowed: ClassVar[bool] = False
     algorithm: ClassVar[str] = "search"
@@ -399,6 +403,11 @@ class Searcher:
         never displaces the first best action.  With ``"random"`` the window is opened
         by one ulp so every tie is an exact value, and the choice among them is seeded.
         With ``all_values`` every child gets the full window (``analyze``).
+
+        ``root_window`` ``(a, b)`` narrows every child's window (aspiration and
+        bisection, see :class:`~plies.search.alphabeta.EngineSearcher`): a root value
+        ``<= a`` or ``>= b`` is then only a bound, and the root stops at the first
+        child that reaches ``b`` (or ``a`` at a min root).
         """
         ops = self.ops
         mover = ops.to_move(state)
@@ -443,6 +452,8 @@ class Searcher:
                     alpha = edge
                 else:
                     beta = edge
+            low, high = self.root_window
+            alpha, beta = max(alpha, low), min(beta, high)
             value = self.child_value(state, action, child_depth, last, 0, alpha, beta)
             if all_values:
                 values[action] = value
@@ -459,6 +470,8 @@ class Searcher:
             elif value == best and (tie == "random" or all_values):
                 best_actions.append((i, action))
                 pvs[i] = [action, *self.line(1)]
+            if (high if maximizing else -low) <= best * sign:
+                break  # failed high (low) against the root window: a bound, searched again
         if tie == "random" and len(best_actions) > 1:
             assert rng is not None
             i, action = rng.choice(best_actions)
@@ -514,10 +527,15 @@ def run(
     total = SearchStats()
 
     def one_pass(
-        depth: int | None, deadline: float | None, nodes: int | None, first: Any = None
+        depth: int | None,
+        deadline: float | None,
+        nodes: int | None,
+        last: SearchResult | None = None,
     ) -> SearchResult:
         s = searcher_factory(depth)
-        s.deadline, s.budget_nodes, s.root_first = deadline, nodes, first
+        s.deadline, s.budget_nodes = deadline, nodes
+        if last is not None:
+            s.root_first, s.root_guess = last.action, last.value
         rng = random.Random(seed) if tie == "random" else None
         try:
             value, action, pv, values = s.root(state, tie=tie, rng=rng, all_values=all_values)
@@ -544,7 +562,7 @@ def run(
         while limit.depth is None or depth <= limit.depth:
             left = None if limit.nodes is None else limit.nodes - total.nodes
             try:
-                best = one_pass(depth, deadline, left, None if best is None else best.action)
+                best = one_pass(depth, deadline, left, best)
             except OutOfBudget:
                 break
             if on_iteration is not None:

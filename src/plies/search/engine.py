@@ -13,7 +13,9 @@ value plain alpha-beta returns at the same depth:
 - **Move ordering** (``ordering=True``): the table's move, then the two killer moves of
   the ply (moves that caused a cutoff in a sibling), then the history heuristic (moves
   that caused cutoffs anywhere, weighted by the depth left), after the game's own
-  ``order_hint(state, actions)`` if it has one.
+  ``order_hint(state, actions)`` if it has one.  In an exact search (no depth limit) a
+  game's hint orders alone after the table move: there killers and history cost Connect
+  Four 7x more nodes, while under a depth limit they save up to 5x.
 - **Principal variation search** (``pvs=True``): the first child gets the full window,
   the others a null window ``(alpha, alpha + 1 ulp)`` that only asks "is it better?", and
   are searched again with the full window when the answer is yes.  Chosen over MTD(f)
@@ -51,19 +53,31 @@ Entry = tuple[Hashable, int, int, float, Any, int]  # key, remaining, flag, valu
 
 @dataclass
 class TranspositionTable:
-    """A fixed number of slots, depth-preferred replacement; reused across iterations."""
+    """At most ``size`` slots, depth-preferred replacement; reused across iterations.
+
+    The slots live in a dict filled on demand, so a small search pays nothing for a
+    large table.
+    """
 
     size: int = 1 << 20
-    slots: list[Entry | None] = field(init=False)
+    slots: dict[int, Entry] = field(init=False, default_factory=dict)
     age: int = 0
+    player: int | None = None  # whose point of view the stored values take
 
     def __post_init__(self) -> None:
         if self.size < 1:
             raise ValueError(f"a transposition table needs at least 1 slot, got {self.size}")
-        self.slots = [None] * self.size
 
-    def new_search(self) -> None:
-        """Entries from before this call may be replaced by shallower ones."""
+    def new_search(self, player: int) -> None:
+        """Start a search for ``player``: older entries may be replaced by shallower ones.
+
+        A table passed from one search to the next (same game) keeps its entries; they
+        are dropped when the searching player changes, because values are stored from
+        the searching player's point of view.
+        """
+        if self.player != player:
+            self.slots.clear()
+            self.player = player
         self.age += 1
 
 
@@ -86,6 +100,7 @@ def engine_kernel(
     hint: Callable[[Any, Sequence[Any]], Sequence[Any]] | None,
     pvs: bool,
     bounds: Callable[[Any, int], tuple[float, float]] | None = None,
+    sufficient: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = None,
     deadline: float | None = None,
     budget: int | None = None,
 ) -> Kernel:
@@ -97,6 +112,9 @@ def engine_kernel(
     slots = table.slots if table is not None else None
     size = table.size if table is not None else 1
     age = table.age if table is not None else 0
+    # In an exact search the game's hint orders alone: there, on Connect Four, killer
+    # moves and history on top of it cost 7x more nodes; under a depth limit they help.
+    trust_hint = max_depth is None
     killers = ordering.killers if ordering is not None else None
     history = ordering.history if ordering is not None else None
     lines: list[Line] = [None] * 64
@@ -105,13 +123,16 @@ def engine_kernel(
     nextafter = math.nextafter
 
     def ordered(state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int) -> list[Any]:
-        out = list(hint(state, moves)) if hint is not None else list(moves)
-        if history is not None:
-            out.sort(key=lambda a: -history.get((mover, a), 0))
+        if hint is not None and trust_hint:
+            out = list(hint(state, moves))
+        else:
+            out = list(hint(state, moves)) if hint is not None else list(moves)
+            if history is not None:
+                out.sort(key=lambda a: -history.get((mover, a), 0))
         front: list[Any] = []
         if first is not None and first in out:
             front.append(first)
-        if killers is not None:
+        if killers is not None and not (hint is not None and trust_hint):
             for killer in killers.get(ply, ()):
                 if killer not in front and killer in out:
                     front.append(killer)
@@ -140,6 +161,9 @@ def engine_kernel(
             return evaluate(state, player)
         if ply + 2 >= len(lines):
             lines.extend([None] * len(lines))
+        # The caller's window: a result at an edge narrowed below (by the game's bounds or
+        # a stored bound) is that bound exactly, so the flag is judged against this one.
+        alpha0, beta0 = alpha, beta
         if bounds is not None:  # exact searches only: the game's bounds on the true value
             lo, hi = bounds(state, player)
             if lo >= beta or hi <= alpha or lo == hi:
@@ -157,16 +181,23 @@ def engine_kernel(
         if slots is not None:
             key = key_of(state)
             slot = hash(key) % size
-            entry = slots[slot]
+            entry = slots.get(slot)
             if entry is not None and entry[0] == key:
                 first = entry[4]
                 if entry[1] == remaining:
+                    # The value at this remaining depth is unique, so a stored bound also
+                    # narrows the window: a fail-soft result at the narrowed edge is then
+                    # that bound exactly.
                     flag, stored = entry[2], entry[3]
-                    if (
-                        flag == EXACT
-                        or (flag == LOWER and stored >= beta)
-                        or (flag == UPPER and stored <= alpha)
-                    ):
+                    if flag == LOWER:
+                        if stored > alpha:
+                            alpha = stored
+                    elif flag == UPPER:
+                        if stored < beta:
+                            beta = stored
+                    else:
+                        alpha = beta = stored
+                    if alpha >= beta:
                         tt_hits += 1
                         lines[ply] = (first, None) if first is not None else None
                         return stored
@@ -176,10 +207,11 @@ def engine_kernel(
         moves = actions(state)
         if not moves:
             raise _no_actions(state)
+        if sufficient is not None:  # exact searches only: drop provably needless moves
+            moves = sufficient(state, moves) or moves
         if hint is not None or history is not None or killers is not None or first is not None:
             moves = ordered(state, mover, moves, first, ply)
         maximizing = mover == player
-        alpha0, beta0 = alpha, beta
         best = -INF if maximizing else INF
         line: Line = None
         best_move = None
@@ -223,9 +255,11 @@ def engine_kernel(
         lines[ply] = line
         if slots is not None:
             flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
-            old = slots[slot]
+            old = slots.get(slot)
             if old is None or old[5] != age or remaining == UNLIMITED or old[1] <= remaining:
-                slots[slot] = (key, remaining, flag, best, best_move, age)
+                # After a fail low every move was refuted: none is worth trying first.
+                move = None if flag == UPPER else best_move
+                slots[slot] = (key, remaining, flag, best, move, age)
         return best
 
     def finish() -> None:
