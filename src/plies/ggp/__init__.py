@@ -1,0 +1,55 @@
+"""General Game Playing: a player that game managers hire over HTTP.
+
+* :mod:`plies.ggp.protocol`: the messages (INFO/PING, PREVIEW, START, PLAY, STOP, ABORT);
+* :mod:`plies.ggp.player`: :class:`GgpPlayer`, the match state machine;
+* :mod:`plies.ggp.strategy`: metagaming and anytime move selection (alpha-beta,
+  pessimistic sequentialisation of simultaneous moves, Monte Carlo playouts);
+* :mod:`plies.ggp.server`: :class:`GgpServer`, the threaded HTTP front;
+* :mod:`plies.ggp.cli`: ``plies ggp serve``.
+
+The names below are imported on first use, so that ``plies --help`` (which registers
+``plies ggp``) does not load the GDL reasoner.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from plies.ggp.player import GgpPlayer, Reply
+    from plies.ggp.protocol import Message, ProtocolError, parse_message
+    from plies.ggp.server import GgpServer, ServeError
+
+__all__ = [
+    "GgpPlayer",
+    "GgpServer",
+    "Message",
+    "ProtocolError",
+    "Reply",
+    "ServeError",
+    "parse_message",
+]
+
+# The player logs matches to "plies.ggp"; the CLI shows them.  A library user sees them
+# only after configuring logging (no stray warnings on stderr).
+logging.getLogger("plies.ggp").addHandler(logging.NullHandler())
+
+_HOMES = {
+    "GgpPlayer": "plies.ggp.player",
+    "Reply": "plies.ggp.player",
+    "Message": "plies.ggp.protocol",
+    "ProtocolError": "plies.ggp.protocol",
+    "parse_message": "plies.ggp.protocol",
+    "GgpServer": "plies.ggp.server",
+    "ServeError": "plies.ggp.server",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'plies.ggp' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(home), name)

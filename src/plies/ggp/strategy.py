@@ -1,0 +1,457 @@
+"""How the GGP player thinks: metagaming estimates, then anytime move selection.
+
+**Metagaming** (during the start clock, :func:`profile_game`): random playouts from the
+initial state measure the reasoner's speed (states per second), the mean game length,
+the mean branching factor of decision points (the number of joint moves where somebody
+has a choice) and whether the goal values the rules give *non-terminal* states vary
+("informative" goals, as in games that keep a score) or not (most games give every
+unfinished state the same goal, or none).
+
+**Move selection** (during the play clock, :func:`choose_move`) is written into a
+:class:`Choice`, so that the caller can answer with the best move found so far whenever
+the clock runs out:
+
+1. A single legal move is played at once.
+2. If the profile says not even a move and its reply can be searched in the time
+   (estimated depth below :data:`MIN_SEARCH_DEPTH`), Monte Carlo only (step 5).
+3. **Search.** Iterative-deepening alpha-beta (a transposition table kept for the whole
+   match, move ordering, principal variation search) from our role's point of view:
+   minimax with two roles, the paranoid model with more (every other role minimises our
+   goal).  Where several roles choose at once, the search sees the pessimistic
+   sequentialisation: we choose first and the others answer knowing our move
+   (:class:`plies.game.Sequentialized`).  A depth cut-off is scored by the goal value
+   the rules give the state when goals are informative, else by 50, the middle of
+   0..100 (:meth:`ClockedGame.evaluate`); terminal states by their real goals.
+4. **Is the search good enough?**  With informative goals, the search's move is played
+   if it completes :func:`useful_depth` plies (two: our move and the reply) by half
+   the budget; it then runs to the deadline.  With uninformative goals, a depth-limited
+   search only knows about outcomes forced within its horizon, so it runs as
+   :func:`plies.analyze` (a value for every move) until half the budget: a solved
+   position or a forced win is played; otherwise the moves with the best value (those
+   not refuted within the horizon) go on to step 5.
+5. **Monte Carlo** (:func:`montecarlo`): the candidate moves take turns; each gets a
+   playout in which every role moves uniformly at random to the end of the game, and the
+   move with the best mean goal is chosen.
+
+Every call of the reasoner made by a search checks the clock (:class:`Clock`), so the
+search stops within one reasoner call of the deadline or of a cancellation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import random
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from plies.game import GameWrapper, Sequentialized
+from plies.gdl.game import GdlGame
+from plies.gdl.reasoner import Reasoner
+from plies.gdl.terms import Term
+from plies.search.alphabeta import alphabeta
+from plies.search.analyze import analyze
+from plies.search.common import Limit, OutOfBudget, SearchResult
+from plies.search.engine import TranspositionTable
+
+log = logging.getLogger("plies.ggp")
+
+MIN_SEARCH_DEPTH = 1.5
+"""Below this estimated depth (steps, see :meth:`Profile.depth`) the player does not
+search at all, only samples."""
+
+MAX_PLAYOUT_STEPS = 10_000
+"""A playout longer than this is abandoned (valid GDL games terminate much sooner)."""
+
+NEUTRAL = 50.0
+"""The evaluation of a non-terminal state when goals are not informative."""
+
+WIN = 100.0
+"""The highest goal value in GDL."""
+
+
+class Clock:
+    """A deadline (``time.perf_counter`` seconds) plus a cancel flag.
+
+    :meth:`check` raises :class:`~plies.search.common.OutOfBudget` once either is hit;
+    the searches in plies catch it and return their last completed iteration.
+    """
+
+    def __init__(self, deadline: float, cancel: threading.Event | None = None) -> None:
+        self.deadline = deadline
+        self.cancel = cancel if cancel is not None else threading.Event()
+        self.soft: float | None = None  # an earlier deadline the caller may set
+
+    def left(self) -> float:
+        """Seconds until the deadline (negative once it has passed)."""
+        return self.deadline - time.perf_counter()
+
+    def expired(self) -> bool:
+        now = time.perf_counter()
+        return (
+            self.cancel.is_set()
+            or now > self.deadline
+            or (self.soft is not None and now > self.soft)
+        )
+
+    def check(self) -> None:
+        if self.expired():
+            raise OutOfBudget
+
+
+# --- the reasoner as seen by a search ------------------------------------------------------
+
+
+def safe_goal(reasoner: Reasoner, state: Any, role: int) -> float | None:
+    """The goal value of ``role`` at ``state``, or None where the rules define none
+    (or, wrongly, several)."""
+    values = reasoner.goal_values(state, role)
+    return float(values[0]) if len(values) == 1 else None
+
+
+class ClockedGame(GameWrapper[Any, Any]):
+    """A :class:`~plies.gdl.game.GdlGame` whose every move generation checks a clock.
+
+    Everything is the game's own (players, ``to_move`` with SIMULTANEOUS where several
+    roles have a choice, transitions, goals) except :meth:`evaluate`.
+    """
+
+    def __init__(
+        self, game: GdlGame, reasoner: Reasoner, clock: Clock, informative: bool
+    ) -> None:
+        super().__init__(game)
+        self.reasoner = reasoner
+        self.clock = clock
+        self.informative = informative
+        self.utility_range = (0.0, WIN)
+
+    def actions(self, state: Any) -> Sequence[Any]:
+        self.clock.check()
+        return self.game.actions(state)
+
+    def player_actions(self, state: Any, player: int) -> Sequence[Any]:
+        self.clock.check()
+        return self.game.player_actions(state, player)
+
+    def result(self, state: Any, action: Any) -> Any:
+        self.clock.check()
+        return self.game.result(state, action)
+
+    def evaluate(self, state: Any, player: int) -> float:
+        """The utility at a terminal state; at a depth cut-off the goal value the rules
+        give the state when goals are informative (:data:`NEUTRAL` where they give none),
+        else :data:`NEUTRAL`: an uninformative goal such as connectFour's 0 for every
+        unfinished board would make every cut-off look like a loss."""
+        if self.game.is_terminal(state):
+            return float(self.game.utility(state, player))
+        if not self.informative:
+            return NEUTRAL
+        value = safe_goal(self.reasoner, state, player)
+        return NEUTRAL if value is None else min(WIN, max(0.0, value))
+
+
+# --- metagaming ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What metagaming learnt about a game from random playouts.
+
+    ``speed``: reasoner states per second (one state = every role's legal moves plus one
+    transition).  ``length``: mean number of steps of a playout.  ``branching``: mean
+    number of joint moves at a step where somebody has a choice.  ``informative``: some
+    role's goal value changed between non-terminal states, so the cut-off evaluation
+    carries information.
+    """
+
+    playouts: int = 0
+    steps: int = 0
+    speed: float = 0.0
+    length: float = 0.0
+    branching: float = 1.0
+    informative: bool = False
+    seconds: float = 0.0
+
+    def depth(self, seconds: float) -> float:
+        """The depth a full-width search is estimated to complete in ``seconds``, in
+        steps (plies in a turn-taking game; a simultaneous step counts once with all its
+        joint moves): ``log(speed * seconds) / log(branching)``."""
+        nodes = self.speed * max(seconds, 0.0)
+        if nodes <= 1.0:
+            return 0.0
+        if self.branching <= 1.0:
+            return math.inf
+        return math.log(nodes) / math.log(self.branching)
+
+
+def useful_depth(profile: Profile) -> int:
+    """Plies of look-ahead that make a search's move worth playing: our move and the
+    reply when goals are informative, else four (short tactics; this case only arises
+    when metagaming measured nothing), never more than the game's mean length."""
+    target = 2 if profile.informative else 4
+    if profile.playouts == 0:  # nothing measured: assume a long game
+        return target
+    return max(1, min(target, math.ceil(profile.length)))
+
+
+def profile_game(
+    reasoner: Reasoner, state: Any, clock: Clock, rng: random.Random, *, max_playouts: int = 400
+) -> Profile:
+    """Random playouts from ``state`` until ``clock`` runs out (or ``max_playouts``)."""
+    roles = range(len(reasoner.roles))
+    start = time.perf_counter()
+    playouts = steps = choice_steps = 0
+    joint_total = 0.0
+    goals_seen: list[set[float]] = [set() for _ in roles]
+    try:
+        while playouts < max_playouts:
+            s = state
+            n = 0
+            while not reasoner.is_terminal(s) and n < MAX_PLAYOUT_STEPS:
+                clock.check()
+                legal = reasoner.legal_indices(s)
+                joint = math.prod(len(m) for m in legal)
+                if joint > 1:
+                    choice_steps += 1
+                    joint_total += joint
+                if rng.random() < 0.25:  # goals before the end, sampled: a query each
+                    for r in roles:
+                        g = safe_goal(reasoner, s, r)
+                        goals_seen[r].add(NEUTRAL if g is None else g)
+                s = reasoner.next_state_indices(s, [rng.choice(m) for m in legal])
+                n += 1
+                steps += 1
+            playouts += 1
+    except OutOfBudget:
+        pass
+    seconds = time.perf_counter() - start
+    return Profile(
+        playouts=playouts,
+        steps=steps,
+        speed=steps / seconds if seconds > 0 else 0.0,
+        length=steps / playouts if playouts else float(steps),
+        branching=joint_total / choice_steps if choice_steps else 1.0,
+        informative=any(len(g) > 1 for g in goals_seen),
+        seconds=seconds,
+    )
+
+
+# --- move selection -------------------------------------------------------------------------
+
+Source = Literal["forced", "fallback", "alphabeta", "montecarlo"]
+Mode = Literal["auto", "alphabeta", "montecarlo"]
+
+
+@dataclass
+class Choice:
+    """The best move found so far, updated by :func:`choose_move` while it thinks.
+
+    ``done`` is set when thinking ends (solved, out of time, or cancelled).
+    """
+
+    move: Term
+    source: Source = "fallback"
+    detail: str = ""
+    done: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def offer(self, move: Term, source: Source, detail: str = "") -> None:
+        with self.lock:
+            self.move, self.source, self.detail = move, source, detail
+
+    def read(self) -> tuple[Term, Source, str]:
+        with self.lock:
+            return self.move, self.source, self.detail
+
+
+@dataclass
+class Thinker:
+    """Everything :func:`choose_move` needs about one match.
+
+    ``table`` is the match's transposition table (values are from ``role``'s point of
+    view, so it stays valid from move to move); ``mode`` forces one method instead of
+    the automatic choice of the module docstring; ``max_playouts`` bounds the Monte Carlo
+    stage (for reproducible results).
+    """
+
+    game: GdlGame
+    reasoner: Reasoner
+    role: int
+    profile: Profile
+    rng: random.Random
+    mode: Mode = "auto"
+    table: TranspositionTable | None = None
+    max_playouts: int | None = None
+
+
+def choose_move(thinker: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
+    """Think about the move at ``state`` until solved or ``clock`` runs out.
+
+    The current best move is always in ``choice`` (start it with a legal move).  Sets
+    ``choice.done`` at the end, also when the reasoner fails (the move in ``choice``
+    then stays the best legal one found).
+    """
+    try:
+        _think(thinker, state, clock, choice)
+    except OutOfBudget:
+        pass
+    except Exception:  # a reasoner failure must not cost the move: keep the best so far
+        log.exception("thinking failed; answering with the best move so far")
+    finally:
+        choice.done.set()
+
+
+def _think(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
+    legal = t.reasoner.legal(state, t.role)
+    if len(legal) == 1:
+        choice.offer(legal[0], "forced")
+        return
+    mode, profile = t.mode, t.profile
+    budget = clock.left()
+    hopeless = profile.playouts > 0 and profile.depth(budget) < MIN_SEARCH_DEPTH
+    if mode == "montecarlo" or (mode == "auto" and hopeless):
+        montecarlo(t.reasoner, state, t.role, clock, t.rng, choice, max_playouts=t.max_playouts)
+        return
+    if mode == "alphabeta":
+        _deepen(t, state, clock, choice, target=None)
+        return
+    clock.soft = time.perf_counter() + budget / 2
+    if profile.informative or profile.playouts == 0:
+        if _deepen(t, state, clock, choice, target=useful_depth(profile)):
+            return
+        candidates: Sequence[Term] = legal
+    else:
+        screened = _screen(t, state, clock, choice)
+        if screened is None:
+            return
+        candidates = screened
+    clock.soft = None
+    montecarlo(
+        t.reasoner, state, t.role, clock, t.rng, choice,
+        moves=candidates, max_playouts=t.max_playouts,
+    )
+
+
+def _view(t: Thinker, clock: Clock) -> Sequentialized:
+    """The game as the searches see it: clocked, sequentialised, with our evaluation.
+
+    Sequentialized leaves turn nodes alone; at a simultaneous root we choose first, so
+    the root's action is our own move.
+    """
+    return Sequentialized(ClockedGame(t.game, t.reasoner, clock, t.profile.informative), t.role)
+
+
+def _deepen(t: Thinker, state: Any, clock: Clock, choice: Choice, target: int | None) -> bool:
+    """Iterative-deepening alpha-beta into ``choice``.  With a ``target`` depth the
+    search gives up at the clock's soft deadline unless it completed ``target`` plies.
+    True when the search's move stands (solved, or deep enough)."""
+    reached: list[SearchResult] = []
+
+    def report(r: SearchResult) -> None:
+        reached.append(r)
+        choice.offer(r.action, "alphabeta", _describe(r))
+        if target is not None and r.stats.depth >= target:
+            clock.soft = None  # deep enough: the search may use the whole clock
+
+    _run(alphabeta, t, state, clock, report, pvs=True)
+    if not reached:
+        return False
+    best = reached[-1]
+    return best.exact or target is None or best.stats.depth >= target
+
+
+def _screen(t: Thinker, state: Any, clock: Clock, choice: Choice) -> list[Term] | None:
+    """Iterative-deepening analysis until the soft deadline.  None when it settled the
+    move (solved, or a forced win); else the moves not refuted within its horizon."""
+    reached: list[SearchResult] = []
+
+    def report(r: SearchResult) -> None:
+        reached.append(r)
+        choice.offer(r.action, "alphabeta", _describe(r))
+
+    _run(analyze, t, state, clock, report)
+    if not reached:
+        return list(t.reasoner.legal(state, t.role))
+    best = reached[-1]
+    if best.exact or best.value >= WIN:
+        return None
+    values = best.action_values or {}
+    kept = [move for move, value in values.items() if value == best.value]
+    return kept or list(t.reasoner.legal(state, t.role))
+
+
+def _run(
+    search: Any, t: Thinker, state: Any, clock: Clock, report: Any, **craft: Any
+) -> None:
+    left = clock.left()
+    if left <= 0:
+        return
+    table = t.table if t.table is not None else True
+    with contextlib.suppress(OutOfBudget):  # also from the fallback of an unfinished pass
+        search(
+            _view(t, clock), state, Limit(time=left), player=t.role, tt=table, ordering=True,
+            on_iteration=report, **craft,
+        )
+
+
+def _describe(r: SearchResult) -> str:
+    return f"depth {r.stats.depth}, value {r.value:g}{' (exact)' if r.exact else ''}"
+
+
+def montecarlo(
+    reasoner: Reasoner,
+    state: Any,
+    role: int,
+    clock: Clock,
+    rng: random.Random,
+    choice: Choice,
+    *,
+    moves: Sequence[Term] | None = None,
+    max_playouts: int | None = None,
+) -> int:
+    """Monte Carlo playouts until the clock runs out (or ``max_playouts``); returns how
+    many were completed.
+
+    The candidate ``moves`` (default: every legal move of ``role``) take turns; each
+    gets a playout in which the other roles answer at random and then every role moves
+    uniformly at random to the end of the game.  Once every candidate has a playout,
+    ``choice`` holds the one with the best mean goal (the first of equals).
+    """
+    legal = reasoner.legal(state, role)
+    options = reasoner.legal_indices(state)
+    wanted = legal if moves is None else moves
+    pairs = [(m, k) for m, k in zip(legal, options[role], strict=True) if m in wanted]
+    if not pairs:
+        return 0
+    totals = [0.0] * len(pairs)
+    counts = [0] * len(pairs)
+    playouts = 0
+    while max_playouts is None or playouts < max_playouts:
+        for i, (_, own) in enumerate(pairs):
+            joint = [own if r == role else rng.choice(m) for r, m in enumerate(options)]
+            s = reasoner.next_state_indices(state, joint)
+            n = 0
+            while not reasoner.is_terminal(s) and n < MAX_PLAYOUT_STEPS:
+                clock.check()
+                s = reasoner.next_state_indices(
+                    s, [rng.choice(m) for m in reasoner.legal_indices(s)]
+                )
+                n += 1
+            if n < MAX_PLAYOUT_STEPS:
+                goal = safe_goal(reasoner, s, role)
+                totals[i] += 0.0 if goal is None else goal
+                counts[i] += 1
+                playouts += 1
+            clock.check()
+        if all(counts):
+            means = [total / count for total, count in zip(totals, counts, strict=True)]
+            best = max(range(len(pairs)), key=means.__getitem__)
+            choice.offer(
+                pairs[best][0], "montecarlo",
+                f"{playouts} playouts over {len(pairs)} moves, mean goal {means[best]:.1f}",
+            )
+    return playouts
