@@ -1,0 +1,534 @@
+"""The web app's JSON API, without the web: a decoded request body in, a dict out.
+
+The API is stateless.  Every request carries the whole game and the moves from its
+start; the server loads the game, replays the moves with :func:`plies.game.play` (which
+checks each one) and answers.  The fields a request may carry:
+
+========== ===================================================================
+field      meaning
+========== ===================================================================
+game       a built-in game name (``"nim"``) ...
+options    ... with its options, ``{"piles": "3,4,5", "misere": true}``
+tree       or: the text of a tree file (the ``.tree`` text form or JSON)
+gdl        or: the text of a GDL (KIF) game description
+name       the file name of ``tree`` / ``gdl``, shown as the game's name
+moves      the moves from the start, as the game writes them: ``["5", "1"]``
+algorithm  ``auto`` (default), ``alphabeta``, ``minimax``, ``expectiminimax``,
+           ``maxn`` or ``bounded``
+engine     true: alpha-beta with engine craft (table, ordering, PVS)
+depth      a depth limit, 0..:data:`MAX_DEPTH` (in ``unit``: ``ply`` or ``round``)
+time       a time budget in seconds, at most :data:`MAX_TIME`
+player     whose value to report (a number or a name; default: the mover; a move
+           is always searched for the mover)
+seed       seeds chance moves and the ``random`` tie rule
+tie        ``first`` (default) or ``random``
+max_nodes  nodes to keep in a captured tree (:func:`search_tree`)
+========== ===================================================================
+
+Every search is capped so that one request cannot hold the server: at most
+:data:`MAX_TIME` seconds and :data:`MAX_NODES` nodes, whatever was asked; with neither
+``depth`` nor ``time`` the budget is :data:`DEFAULT_TIME`.  A search stopped by a cap
+returns its last completed iteration and says so (``"stopped_early"``).
+
+Every mistake in a request is an :class:`ApiError` carrying an HTTP status (400 for a body
+that is not a JSON object, 422 for a field the game cannot use) and a one-line message.
+Games that every request would build again at a cost (GDL: grounding the rules) are kept
+in a small cache keyed by their text.
+
+>>> view = state({"game": "tictactoe", "moves": ["5", "1"]})
+>>> view["to_move_name"], view["legal"]
+('X', ['2', '3', '4', '6', '7', '8', '9'])
+>>> state({"game": "tictactoe", "moves": ["5", "5"]})
+Traceback (most recent call last):
+...
+plies.web.api.ApiError: illegal move '5' (move 2 of moves); legal moves: 1, 2, 3, 4, 6, 7, 8, 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, cast
+
+from plies import games
+from plies.cli import (
+    ALGORITHMS,
+    CHOICES,
+    _algorithm,
+    _engine,
+    _jsonable,
+    _player,
+    _players,
+    _report,
+)
+from plies.errors import IllegalActionError, PliesError
+from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops, parse_action, play
+from plies.games.tree import TreeGame
+from plies.gdl import GdlGame
+from plies.gdl.parser import parse as parse_gdl
+from plies.gdl.validator import check as check_gdl
+from plies.search import Limit, SearchResult, analyze
+from plies.search.common import Unit
+from plies.viz import capture
+from plies.web.view import mover_label, view
+
+MAX_BODY: Final = 256 * 1024
+"""Largest request body in bytes (room for a tree or GDL file)."""
+MAX_MOVES: Final = 1000
+"""Most moves a request may replay."""
+MAX_DEPTH: Final = 40
+"""Deepest depth limit a request may ask for."""
+MAX_TIME: Final = 5.0
+"""Longest search a request may ask for, in seconds; also the cap of every search."""
+DEFAULT_TIME: Final = 1.0
+"""The budget of a search that asked for neither depth nor time."""
+MAX_NODES: Final = 5_000_000
+"""Node cap of every search."""
+MAX_TREE_NODES: Final = 5000
+"""Most nodes a captured tree (the tree view) may keep."""
+DEFAULT_TREE_NODES: Final = 2000
+MAX_OPTION_INT: Final = 64
+"""Largest number in a game option (a bigger board or pile only makes a slow page)."""
+MAX_OPTION_LIST: Final = 16
+"""Most numbers in a list option (piles)."""
+
+_UNITS: Final = ("ply", "round")
+_TIES: Final = ("first", "random")
+
+
+class ApiError(PliesError):
+    """A request the API cannot serve: an HTTP ``status`` and a one-line message."""
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(" ".join(message.split()))
+        self.status = status
+
+
+# --- reading the request -------------------------------------------------------------------
+
+
+def _kind(value: Any) -> str:
+    """The JSON name of ``value``'s type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _get(body: Mapping[str, Any], key: str, want: type | tuple[type, ...], what: str) -> Any:
+    """``body[key]`` (None when absent or null), which must be of type ``want``."""
+    value = body.get(key)
+    if value is None:
+        return None
+    is_bool = isinstance(value, bool)
+    if not isinstance(value, want) or (is_bool and bool not in _as_tuple(want)):
+        raise ApiError(f'"{key}" must be {what}, got {_kind(value)}')
+    return value
+
+
+def _as_tuple(want: type | tuple[type, ...]) -> tuple[type, ...]:
+    return want if isinstance(want, tuple) else (want,)
+
+
+def _word(body: Mapping[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
+    value = _get(body, key, str, f"one of {', '.join(choices)}")
+    if value is None:
+        return default
+    if value not in choices:
+        raise ApiError(f'unknown {key} {value!r}; use one of: {", ".join(choices)}')
+    return str(value)
+
+
+def _option_text(key: str, value: Any) -> str:
+    """An option value as the command line would write it (the registry parses text)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int | float | str):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, int | float | str) for v in value):
+        return ",".join(map(str, value))
+    raise ApiError(f'option "{key}" must be a string, a number, a boolean or a list, '
+                   f"got {_kind(value)}")
+
+
+def _check_size(key: str, value: Any) -> None:
+    numbers = list(value) if isinstance(value, tuple) else [value]
+    if len(numbers) > MAX_OPTION_LIST:
+        raise ApiError(f"option {key} has {len(numbers)} numbers; the web app takes at most "
+                       f"{MAX_OPTION_LIST}")
+    for n in numbers:
+        if isinstance(n, int) and not isinstance(n, bool) and abs(n) > MAX_OPTION_INT:
+            raise ApiError(f"option {key}={n} is too large for the web app (at most "
+                           f"{MAX_OPTION_INT})")
+
+
+def load_game(body: Mapping[str, Any]) -> Any:
+    """The game a request names: ``game`` (+ ``options``), ``tree`` or ``gdl``."""
+    given = [key for key in ("game", "tree", "gdl") if body.get(key) is not None]
+    if len(given) != 1:
+        raise ApiError('give exactly one of "game" (a built-in name), "tree" (the text of a '
+                       f'tree file) or "gdl" (the text of a GDL file); got {len(given)}')
+    name = _get(body, "name", str, "a string (a file name)")
+    if given[0] != "game" and body.get("options"):
+        raise ApiError(f'"options" go with a built-in "game", not with "{given[0]}"')
+    if given[0] == "tree":
+        text = _get(body, "tree", str, "a string (the text of a tree file)")
+        return _load_tree(text, name or "tree")
+    if given[0] == "gdl":
+        text = _get(body, "gdl", str, "a string (the text of a GDL file)")
+        return _load_gdl(text, name)
+    game_name = _get(body, "game", str, "a string (a built-in game name)")
+    options = _get(body, "options", dict, "an object of option names and values") or {}
+    games.info(game_name)  # registered names only: never a path on the server's disk
+    items = [f"{key}={_option_text(key, value)}" for key, value in options.items()]
+    typed = games.parse_options(game_name, items)
+    for key, value in typed.items():
+        _check_size(key, value)
+    try:
+        return games.load(game_name, **typed)
+    except ValueError as err:  # a factory's own check, e.g. "moves per turn must be >= 1"
+        raise ApiError(str(err)) from None
+
+
+def _stem(name: str, *suffixes: str) -> str:
+    """A file name without its folders and suffix: ``games/fig52.tree`` -> ``fig52``."""
+    stem = name.rsplit("/", 1)[-1]
+    for suffix in suffixes:
+        stem = stem.removesuffix(suffix)
+    return stem
+
+
+def _load_tree(text: str, name: str) -> TreeGame:
+    stem = _stem(name, ".tree", ".json")
+    if text.lstrip().startswith(("{", "[")):
+        return TreeGame.from_json(text, source=name, name=stem)
+    try:
+        return TreeGame.from_text(text, source=name, name=stem)
+    except RecursionError:
+        raise ApiError("the tree is nested too deeply") from None
+
+
+def _load_gdl(text: str, name: str | None) -> GdlGame:
+    if "(" not in text:  # a name, not rules: never read a file from the server's disk
+        raise ApiError('"gdl" must be the text of a GDL (KIF) description, not a file name')
+    try:
+        return _gdl_game(text, name or "gdl")
+    except RecursionError:
+        raise ApiError("the GDL description is nested too deeply") from None
+
+
+@functools.lru_cache(maxsize=4)
+def _gdl_game(text: str, source: str) -> GdlGame:
+    """The GDL game of ``text``, kept for the next requests: grounding a big game takes
+    seconds (breakthrough: about 3 s), and the page sends the same text every move.
+    Requests only read a game (its memo of legal moves is a dict, safe to share).
+
+    What :func:`plies.gdl.load_game` does for text, with the file name in the messages.
+    """
+    description = parse_gdl(text, source)
+    check_gdl(description)
+    return GdlGame(description, name=_stem(source, ".kif", ".gdl"))
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A loaded game, the state reached by ``moves``, and those moves as texts."""
+
+    game: Any
+    state: Any
+    moves: list[str]
+
+
+def load_position(body: Mapping[str, Any]) -> Position:
+    """The game of ``body`` and the state after its ``moves``, each checked for legality."""
+    game = load_game(body)
+    moves = _get(body, "moves", list, "a list of strings") or []
+    if len(moves) > MAX_MOVES:
+        raise ApiError(f"{len(moves)} moves; the web app replays at most {MAX_MOVES}")
+    state = game.initial_state()
+    played: list[str] = []
+    for i, move in enumerate(moves, start=1):
+        if not isinstance(move, str):
+            raise ApiError(f'"moves" must be a list of strings; move {i} is {_kind(move)}')
+        try:
+            action = parse_action(game, state, move)
+            after = play(game, state, action)
+        except IllegalActionError as err:
+            raise ApiError(
+                str(IllegalActionError(move, err.legal, context=f"(move {i} of moves)"))
+            ) from None
+        played.append(format_action(game, state, action))
+        state = after
+    return Position(game, state, played)
+
+
+# --- searches --------------------------------------------------------------------------------
+
+
+Search = Callable[..., SearchResult]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """A request's search, checked and capped."""
+
+    name: str  # the algorithm actually used ("auto" resolved)
+    search: Search
+    limit: Limit
+    depth: int | None  # as asked
+    kwargs: dict[str, Any]  # player, tie, seed (and engine craft for a best-move search)
+
+
+def settings(body: Mapping[str, Any], game: Any, state: Any, *, craft: bool) -> Settings:
+    """The search ``body`` asks for at ``state``, within the server's caps.
+
+    ``craft``: add the engine craft that ``"engine": true`` asks for (a best-move search
+    may use it; the value of every move is searched without it, as on the command line).
+    """
+    algorithm = _word(body, "algorithm", tuple(CHOICES), "auto")
+    engine = _get(body, "engine", bool, "true or false") or False
+    depth = _get(body, "depth", int, "a whole number")
+    if depth is not None and not 0 <= depth <= MAX_DEPTH:
+        raise ApiError(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
+    time = _get(body, "time", (int, float), "a number of seconds")
+    if time is not None and not (0 < time <= MAX_TIME):
+        raise ApiError(f"time must be more than 0 and at most {MAX_TIME:g} seconds, got {time}")
+    unit = cast(Unit, _word(body, "unit", _UNITS, "ply"))
+    tie = _word(body, "tie", _TIES, "first")
+    seed = _get(body, "seed", int, "a whole number")
+    name, search = _algorithm(game, algorithm)
+    kwargs: dict[str, Any] = {"player": _who(body, game, state), "tie": tie, "seed": seed}
+    if craft:
+        kwargs.update(_engine(name, argparse.Namespace(engine=engine), None, game, state))
+    budget = time if time is not None else MAX_TIME if depth is not None else DEFAULT_TIME
+    limit = Limit(depth=depth, unit=unit, time=float(budget), nodes=MAX_NODES)
+    return Settings(name, search, limit, depth, kwargs)
+
+
+def _who(body: Mapping[str, Any], game: Any, state: Any) -> int | None:
+    """The ``player`` field: a number or a name; None, the mover (refused at chance)."""
+    field = _get(body, "player", (int, str), "a player number or name")
+    if field is None and not game.is_terminal(state) and game.to_move(state) < 0:
+        raise ApiError(f'nobody is to move here ({mover_label(game, state)}); say whose value '
+                       f'to report with "player" ({_players(game)})')
+    return _player(game, state, None if field is None else str(field))
+
+
+def _search_report(
+    position: Position, settings: Settings, result: SearchResult
+) -> dict[str, Any]:
+    """The CLI's ``--json`` report of a search, plus the limit and the move values."""
+    game, state = position.game, position.state
+    data = _report(game, state, position.moves, settings.name, result)
+    limit = settings.limit
+    data["limit"] = {"depth": limit.depth, "unit": limit.unit, "time": limit.time,
+                     "nodes": limit.nodes}
+    data["stopped_early"] = (
+        settings.depth is not None and not result.exact and result.stats.depth < settings.depth
+    )
+    data["engine"] = "tt" in settings.kwargs
+    values = data.pop("action_values", None)
+    if values is not None:  # a list: JavaScript sorts number-like object keys
+        data["move_values"] = [{"move": m, "value": v} for m, v in values.items()]
+    return data
+
+
+# --- endpoints -------------------------------------------------------------------------------
+
+
+def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The built-in games with their options, the algorithms, and the server's caps."""
+    entries = []
+    for name in games.names():
+        entry = games.info(name)
+        game = games.load(name)
+        entries.append({
+            "name": name,
+            "description": entry.description,
+            "players": game.num_players,
+            "has_chance": bool(getattr(game, "has_chance", False)),
+            "options": [_option_info(o) for o in entry.options],
+        })
+    return {
+        "games": entries,
+        "algorithms": list(CHOICES),
+        "searches": list(ALGORITHMS),
+        "limits": {
+            "max_depth": MAX_DEPTH, "max_time": MAX_TIME, "default_time": DEFAULT_TIME,
+            "max_nodes": MAX_NODES, "max_tree_nodes": MAX_TREE_NODES,
+            "max_moves": MAX_MOVES, "max_body": MAX_BODY,
+        },
+    }
+
+
+def _option_info(option: games.Option) -> dict[str, Any]:
+    kind = option.type
+    info: dict[str, Any] = {
+        "name": option.name, "type": kind.name, "default": kind.show(option.default),
+        "help": option.help,
+    }
+    if kind is games.BOOL:
+        info["input"] = "bool"
+    elif kind in (games.INT, games.INTS, games.OPTIONAL_INT):
+        info["input"] = "text"
+    else:  # a choice of words: its type is named "a or b or c"
+        words = kind.name.split(" or ")
+        ok = True
+        for word in words:
+            try:
+                ok = ok and kind.parse(word) == word
+            except ValueError:
+                ok = False
+        info["input"] = "choice" if ok else "text"
+        if ok:
+            info["choices"] = words
+    return info
+
+
+def state(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/state``: the position after ``moves`` (see :func:`view`)."""
+    position = load_position(body)
+    return view(position.game, position.state, position.moves)
+
+
+def move(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/move``: the engine's move (or a chance outcome) and the position after it.
+
+    At a chance node the outcome is drawn with the given odds (seeded by ``seed``), and
+    ``search`` is null; elsewhere ``search`` is the report of the engine's search, which
+    plays for the player to move (``player`` is not used).
+    """
+    position = load_position(body)
+    game, before = position.game, position.state
+    if game.is_terminal(before):
+        raise ApiError("the game is over: there is no move to make")
+    mover = mover_label(game, before)
+    search: dict[str, Any] | None = None
+    if game.to_move(before) == SIMULTANEOUS:
+        raise ApiError("every player moves at once here, and the engine cannot search "
+                       "simultaneous moves yet: choose the joint move from the legal moves")
+    if game.to_move(before) == CHANCE:
+        seed = _get(body, "seed", int, "a whole number")
+        outcomes = list(game_ops(game).chance_outcomes(before))
+        rng = random.Random(seed)
+        action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+    else:
+        chosen = settings(body, game, before, craft=True)
+        # The engine plays for the mover, whatever "player" says about whose value to show.
+        kwargs = {**chosen.kwargs, "player": game.to_move(before)}
+        result = chosen.search(game, before, chosen.limit, **kwargs)
+        if result.action is None:  # e.g. depth 0: a value, but no move was compared
+            raise ApiError("the engine chose no move within the limit; give it depth 1 or "
+                           "more, or a time")
+        action = result.action
+        search = _search_report(position, chosen, result)
+    text = format_action(game, before, action)
+    after = game.result(before, action)
+    return {
+        "move": text,
+        "by": "chance" if search is None else "engine",
+        "mover": mover,
+        "search": search,
+        "state": view(game, after, [*position.moves, text]),
+    }
+
+
+def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/analyze``: the value of every legal move (``search.move_values``).
+
+    Also the best move, its principal variation and the statistics.  At the end of the
+    game ``search`` is null.
+    """
+    position = load_position(body)
+    game, here = position.game, position.state
+    shown = view(game, here, position.moves)
+    if game.is_terminal(here):
+        return {"state": shown, "search": None}
+    chosen = settings(body, game, here, craft=False)
+    result = analyze(game, here, chosen.limit, algorithm=chosen.name, **chosen.kwargs)
+    report = _search_report(position, chosen, result)
+    report.setdefault("move_values", [])
+    return {"state": shown, "search": report}
+
+
+def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``POST /api/tree``: the tree of a search from the position (:func:`plies.viz.capture`).
+
+    The search goes to ``depth`` (or to the end of the game) and ``time`` is not used: a
+    picture shows one complete search.  A search that visits more than ``max_nodes``
+    nodes (default :data:`DEFAULT_TREE_NODES`, at most :data:`MAX_TREE_NODES`) is refused
+    with a message asking for less depth.
+    """
+    position = load_position(body)
+    game, here = position.game, position.state
+    if game.is_terminal(here):
+        raise ApiError("the game is over: there is no search to show")
+    max_nodes = _get(body, "max_nodes", int, "a whole number")
+    if max_nodes is None:
+        max_nodes = DEFAULT_TREE_NODES
+    if not 1 <= max_nodes <= MAX_TREE_NODES:
+        raise ApiError(f"max_nodes must be between 1 and {MAX_TREE_NODES}, got {max_nodes}")
+    chosen = settings(body, game, here, craft=False)
+    # A picture is one complete search: a depth limit or none, never a clock; the node
+    # cap bounds its work (capture stops with TreeTooLargeError past max_nodes).
+    limit = None if chosen.depth is None else Limit(depth=chosen.depth, unit=chosen.limit.unit)
+    tree = capture(
+        game, here, algorithm=chosen.name, limit=limit, max_nodes=max_nodes, **chosen.kwargs
+    )
+    return {"state": view(game, here, position.moves), "tree": tree.to_json()}
+
+
+ENDPOINTS: Final[dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
+    "state": state,
+    "move": move,
+    "analyze": analyze_moves,
+    "tree": search_tree,
+}
+"""The POST endpoints under ``/api/``, by name."""
+
+
+def encode(data: Any) -> bytes:
+    """``data`` as strict JSON (infinities as ``"+inf"``/``"-inf"``)."""
+    return json.dumps(_jsonable(data), allow_nan=False, separators=(",", ":")).encode()
+
+
+def decode(raw: bytes) -> dict[str, Any]:
+    """A request body: a JSON object, else :class:`ApiError` 400."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError("the body is not UTF-8 text", 400) from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as err:
+        raise ApiError(f"malformed JSON: {err.msg} (line {err.lineno}, column {err.colno})",
+                       400) from None
+    except RecursionError:
+        raise ApiError("malformed JSON: nested too deeply", 400) from None
+    except ValueError as err:  # e.g. an integer of more than 4300 digits
+        raise ApiError(f"malformed JSON: {err}", 400) from None
+    if not isinstance(data, dict):
+        raise ApiError(f"the body must be a JSON object, got {_kind(data)}", 400)
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ApiError(f"malformed JSON: {name} is not a number in JSON", 400)
+
+
+__all__ = [
+    "ENDPOINTS", "MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_TIME", "ApiError", "Position",
+    "analyze_moves", "catalogue", "decode", "encode", "load_game", "load_position", "move",
+    "search_tree", "state", "view",
+]

@@ -1,0 +1,681 @@
+// plies web: the page.  Plain ES module, no build step.
+//
+// The server is stateless: the page keeps the game (a built-in name with its options, or
+// the text of a tree or GDL file) and the moves from the start, and sends them with every
+// request.  The server replays and checks them (see plies/web/api.py).
+
+const $ = (id) => document.getElementById(id);
+
+const ENGINE_DELAY_MS = 350; // pause between two engine moves, so a game can be watched
+const CRAFT_ALGORITHMS = new Set(["auto", "alphabeta", "expectiminimax"]);
+
+const app = {
+  catalogue: null,
+  source: "game", // "game" | "tree" | "gdl"
+  moves: [],
+  view: null, // the last position the server described
+  roles: [], // per player: "human" | "engine"
+  paused: false,
+  busy: false,
+  generation: 0, // bumped by every new game or undo: stale answers are dropped
+  lastDecider: 0, // the last player (not chance) to move: whose value to show at chance nodes
+  lastSearch: null, // {moves, settings, extra}: the search the tree view shows
+  tree: null,
+};
+
+// --- talking to the server -------------------------------------------------------------
+
+async function api(path, body) {
+  const response = await fetch(`/api/${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    throw new Error(`the server answered ${response.status} without JSON`);
+  }
+  if (!response.ok) throw new Error(data && data.error ? data.error : `HTTP ${response.status}`);
+  return data;
+}
+
+function gameSpec() {
+  if (app.source === "tree") return { tree: $("tree-text").value, name: app.treeName || "tree" };
+  if (app.source === "gdl") return { gdl: $("gdl-text").value, name: app.gdlName || "gdl" };
+  const options = {};
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    const value = input.type === "checkbox" ? input.checked : input.value.trim();
+    if (value !== "") options[input.dataset.option] = value;
+  }
+  return { game: $("game-select").value, options };
+}
+
+function searchSettings() {
+  const settings = { algorithm: $("algorithm").value, engine: $("engine").checked };
+  const byDepth = document.querySelector("input[name=limit]:checked").value === "depth";
+  if (byDepth) settings.depth = Number.parseInt($("depth").value, 10);
+  else settings.time = Number.parseFloat($("time").value);
+  settings.unit = $("unit").value;
+  return settings;
+}
+
+function viewpoint() {
+  // At a chance node nobody is to move: report values for the last player who moved.
+  return app.view && app.view.to_move !== null && app.view.to_move < 0
+    ? { player: app.lastDecider } : {};
+}
+
+function request(extra = {}) {
+  return { ...gameSpec(), moves: app.moves, ...extra };
+}
+
+// --- formatting ----------------------------------------------------------------------------
+
+function num(value) {
+  if (value === null || value === undefined) return "–";
+  if (value === "+inf") return "+∞";
+  if (value === "-inf") return "−∞";
+  if (Number.isInteger(value)) return String(value);
+  return String(Number(value.toFixed(4)));
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child !== null) node.append(child);
+  return node;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+// --- the game panel ----------------------------------------------------------------------
+
+function fillCatalogue() {
+  const select = $("game-select");
+  for (const game of app.catalogue.games) {
+    select.append(el("option", { value: game.name, text: game.name }));
+  }
+  select.value = "tictactoe";
+  for (const name of app.catalogue.algorithms) {
+    $("algorithm").append(el("option", { value: name, text: name }));
+  }
+  const limits = app.catalogue.limits;
+  $("time").max = limits.max_time;
+  $("depth").max = limits.max_depth;
+  $("tree-nodes").max = limits.max_tree_nodes;
+  $("cap-time").textContent = num(limits.max_time);
+  $("cap-nodes").textContent = limits.max_nodes.toLocaleString("en");
+  fillOptions();
+}
+
+function currentGameInfo() {
+  return app.catalogue.games.find((g) => g.name === $("game-select").value);
+}
+
+function fillOptions() {
+  const info = currentGameInfo();
+  $("game-description").textContent = info.description;
+  const box = $("options");
+  box.replaceChildren();
+  for (const option of info.options) {
+    let input;
+    if (option.input === "bool") {
+      input = el("input", { type: "checkbox" });
+      input.checked = option.default === "true";
+    } else if (option.input === "choice") {
+      input = el("select", {}, ...option.choices.map((c) => el("option", { value: c, text: c })));
+      input.value = option.default;
+    } else {
+      input = el("input", { type: "text", value: option.default, size: 8 });
+    }
+    input.dataset.option = option.name;
+    const label = option.input === "bool"
+      ? el("label", { class: "check", title: option.help }, input, ` ${option.name}`)
+      : el("label", { class: "field inline", title: option.help }, `${option.name} `, input);
+    box.append(label);
+  }
+  if (!info.options.length) box.append(el("span", { class: "hint", text: "no options" }));
+}
+
+function fillRoles(players) {
+  const box = $("roles");
+  if (app.roles.length !== players.length) {
+    app.roles = players.map((_, i) => (i === 0 ? "human" : "engine"));
+  }
+  box.replaceChildren();
+  players.forEach((name, i) => {
+    const select = el(
+      "select", { "data-role": i, "aria-label": `${name} is played by` },
+      el("option", { value: "human", text: "human" }),
+      el("option", { value: "engine", text: "engine" }),
+    );
+    select.value = app.roles[i];
+    select.addEventListener("change", () => {
+      app.roles[i] = select.value;
+      step();
+    });
+    box.append(el("label", { class: "field inline role" }, `${name} `, select));
+  });
+}
+
+function setSource(source) {
+  app.source = source;
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.source === source));
+  }
+  for (const name of ["game", "tree", "gdl"]) $(`source-${name}`).hidden = name !== source;
+  // The position on the board belongs to the previous source: start from this one.
+  if (source === "game" || $(`${source}-text`).value.trim()) {
+    app.roles = [];
+    newGame();
+  }
+}
+
+function readFileInto(input, textarea, key) {
+  const file = input.files[0];
+  if (!file) return;
+  app[key] = file.name;
+  file.text().then((text) => {
+    textarea.value = text;
+    newGame();
+  });
+}
+
+// --- the position panel ------------------------------------------------------------------
+
+const CHANCE = -1;
+const SIMULTANEOUS = -2;
+
+function isHumanTurn() {
+  const v = app.view;
+  if (!v || v.terminal) return false;
+  // Where every player moves at once, a human picks the joint move from the list.
+  if (v.to_move === SIMULTANEOUS) return app.roles.includes("human");
+  return v.to_move >= 0 && app.roles[v.to_move] === "human";
+}
+
+function renderPosition() {
+  const v = app.view;
+  if (!v) return;
+  let status;
+  if (v.terminal) status = `Game over: ${v.result}`;
+  else if (v.to_move === CHANCE) status = "Chance to move";
+  else if (v.to_move === SIMULTANEOUS) status = "Every player moves at once: pick the joint move";
+  else status = `${v.to_move_name} to move (${app.roles[v.to_move] || "?"})`;
+  const statusBox = $("status");
+  statusBox.textContent = status;
+  statusBox.className = v.terminal ? "status over" : "status";
+  if (v.terminal) {
+    const scores = v.players.map((p, i) => `${p} ${num(v.utilities[i])}`).join(", ");
+    statusBox.append(el("span", { class: "scores", text: ` (${scores})` }));
+  }
+
+  renderBoard(v);
+  if (app.analyzed !== undefined && app.analyzed.join("\u0000") !== v.moves.join("\u0000")) {
+    $("analysis").hidden = true; // the values were of another position
+    app.analyzed = undefined;
+  }
+  const render = $("render");
+  render.textContent = v.render;
+  render.hidden = v.board !== null;
+
+  const human = isHumanTurn() && !app.busy;
+  const legal = $("legal");
+  legal.replaceChildren();
+  for (const move of v.legal) {
+    legal.append(el("button", {
+      type: "button", class: "chip", "data-move": move, disabled: !human,
+      onclick: () => humanMove(move), text: move,
+    }));
+  }
+  if (v.chance) {
+    legal.replaceChildren(...v.chance.map((c) => el("span", {
+      class: "chip static", text: `${c.move} (${num(c.p)})`,
+    })));
+  }
+  $("legal-wrap").hidden = v.terminal;
+
+  const history = $("history");
+  history.replaceChildren(...v.moves.map((m, i) => el(
+    "span", { class: "ply" }, el("span", { class: "ply-number", text: `${i + 1}.` }), ` ${m}`,
+  )));
+  $("undo").disabled = app.moves.length === 0;
+  $("engine-move").disabled = v.terminal || app.busy;
+}
+
+function renderBoard(v) {
+  const box = $("board");
+  box.replaceChildren();
+  const b = v.board;
+  if (!b) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const human = isHumanTurn() && !app.busy;
+  const grid = el("div", { class: `grid ${b.kind}`, role: "grid" });
+  grid.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
+  b.cells.forEach((mark, i) => {
+    const column = i % b.columns;
+    const move = b.kind === "tictactoe" ? b.cell_moves[i] : b.column_moves[column];
+    const cell = el("button", {
+      type: "button", class: `cell ${mark ? `mark-${mark}` : "empty"}`,
+      "data-cell": i, "data-column": column, disabled: !(human && move),
+      "aria-label": mark || (b.kind === "tictactoe" ? `cell ${i + 1}` : `column ${column + 1}`),
+      onclick: () => humanMove(move),
+    });
+    if (b.kind === "tictactoe") cell.textContent = mark;
+    else cell.append(el("span", { class: "disc" }));
+    grid.append(cell);
+  });
+  box.append(grid);
+}
+
+// --- playing -----------------------------------------------------------------------------
+
+async function newGame() {
+  app.generation += 1;
+  app.busy = false; // an engine move still in flight belongs to the old game
+  app.moves = [];
+  app.tree = null;
+  app.lastSearch = null;
+  app.paused = false;
+  $("pause").setAttribute("aria-pressed", "false");
+  $("pause").textContent = "Pause";
+  $("last-search").hidden = true;
+  $("analysis").hidden = true;
+  clearTree();
+  await load();
+}
+
+async function load() {
+  const generation = app.generation;
+  showError("");
+  try {
+    const view = await api("state", request());
+    if (generation !== app.generation) return;
+    setView(view);
+  } catch (err) {
+    if (generation === app.generation) showError(err.message);
+    return;
+  }
+  step();
+}
+
+function setView(view) {
+  app.view = view;
+  app.moves = view.moves;
+  fillRoles(view.players);
+  renderPosition();
+}
+
+async function humanMove(move) {
+  if (!isHumanTurn() || app.busy || move === null || move === undefined) return;
+  if (app.view.to_move >= 0) app.lastDecider = app.view.to_move;
+  app.moves = [...app.moves, move];
+  await load();
+}
+
+// Engines (and chance) move by themselves, one move per call, until a human is to move.
+async function step(delay = 0) {
+  const v = app.view;
+  if (!v || v.terminal || app.busy || app.paused) {
+    if (v && !app.busy) afterMove();
+    return;
+  }
+  const engineTurn = v.to_move === CHANCE || !isHumanTurn();
+  if (!engineTurn) {
+    afterMove();
+    return;
+  }
+  if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+  if (app.paused || app.view !== v) return;
+  await engineMove();
+  step(ENGINE_DELAY_MS);
+}
+
+async function engineMove() {
+  const v = app.view;
+  if (!v || v.terminal || app.busy) return;
+  const generation = app.generation;
+  const settings = searchSettings();
+  const body = request({ ...settings, ...viewpoint(), seed: Math.floor(Math.random() * 2 ** 31) });
+  app.busy = true;
+  renderPosition();
+  showError("");
+  try {
+    const answer = await api("move", body);
+    if (generation !== app.generation) return;
+    if (answer.search) {
+      app.lastDecider = v.to_move;
+      app.lastSearch = { moves: v.moves, settings, extra: {} };
+      showSearch(answer.search, `Last search: ${answer.mover} played ${answer.move}`);
+    }
+    app.view = answer.state;
+    app.moves = answer.state.moves;
+  } catch (err) {
+    if (generation === app.generation) {
+      showError(err.message);
+      app.paused = true;
+      $("pause").setAttribute("aria-pressed", "true");
+      $("pause").textContent = "Resume";
+    }
+  } finally {
+    if (generation === app.generation) {
+      app.busy = false;
+      renderPosition();
+    }
+  }
+}
+
+function afterMove() {
+  if ($("auto-analyze").checked && app.view && !app.view.terminal && !app.busy) analyze();
+}
+
+async function undo() {
+  if (!app.moves.length) return;
+  app.generation += 1;
+  app.busy = false;
+  let moves = app.moves.slice(0, -1);
+  // Back to the last position where a human was to move (engine replies are undone too).
+  if (app.roles.includes("human")) {
+    const humans = new Set(app.roles.flatMap((r, i) => (r === "human" ? [i] : [])));
+    while (moves.length) {
+      const view = await api("state", { ...gameSpec(), moves });
+      if (view.to_move !== null && humans.has(view.to_move)) break;
+      moves = moves.slice(0, -1);
+    }
+  } else {
+    setPaused(true);
+  }
+  app.moves = moves;
+  await load();
+}
+
+function setPaused(paused) {
+  app.paused = paused;
+  $("pause").setAttribute("aria-pressed", String(paused));
+  $("pause").textContent = paused ? "Resume" : "Pause";
+  if (!paused) step();
+}
+
+// --- search results ----------------------------------------------------------------------
+
+async function analyze() {
+  const v = app.view;
+  if (!v || v.terminal) return;
+  const generation = app.generation;
+  const moves = app.moves;
+  const settings = searchSettings();
+  const extra = viewpoint();
+  $("analyze").disabled = true;
+  showError("");
+  try {
+    const answer = await api("analyze", request({ ...settings, ...extra }));
+    if (generation !== app.generation || moves !== app.moves) return;
+    app.lastSearch = { moves, settings, extra };
+    showSearch(answer.search, `Analysis: ${answer.search.to_move || "chance"} to move`);
+    showValues(answer.search);
+    app.analyzed = moves;
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    $("analyze").disabled = false;
+  }
+}
+
+function showSearch(search, title) {
+  $("last-search").hidden = false;
+  $("last-title").textContent = title;
+  $("r-move").textContent = search.action || "none";
+  const kind = search.exact ? "exact" : "heuristic";
+  const early = search.stopped_early ? ", stopped early by the server's cap" : "";
+  $("r-value-label").textContent = `value for ${search.player}`;
+  $("r-value").textContent = `${num(search.value)} (${kind}, ${search.algorithm}`
+    + `${search.engine ? " + engine craft" : ""}${early})`;
+  $("r-pv").replaceChildren(...search.pv.map((m) => el("span", { class: "chip static", text: m })));
+  if (!search.pv.length) $("r-pv").textContent = "–";
+  const s = search.stats;
+  const cells = [
+    ["nodes", s.nodes.toLocaleString("en")], ["leaves", s.leaves.toLocaleString("en")],
+    ["evals", s.evals.toLocaleString("en")], ["cutoffs", s.cutoffs.toLocaleString("en")],
+    ["tt hits", s.tt_hits.toLocaleString("en")], ["depth", String(s.depth)],
+    ["time", `${s.elapsed.toFixed(3)} s`], ["nodes/s", Math.round(s.nps).toLocaleString("en")],
+  ];
+  $("r-stats").replaceChildren(
+    el("tr", {}, ...cells.map(([k]) => el("th", { text: k }))),
+    el("tr", {}, ...cells.map(([k, v]) => el("td", { "data-stat": k, text: v }))),
+  );
+}
+
+function showValues(search) {
+  $("analysis").hidden = false;
+  $("analysis-title").textContent = `Value of every move for ${search.player}`;
+  const rows = search.move_values;
+  const table = $("values");
+  if (!rows.length) {
+    table.replaceChildren(el("tr", {}, el("td", { text: "no moves to compare here" })));
+    return;
+  }
+  const finite = rows.map((r) => r.value).filter((x) => typeof x === "number");
+  const scale = Math.max(...finite.map(Math.abs), 0) || 1;
+  const human = isHumanTurn();
+  table.replaceChildren(
+    el("tr", {}, el("th", { text: "move" }), el("th", { class: "num", text: "value" }),
+      el("th", { text: "" }), el("th", { text: "" })),
+    ...rows.map((row) => {
+      const best = row.move === search.action;
+      // A bar from the middle: right and green for a gain, left and red for a loss.
+      const value = typeof row.value === "number" ? row.value : row.value === "+inf" ? scale : -scale;
+      const bar = el("span", { class: `bar ${value > 0 ? "good" : value < 0 ? "bad" : "even"}` });
+      bar.style.width = `${Math.max((50 * Math.abs(value)) / scale, 0.6)}%`;
+      bar.style.left = value < 0 ? `${50 - (50 * Math.abs(value)) / scale}%` : "50%";
+      const moveCell = human
+        ? el("td", {}, el("button", {
+          type: "button", class: "chip", text: row.move, onclick: () => humanMove(row.move),
+        }))
+        : el("td", { text: row.move });
+      return el(
+        "tr", { class: best ? "best" : null, "data-move": row.move },
+        moveCell,
+        el("td", { class: "num", text: num(row.value) }),
+        el("td", { class: "barcell" }, el("span", { class: "track" }, bar)),
+        el("td", { class: "tagcell" }, best ? el("span", { class: "tag", text: "best" }) : null),
+      );
+    }),
+  );
+}
+
+// --- the tree view -----------------------------------------------------------------------
+
+function clearTree() {
+  $("tree").replaceChildren();
+  $("tree-legend").hidden = true;
+  $("tree-summary").textContent =
+    "Search a position first (Analyze, or let the engine move); then show its tree.";
+}
+
+async function showTree() {
+  const last = app.lastSearch;
+  if (!last) {
+    $("tree-summary").textContent = "No search yet: analyze the position or let the engine move.";
+    return;
+  }
+  const body = {
+    ...gameSpec(), moves: last.moves, ...last.extra,
+    algorithm: last.settings.algorithm, unit: last.settings.unit,
+    max_nodes: Number.parseInt($("tree-nodes").value, 10) || 2000,
+  };
+  const depthText = $("tree-depth").value.trim();
+  if (depthText !== "") body.depth = Number.parseInt(depthText, 10);
+  else if (last.settings.depth !== undefined) body.depth = last.settings.depth;
+  $("show-tree").disabled = true;
+  $("tree-summary").textContent = "capturing the search...";
+  try {
+    const answer = await api("tree", body);
+    app.tree = answer.tree;
+    drawTree(answer.tree, body.depth);
+  } catch (err) {
+    $("tree-summary").textContent = `Cannot show the tree: ${err.message}`;
+    $("tree").replaceChildren();
+  } finally {
+    $("show-tree").disabled = false;
+  }
+}
+
+function drawTree(tree, depth) {
+  const s = tree.stats;
+  const reach = depth === undefined ? "to the end of the game" : `to depth ${depth}`;
+  $("tree-summary").textContent = `${tree.algorithm} ${reach}, values for ${tree.player}: `
+    + `value ${num(tree.value)}${tree.exact ? "" : " (heuristic)"}, `
+    + `principal variation ${tree.pv.join(" ") || "–"}; `
+    + `${s.nodes.toLocaleString("en")} nodes searched, ${s.pruned.toLocaleString("en")} pruned, `
+    + `${s.cutoffs.toLocaleString("en")} cutoffs.`;
+  $("tree-legend").hidden = false;
+  const root = $("tree");
+  root.replaceChildren(treeItem(tree.root, true));
+}
+
+function treeItem(node, open) {
+  const kids = node.children || [];
+  const item = el("li", {
+    role: "treeitem", "data-id": node.id, "data-kind": node.kind,
+    class: ["node", node.pv ? "on-pv" : "", node.pruned ? "pruned" : ""].join(" ").trim(),
+  });
+  const toggle = el("button", {
+    type: "button", class: "toggle", "aria-label": "expand or collapse",
+    disabled: kids.length === 0,
+  });
+  toggle.textContent = kids.length ? "▸" : "·";
+  const row = el("div", { class: "row" }, toggle);
+  row.append(el("span", { class: "action", text: node.action === null ? "root" : node.action }));
+  if (node.probability !== null) {
+    row.append(el("span", { class: "prob", text: `p=${num(node.probability)}` }));
+  }
+  if (node.label) row.append(el("span", { class: "label", text: node.label }));
+  row.append(el("span", { class: `badge ${badgeClass(node.kind)}`, text: node.kind }));
+  if (node.pruned) {
+    row.append(el("span", { class: "why", text: `pruned: ${prettyBound(node.pruned_by)}` }));
+  } else {
+    const values = node.values ? ` (${node.values.map(num).join(", ")})` : "";
+    row.append(el("span", { class: "value", "data-value": num(node.value),
+      text: `${num(node.value)}${values}` }));
+    if (node.alpha !== null || node.beta !== null) {
+      row.append(el("span", { class: "window", text: `α ${num(node.alpha)}  β ${num(node.beta)}` }));
+    }
+  }
+  if (kids.length) {
+    const count = `${kids.length} ${kids.length === 1 ? "child" : "children"}`;
+    row.append(el("span", { class: "count", text: count }));
+  }
+  item.append(row);
+  const list = el("ul", { role: "group" });
+  item.append(list);
+  let built = false;
+  const setOpen = (wanted) => {
+    const value = wanted && kids.length > 0;
+    if (value && !built) {
+      list.append(...kids.map((k) => treeItem(k, false)));
+      built = true;
+    }
+    item.classList.toggle("open", value);
+    item.setAttribute("aria-expanded", String(value));
+    toggle.textContent = kids.length ? (value ? "▾" : "▸") : "·";
+  };
+  item.setOpen = setOpen;
+  toggle.addEventListener("click", () => setOpen(!item.classList.contains("open")));
+  setOpen(kids.length > 0 && (open || node.pv));
+  return item;
+}
+
+function prettyBound(text) {
+  // "beta=2 <= alpha=3" as the lecture notes write it: "β=2 ≤ α=3".
+  if (!text) return "cut off";
+  return text.replace(/\balpha\b/g, "α").replace(/\bbeta\b/g, "β")
+    .replace(/<=/g, "≤").replace(/>=/g, "≥");
+}
+
+function badgeClass(kind) {
+  return ["max", "min", "chance", "terminal", "cutoff"].includes(kind) ? kind : "player";
+}
+
+function expandAll() {
+  const limit = 3000; // DOM nodes: a bigger tree stays collapsed below this many
+  let count = 0;
+  const queue = [...document.querySelectorAll("#tree > li")];
+  while (queue.length && count < limit) {
+    const item = queue.shift();
+    if (item.setOpen) item.setOpen(true);
+    count += 1;
+    queue.push(...item.querySelectorAll(":scope > ul > li"));
+  }
+}
+
+function collapseToPv() {
+  for (const item of document.querySelectorAll("#tree li")) {
+    if (item.setOpen) item.setOpen(item.classList.contains("on-pv"));
+  }
+}
+
+// --- wiring ------------------------------------------------------------------------------
+
+function updateCraft() {
+  const ok = CRAFT_ALGORITHMS.has($("algorithm").value);
+  $("engine").disabled = !ok;
+  if (!ok) $("engine").checked = false;
+}
+
+async function main() {
+  try {
+    app.catalogue = await api("games");
+  } catch (err) {
+    showError(`cannot reach the server: ${err.message}`);
+    return;
+  }
+  fillCatalogue();
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => setSource(tab.dataset.source));
+  }
+  $("game-select").addEventListener("change", () => {
+    fillOptions();
+    app.roles = [];
+    newGame();
+  });
+  $("options").addEventListener("change", () => newGame());
+  $("tree-file").addEventListener("change", (e) => readFileInto(e.target, $("tree-text"), "treeName"));
+  $("gdl-file").addEventListener("change", (e) => readFileInto(e.target, $("gdl-text"), "gdlName"));
+  $("new-game").addEventListener("click", () => newGame());
+  $("undo").addEventListener("click", () => undo());
+  $("engine-move").addEventListener("click", async () => {
+    await engineMove();
+    step(ENGINE_DELAY_MS);
+  });
+  $("pause").addEventListener("click", () => setPaused(!app.paused));
+  $("analyze").addEventListener("click", () => analyze());
+  $("algorithm").addEventListener("change", updateCraft);
+  $("show-tree").addEventListener("click", () => showTree());
+  $("tree-expand").addEventListener("click", expandAll);
+  $("tree-collapse").addEventListener("click", collapseToPv);
+  for (const id of ["time", "depth"]) {
+    $(id).addEventListener("focus", () => {
+      document.querySelector(`input[name=limit][value=${id}]`).checked = true;
+    });
+  }
+  updateCraft();
+  await newGame();
+  document.body.dataset.ready = "true";
+}
+
+main();

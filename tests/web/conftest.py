@@ -1,0 +1,36 @@
+"""Fixtures of the web tests: a real uvicorn server on 127.0.0.1 and an ephemeral port."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+
+from plies.web.app import LOOPBACK_HOSTS, create_app
+from plies.web.cli import listen
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[str]:
+    """The base URL (``http://127.0.0.1:PORT``) of the app served by uvicorn in a thread."""
+    sock = listen("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(allowed_hosts=LOOPBACK_HOSTS), log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the uvicorn server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()

@@ -1,0 +1,252 @@
+"""The page in a real browser: the system Chromium driven by Playwright, against uvicorn.
+
+Screenshots go to ``tests/web/artifacts/`` (git-ignored).  Playwright's own browser
+downloads are never used: the tests launch ``/usr/bin/chromium``.  Without it they fail
+in CI (``CI=true``) and are skipped, with the reason, elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+
+from plies.games.nim import nim_sum
+
+from .gdl_games import GDL_STICKS
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = Path(__file__).parent / "artifacts"
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        reason = f"the browser tests need the system Chromium at {CHROMIUM} " \
+                 "(apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str) -> Iterator[Any]:
+    """The app's page, loaded; the test fails on any script error or failed request."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(WAIT_MS)
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+    tab.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    tab.problems = problems  # a test that provokes an error clears what it expected
+    tab.goto(f"{live_server}/")
+    tab.wait_for_selector("body[data-ready=true]")
+    try:
+        yield tab
+    finally:
+        context.close()
+    assert problems == []
+
+
+def shot(page: Any, name: str, at: str | None = None) -> None:
+    """Save a screenshot: the whole page, or the viewport scrolled to ``at`` (a big tree
+    makes a whole-page picture slow)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    if at is not None:
+        page.locator(at).scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=at is None)
+
+
+def status(page: Any) -> str:
+    return str(page.locator("#status").inner_text())
+
+
+def plies_played(page: Any) -> list[str]:
+    return [text.split(". ", 1)[1] for text in page.locator("#history .ply").all_inner_texts()]
+
+
+def wait_for_turn(page: Any, moves: int, human: str) -> None:
+    """Until ``moves`` moves are on the record and ``human`` is to move, or the game ends."""
+    page.wait_for_function(
+        """([n, who]) => {
+            const s = document.getElementById('status').textContent;
+            const plies = document.querySelectorAll('#history .ply').length;
+            return s.startsWith('Game over') || (plies >= n && s.startsWith(who + ' to move'));
+        }""",
+        arg=[moves, human],
+    )
+
+
+def test_play_tictactoe_against_the_engine(page: Any, live_server: str) -> None:
+    assert status(page) == "X to move (human)"
+    page.click("[data-cell='4']")  # X takes the centre; the engine (O) answers
+    wait_for_turn(page, 2, "X")
+    assert plies_played(page)[0] == "5"
+
+    # The value of every move, as the server computes it for the same position.
+    moves = plies_played(page)
+    page.click("#analyze")
+    page.wait_for_selector("#analysis:not([hidden]) #values tr[data-move]")
+    rows = page.locator("#values tr[data-move]")
+    with httpx.Client(base_url=live_server, timeout=30) as http:
+        expected = http.post("/api/analyze", json={"game": "tictactoe", "moves": moves,
+                                                   "time": 1}).json()["search"]
+    assert rows.count() == 7 == len(expected["move_values"])
+    for i, row in enumerate(expected["move_values"]):
+        cells = rows.nth(i).locator("td")
+        assert cells.nth(0).inner_text() == row["move"]
+        assert float(cells.nth(1).inner_text()) == row["value"]
+    assert page.locator("#values tr.best").get_attribute("data-move") == expected["action"]
+    assert page.locator("#r-pv .chip").all_inner_texts() == expected["pv"]
+    assert int(page.locator("[data-stat='depth']").inner_text()) == expected["stats"]["depth"]
+
+    # The tree of that search: values, the principal variation, the pruned branches.
+    page.click("#show-tree")
+    page.wait_for_selector("#tree li.node")
+    summary = page.locator("#tree-summary").inner_text()
+    assert "alphabeta to the end of the game" in summary and "pruned" in summary
+    root = page.locator("#tree > li")
+    assert root.locator(":scope > .row .value").inner_text() == f"{expected['value']:g}"
+    page.click("#tree-expand")
+    pruned = page.locator("#tree li.pruned")
+    assert pruned.count() > 0
+    assert pruned.first.locator(".why").inner_text().startswith("pruned: ")
+    assert "≤" in pruned.first.inner_text() or "≥" in pruned.first.inner_text()
+    on_pv = page.locator("#tree li.on-pv > .row .action").all_inner_texts()
+    assert on_pv == ["root", *expected["pv"]]
+    shot(page, "tictactoe-tree", at="#tree-card")
+    page.click("#tree-collapse")
+
+    # Play on, always the first free cell, to the end; the engine never loses.
+    while not status(page).startswith("Game over"):
+        count = len(plies_played(page))
+        page.locator(".grid .cell.empty:not([disabled])").first.click()
+        wait_for_turn(page, count + 2, "X")
+    final = status(page)
+    moves = plies_played(page)
+    with httpx.Client(base_url=live_server, timeout=30) as http:
+        truth = http.post("/api/state", json={"game": "tictactoe", "moves": moves}).json()
+    assert truth["terminal"] is True
+    assert final.startswith(f"Game over: {truth['result']}")
+    assert truth["result"] in ("draw", "O wins")  # perfect play never loses tic-tac-toe
+    marks = [c.inner_text() for c in page.locator(".grid .cell").all()]
+    assert marks == truth["board"]["cells"]
+    shot(page, "tictactoe-over")
+
+
+def test_watch_engine_against_engine_on_nim(page: Any) -> None:
+    page.select_option("#game-select", "nim")
+    page.wait_for_selector("[data-option=piles]")
+    page.fill("[data-option=piles]", "1,2,3")
+    page.dispatch_event("[data-option=piles]", "change")
+    page.wait_for_function("() => document.getElementById('render').textContent"
+                           ".includes('pile 3: 3')")
+    page.select_option("[data-role='0']", "engine")  # both sides engines: the game plays
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent.startsWith('Game over')"
+    )
+    # Nim-sum 1^2^3 = 0: the first player loses against perfect play (Bouton).
+    assert nim_sum((1, 2, 3)) == 0
+    assert status(page).startswith("Game over: P1 wins")
+    assert len(plies_played(page)) >= 2
+    assert page.locator("#last-title").text_content().startswith("Last search: P1 played")
+    shot(page, "nim-engine-vs-engine")
+
+
+def test_connect4_column_click_and_a_tree_file(page: Any, tmp_path: Path) -> None:
+    page.select_option("#game-select", "connect4")
+    page.wait_for_selector(".grid.connect4")
+    page.check("input[name=limit][value=depth]")
+    page.fill("#depth", "2")
+    page.click(".grid .cell[data-column='3'] >> nth=0")  # any cell of column 4
+    wait_for_turn(page, 2, "X")
+    bottom_left = 5 * 7  # the bottom row starts at cell 35
+    assert "mark-X" in page.locator(f"[data-cell='{bottom_left + 3}']").get_attribute("class")
+    assert plies_played(page)[0] == "4"
+    shot(page, "connect4")
+    page.click("#undo")  # takes back the engine's answer and the human's move
+    page.wait_for_function("() => document.querySelectorAll('#history .ply').length === 0")
+    assert page.locator(".grid .cell.mark-X, .grid .cell.mark-O").count() == 0
+    assert status(page) == "X to move (human)"
+
+    # An explicit tree from a file: AIMA figure 5.2, where alpha-beta prunes c2 and c3.
+    tree = tmp_path / "fig52.tree"
+    tree.write_text("A: max(a1 -> B: min(b1 -> 3 b2 -> 12 b3 -> 8)\n"
+                    "       a2 -> C: min(c1 -> 2 c2 -> 4 c3 -> 6)\n"
+                    "       a3 -> D: min(d1 -> 14 d2 -> 5 d3 -> 2))\n")
+    page.click(".tab[data-source=tree]")
+    page.select_option("[data-role='0']", "human")
+    page.set_input_files("#tree-file", str(tree))
+    page.wait_for_function("() => document.getElementById('render').textContent"
+                           ".includes('node A')")
+    page.check("input[name=limit][value=time]")
+    page.click("#analyze")
+    page.wait_for_selector("#values tr[data-move='a1']")
+    values = {r.get_attribute("data-move"): r.locator("td").nth(1).inner_text()
+              for r in page.locator("#values tr[data-move]").all()}
+    assert values == {"a1": "3", "a2": "2", "a3": "2"}
+    page.click("#show-tree")
+    page.wait_for_selector("#tree li.node")
+    page.click("#tree-expand")
+    pruned = page.locator("#tree li.pruned > .row").all_inner_texts()
+    assert [" ".join(p.split()) for p in pruned] == [
+        "· c2 TERMINAL pruned: β=2 ≤ α=3", "· c3 TERMINAL pruned: β=2 ≤ α=3",  # noqa: RUF001
+    ]
+    shot(page, "tree-file")
+
+    # A malformed tree: one line saying where, and the page goes on.
+    page.fill("#tree-text", "A: max(1 2")
+    page.click("#new-game")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "fig52.tree:1:" in page.locator("#error").inner_text()
+    assert page.problems == [  # the browser logs the refused request, as it should
+        "Failed to load resource: the server responded with a status of 422 "
+        "(Unprocessable Entity)"
+    ]
+    page.problems.clear()
+
+
+def test_a_gdl_game_from_a_file(page: Any, live_server: str, tmp_path: Path) -> None:
+    rules = tmp_path / "sticks.kif"
+    rules.write_text(GDL_STICKS)
+    page.click(".tab[data-source=gdl]")
+    page.set_input_files("#gdl-file", str(rules))
+    page.wait_for_function("() => document.getElementById('render').textContent"
+                           ".includes('(sticks 4)')")
+    assert status(page) == "first to move (human)"
+    page.click("#analyze")
+    page.wait_for_selector("#values tr[data-move]")
+    values = {r.get_attribute("data-move"): r.locator("td").nth(1).inner_text()
+              for r in page.locator("#values tr[data-move]").all()}
+    assert values == {"(take 1)": "100", "(take 2)": "0"}  # take 1, leave 3: a win
+    page.check("#auto-analyze")  # from now on, play the best move of each analysis
+    while not status(page).startswith("Game over"):
+        count = len(plies_played(page))
+        page.click("#values tr.best button")
+        wait_for_turn(page, count + 1, "first")
+        if not status(page).startswith("Game over"):
+            page.wait_for_selector("#analysis:not([hidden]) #values tr.best button")
+    moves = plies_played(page)
+    assert moves[0] == "(take 1)"
+    with httpx.Client(base_url=live_server, timeout=30) as http:
+        truth = http.post("/api/state", json={"gdl": GDL_STICKS, "moves": moves}).json()
+    assert status(page).startswith(f"Game over: {truth['result']}")
+    assert truth["result"] == "first wins"  # the best moves win from 4 sticks
+    shot(page, "gdl-sticks")
