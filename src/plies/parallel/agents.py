@@ -1,0 +1,271 @@
+"""Agents for tournaments: a search algorithm with its limits, written as one short spec.
+
+A spec is ``ALGORITHM`` or ``ALGORITHM:KEY=VALUE,KEY=VALUE``::
+
+    alphabeta:depth=4          alpha-beta, 4 plies deep
+    expectiminimax:depth=3     for games with chance nodes
+    alphabeta:time=0.1,engine=1   engine craft under a 0.1 s budget per move
+    random                     a uniformly random legal move
+
+Algorithms: ``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``, ``maxn``,
+``simultaneous`` (mixed strategies at simultaneous-move nodes, drawn at random) and
+``random``.  Keys: ``depth`` (an int >= 1), ``unit`` (``ply`` or ``round``), ``time``
+(seconds > 0 per move), ``nodes`` (an int >= 1 per move) and ``engine`` (``1``/``0``:
+transposition table, move ordering and PVS for alpha-beta; Star1 pruning for
+expectiminimax).  A search agent without depth, time or nodes searches to the end.
+
+Agents play with the ``"random"`` tie rule and a per-move seed, so two games between the
+same agents differ while every game stays a pure function of its seed.  Budgets by
+``time`` are the exception: how deep a search gets in 0.1 s depends on the machine and
+its load, so such games are not reproducible; ``nodes`` is the reproducible budget.
+
+>>> spec = parse_agent("alphabeta:depth=4,engine=yes")
+>>> spec.algorithm, spec.limit, spec.engine
+('alphabeta', Limit(depth=4, unit='ply', time=None, nodes=None), True)
+>>> spec.label
+'alphabeta:depth=4,engine=1'
+>>> parse_agent("alphabeta:dept=4")
+Traceback (most recent call last):
+...
+plies.errors.OptionError: unknown key 'dept' in agent 'alphabeta:dept=4'; keys: depth, ...
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
+from plies.game import SIMULTANEOUS, default_player_actions, format_action
+from plies.search import (
+    Limit,
+    SearchResult,
+    alphabeta,
+    bounded_minimax,
+    expectiminimax,
+    maxn,
+    minimax,
+    simultaneous,
+)
+
+SEARCHES: Final[dict[str, Callable[..., SearchResult]]] = {
+    "minimax": minimax,
+    "alphabeta": alphabeta,
+    "bounded": bounded_minimax,
+    "expectiminimax": expectiminimax,
+    "maxn": maxn,
+    "simultaneous": simultaneous,
+}
+"""The search algorithms an agent may use, by name."""
+
+ALGORITHMS: Final = (*SEARCHES, "random")
+KEYS: Final = ("depth", "unit", "time", "nodes", "engine")
+
+# Which node types each algorithm can search (random plays anything).
+_CHANCE_OK: Final = frozenset({"expectiminimax", "maxn", "simultaneous", "random"})
+_SIMULTANEOUS_OK: Final = frozenset({"simultaneous", "random"})
+_ENGINE_OK: Final = frozenset({"alphabeta", "expectiminimax"})
+_TRUE: Final = frozenset({"1", "true", "yes", "on"})
+_FALSE: Final = frozenset({"0", "false", "no", "off"})
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpec:
+    """A parsed agent: an algorithm, its per-move :class:`Limit` and the engine switch.
+
+    ``limit`` is None for ``random`` and for a search without any limit (to the end).
+    ``label`` is the canonical spec text (keys in the order of :data:`KEYS`).
+    """
+
+    algorithm: str
+    limit: Limit | None = None
+    engine: bool = False
+
+    @property
+    def label(self) -> str:
+        parts: list[str] = []
+        if self.limit is not None:
+            lim = self.limit
+            if lim.depth is not None:
+                parts.append(f"depth={lim.depth}")
+            if lim.unit != "ply":
+                parts.append(f"unit={lim.unit}")
+            if lim.time is not None:
+                parts.append(f"time={lim.time:g}")
+            if lim.nodes is not None:
+                parts.append(f"nodes={lim.nodes}")
+        if self.engine:
+            parts.append("engine=1")
+        return self.algorithm + (":" + ",".join(parts) if parts else "")
+
+    @property
+    def reproducible(self) -> bool:
+        """False when a clock limits the search (its depth then depends on the machine)."""
+        return self.limit is None or self.limit.time is None
+
+    def check(self, game: Any) -> None:
+        """Refuse a game this agent cannot play, before any game starts.
+
+        Raises:
+            UnsupportedGameError: the game has chance (or simultaneous-move) nodes and
+                the algorithm cannot search them; the message says which can.
+        """
+        name = getattr(game, "name", "this game")
+        if getattr(game, "has_chance", False) and self.algorithm not in _CHANCE_OK:
+            raise UnsupportedGameError(
+                f"agent {self.label!r} cannot play {name}: it has chance nodes; use "
+                f"{', '.join(sorted(_CHANCE_OK))}"
+            )
+        if getattr(game, "has_simultaneous", False) and self.algorithm not in _SIMULTANEOUS_OK:
+            raise UnsupportedGameError(
+                f"agent {self.label!r} cannot play {name}: it has simultaneous moves; use "
+                f"{', '.join(sorted(_SIMULTANEOUS_OK))}"
+            )
+        if self.engine and self.algorithm == "expectiminimax":
+            lo, hi = getattr(game, "utility_range", (-math.inf, math.inf))
+            if not (math.isfinite(lo) and math.isfinite(hi)):
+                raise UnsupportedGameError(
+                    f"agent {self.label!r}: engine=1 (Star1 pruning) needs a game with a "
+                    f"finite utility_range; {name} has none"
+                )
+
+    def choose(self, game: Any, state: Any, player: int, seed: int) -> tuple[Any, int]:
+        """``player``'s action at ``state`` and the nodes searched for it.
+
+        At a SIMULTANEOUS node the action is ``player``'s own component (the caller
+        assembles the joint action); ``simultaneous`` draws it from its mixed strategy.
+        ``seed`` makes the choice (ties, random moves, mixed strategies) reproducible.
+        """
+        mover = game.to_move(state)
+        if self.algorithm == "random":
+            rng = random.Random(seed)
+            if mover == SIMULTANEOUS:
+                return rng.choice(list(_own_actions(game, state, player))), 0
+            return rng.choice(list(game.actions(state))), 0
+        kwargs: dict[str, Any] = {"player": player, "tie": "random", "seed": seed}
+        if self.engine:
+            if self.algorithm == "alphabeta":
+                kwargs.update(tt=True, ordering=True, pvs=True)
+            else:
+                kwargs["pruning"] = True
+        result = SEARCHES[self.algorithm](game, state, self.limit, **kwargs)
+        if mover == SIMULTANEOUS:
+            strategy = result.strategy or {}
+            if not strategy:
+                raise UnsupportedGameError(
+                    f"agent {self.label!r} found no strategy at a simultaneous-move node"
+                )
+            moves = list(strategy)
+            action = random.Random(seed).choices(moves, [strategy[a] for a in moves])[0]
+            return action, result.stats.nodes
+        if result.action is None:
+            raise UnsupportedGameError(f"agent {self.label!r} chose no move at {state!r}")
+        return result.action, result.stats.nodes
+
+
+def _own_actions(game: Any, state: Any, player: int) -> Sequence[Any]:
+    custom = getattr(game, "player_actions", None)
+    return custom(state, player) if custom is not None else default_player_actions(
+        game, state, player
+    )
+
+
+def joint_action(game: Any, state: Any, own: Sequence[Any]) -> Any:
+    """The joint action of ``actions(state)`` whose components are ``own`` (player order)."""
+    wanted = tuple(own)
+    for joint in game.actions(state):
+        if tuple(joint) == wanted:
+            return joint
+    legal = [format_action(game, state, a) for a in game.actions(state)]
+    raise IllegalActionError(wanted, legal, context="(no such joint action)")
+
+
+def parse_agent(text: str) -> AgentSpec:
+    """The agent written as ``text`` (see the module docstring).
+
+    Raises:
+        OptionError: an empty spec, an unknown algorithm, an unknown or repeated key, an
+            item that is not ``key=value``, or a value of the wrong kind.  The message
+            quotes the spec and lists what is accepted.
+    """
+    spec = text.strip()
+    name, _, rest = spec.partition(":")
+    name = name.strip().lower()
+    if not name:
+        raise OptionError(
+            f"empty agent spec {text!r}; write ALGORITHM[:KEY=VALUE,...], "
+            f"e.g. alphabeta:depth=4"
+        )
+    if name not in ALGORITHMS:
+        raise OptionError(
+            f"unknown algorithm {name!r} in agent {spec!r}; use one of: {', '.join(ALGORITHMS)}"
+        )
+    values: dict[str, str] = {}
+    for item in (part.strip() for part in rest.split(",")) if rest.strip() else ():
+        key, sep, value = item.partition("=")
+        key = key.strip().lower()
+        if not sep or not key:
+            raise OptionError(f"{item!r} is not key=value in agent {spec!r}")
+        if key not in KEYS:
+            raise OptionError(f"unknown key {key!r} in agent {spec!r}; keys: {', '.join(KEYS)}")
+        if key in values:
+            raise OptionError(f"key {key!r} given twice in agent {spec!r}")
+        values[key] = value.strip()
+    if name == "random":
+        if values:
+            raise OptionError(f"agent {spec!r}: random takes no keys")
+        return AgentSpec("random")
+    depth = _int(values, "depth", spec)
+    nodes = _int(values, "nodes", spec)
+    time = _seconds(values, spec)
+    unit = values.get("unit", "ply").lower()
+    if unit not in ("ply", "round"):
+        raise OptionError(f"bad value {unit!r} for unit in agent {spec!r}: use ply or round")
+    engine = _flag(values, spec)
+    if engine and name not in _ENGINE_OK:
+        raise OptionError(
+            f"agent {spec!r}: engine=1 applies to {' and '.join(sorted(_ENGINE_OK))} only"
+        )
+    limited = depth is not None or time is not None or nodes is not None or unit != "ply"
+    limit = Limit(depth, "round" if unit == "round" else "ply", time, nodes) if limited else None
+    return AgentSpec(name, limit, engine)
+
+
+def _int(values: dict[str, str], key: str, spec: str) -> int | None:
+    if key not in values:
+        return None
+    text = values[key]
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise OptionError(f"bad value {text!r} for {key} in agent {spec!r}: use an int >= 1")
+    return number
+
+
+def _seconds(values: dict[str, str], spec: str) -> float | None:
+    if "time" not in values:
+        return None
+    text = values["time"]
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise OptionError(
+            f"bad value {text!r} for time in agent {spec!r}: use seconds > 0, e.g. 0.1"
+        )
+    return seconds
+
+
+def _flag(values: dict[str, str], spec: str) -> bool:
+    text = values.get("engine", "0").lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise OptionError(f"bad value {text!r} for engine in agent {spec!r}: use 1 or 0")

@@ -1,0 +1,361 @@
+"""Where independent work runs: this process, a local process pool, or a Ray cluster.
+
+Tournaments and batch analysis are many independent tasks (a game, a position).  A
+:class:`Backend` maps a top-level function over them and returns the results in task
+order, whatever order they finished in, so a result never depends on the backend or on
+the number of workers.  Tasks travel in chunks (about four per worker) to keep the cost
+of shipping them small against the work; a chunk takes every m-th task, so that the
+long tasks of a schedule (the strong pairings of a tournament) spread over all chunks.
+
+- :class:`LocalBackend` (the default): ``workers`` processes started with the *spawn*
+  method (no fork of a process that runs threads, the same on every platform); with
+  ``workers=1`` the tasks run in this process, one after another.  Spawned workers
+  import the main module, so a script must make its calls under
+  ``if __name__ == "__main__":``.
+- :class:`RayBackend`: a Ray cluster at ``address``, or a local Ray instance started
+  with ``ray.init(num_cpus=workers)``; Ray is imported only when used.
+
+Work functions are top-level functions ``fn(shared, task)``: ``shared`` (the game, the
+agents, ...) is sent once per chunk (once in all with Ray, through its object store).
+A :class:`~plies.errors.PliesError` raised by a task reaches the caller as a
+:class:`WorkerError` with the same message.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import multiprocessing
+import os
+import socket
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from plies import games
+from plies.errors import OptionError, PliesError
+from plies.game import Game
+
+T = TypeVar("T")
+R = TypeVar("R")
+Work = Callable[[Any, Any], Any]
+Progress = Callable[[int], None]
+"""Called with the number of tasks that just finished."""
+
+CHUNKS_PER_WORKER = 4
+RAY_PORT = 6379
+
+
+class BackendError(PliesError):
+    """A backend that cannot run: Ray missing, a cluster out of reach, a bad worker count."""
+
+
+class WorkerError(PliesError):
+    """A user error met inside a task (the original :class:`PliesError`'s message)."""
+
+
+# --- games by reference ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameRef:
+    """A game named by the registry: every worker builds it once (cheap to ship).
+
+    ``options`` are the typed keyword arguments of :func:`plies.games.load`, as
+    ``(key, value)`` pairs.  ``name`` may also be a ``.tree``/``.json`` file path.
+    """
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def parse(cls, name: str, options: Sequence[str] = ()) -> GameRef:
+        """The game ``name`` with command-line options ``["key=value", ...]``.
+
+        A tree file's path is made absolute: workers need not share this directory.
+        """
+        typed = games.parse_options(name, options)
+        if games.is_tree_path(name):
+            name = str(Path(name).resolve())
+        return cls(name, tuple(typed.items()))
+
+    def load(self) -> Game[Any, Any]:
+        """The game, built once per process."""
+        game = _GAMES.get(self)
+        if game is None:
+            game = _GAMES[self] = games.load(self.name, **dict(self.options))
+        return game
+
+
+_GAMES: dict[GameRef, Game[Any, Any]] = {}
+
+
+def resolve(game: Any) -> Any:
+    """``game`` itself, or the game a :class:`GameRef` names."""
+    return game.load() if isinstance(game, GameRef) else game
+
+
+# --- running tasks --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    message: str
+
+
+def run_chunk(fn: Work, shared: Any, chunk: Sequence[Any]) -> list[Any] | _Failure:
+    """``[fn(shared, task) for task in chunk]``, or the first user error as a value.
+
+    A PliesError is returned rather than raised: exceptions with their own constructor
+    arguments do not survive pickling between processes.
+    """
+    try:
+        return [fn(shared, task) for task in chunk]
+    except PliesError as err:
+        return _Failure(str(err))
+
+
+def chunks(n: int, workers: int) -> list[range]:
+    """Strided index ranges that partition ``range(n)``, about four per worker.
+
+    >>> chunks(10, 1)
+    [range(0, 10, 4), range(1, 10, 4), range(2, 10, 4), range(3, 10, 4)]
+    """
+    count = min(n, max(1, workers) * CHUNKS_PER_WORKER)
+    return [range(j, n, count) for j in range(count)]
+
+
+def _take(tasks: Sequence[Any], span: range) -> list[Any]:
+    return [tasks[i] for i in span]
+
+
+def _collect(
+    parts: Iterator[tuple[range, list[Any] | _Failure]], n: int, progress: Progress | None
+) -> list[Any]:
+    results: list[Any] = [None] * n
+    for span, part in parts:
+        if isinstance(part, _Failure):
+            raise WorkerError(part.message)
+        results[span.start : span.stop : span.step] = part
+        if progress is not None:
+            progress(len(span))
+    return results
+
+
+class Backend(Protocol):
+    """Something that maps a work function over tasks (see the module docstring).
+
+    ``with backend:`` holds its resources (a Ray connection) over several maps.
+    """
+
+    @property
+    def description(self) -> str: ...
+
+    def __enter__(self) -> Backend: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    def map(
+        self, fn: Work, shared: Any, tasks: Sequence[Any], progress: Progress | None = None
+    ) -> list[Any]:
+        """``[fn(shared, t) for t in tasks]``, in task order; ``progress`` as tasks finish."""
+        ...
+
+
+def _check_workers(workers: int | None) -> int:
+    if workers is None:
+        return os.cpu_count() or 1
+    if workers < 1:
+        raise BackendError(f"--workers must be at least 1, got {workers}")
+    return workers
+
+
+class LocalBackend:
+    """A pool of ``workers`` spawned processes (default ``os.cpu_count()``); 1: in-process.
+
+    Each :meth:`map` starts its own pool; ``with backend:`` is accepted (and does nothing)
+    so that callers can treat every backend alike.
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = _check_workers(workers)
+
+    def __enter__(self) -> LocalBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    @property
+    def description(self) -> str:
+        if self.workers == 1:
+            return "1 worker (this process)"
+        return f"{self.workers} workers (local processes)"
+
+    def map(
+        self, fn: Work, shared: Any, tasks: Sequence[Any], progress: Progress | None = None
+    ) -> list[Any]:
+        spans = chunks(len(tasks), self.workers)
+        if self.workers == 1 or len(tasks) <= 1:
+            serial = ((s, run_chunk(fn, shared, _take(tasks, s))) for s in spans)
+            return _collect(serial, len(tasks), progress)
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(min(self.workers, len(spans)), mp_context=context)
+        try:
+            futures: dict[Future[Any], range] = {
+                pool.submit(run_chunk, fn, shared, _take(tasks, s)): s for s in spans
+            }
+            results = _collect(_as_completed(futures), len(tasks), progress)
+        except BrokenProcessPool:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise BackendError(
+                "a worker process died; a script that uses several workers must start them "
+                "under 'if __name__ == \"__main__\":' (workers are spawned, and import it)"
+            ) from None
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+        return results
+
+
+def _as_completed(futures: dict[Future[Any], range]) -> Iterator[tuple[range, Any]]:
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for future in done:
+            yield futures[future], future.result()
+
+
+# --- Ray ----------------------------------------------------------------------------------------
+
+
+def import_ray() -> Any:
+    """The ``ray`` module, or a one-line :class:`BackendError` saying how to install it."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise BackendError(
+            "Ray is not installed; install plies[ray] (pip install 'plies[ray]') "
+            "or run without --ray"
+        ) from None
+
+
+def ray_endpoint(address: str) -> tuple[str, int] | None:
+    """The ``(host, port)`` a Ray address points at; None for ``auto`` and ``local``.
+
+    >>> ray_endpoint("ray://10.0.0.5:10001"), ray_endpoint("head-node"), ray_endpoint("auto")
+    (('10.0.0.5', 10001), ('head-node', 6379), None)
+    """
+    text = address.strip()
+    if text.lower() in ("auto", "local"):
+        return None
+    text = text.removeprefix("ray://")
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        return text, RAY_PORT
+    if not port.isdigit():
+        raise BackendError(f"bad Ray address {address!r}; use HOST:PORT or ray://HOST:PORT")
+    return host.strip("[]"), int(port)
+
+
+class RayBackend:
+    """Tasks as Ray tasks: on the cluster at ``address``, or on a local Ray instance.
+
+    No ``address``: start a local instance with ``num_cpus=workers`` (default
+    ``os.cpu_count()``).  If Ray is already initialised in this process, that
+    connection is used and left open.  ``with backend:`` connects once for several
+    :meth:`map` calls and shuts down on leaving what it started; a :meth:`map` outside
+    a ``with`` connects and shuts down by itself.  The machines of a cluster need plies
+    installed.
+    """
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        self.address = address or None
+        self.workers = _check_workers(workers)
+        self._started = False
+        self._entered = False
+        import_ray()  # fail early, before any work is prepared
+        if self.address is not None:
+            ray_endpoint(self.address)  # a malformed address fails early too
+
+    def __enter__(self) -> RayBackend:
+        self._started = self._connect(import_ray())
+        self._entered = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._entered = False
+        if self._started:
+            self._started = False
+            import_ray().shutdown()
+
+    @property
+    def description(self) -> str:
+        if self.address is None:
+            return f"Ray (local instance, {self.workers} CPUs)"
+        return f"Ray at {self.address}"
+
+    def _connect(self, ray: Any) -> bool:
+        """Initialise Ray unless it already is; True when this call started it."""
+        if ray.is_initialized():
+            return False
+        options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+        if self.address is None:
+            ray.init(num_cpus=self.workers, include_dashboard=False, **options)
+            return True
+        endpoint = ray_endpoint(self.address)
+        if endpoint is not None:
+            # ray.init retries an unreachable address for minutes: ask the socket first.
+            try:
+                socket.create_connection(endpoint, timeout=5).close()
+            except OSError as err:
+                reason = err.strerror or str(err) or type(err).__name__
+                raise BackendError(
+                    f"cannot reach a Ray cluster at {self.address}: {reason}"
+                ) from None
+        try:
+            ray.init(address=self.address, **options)
+        except Exception as err:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
+            first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+            raise BackendError(f"cannot connect to Ray at {self.address}: {first}") from None
+        return True
+
+    def map(
+        self, fn: Work, shared: Any, tasks: Sequence[Any], progress: Progress | None = None
+    ) -> list[Any]:
+        ray = import_ray()
+        started = False if self._entered else self._connect(ray)
+        try:
+            cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+            remote = ray.remote(run_chunk)
+            shared_ref = ray.put(shared)
+            refs = {
+                remote.remote(fn, shared_ref, _take(tasks, s)): s
+                for s in chunks(len(tasks), cpus)
+            }
+
+            def finished() -> Iterator[tuple[range, Any]]:
+                pending = list(refs)
+                while pending:
+                    ready, pending = ray.wait(pending, num_returns=1)
+                    for ref in ready:
+                        yield refs[ref], ray.get(ref)
+
+            return _collect(finished(), len(tasks), progress)
+        finally:
+            if started:
+                ray.shutdown()
+
+
+def backend(workers: int | None = None, ray: str | None = None) -> Backend:
+    """The backend for ``--workers N`` and ``--ray [ADDRESS]`` (``ray=""``: local Ray)."""
+    if ray is None:
+        return LocalBackend(workers)
+    if workers is not None and ray:
+        raise OptionError("--workers applies to a local pool or a local Ray instance, not to "
+                          "a Ray cluster at an address (its size is the cluster's)")
+    return RayBackend(ray or None, workers)
