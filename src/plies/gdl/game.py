@@ -153,6 +153,10 @@ class GdlGame(Game[State, Any]):
             return " ".join(to_kif(m) for m in action)
         return to_kif(action)
 
+    def format_player_action(self, state: State, player: int, action: Any) -> str:
+        """One role's own move in KIF, e.g. at a SIMULTANEOUS node."""
+        return to_kif(action)
+
     def parse_action(self, state: State, text: str) -> Any:
         """The legal action written as ``text`` (KIF, outer parentheses optional).
 
