@@ -39,6 +39,8 @@ import plies
 ENGINE_OPTIONS: dict[str, Any] = {"tt": True, "ordering": True, "pvs": True}
 """Engine-craft keyword arguments for ``plies.alphabeta`` in W4 and W5: the transposition
 table, move ordering (table move, killers, history, the game's ``order_hint``) and PVS."""
+SOLVE_OPTIONS: dict[str, Any] = {**ENGINE_OPTIONS, "bisection": True}
+"""W5 adds null-window bisection of the exact value (MTD-bi), as the published solver does."""
 
 W4_DEPTHS = (8, 10, 12)
 W5_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L1_R1")
@@ -56,10 +58,10 @@ def connect4_available() -> bool:
     return "connect4" in plies.games.names()
 
 
-def engine_options() -> dict[str, Any]:
-    """:data:`ENGINE_OPTIONS` restricted to what ``plies.alphabeta`` accepts."""
+def engine_options(options: dict[str, Any] = ENGINE_OPTIONS) -> dict[str, Any]:
+    """``options`` restricted to what ``plies.alphabeta`` accepts."""
     accepted = inspect.signature(plies.alphabeta).parameters
-    return {k: v for k, v in ENGINE_OPTIONS.items() if k in accepted}
+    return {k: v for k, v in options.items() if k in accepted}
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -93,7 +95,7 @@ def w4(repeat: int, budget: float, tick: Tick) -> list[DepthRun]:
     within ``budget`` seconds; if not, that depth and the deeper ones are reported as not
     reached and not timed again.
     """
-    game = plies.games.load("connect4")
+    game = plies.games.load("connect4", scoring="winloss")  # W2's plain searches' scores
     state = game.initial_state()
     options = engine_options()
     runs: list[DepthRun] = []
@@ -226,7 +228,7 @@ def w5(
     game = plies.games.load("connect4", scoring=scoring)
     mover = _column_mover(game)
     bare_game = ConnectFour()
-    options = engine_options()
+    options = engine_options(SOLVE_OPTIONS)
     sets: list[SolveSet] = []
     for name in W5_FILES:
         lines = list(read_positions(data / name))[:positions]
