@@ -222,7 +222,7 @@ def run_engine(
             progress.update(task_id, completed=total)
             w5 = {
                 "status": "ok",
-                "options": engine.engine_options(),
+                "options": engine.engine_options(engine.SOLVE_OPTIONS),
                 "scoring": args.w5_scoring,
                 "positions": args.w5_positions,
                 "repeat": args.repeat,
