@@ -116,3 +116,13 @@ def test_star1_on_pig_prunes_and_keeps_the_value() -> None:
     unbounded.utility_range = (-math.inf, math.inf)
     with pytest.raises(plies.OptionError, match=r"finite game\.utility_range"):
         plies.expectiminimax(unbounded, unbounded.initial_state(), pruning=True)
+
+
+@pytest.mark.parametrize(("goal", "turns"), [(6, 3), (7, 4)])
+def test_star2_on_pig_keeps_the_value(goal: int, turns: int) -> None:
+    game = load("pig", goal=goal, max_turns=turns)
+    plain = plies.expectiminimax(game, game.initial_state(), pruning=True)
+    probed = plies.expectiminimax(game, game.initial_state(), pruning="star2")
+    assert (probed.value, probed.action) == (plain.value, plain.action)
+    with pytest.raises(plies.OptionError, match="star2"):
+        plies.expectiminimax(game, game.initial_state(), pruning="star3")

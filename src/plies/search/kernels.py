@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from math import nextafter
 from typing import Any
 
 from plies.errors import UnsupportedGameError
@@ -163,6 +164,7 @@ def alphabeta_kernel(
     *,
     order: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = None,
     star1: bool = False,
+    star2: bool = False,
     deadline: float | None = None,
     budget: int | None = None,
 ) -> Kernel:
@@ -174,6 +176,12 @@ def alphabeta_kernel(
     outside ``(alpha, beta)``, and each outcome is searched with the window that could
     still matter.  Unpruned, a chance node sums ``p * value`` in ``chance_outcomes``
     order, exactly as plain expectiminimax does.
+
+    With ``star2`` (Ballard's Star2) a probing phase comes first: each outcome that is a
+    decision node of the searching player is probed by searching its first action only,
+    which bounds it from below (a max node is worth at least any child).  If those lower
+    bounds already lift the chance node to ``beta``, it fails high without a full search;
+    otherwise Star1 continues with them in place of the bottom of ``utility_range``.
     """
     kernel = Kernel()
     to_move, actions, result = ops.to_move, ops.actions, ops.result
@@ -208,7 +216,7 @@ def alphabeta_kernel(
         if ply + 2 >= len(lines):
             lines.extend([None] * len(lines))
         mover = to_move(state)
-        if mover == CHANCE and star1:
+        if mover == CHANCE and (star1 or star2):
             lines[ply] = None
             return chance(state, depth, ply, alpha, beta)
         moves = actions(state)
@@ -247,19 +255,62 @@ def alphabeta_kernel(
         lines[ply] = line
         return best
 
+    def probe(
+        outcomes: Sequence[tuple[Any, float]], state: Any, depth: int, ply: int, beta: float
+    ) -> tuple[list[float], float | None]:
+        """Star2's lower bounds per outcome, or a fail-high value of the chance node."""
+        nonlocal nodes, cutoffs
+        floors = [lo] * len(outcomes)
+        floor = lo  # sum of p * floor over every outcome
+        for i, (outcome, p) in enumerate(outcomes):
+            child = result(state, outcome)
+            if depth >= cutoff or is_terminal(child) or to_move(child) != player:
+                continue
+            nodes += 1
+            moves = actions(child)
+            if order is not None:
+                moves = order(child, moves)
+            if not moves:
+                raise _no_actions(child)
+            need = (beta - (floor - p * lo)) / p  # this floor alone would fail high
+            if need > hi:
+                continue  # not even the best utility here would do: no probe
+            # A null window: the probe only asks "does the first move reach `need`?"
+            b = need + slack
+            v = value(result(child, moves[0]), depth + 1, ply + 2, nextafter(b, -INF), b)
+            if v >= b:  # a lower bound on the first move, so on this max node
+                floors[i] = min(v, hi)
+                floor += p * (floors[i] - lo)
+                if floor - slack >= beta:  # slack: a rounding error must not cut
+                    cutoffs += 1
+                    return floors, floor - slack
+        return floors, None
+
     def chance(state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
         nonlocal cutoffs
         outcomes = chance_outcomes(state)
+        floors: list[float] | None = None
+        below = lo  # a lower bound on the mean of the outcomes not searched yet
+        if star2:
+            floors, failed_high = probe(outcomes, state, depth, ply, beta)
+            if failed_high is not None:
+                return failed_high
         total = 0.0  # sum of p * value over the outcomes searched so far
         rest = 1.0  # probability of the outcomes not searched yet
+        low_rest = sum(p * f for (_, p), f in zip(outcomes, floors, strict=True)) if floors else 0.0
         for i, (outcome, p) in enumerate(outcomes):
             rest = max(rest - p, 0.0)
+            if floors is not None:
+                low_rest -= p * floors[i]
+                low = max(low_rest, rest * lo)
+            else:
+                low = rest * below
             a = max((alpha - total - rest * hi) / p, lo) - slack
-            b = min((beta - total - rest * lo) / p, hi) + slack
+            b = min((beta - total - low) / p, hi) + slack
             child = result(state, outcome)
             v = value(child, depth, ply + 1, a, b)
             if not a < v < b:  # a bound only
-                upper, lower = total + p * v + rest * hi, total + p * v + rest * lo
+                upper, lower = total + p * v + rest * hi, total + p * v + low
                 if (v <= a and upper <= alpha) or (v >= b and lower >= beta):
                     if i + 1 < len(outcomes):
                         cutoffs += 1

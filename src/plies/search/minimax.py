@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from plies.errors import OptionError
 from plies.game import CHANCE, Game, game_ops
@@ -74,12 +74,19 @@ class Star1Searcher(ExpectiminimaxSearcher):
     """Expectiminimax with alpha-beta at decision nodes and Star1 at chance nodes."""
 
     windowed = True
+    star2: ClassVar[bool] = False
 
     def compile(self) -> Kernel:
         return alphabeta_kernel(
-            self.ops, self.player, self.max_depth, star1=True,
+            self.ops, self.player, self.max_depth, star1=True, star2=self.star2,
             deadline=self.deadline, budget=self.kernel_budget(),
         )
+
+
+class Star2Searcher(Star1Searcher):
+    """Star1 plus Star2's probing of the searching player's nodes below a chance node."""
+
+    star2 = True
 
 
 def minimax(
@@ -121,7 +128,7 @@ def expectiminimax(
     tie: str = "first",
     seed: int | None = None,
     trace: Trace | None = None,
-    pruning: bool = False,
+    pruning: bool | str = False,
 ) -> SearchResult:
     """Expectiminimax: paranoid minimax where chance nodes take the probability-weighted mean.
 
@@ -132,17 +139,21 @@ def expectiminimax(
     :class:`plies.OpponentsAsChance`.  Chance nodes do not count toward ``limit.depth``.
     Exact when ``result.exact``.
 
-    ``pruning=True`` searches the same tree with alpha-beta at decision nodes and
-    Ballard's Star1 at chance nodes (it needs a finite ``game.utility_range``, which
-    every utility and evaluation must respect): the same value and action, fewer nodes.
-    A traced search shows the unpruned tree.
+    ``pruning=True`` (or ``"star1"``) searches the same tree with alpha-beta at decision
+    nodes and Ballard's Star1 at chance nodes (it needs a finite ``game.utility_range``,
+    which every utility and evaluation must respect): the same value and action, fewer
+    nodes.  ``pruning="star2"`` adds Star2's probing (see
+    :func:`plies.search.kernels.alphabeta_kernel`).  A traced search shows the unpruned
+    tree.
     """
     cls: type[Searcher] = ExpectiminimaxSearcher
+    if pruning not in (False, True, "star1", "star2"):
+        raise OptionError(f"pruning must be True, False, 'star1' or 'star2', not {pruning!r}")
     if pruning:
         lo, hi = game_ops(game).utility_range
         if not (math.isfinite(lo) and math.isfinite(hi)):
             raise OptionError("pruning at chance nodes needs a finite game.utility_range")
-        cls = Star1Searcher
+        cls = Star2Searcher if pruning == "star2" else Star1Searcher
     return _search(cls, game, state, limit, player, tie, seed, trace)
 
 
