@@ -42,7 +42,7 @@ Why this design (measurements in the README's parallel section, from
 - **Plain root splitting** (each root move in its own process, full window) loses the
   bound the first move gives the others: its processes visit 1.7 (plain alpha-beta) to
   3.7 (with engine craft) times the serial nodes on the empty Connect Four board, and
-  are slower than one process.
+  are no faster than one process.
 - **YBWC at the root only** leaves the other processes idle while the eldest brother is
   searched, which with good move ordering is a third to a half of the serial search;
   splitting the eldest's own node, and its eldest's, shortens that wait.
