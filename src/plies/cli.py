@@ -162,15 +162,8 @@ COMMAND_MODULES: dict[str, str] = {
 
 def _command_modules() -> list[Any]:
     import importlib
-    import importlib.util
 
-    modules: list[Any] = []
-    for name in dict.fromkeys(COMMAND_MODULES.values()):
-        if importlib.util.find_spec(name.rsplit(".", 1)[0]) is None:
-            continue
-        if importlib.util.find_spec(name) is not None:
-            modules.append(importlib.import_module(name))
-    return modules
+    return [importlib.import_module(name) for name in dict.fromkeys(COMMAND_MODULES.values())]
 
 
 # --- shared steps ---------------------------------------------------------------------------
