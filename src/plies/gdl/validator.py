@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from plies.errors import GdlValidationError
+from plies.gdl.ground import strongly_connected
 from plies.gdl.terms import Description, Rule, Term, is_ground, iter_variables, to_kif
 
 __all__ = ["Diagnostic", "GdlValidationError", "check", "validate"]
@@ -472,51 +473,12 @@ class _DependencyGraph:
 
 
 def _strongly_connected_components(edges: Mapping[str, set[str]]) -> dict[str, int]:
-    """Tarjan's algorithm, iterative: node -> component number."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    component: dict[str, int] = {}
-    counter = 0
-    components = 0
-    for root in edges:
-        if root in index:
-            continue
-        work: list[tuple[str, Iterator[str]]] = [(root, iter(edges[root]))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(edges[child])))
-                    advanced = True
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component[member] = components
-                    if member == node:
-                        break
-                components += 1
-    return component
+    """Node -> the number of its strongly connected component (Tarjan's, in ground.py)."""
+    return {
+        node: number
+        for number, members in enumerate(strongly_connected(edges, edges))
+        for node in members
+    }
 
 
 def _stratification(rules: Sequence[Rule], graph: _DependencyGraph) -> Iterator[Diagnostic]:
