@@ -433,7 +433,11 @@ class _Writer:
             return self._and(f[1])
         return self._or(f[1])
 
-    def _and(self, parts: Sequence[Formula]) -> str:
+    def _split(
+        self, parts: Sequence[Formula], nested: str
+    ) -> tuple[dict[str, list[int]], dict[str, list[int]], list[str]]:
+        """Plain and negated state/move bits apart from other formulas (``nested`` ones
+        in parentheses): what both ``and`` and ``or`` turn into mask tests."""
         pos: dict[str, list[int]] = {"s": [], "d": []}
         neg: dict[str, list[int]] = {"s": [], "d": []}
         other: list[str] = []
@@ -445,7 +449,11 @@ class _Writer:
                 neg[tag[1]].append(p[1])
             else:
                 text = self.expr(p)
-                other.append(f"({text})" if p[0] == "or" else text)
+                other.append(f"({text})" if tag == nested else text)
+        return pos, neg, other
+
+    def _and(self, parts: Sequence[Formula]) -> str:
+        pos, neg, other = self._split(parts, "or")
         out: list[str] = []
         for var in ("s", "d"):
             if pos[var]:
@@ -456,17 +464,7 @@ class _Writer:
         return " and ".join(out + other)
 
     def _or(self, parts: Sequence[Formula]) -> str:
-        pos: dict[str, list[int]] = {"s": [], "d": []}
-        neg: dict[str, list[int]] = {"s": [], "d": []}
-        other: list[str] = []
-        for p in parts:
-            tag = p[0]
-            if tag in ("s", "d"):
-                pos[tag].append(p[1])
-            elif tag in ("!s", "!d"):
-                neg[tag[1]].append(p[1])
-            else:
-                other.append(f"({self.expr(p)})" if p[0] == "and" else self.expr(p))
+        pos, neg, other = self._split(parts, "and")
         out: list[str] = []
         for var in ("s", "d"):
             if pos[var]:
