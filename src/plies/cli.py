@@ -33,28 +33,11 @@ from plies.game import (
     parse_action,
     play,
 )
-from plies.search import (
-    Limit,
-    SearchResult,
-    alphabeta,
-    analyze,
-    bounded_minimax,
-    expectiminimax,
-    maxn,
-    minimax,
-    simultaneous,
-)
+from plies.search import SEARCHES, Limit, SearchResult, analyze, simultaneous
 from plies.search.narrate import Narrator
 
 Search = Callable[..., SearchResult]
-ALGORITHMS: dict[str, Search] = {
-    "alphabeta": alphabeta,
-    "minimax": minimax,
-    "bounded": bounded_minimax,
-    "expectiminimax": expectiminimax,
-    "maxn": maxn,
-    "simultaneous": simultaneous,
-}
+ALGORITHMS: dict[str, Search] = SEARCHES
 CHOICES = ["auto", *ALGORITHMS]
 
 

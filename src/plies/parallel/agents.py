@@ -40,25 +40,13 @@ from typing import Any, Final
 
 from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
 from plies.game import SIMULTANEOUS, default_player_actions, format_action
+from plies.search import SEARCHES as ALL_SEARCHES
 from plies.search import (
     Limit,
     SearchResult,
-    alphabeta,
-    bounded_minimax,
-    expectiminimax,
-    maxn,
-    minimax,
-    simultaneous,
 )
 
-SEARCHES: Final[dict[str, Callable[..., SearchResult]]] = {
-    "minimax": minimax,
-    "alphabeta": alphabeta,
-    "bounded": bounded_minimax,
-    "expectiminimax": expectiminimax,
-    "maxn": maxn,
-    "simultaneous": simultaneous,
-}
+SEARCHES: Final[dict[str, Callable[..., SearchResult]]] = ALL_SEARCHES
 """The search algorithms an agent may use, by name."""
 
 ALGORITHMS: Final = (*SEARCHES, "random")

@@ -1,5 +1,7 @@
 """The minimax family.  Every search reads a game only through the ``Game`` protocol."""
 
+from collections.abc import Callable
+
 from plies.search.alphabeta import alphabeta
 from plies.search.analyze import SEARCHERS, analyze, searcher_class
 from plies.search.bounded import bounded_minimax
@@ -10,8 +12,19 @@ from plies.search.narrate import Narrator
 from plies.search.quiescence import Quiescent
 from plies.search.simultaneous import MatrixSolution, simultaneous, solve_matrix_game
 
+SEARCHES: dict[str, Callable[..., SearchResult]] = {
+    "alphabeta": alphabeta,
+    "minimax": minimax,
+    "bounded": bounded_minimax,
+    "expectiminimax": expectiminimax,
+    "maxn": maxn,
+    "simultaneous": simultaneous,
+}
+"""Every search entry point by the name the CLI, the web app and agent specs use."""
+
 __all__ = [
     "SEARCHERS",
+    "SEARCHES",
     "Limit",
     "MatrixSolution",
     "Narrator",

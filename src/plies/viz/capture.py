@@ -25,14 +25,10 @@ from typing import Any, Final
 from plies.errors import OptionError, SearchLimitError
 from plies.game import CHANCE, format_action, game_ops
 from plies.search import (
+    SEARCHES,
     Limit,
     SearchResult,
     TraceEvent,
-    alphabeta,
-    bounded_minimax,
-    expectiminimax,
-    maxn,
-    minimax,
 )
 from plies.search.common import resolve_player
 from plies.search.narrate import _num
@@ -50,13 +46,9 @@ __all__ = [
 
 Search = Callable[..., Any]
 ALGORITHMS: Final[dict[str, Search]] = {
-    "alphabeta": alphabeta,
-    "minimax": minimax,
-    "bounded": bounded_minimax,
-    "expectiminimax": expectiminimax,
-    "maxn": maxn,
+    name: search for name, search in SEARCHES.items() if name != "simultaneous"
 }
-"""The searches a tree can be captured from, by the names the CLI uses."""
+"""The searches a tree can be captured from (each traces its nodes), as the CLI names them."""
 
 KINDS: Final = ("max", "min", "chance", "terminal", "cutoff")
 """Node kinds; a max^n tree with more than two players uses the mover's name instead of
