@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from typing import Any
 
 import pytest
@@ -145,6 +146,25 @@ def test_iterations_are_reported() -> None:
 def test_a_table_needs_a_slot() -> None:
     with pytest.raises(ValueError, match="at least 1 slot"):
         TranspositionTable(0)
+
+
+def test_table_slots_spread_connect_four_keys() -> None:
+    # Connect Four keys are ints that hash to themselves; their low 20 bits hold only the
+    # first three columns, so a power-of-two modulus would pile most positions into a
+    # few slots (it cost the solver 3x the nodes).  The prime modulus spreads them.
+    game = load("connect4")
+    rng = random.Random(7)
+    keys = set()
+    for _ in range(300):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            keys.add(game.key(state))
+            state = game.result(state, rng.choice(game.actions(state)))
+    table = TranspositionTable(1 << 20)
+    assert table.modulus == 1048573
+    slots = {table.slot(key) for key in keys}
+    assert len(slots) > 0.97 * len(keys)
+    assert len({key % (1 << 20) for key in keys}) < 0.5 * len(keys)  # what a power of two did
 
 
 def test_a_tiny_table_still_gives_the_right_value() -> None:

@@ -3,9 +3,12 @@
 Everything here is an optional switch of :func:`plies.alphabeta` and never changes the
 value plain alpha-beta returns at the same depth:
 
-- **Transposition table** (``tt=True`` or a number of slots): one slot per ``hash(key) %
-  size`` (bounded memory), entries ``(key, remaining depth, flag, value, best action)``
-  with the flag EXACT, LOWER (the value is a lower bound: the node failed high) or UPPER.
+- **Transposition table** (``tt=True`` or a number of slots): slot ``hash(key) % p`` with
+  ``p`` the largest prime up to the size (bounded memory; a prime, as in Pons' solver,
+  because an int key hashes to itself and a power of two would keep only its low bits:
+  on Connect Four, the first three columns), entries ``(key, remaining depth, flag,
+  value, best action)`` with the flag EXACT, LOWER (the value is a lower bound: the node
+  failed high) or UPPER.
   Replacement is depth-preferred: a slot keeps the entry searched deeper, unless it comes
   from an older search.  A stored value is reused only at the same remaining depth (or
   when both are unlimited), so a depth-limited value is never mixed with a deeper one;
@@ -63,10 +66,22 @@ class TranspositionTable:
     slots: dict[int, Entry] = field(init=False, default_factory=dict)
     age: int = 0
     player: int | None = None  # whose point of view the stored values take
+    modulus: int = field(init=False)
+    """The number of slots used: the largest prime up to ``size`` (1 for size 1)."""
 
     def __post_init__(self) -> None:
         if self.size < 1:
             raise ValueError(f"a transposition table needs at least 1 slot, got {self.size}")
+        self.modulus = largest_prime_at_most(self.size)
+
+    def slot(self, key: Hashable) -> int:
+        """The slot of ``key``.
+
+        >>> table = TranspositionTable(1 << 20)
+        >>> table.modulus, table.slot(1 << 40) != table.slot(0)
+        (1048573, True)
+        """
+        return hash(key) % self.modulus
 
     def new_search(self, player: int) -> None:
         """Start a search for ``player``: older entries may be replaced by shallower ones.
@@ -80,6 +95,25 @@ class TranspositionTable:
             self.player = player
         self.age += 1
 
+
+
+def largest_prime_at_most(n: int) -> int:
+    """The largest prime ``p <= n`` (1 when ``n < 2``), by trial division.
+
+    >>> [largest_prime_at_most(n) for n in (1, 2, 10, 1 << 20)]
+    [1, 2, 7, 1048573]
+    """
+    for candidate in range(n, 1, -1):
+        if candidate % 2 == 0 and candidate > 2:
+            continue
+        divisor = 3
+        while divisor * divisor <= candidate:
+            if candidate % divisor == 0:
+                break
+            divisor += 2
+        else:
+            return candidate
+    return 1
 
 
 @dataclass
@@ -110,7 +144,7 @@ def engine_kernel(
     is_terminal, utility, evaluate, key_of = ops.is_terminal, ops.utility, ops.evaluate, ops.key
     cutoff = NEVER if max_depth is None else max_depth
     slots = table.slots if table is not None else None
-    size = table.size if table is not None else 1
+    size = table.modulus if table is not None else 1
     age = table.age if table is not None else 0
     # In an exact search the game's hint orders alone: there, on Connect Four, killer
     # moves and history on top of it cost 7x more nodes; under a depth limit they help.
