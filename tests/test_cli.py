@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -514,3 +515,48 @@ def test_demo_runs_every_section(capsys: pytest.CaptureFixture[str]) -> None:
     for fact in ("549,946", "18,297", "X wins", "AIMA figure 5.2", "expectiminimax",
                  "max^n", "Engine craft", "bisection"):
         assert fact in out, fact
+
+
+L2_FIRST = "52753311433677442422121"  # the first position of Test_L2_R1: score 8
+
+
+def test_connect4_solve_uses_the_dedicated_solver(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "solve", "connect4", "--moves", L2_FIRST)
+    assert re.search(r"test score > -?\d+: (yes|no); score 8; [\d,]+ nodes", out), out
+    assert "connect4: solver (" in out and "8 (exact)" in out
+    data = run_json(capsys, "solve", "connect4", "--moves", L2_FIRST)
+    generic = run_json(capsys, "solve", "connect4", "--moves", L2_FIRST, "-a", "alphabeta")
+    assert data["algorithm"].startswith("solver (") and generic["algorithm"] == "alphabeta"
+    assert data["value"] == generic["value"] == 8
+    assert data["action"] == generic["action"] and data["exact"]
+    assert data["pv"][0] == data["action"]
+    weak = run_json(capsys, "solve", "connect4", "--moves", L2_FIRST, "--weak")
+    assert weak["outcome"] == "win" and weak["value"] > 0
+    limited = run_json(capsys, "solve", "connect4", "--moves", L2_FIRST, "--depth", "3")
+    assert limited["algorithm"] == "alphabeta"  # a limit: the generic engine
+
+
+def test_connect4_analyze_with_the_solver(capsys: pytest.CaptureFixture[str]) -> None:
+    moves = "6672375354252731116762237724"  # Test_L2_R1: -2, in columns 5 and 6 only
+    data = run_json(capsys, "analyze", "connect4", "--moves", moves)
+    generic = run_json(capsys, "analyze", "connect4", "--moves", moves, "-a", "alphabeta")
+    assert data["action_values"]["5"] == data["action_values"]["6"] == data["value"] == -2
+    assert data["action_values"] == generic["action_values"]
+    assert (data["value"], data["action"]) == (generic["value"], generic["action"])
+    assert data["algorithm"].startswith("solver (")
+
+
+def test_connect4_4453_is_solved(capsys: pytest.CaptureFixture[str]) -> None:
+    # The opening the issue names: -2 (as Test_L1_R3 says).  With Numba about 20 s; as
+    # Python about 10 minutes, so only with Numba (always there in CI: the test extra).
+    from plies.games.connect4_solver import numba_available
+
+    if not numba_available():
+        if os.environ.get("CI"):
+            pytest.fail("Numba is missing: CI installs the test extra, which has plies[fast]")
+        pytest.skip("Numba is not installed (pip install 'plies[fast]')")
+    data = run_json(capsys, "solve", "connect4", "--moves", "4453")
+    assert (data["value"], data["exact"], data["algorithm"]) == (-2, True, "solver (numba)")
+    game = games.load("connect4")
+    state = game.moves_from_string("4453" + "".join(data["pv"]))  # the PV plays to the end
+    assert game.is_terminal(state) and game.utility(state, 0) == -2

@@ -15,6 +15,7 @@ import json
 import math
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from plies.game import (
     parse_action,
     play,
 )
-from plies.search import SEARCHES, Limit, SearchResult, analyze, simultaneous
+from plies.search import SEARCHES, Limit, SearchResult, SearchStats, analyze, simultaneous
 from plies.search.narrate import Narrator
 
 Search = Callable[..., SearchResult]
@@ -280,18 +281,26 @@ def _jsonable(value: Any) -> Any:
 def _stats_table(result: SearchResult) -> Table:
     s = result.stats
     table = Table(title="statistics", show_header=True)
-    for column in ("nodes", "leaves", "evals", "cutoffs", "tt hits", "depth", "time", "nodes/s"):
+    # Counters a search does not keep (all zero: the dedicated solver's) are left out.
+    cells = {
+        "nodes": f"{s.nodes:,}", "leaves": s.leaves, "evals": s.evals, "cutoffs": s.cutoffs,
+        "tt hits": s.tt_hits, "depth": str(s.depth), "time": f"{s.elapsed:.3f}s",
+        "nodes/s": f"{s.nps:,.0f}",
+    }
+    shown = {k: v if isinstance(v, str) else f"{v:,}" for k, v in cells.items()
+             if isinstance(v, str) or s.leaves or s.evals or s.cutoffs or s.tt_hits}
+    for column in shown:
         table.add_column(column, justify="right")
-    table.add_row(
-        f"{s.nodes:,}", f"{s.leaves:,}", f"{s.evals:,}", f"{s.cutoffs:,}", f"{s.tt_hits:,}",
-        str(s.depth), f"{s.elapsed:.3f}s", f"{s.nps:,.0f}",
-    )
+    table.add_row(*shown.values())
     return table
 
 
 def _search(
     console: Console, game: Any, state: Any, args: argparse.Namespace, *, all_values: bool
 ) -> tuple[str, SearchResult]:
+    solver = _exact_solver(game, state, args)
+    if solver is not None:
+        return _solve_exactly(console, solver, state, args, all_values=all_values)
     name, search = _algorithm(game, args.algorithm, getattr(args, "threshold", None), state)
     kwargs: dict[str, Any] = {
         "player": _player(game, state, args.player), "tie": args.tie, "seed": args.seed,
@@ -315,6 +324,54 @@ def _search(
                     kwargs.pop(switch, None)
             return name, analyze(game, state, limit, algorithm=name, **kwargs)
         return name, search(game, state, limit, **kwargs)
+
+
+def _exact_solver(game: Any, state: Any, args: argparse.Namespace) -> Any:
+    """The game's dedicated exact solver, when ``--algorithm auto`` should use it.
+
+    Only for an exact search (no limit, no threshold) with the ``first`` tie rule and
+    without ``--engine``: the generic engine stays one ``--algorithm alphabeta`` away.
+    """
+    hook = getattr(game, "exact_solver", None)
+    if (
+        hook is None or args.algorithm != "auto" or args.engine or _limit(args) is not None
+        or getattr(args, "threshold", None) is not None or args.tie != "first"
+        or game.is_terminal(state)
+    ):
+        return None
+    return hook()
+
+
+def _solve_exactly(
+    console: Console, solver: Any, state: Any, args: argparse.Namespace, *, all_values: bool
+) -> tuple[str, SearchResult]:
+    """``solve``/``analyze`` by the game's dedicated solver, each null-window test shown."""
+    game = solver.game
+    name = f"solver ({solver.backend})"
+    player = _player(game, state, args.player)
+    weak = getattr(args, "weak", False)
+
+    def report(m: int, r: int, lo: int, hi: int, elapsed: float) -> None:
+        known = f"score {lo}" if lo == hi else f"score in [{lo}, {hi}]"
+        _say(console, f"test score > {m}: {'yes' if r > m else 'no'}; {known}; "
+                      f"{solver.nodes - nodes0:,} nodes, {elapsed:.2f}s")
+
+    nodes0 = solver.nodes
+    on_test = None if args.json or all_values else report
+    with console.status(f"solving with the {name}...", spinner="dots"):
+        if not all_values:
+            return name, solver.solve(state, player=player, weak=weak, on_test=on_test)
+        start = time.perf_counter()
+        values = solver.analyze(state, player=player)
+    mover = game.to_move(state)
+    pick = max if player in (None, mover) else min
+    best = pick(values.values())
+    action = next(a for a, v in values.items() if v == best)
+    stats = SearchStats(nodes=solver.nodes - nodes0, elapsed=time.perf_counter() - start)
+    return name, SearchResult(
+        best, action, (action,), stats, mover if player is None else player,
+        action_values=values,
+    )
 
 
 def _engine(
