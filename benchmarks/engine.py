@@ -50,6 +50,13 @@ PUBLISHED = {  # shared/data/connect4/README.md: the published C++ solver, final
     "Test_L1_R1": (255e-6, 3_298),
 }
 """Mean time (s) and mean explored nodes per position of the published solver."""
+PUBLISHED_ALL = {
+    **PUBLISHED,
+    "Test_L2_R2": (3.2e-3, 39_900),
+    "Test_L1_R2": (97e-3, 1_201_000),
+    "Test_L1_R3": (5.5, 65_920_000),
+}
+"""The same for every file of the shared data."""
 
 Tick = Callable[[str], None]
 
@@ -269,3 +276,81 @@ def w5(
                 pass
             tick(f"W5 {name}: position {i + 1}/{len(lines)}")
     return sets
+
+
+# --- W5, the dedicated solver --------------------------------------------------------------
+
+DEDICATED_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L1_R1", "Test_L2_R2", "Test_L1_R2")
+OPENING = ("4453", -2)
+"""The opening the issue names, with its score (the same as in ``Test_L1_R3``)."""
+
+
+@dataclass
+class DedicatedSet:
+    """The dedicated solver (:mod:`plies.games.connect4_solver`) on one file."""
+
+    name: str
+    backend: str
+    solved: int = 0
+    times: list[float] = field(default_factory=list)
+    nodes: list[int] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+    stopped: str = ""
+
+
+def w5_dedicated(
+    data: Path, budget: float, python_positions: int, tick: Tick
+) -> tuple[list[DedicatedSet], dict[str, Any]]:
+    """The dedicated solver on whole files and on the opening ``4453``.
+
+    Every file of :data:`DEDICATED_FILES` is solved from its first line on with a fresh
+    table of 2**20 slots per position (the reset is not timed), until all 1,000 are done or ``budget``
+    seconds went into the file: by Numba when it is installed, and by the Python backend
+    on the first ``python_positions`` lines of the W5 files.  Then ``4453`` by Numba (the
+    first Numba call also compiles the kernel, so a warm-up position goes first).
+    """
+    from plies.games.connect4_solver import Connect4Solver, numba_available
+
+    game = plies.games.load("connect4", scoring="pons")
+    backends = ["numba", "python"] if numba_available() else ["python"]
+    sets: list[DedicatedSet] = []
+    for backend in backends:
+        # 2**20 slots (Pons' table has 2**23) make the per-position reset cheap; Test_L1_R2
+        # positions, the largest here, stay below 1.5 million nodes.
+        solver = Connect4Solver(game, backend=backend, size=1 << 20)
+        solver.score(game.moves_from_string("4453444"))  # warm-up: Numba compiles here
+        files = DEDICATED_FILES if backend == "numba" else W5_FILES
+        for name in files:
+            result = DedicatedSet(name, backend)
+            sets.append(result)
+            lines = list(read_positions(data / name))
+            if backend == "python":
+                lines = lines[:python_positions]
+            start = time.perf_counter()
+            for moves, score in lines:
+                if time.perf_counter() - start > budget:
+                    result.stopped = f"the {budget:g} s budget was spent"
+                    break
+                solver.reset()
+                state = game.moves_from_string(moves)
+                before = solver.nodes
+                elapsed, value = _timed(lambda s=state: solver.score(s))
+                result.times.append(elapsed)
+                result.nodes.append(solver.nodes - before)
+                result.solved += 1
+                if value != score:
+                    result.wrong.append(f"{moves}: {value}, file {score}")
+            tick(f"W5 dedicated {backend} {name}: {result.solved} positions")
+    opening: dict[str, Any] = {"moves": OPENING[0], "score": OPENING[1], "status": "not run"}
+    if "numba" in backends:
+        solver = Connect4Solver(game, backend="numba")
+        solver.score(game.moves_from_string("4453444"))
+        solver.reset()
+        before = solver.nodes
+        elapsed, value = _timed(lambda: solver.score(game.moves_from_string(OPENING[0])))
+        opening.update(status="ok", backend="numba", value=value, seconds=elapsed,
+                       nodes=solver.nodes - before, right=value == OPENING[1])
+        tick("W5 dedicated: 4453")
+    else:
+        opening["reason"] = "Numba is not installed (pip install 'plies[fast]')"
+    return sets, opening

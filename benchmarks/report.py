@@ -305,6 +305,54 @@ def engine_markdown(report: dict[str, Any]) -> list[str]:
         if wrong:
             lines += ["", f"Wrong plies values ({len(wrong)}): " + "; ".join(wrong[:10]) + "."]
         lines.append("")
+        lines += dedicated_lines(w5)
+    return lines
+
+
+def dedicated_lines(w5: dict[str, Any]) -> list[str]:
+    """The dedicated Connect Four solver's table (whole files) and the opening 4453."""
+    dedicated = w5.get("dedicated")
+    if not dedicated:
+        return []
+    generic = {s["name"]: s for s in w5["sets"]}
+    lines = [
+        "### The dedicated solver (`plies.games.connect4_solver`), same run",
+        "",
+        "Pons' final search (no opening book) over plain ints, strong scores checked "
+        "exactly, a fresh table of 2**20 slots per position (not timed). Numba solves each file from its "
+        "first line until all 1,000 are done or the file's budget is spent; the Python "
+        "backend the same first positions as the generic engine above. `nodes vs published` "
+        "compares means over different position counts only where the count is 1,000.",
+        "",
+        "| file | backend | solved | mean time | mean nodes | nodes/s | published solver "
+        "| nodes vs published | generic engine's mean nodes on its positions | wrong |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for d in dedicated:
+        pub_t, pub_n = d["published"]
+        versus = (
+            f"{d['mean_nodes'] / pub_n:.2f}x" if pub_n and d["mean_nodes"] and d["solved"] == 1000
+            else "-"
+        )
+        g = generic.get(d["name"])
+        lines.append(
+            f"| {d['name']} | {d['backend']} | {d['solved']} | {fmt_time(d['mean_s'])} | "
+            f"{fmt_int(d['mean_nodes'])} | {fmt_int(d['nodes_per_s'])} | "
+            f"{fmt_time(pub_t)}, {fmt_int(pub_n)} nodes | {versus} | "
+            f"{fmt_int(g['plies_mean_nodes']) if g else '-'} | {len(d['wrong'])} |"
+        )
+    opening = w5.get("opening", {})
+    if opening.get("status") == "ok":
+        lines += [
+            "",
+            f"Opening `{opening['moves']}` (file score {opening['score']}): "
+            f"{opening['value']} by the {opening['backend']} backend in "
+            f"{opening['seconds']:.1f} s, {fmt_int(opening['nodes'])} nodes"
+            f"{'' if opening['right'] else ' (WRONG)'}.",
+        ]
+    elif opening:
+        lines += ["", f"Opening `{opening['moves']}`: not run ({opening.get('reason', '')})."]
+    lines.append("")
     return lines
 
 

@@ -220,6 +220,10 @@ def run_engine(
                 _ticker(progress, task_id),
             )
             progress.update(task_id, completed=total)
+            dedicated_id = progress.add_task("W5 dedicated solver", total=None)
+            dedicated, opening = engine.w5_dedicated(
+                DATA, args.w5_budget, args.w5_positions, _ticker(progress, dedicated_id)
+            )
             w5 = {
                 "status": "ok",
                 "options": engine.engine_options(engine.SOLVE_OPTIONS),
@@ -229,6 +233,8 @@ def run_engine(
                 "budget_s": args.w5_budget,
                 "cap_s": args.w5_cap,
                 "sets": [_solve_set(s) for s in sets],
+                "dedicated": [_dedicated_set(d) for d in dedicated],
+                "opening": opening,
             }
     return w4, w5
 
@@ -274,6 +280,21 @@ def _solve_set(s: engine.SolveSet) -> dict[str, Any]:
             }
             for p in s.tried
         ],
+    }
+
+
+def _dedicated_set(d: engine.DedicatedSet) -> dict[str, Any]:
+    published = engine.PUBLISHED_ALL.get(d.name, (None, None))
+    return {
+        "name": d.name,
+        "backend": d.backend,
+        "solved": d.solved,
+        "mean_s": _mean(d.times),
+        "mean_nodes": _mean(d.nodes),
+        "nodes_per_s": sum(d.nodes) / sum(d.times) if d.times else None,
+        "published": published,
+        "wrong": d.wrong,
+        "stopped": d.stopped,
     }
 
 

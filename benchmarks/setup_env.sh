@@ -19,7 +19,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check --quiet)
 "${pip[@]}" install --upgrade pip || true
-"${pip[@]}" install -e "$repo" rich || exit 1
+"${pip[@]}" install -e "$repo[fast]" rich || exit 1
 "${pip[@]}" install easyAI || echo "setup_env: easyAI did not install" >&2
 "${pip[@]}" install numpy tqdm && "${pip[@]}" install --no-deps aima3 \
     || echo "setup_env: aima3 did not install" >&2

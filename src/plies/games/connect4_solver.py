@@ -260,8 +260,9 @@ class Connect4Solver:
         self._bottom = sum(1 << (col * (h + 1)) for col in range(w))
 
     def reset(self) -> None:
-        """Forget every stored bound."""
+        """Forget every stored bound (a new, empty table)."""
         self._table = None
+        self._slots()
 
     def _slots(self) -> _Table:
         if self._table is None:
