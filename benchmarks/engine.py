@@ -304,8 +304,8 @@ def w5_dedicated(
     """The dedicated solver on whole files and on the opening ``4453``.
 
     Every file of :data:`DEDICATED_FILES` is solved from its first line on with a fresh
-    table of 2**20 slots per position (the reset is not timed), until all 1,000 are done or ``budget``
-    seconds went into the file: by Numba when it is installed, and by the Python backend
+    table of 2**20 slots per position (the reset is not timed), until all 1,000 are done
+    or ``budget`` seconds went into the file: by Numba when it is installed, and by the Python backend
     on the first ``python_positions`` lines of the W5 files.  Then ``4453`` by Numba (the
     first Numba call also compiles the kernel, so a warm-up position goes first).
     """
@@ -334,7 +334,7 @@ def w5_dedicated(
                 solver.reset()
                 state = game.moves_from_string(moves)
                 before = solver.nodes
-                elapsed, value = _timed(lambda s=state: solver.score(s))
+                elapsed, value = _timed(lambda s=state, solver=solver: solver.score(s))
                 result.times.append(elapsed)
                 result.nodes.append(solver.nodes - before)
                 result.solved += 1
