@@ -303,11 +303,12 @@ def w5_dedicated(
 ) -> tuple[list[DedicatedSet], dict[str, Any]]:
     """The dedicated solver on whole files and on the opening ``4453``.
 
-    Every file of :data:`DEDICATED_FILES` is solved from its first line on with a fresh
-    table of 2**20 slots per position (the reset is not timed), until all 1,000 are done
-    or ``budget`` seconds went into the file: by Numba when it is installed, and by the
-    Python backend on the first ``python_positions`` lines of the W5 files.  Then ``4453`` by Numba (the
-    first Numba call also compiles the kernel, so a warm-up position goes first).
+    Every file of :data:`DEDICATED_FILES` is solved from its first line on with a
+    fresh table of 2**20 slots per position (the reset is not timed), until all 1,000
+    are done or ``budget`` seconds went into the file: by Numba when it is installed,
+    and by the Python backend on the first ``python_positions`` lines of the W5 files.
+    Then ``4453`` by Numba (the first Numba call also compiles the kernel, so a warm-up
+    position goes first).
     """
     from plies.games.connect4_solver import Connect4Solver, numba_available
 

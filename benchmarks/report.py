@@ -319,10 +319,10 @@ def dedicated_lines(w5: dict[str, Any]) -> list[str]:
         "### The dedicated solver (`plies.games.connect4_solver`), same run",
         "",
         "Pons' final search (no opening book) over plain ints, strong scores checked "
-        "exactly, a fresh table of 2**20 slots per position (not timed). Numba solves each "
-        "file from its first line until all 1,000 are done or the file's budget is spent; "
-        "the Python backend the same first positions as the generic engine above. `nodes vs published` "
-        "compares means over different position counts only where the count is 1,000.",
+        "exactly, a fresh table of 2**20 slots per position (not timed). Numba solves "
+        "each file from its first line until all 1,000 are done or the file's budget is "
+        "spent; the Python backend the same first positions as the generic engine above. "
+        "`nodes vs published` is shown only where all 1,000 positions were solved.",
         "",
         "| file | backend | solved | mean time | mean nodes | nodes/s | published solver "
         "| nodes vs published | generic engine's mean nodes on its positions | wrong |",
