@@ -252,6 +252,12 @@ class Connect4Solver:
             self._moves: Any = np.zeros(scratch, dtype=np.int64)
             self._scores: Any = np.zeros(scratch, dtype=np.int64)
             self._counter: Any = np.zeros(1, dtype=np.int64)
+            # Load (or compile) the machine code now, so that no search's time counts it:
+            # a call that returns at once (a "full board", so a draw).
+            self._kernel(0, 0, w * h, -1, 1, w, h, game.board_mask, 1, self._order,
+                         self._columns, np.zeros(2, dtype=np.int64),
+                         np.zeros(2, dtype=np.uint8), 2, 0, 0, self._moves, self._scores,
+                         self._counter)
         else:
             self._kernel = _negamax
             self._order, self._columns = order, columns
