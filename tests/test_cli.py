@@ -513,7 +513,7 @@ def test_engine_needs_alphabeta_or_expectiminimax(capsys: pytest.CaptureFixture[
 def test_demo_runs_every_section(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, "demo")
     for fact in ("549,946", "18,297", "X wins", "AIMA figure 5.2", "expectiminimax",
-                 "max^n", "Engine craft", "bisection"):
+                 "max^n", "Engine craft", "bisection", "dedicated solver"):
         assert fact in out, fact
 
 
