@@ -332,14 +332,15 @@ def _exact_solver(game: Any, state: Any, args: argparse.Namespace) -> Any:
     Only for an exact search (no limit, no threshold) with the ``first`` tie rule and
     without ``--engine``: the generic engine stays one ``--algorithm alphabeta`` away.
     """
-    hook = getattr(game, "exact_solver", None)
     if (
-        hook is None or args.algorithm != "auto" or args.engine or _limit(args) is not None
+        args.algorithm != "auto" or args.engine or _limit(args) is not None
         or getattr(args, "threshold", None) is not None or args.tie != "first"
         or game.is_terminal(state)
     ):
         return None
-    return hook()
+    from plies.solvers import solver_for
+
+    return solver_for(game)
 
 
 def _solve_exactly(

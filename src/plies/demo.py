@@ -26,6 +26,7 @@ from plies.search import (
     maxn,
     minimax,
 )
+from plies.solvers import solver_for
 
 
 def _pv(game: Any, state: Any, pv: tuple[Any, ...]) -> str:
@@ -187,7 +188,8 @@ def engine_craft(console: Console) -> None:
         )
     # The dedicated Connect Four solver (Numba when installed) on a harder opening.
     middle = solved.moves_from_string("335662333565")  # Test_L1_R2, score -2
-    solver = solved.exact_solver()
+    solver = solver_for(solved)
+    assert solver is not None
     r = solver.solve(middle)
     table.add_row(
         "connect4 Test_L1_R2 #2, exact", f"dedicated solver ({solver.backend})", _fmt(r.value),

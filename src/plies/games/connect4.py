@@ -57,13 +57,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import Game
-
-if TYPE_CHECKING:
-    from plies.games.connect4_solver import Connect4Solver
 
 UNDECIDED: Final = -1
 """``Connect4State.outcome`` while the game goes on."""
@@ -194,7 +191,6 @@ class Connect4(Game[Connect4State, int]):
             self.utility_range = (-1.0, 1.0)
             self._win = (1.0,) * (self.cells + 1)
         self._cell_groups = self._line_count_groups()
-        self._solvers: dict[str, Connect4Solver] = {}
 
     def _line_count_groups(self) -> tuple[tuple[int, int], ...]:
         """``(weight, cells)`` pairs: the cells through which ``weight`` lines of four run."""
@@ -431,19 +427,6 @@ class Connect4(Game[Connect4State, int]):
             return False
         possible = (mask + self._bottom_all) & self.board_mask
         return bool(possible & self._column[col] & self._winning_cells(position))
-
-    def exact_solver(self, backend: str = "auto") -> Connect4Solver:
-        """This board's dedicated exact solver (:mod:`plies.games.connect4_solver`), kept.
-
-        The CLI's ``--algorithm auto`` uses it for an exact ``solve`` or ``analyze``; the
-        generic engine stays one ``--algorithm alphabeta`` away.  ``backend`` is
-        ``"auto"`` (Numba when installed), ``"numba"`` or ``"python"``.
-        """
-        from plies.games.connect4_solver import Connect4Solver
-
-        if backend not in self._solvers:
-            self._solvers[backend] = Connect4Solver(self, backend=backend)
-        return self._solvers[backend]
 
     def noisy_actions(self, state: Connect4State) -> tuple[int, ...]:
         """Columns that win at once or stop an immediate win of the opponent (quiescence).

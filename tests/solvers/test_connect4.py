@@ -10,7 +10,8 @@ import pytest
 import plies
 from plies.errors import OptionError
 from plies.games.connect4 import Connect4, Connect4State, load_positions
-from plies.games.connect4_solver import Connect4Solver, numba_available, solve_positions
+from plies.solvers import solver_for
+from plies.solvers.connect4 import Connect4Solver, numba_available, solve_positions
 from tests.games.test_connect4 import data_file
 
 PONS = Connect4(scoring="pons")
@@ -147,5 +148,7 @@ def test_bad_options() -> None:
 
 def test_the_game_keeps_one_solver_per_backend() -> None:
     game = Connect4(scoring="pons")
-    assert game.exact_solver("python") is game.exact_solver("python")
-    assert game.exact_solver("python").backend == "python"
+    solver = solver_for(game, "python")
+    assert solver is solver_for(game, "python") and solver is not None
+    assert solver.backend == "python"
+    assert solver_for(plies.games.load("nim")) is None
