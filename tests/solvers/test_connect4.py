@@ -144,6 +144,7 @@ def test_bad_options() -> None:
     if numba_available():
         with pytest.raises(OptionError, match=r"width \* \(height \+ 1\) <= 63"):
             Connect4Solver(Connect4(9, 7), backend="numba")
+    assert Connect4Solver(Connect4(9, 7)).backend == "python"  # auto: what fits
 
 
 def test_the_game_keeps_one_solver_per_backend() -> None:

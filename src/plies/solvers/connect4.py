@@ -211,9 +211,9 @@ class _Slots(dict[int, int]):
 class Connect4Solver:
     """Strong (or weak) solutions of Connect Four positions, by the search above.
 
-    ``backend`` is ``"auto"`` (Numba if importable, else Python), ``"numba"`` or
-    ``"python"``; ``size`` the number of table slots (the largest prime up to it is
-    used).  The table is kept between calls: its scores belong to positions, not to a
+    ``backend`` is ``"auto"`` (Numba if importable and the board fits in 63 bits, else
+    Python), ``"numba"`` or ``"python"``; ``size`` the number of table slots (the largest
+    prime up to it is used).  The table is kept between calls: its scores belong to positions, not to a
     searching player, so they stay true; :meth:`reset` empties it.
     """
 
@@ -223,11 +223,12 @@ class Connect4Solver:
         if backend not in BACKENDS:
             raise OptionError(f"unknown solver backend {backend!r}; use one of: "
                               f"{', '.join(BACKENDS)}")
+        fits = game.width * (game.height + 1) <= 63  # one int64 holds the board
         if backend == "auto":
-            backend = "numba" if numba_available() else "python"
+            backend = "numba" if fits and numba_available() else "python"
         elif backend == "numba" and not numba_available():
             raise OptionError("the numba backend needs Numba: pip install 'plies[fast]'")
-        if backend == "numba" and game.width * (game.height + 1) > 63:
+        if backend == "numba" and not fits:
             raise OptionError(f"the numba backend needs width * (height + 1) <= 63, "
                               f"got {game.width}x{game.height}")
         if size < 2:
