@@ -213,8 +213,8 @@ class Connect4Solver:
 
     ``backend`` is ``"auto"`` (Numba if importable and the board fits in 63 bits, else
     Python), ``"numba"`` or ``"python"``; ``size`` the number of table slots (the largest
-    prime up to it is used).  The table is kept between calls: its scores belong to positions, not to a
-    searching player, so they stay true; :meth:`reset` empties it.
+    prime up to it is used).  The table is kept between calls: its scores belong to
+    positions, not to a searching player, so they stay true; :meth:`reset` empties it.
     """
 
     def __init__(
