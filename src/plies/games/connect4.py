@@ -134,6 +134,29 @@ def load_positions(path: str | Path) -> list[tuple[str, int]]:
     return positions
 
 
+def four_completions(stones: int, height: int, board: int) -> int:
+    """Cells of ``board`` (possibly occupied) that would give ``stones`` a four.
+
+    ``height`` is the board's, ``board`` its real cells (:attr:`Connect4.board_mask`).
+    Plain int operations only, so that a compiler (Numba, in the dedicated solver) can
+    take it as it is.
+
+    >>> c4 = Connect4()
+    >>> s = c4.moves_from_string("445566")  # X: 4, 5, 6 in a row on the bottom
+    >>> c4._columns(four_completions(s.position, c4.height, c4.board_mask) & ~s.mask)
+    (2, 6)
+    """
+    r = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: three below
+    for s in (height + 1, height, height + 2):  # horizontal, then both diagonals
+        p = (stones << s) & (stones << 2 * s)
+        r |= p & (stones << 3 * s)
+        r |= p & (stones >> s)
+        p = (stones >> s) & (stones >> 2 * s)
+        r |= p & (stones << s)
+        r |= p & (stones >> 3 * s)
+    return r & board
+
+
 @cache
 def _game(width: int, height: int) -> Connect4:
     return Connect4(width, height)
@@ -382,16 +405,8 @@ class Connect4(Game[Connect4State, int]):
         return [col for col in actions if safe & column[col]]
 
     def _winning_cells(self, stones: int) -> int:
-        """Cells (possibly occupied or off-board) that would give ``stones`` a four."""
-        r = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: three below
-        for s in (self.height + 1, self.height, self.height + 2):
-            p = (stones << s) & (stones << 2 * s)
-            r |= p & (stones << 3 * s)
-            r |= p & (stones >> s)
-            p = (stones >> s) & (stones >> 2 * s)
-            r |= p & (stones << s)
-            r |= p & (stones >> 3 * s)
-        return r & self.board_mask
+        """Cells (possibly occupied) that would give ``stones`` a four."""
+        return four_completions(stones, self.height, self.board_mask)
 
     def winning_cells(self, state: Connect4State, player: int) -> int:
         """Bitboard of the empty cells that would complete a four for ``player``."""

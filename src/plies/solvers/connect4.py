@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from plies.errors import OptionError
-from plies.games.connect4 import Connect4, Connect4State
+from plies.games.connect4 import Connect4, Connect4State, four_completions
 from plies.search.common import SearchResult, SearchStats
 from plies.search.engine import largest_prime_at_most
 
@@ -56,9 +56,9 @@ Test = Callable[[int, int, int, int, float], None]
 
 # --- the kernel: plain Python over ints, also valid Numba source ---------------------------
 #
-# Both backends run these two functions.  Numba compiles copies of them whose globals name
-# the compiled versions (see _numba_kernel), so the source is written once.  Everything is
-# an int (int64 under Numba; the board needs width * (height + 1) <= 63 bits there).
+# Both backends run these two functions and the game's four_completions.  Numba compiles
+# copies of the three whose globals name the compiled versions (see _numba_kernel), so the
+# source is written once.  Everything is an int (int64 under Numba; the board needs width * (height + 1) <= 63 bits there).
 # ``board``: every real cell; ``bottom``: the bottom cell of every column; ``order``:
 # columns centre first; ``columns``: each column's cells; ``keys``/``vals``: the table
 # (vals 0 = empty, else a lower bound coded above ``lower_code`` or an upper bound);
@@ -68,15 +68,7 @@ Test = Callable[[int, int, int, int, float], None]
 
 def _winning(stones: int, mask: int, height: int, board: int) -> int:
     """Empty cells that would complete a four for ``stones`` (Pons' compute_winning_position)."""
-    r = (stones << 1) & (stones << 2) & (stones << 3)
-    for s in (height + 1, height, height + 2):
-        p = (stones << s) & (stones << 2 * s)
-        r |= p & (stones << 3 * s)
-        r |= p & (stones >> s)
-        p = (stones >> s) & (stones >> 2 * s)
-        r |= p & (stones << s)
-        r |= p & (stones >> 3 * s)
-    return r & (board ^ mask)
+    return four_completions(stones, height, board) & (board ^ mask)
 
 
 def _negamax(
@@ -183,10 +175,9 @@ def _numba_kernel() -> Callable[..., int]:
         from numba import njit
 
         namespace: dict[str, Any] = {"__builtins__": __builtins__, "__name__": __name__}
-        winning = types.FunctionType(_winning.__code__, namespace, "_winning")
-        negamax = types.FunctionType(_negamax.__code__, namespace, "_negamax")
-        namespace["_winning"] = njit(cache=True)(winning)
-        namespace["_negamax"] = njit(cache=True)(negamax)
+        for function in (four_completions, _winning, _negamax):
+            copy = types.FunctionType(function.__code__, namespace, function.__name__)
+            namespace[function.__name__] = njit(cache=True)(copy)
         _NUMBA["negamax"] = namespace["_negamax"]
     kernel: Callable[..., int] = _NUMBA["negamax"]
     return kernel
