@@ -58,7 +58,8 @@ Test = Callable[[int, int, int, int, float], None]
 #
 # Both backends run these two functions and the game's four_completions.  Numba compiles
 # copies of the three whose globals name the compiled versions (see _numba_kernel), so the
-# source is written once.  Everything is an int (int64 under Numba; the board needs width * (height + 1) <= 63 bits there).
+# source is written once.  Everything is an int (int64 under Numba; the board needs
+# width * (height + 1) <= 63 bits there).
 # ``board``: every real cell; ``bottom``: the bottom cell of every column; ``order``:
 # columns centre first; ``columns``: each column's cells; ``keys``/``vals``: the table
 # (vals 0 = empty, else a lower bound coded above ``lower_code`` or an upper bound);
