@@ -51,9 +51,13 @@ class Kernel:
 
 
 def _budget_check(
-    deadline: float | None, budget: int | None
+    deadline: float | None, budget: int | None, every: int = 0
 ) -> tuple[int, Callable[[int], int]]:
-    """The first node count at which to check the budget, and the check itself."""
+    """The first node count at which to check the budget, and the check itself.
+
+    The clock is read every ``every`` nodes (default :data:`CHECK_EVERY`).
+    """
+    every = every or CHECK_EVERY
     if deadline is None and budget is None:
         return NEVER, lambda nodes: NEVER
 
@@ -62,10 +66,10 @@ def _budget_check(
             raise OutOfBudget
         if deadline is not None and time.perf_counter() > deadline:
             raise OutOfBudget
-        nxt = nodes + CHECK_EVERY
+        nxt = nodes + every
         return nxt if budget is None else min(nxt, budget + 1)
 
-    first = CHECK_EVERY if budget is None else min(CHECK_EVERY, budget + 1)
+    first = every if budget is None else min(every, budget + 1)
     return first, check
 
 
