@@ -12,35 +12,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from plies.cli import main
 from plies.parallel.cli import progress_bar
+from tests.clirun import fail, plain_pipe, run  # noqa: F401 (autouse fixture)
 
 TOURNAMENT = ["tournament", "tictactoe", "--agent", "alphabeta:depth=2", "--agent",
               "random", "--games", "2", "--seed", "3", "--workers", "1"]
-
-
-@pytest.fixture(autouse=True)
-def _plain_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("COLUMNS", "100")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    assert err == ""  # no progress bar and no noise outside a terminal
-    return out
-
-
-def fail(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert "Traceback" not in out + err
-    assert err.startswith("plies: error: ") and err.count("\n") == 1, err
-    return err.removeprefix("plies: error: ").strip()
 
 
 def test_tournament_tables(capsys: pytest.CaptureFixture[str]) -> None:

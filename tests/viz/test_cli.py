@@ -8,38 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from plies.cli import main
+from tests.clirun import fail, plain_pipe, run  # noqa: F401 (autouse fixture)
 
 FIG = "src/plies/games/trees/aima-fig-5-2.tree"
 
 
-@pytest.fixture(autouse=True)
-def _plain_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("COLUMNS", "100")
-
-
-def ok(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    assert err == ""
-    return out
-
-
-def fail(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert "Traceback" not in out + err
-    assert err.startswith("plies: error: ") and err.count("\n") == 1, err
-    return err.removeprefix("plies: error: ").strip()
-
-
 def test_svg_for_the_aima_figure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "fig.svg"
-    out = ok(capsys, "tree", FIG, "-o", str(path))
+    out = run(capsys, "tree", FIG, "-o", str(path))
     assert out == (
         f"wrote {path} (svg): 11 nodes searched, 2 pruned; value 3 for MAX; "
         "chosen path a1 b1\n"
@@ -52,7 +28,7 @@ def test_svg_for_the_aima_figure(capsys: pytest.CaptureFixture[str], tmp_path: P
 @pytest.mark.parametrize("suffix", [".json", ".JSON"])
 def test_json_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"tree{suffix}"
-    ok(capsys, "tree", "tictactoe", "--moves", "5 1", "--depth", "2", "-o", str(path))
+    run(capsys, "tree", "tictactoe", "--moves", "5 1", "--depth", "2", "-o", str(path))
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["game"] == "tictactoe" and data["algorithm"] == "alphabeta"
     assert data["player"] == "X" and data["root"]["mover"] == "X"
@@ -62,42 +38,42 @@ def test_json_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: s
 @pytest.mark.parametrize("suffix", [".dot", ".gv"])
 def test_dot_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"tree{suffix}"
-    ok(capsys, "tree", "aima-5-2", "-a", "minimax", "-o", str(path))
+    run(capsys, "tree", "aima-5-2", "-a", "minimax", "-o", str(path))
     text = path.read_text(encoding="utf-8")
     assert text.startswith("digraph search_tree {") and text.count(" -> ") == 12
 
 
 def test_stdout_is_json_by_default(capsys: pytest.CaptureFixture[str]) -> None:
-    data = json.loads(ok(capsys, "tree", FIG, "--algorithm", "minimax"))
+    data = json.loads(run(capsys, "tree", FIG, "--algorithm", "minimax"))
     assert data["value"] == 3.0 and data["pv"] == ["a1", "b1"]
     assert data["stats"]["nodes"] == 13
 
 
 def test_format_overrides_and_dash_is_stdout(capsys: pytest.CaptureFixture[str]) -> None:
-    out = ok(capsys, "tree", FIG, "-o", "-", "--format", "svg")
+    out = run(capsys, "tree", FIG, "-o", "-", "--format", "svg")
     ET.fromstring(out.encode("utf-8"))
-    assert ok(capsys, "tree", FIG, "--format", "dot").startswith("digraph")
+    assert run(capsys, "tree", FIG, "--format", "dot").startswith("digraph")
 
 
 def test_game_options_and_search_options(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "nim.json"
-    ok(
+    run(
         capsys, "tree", "nim", "--option", "piles=1,2,2", "--algorithm", "bounded",
         "--player", "1", "-o", str(path),
     )
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["algorithm"] == "bounded" and data["player"] == "P1"
-    ok(capsys, "tree", "sticks", "--option", "sticks=5", "--threshold", "1", "-o", str(path))
+    run(capsys, "tree", "sticks", "--option", "sticks=5", "--threshold", "1", "-o", str(path))
     assert json.loads(path.read_text(encoding="utf-8"))["algorithm"] == "bounded"
-    ok(capsys, "tree", "pig", "--depth", "2", "-o", str(path))  # auto: expectiminimax
+    run(capsys, "tree", "pig", "--depth", "2", "-o", str(path))  # auto: expectiminimax
     assert json.loads(path.read_text(encoding="utf-8"))["algorithm"] == "expectiminimax"
 
 
 def test_other_commands_keep_their_short_option(capsys: pytest.CaptureFixture[str]) -> None:
     """``tree`` takes "-o" for its output; ``solve -o piles=...`` still means a game option."""
-    data = json.loads(ok(capsys, "solve", "nim", "-o", "piles=1,2", "--json"))
+    data = json.loads(run(capsys, "solve", "nim", "-o", "piles=1,2", "--json"))
     assert data["value"] == 1.0
 
 
