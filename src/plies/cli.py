@@ -330,7 +330,7 @@ def _exact_solver(game: Any, state: Any, args: argparse.Namespace) -> Any:
     """The game's dedicated exact solver, when ``--algorithm auto`` should use it.
 
     Only for an exact search (no limit, no threshold) with the ``first`` tie rule and
-    without ``--engine``: the generic engine stays one ``--algorithm alphabeta`` away.
+    without ``--engine``, which keeps the generic engine with the game's hooks.
     """
     if (
         args.algorithm != "auto" or args.engine or _limit(args) is not None
