@@ -13,19 +13,18 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from plies.errors import OptionError
 from plies.game import Game
 from plies.search.common import INF, Limit, Searcher, SearchResult, Trace
-from plies.search.engine import Ordering, TranspositionTable, engine_kernel
-from plies.search.kernels import Kernel, alphabeta_kernel
+from plies.search.engine import PLAIN, Craft, Order, Ordering, TranspositionTable, move_order
+from plies.search.kernels import Kernel, StopSignal, alphabeta_kernel
 from plies.search.mate import MateDistance
 from plies.search.minimax import _search
 
-Order = Callable[[Any, Sequence[Any]], Sequence[Any]]
-"""A move-ordering function: ``order(state, actions)`` returns the actions to try, best first."""
+__all__ = ["AlphaBetaSearcher", "Craft", "EngineSearcher", "Order", "alphabeta"]
 
 
 class AlphaBetaSearcher(Searcher):
@@ -34,6 +33,8 @@ class AlphaBetaSearcher(Searcher):
     algorithm = "alphabeta"
     windowed = True
     order: Order | None = None
+    # The search's stop signal; (H-sem's Searcher.stop field replaces this at merge.)
+    stop: StopSignal | None = None
 
     def node_value(
         self, state: Any, depth: int, last: int, ply: int, alpha: float, beta: float
@@ -80,9 +81,32 @@ class AlphaBetaSearcher(Searcher):
 
     def compile(self) -> Kernel:
         return alphabeta_kernel(
-            self.ops, self.player, self.max_depth, order=self.order,
-            deadline=self.deadline, budget=self.kernel_budget(),
+            self.ops, self.player, self.max_depth, order=self.order, rounds=self.rounds,
+            deadline=self.deadline, budget=self.kernel_budget(), stop=self.stop,
         )
+
+    def root(
+        self,
+        state: Any,
+        *,
+        tie: str = "first",
+        rng: random.Random | None = None,
+        all_values: bool = False,
+    ) -> tuple[float, Any, list[Any], dict[Any, float] | None]:
+        # The kernel counts rounds too (Searcher.root compiles none for unit="round").
+        if self.trace is None and self.rounds:
+            self.kernel = self.compile()
+        return super().root(state, tie=tie, rng=rng, all_values=all_values)
+
+    def child_value(
+        self, state: Any, action: Any, depth: int, last: int, ply: int,
+        alpha: float = -INF, beta: float = INF,
+    ) -> float:
+        kernel = self.kernel
+        if kernel is not None:
+            child = self.ops.result(state, action)
+            return kernel.worker(child, kernel.entry_depth(depth, last), ply + 1, alpha, beta)
+        return super().child_value(state, action, depth, last, ply, alpha, beta)
 
 
 def alphabeta(
@@ -102,17 +126,20 @@ def alphabeta(
     bisection: bool = False,
     weak: bool = False,
     mate: bool = False,
+    craft: Craft | None = None,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    stop: StopSignal | None = None,
 ) -> SearchResult:
     """Alpha-beta search: :func:`plies.minimax`'s value with fewer nodes.
 
     ``value`` is from ``player``'s point of view (default: the player to move) under the
     paranoid model, exact when ``result.exact``; with ``limit.depth`` it is the minimax
-    value of the depth-limited tree scored by ``game.evaluate``.  ``action`` is what
-    :func:`plies.minimax` picks under the same tie rule: the first best action in
-    ``actions()`` order, or a seeded random one among every equally good action (the
-    root then opens its window by one ulp so each tie is an exact value).  ``pv`` is
-    the principal variation.  Chance nodes raise; use :func:`plies.expectiminimax`.
+    value of the depth-limited tree scored by ``game.evaluate`` (in plies or in rounds,
+    with every switch).  ``action`` is what :func:`plies.minimax` picks under the same
+    tie rule: the first best action in ``actions()`` order, or a seeded random one among
+    every equally good action (the root then opens its window by one ulp so each tie is
+    an exact value).  ``pv`` is the principal variation.  Chance nodes raise; use
+    :func:`plies.expectiminimax`.
 
     Children are searched in ``actions()`` order unless ``order(state, actions)`` is
     given: it returns the same actions in the order to try them (best first prunes
@@ -134,11 +161,16 @@ def alphabeta(
     among actions of equal value the shortest forced win (longest loss) is chosen, and
     ``value`` stays the exact utility.  It assumes that no utility other than the two
     ends of a finite ``utility_range`` lies within ``(hi - lo) / 65536`` of them.
+    ``craft`` gives the same switches as one :class:`~plies.search.engine.Craft` (then
+    the keywords must be left at their defaults).
     With ``tt`` or ``ordering`` a depth-limited search deepens iteratively (1, 2, ...,
     ``limit.depth``) to fill the table and the move ordering, trying each iteration's
     best move first at the root without changing which action the tie rule picks.
-    ``on_iteration(result)`` is called after every completed iteration.  A traced
-    search shows plain alpha-beta.
+    ``on_iteration(result)`` is called after every completed iteration.  ``stop`` (a
+    ``threading.Event`` or anything with ``is_set()``) ends the search from outside.
+
+    A traced search shows plain alpha-beta: ``trace`` with an engine switch raises
+    :class:`~plies.errors.OptionError` rather than trace another search than the one run.
 
     >>> from plies.games import load
     >>> ttt = load("tictactoe")
@@ -146,8 +178,16 @@ def alphabeta(
     >>> r.value, r.stats.nodes < 549_946
     (0.0, True)
     """
-
-    if mate:
+    given = Craft(order, tt, ordering, pvs, aspiration, bisection, weak, mate)
+    if craft is None:
+        craft = given
+    elif given != PLAIN:
+        raise OptionError(
+            f"give the engine switches either as craft= or as keywords, not both "
+            f"({', '.join(given.as_kwargs())})"
+        )
+    check_trace(craft, trace)
+    if craft.mate:
         wrapped = MateDistance(game)
 
         def unwrap(r: SearchResult) -> SearchResult:
@@ -161,57 +201,58 @@ def alphabeta(
         report = None if on_iteration is None else (lambda r: on_iteration(unwrap(r)))
         return unwrap(alphabeta(
             wrapped, wrapped.root(state), limit, player=player, tie=tie, seed=seed,
-            trace=trace, order=order, tt=tt, ordering=ordering, pvs=pvs,
-            aspiration=aspiration, bisection=bisection, weak=weak, on_iteration=report,
+            craft=dataclasses.replace(craft, mate=False), on_iteration=report, stop=stop,
         ))
-    cls, configure = engine_setup(
-        game, order=order, tt=tt, ordering=ordering, pvs=pvs, aspiration=aspiration,
-        bisection=bisection, weak=weak,
-    )
-    deepen = (bool(tt) or ordering or aspiration is not None) and (
-        limit is not None and limit.depth is not None
-    )
+    cls, configure = setup(game, craft, stop=stop)
+    deepen = craft.deepens and limit is not None and limit.depth is not None
     return _search(
         cls, game, state, limit, player, tie, seed, trace, configure,
         deepen=deepen, on_iteration=on_iteration,
     )
 
 
-def engine_setup(
-    game: Game[Any, Any],
-    *,
-    order: Order | None = None,
-    tt: bool | int | TranspositionTable = False,
-    ordering: bool = False,
-    pvs: bool = False,
-    aspiration: float | None = None,
-    bisection: bool = False,
-    weak: bool = False,
+def check_trace(craft: Craft, trace: Trace | None) -> None:
+    """Refuse a traced search with engine switches: a trace shows plain alpha-beta."""
+    if trace is not None and craft.engine:
+        raise OptionError(
+            "a traced search shows the plain algorithm; drop "
+            f"{', '.join(craft.switches)} to trace it, or search untraced"
+        )
+
+
+def setup(
+    game: Game[Any, Any], craft: Craft, *, stop: StopSignal | None = None
 ) -> tuple[type[AlphaBetaSearcher], Callable[[Any], None]]:
-    """The searcher class for these switches and a ``configure`` that sets them on one."""
-    if aspiration is not None and not aspiration > 0:
-        raise OptionError(f"aspiration must be a positive half-width, got {aspiration!r}")
-    craft = bool(tt) or ordering or pvs or aspiration is not None or bisection or weak
-    table = None
-    if isinstance(tt, TranspositionTable):
-        table = tt
-    elif tt:
-        table = TranspositionTable() if tt is True else TranspositionTable(int(tt))
-    memory = Ordering() if ordering else None
-    hint = order or (getattr(game, "order_hint", None) if ordering else None)
+    """The searcher class for ``craft`` and a ``configure`` that sets it on one searcher.
+
+    ``mate`` wraps the game, which only :func:`alphabeta` does: it is refused here.
+    """
+    if craft.mate:
+        raise OptionError("mate-distance scores are a switch of plies.alphabeta only")
+    table = craft.table()
+    memory = Ordering() if craft.ordering else None
+    hint = craft.order or (getattr(game, "order_hint", None) if craft.ordering else None)
 
     def configure(searcher: AlphaBetaSearcher) -> None:
-        searcher.order = order
+        searcher.order = craft.order
+        searcher.stop = stop
         if isinstance(searcher, EngineSearcher):
-            searcher.table, searcher.memory, searcher.hint, searcher.pvs = table, memory, hint, pvs
-            searcher.aspiration, searcher.bisection = aspiration, bisection
-            searcher.weak = weak
+            searcher.craft, searcher.table, searcher.memory, searcher.hint = (
+                craft, table, memory, hint
+            )
 
-    return (EngineSearcher if craft else AlphaBetaSearcher), configure
+    return (EngineSearcher if craft.engine else AlphaBetaSearcher), configure
+
+
+def engine_setup(
+    game: Game[Any, Any], **switches: Any
+) -> tuple[type[AlphaBetaSearcher], Callable[[Any], None]]:
+    """:func:`setup` with the switches as keywords (``Craft.from_kwargs`` checks them)."""
+    return setup(game, Craft.from_kwargs(**switches))
 
 
 class EngineSearcher(AlphaBetaSearcher):
-    """Alpha-beta whose untraced worker is :func:`plies.search.engine.engine_kernel`.
+    """Alpha-beta with engine craft: the core kernel with its switches, and root drivers.
 
     Two ways to search the root with a narrow window, both only when untraced, with the
     ``"first"`` tie rule and without ``all_values``:
@@ -226,15 +267,23 @@ class EngineSearcher(AlphaBetaSearcher):
       tests reuse each other's table entries, which is why a table makes them cheap.
     """
 
+    craft: Craft = PLAIN
     table: TranspositionTable | None = None
     memory: Ordering | None = None
     hint: Order | None = None
-    pvs: bool = False
-    aspiration: float | None = None
-    bisection: bool = False
     known: float | None = None  # the root value, once bisection has found it
     solve_children: bool = False  # bisect every root child (analyze, random ties)
-    weak: bool = False
+
+    def root(
+        self,
+        state: Any,
+        *,
+        tie: str = "first",
+        rng: random.Random | None = None,
+        all_values: bool = False,
+    ) -> tuple[float, Any, list[Any], dict[Any, float] | None]:
+        check_trace(self.craft, self.trace)  # never a silent switch-off
+        return super().root(state, tie=tie, rng=rng, all_values=all_values)
 
     def search_root(
         self,
@@ -254,17 +303,17 @@ class EngineSearcher(AlphaBetaSearcher):
             return full()
         if all_values or tie != "first":
             # Every value (or every tie) must be exact: bisect each child of an exact search.
-            self.solve_children = self.bisection and self.max_depth is None
+            self.solve_children = self.craft.bisection and self.max_depth is None
             return full()
         window = None
-        if self.weak:
+        if self.craft.weak:
             interval = self.root_interval(state)
             if interval is None or self.max_depth is not None:
                 raise OptionError("a weak solution needs an exact search of a game with a "
                                   "finite utility_range")
             low, high = self.ops.utility_range
             draw = (low + high) / 2
-            lo, hi = self.weak_bisect(state, *interval, draw)
+            lo, hi = self.bisect(state, *interval, draw=draw)
             self.root_first = None
             if lo == hi:
                 self.known = lo
@@ -274,10 +323,10 @@ class EngineSearcher(AlphaBetaSearcher):
                 edge = draw if lo > draw else math.nextafter(draw, -INF)
                 self.root_window = (edge, math.nextafter(edge, INF))
                 return full()
-        elif self.bisection:
+        elif self.craft.bisection:
             interval = self.root_interval(state)
             if interval is not None:
-                v = self.bisect(state, *interval)
+                v, _ = self.bisect(state, *interval)
                 window = (math.nextafter(v, -INF), math.nextafter(v, INF))
                 self.root_first = None
                 if self.max_depth is None:
@@ -285,8 +334,9 @@ class EngineSearcher(AlphaBetaSearcher):
                     # child worth v is the action, and the root stops there.  (Under a
                     # depth limit an evaluation outside utility_range could fool it.)
                     self.known = v
-        elif self.aspiration is not None and self.root_guess is not None:
-            window = (self.root_guess - self.aspiration, self.root_guess + self.aspiration)
+        elif self.craft.aspiration is not None and self.root_guess is not None:
+            half = self.craft.aspiration
+            window = (self.root_guess - half, self.root_guess + half)
         if window is not None:
             self.root_window = window
             out = full()
@@ -302,24 +352,10 @@ class EngineSearcher(AlphaBetaSearcher):
         if self.solve_children:
             child = self.ops.result(state, action)
             interval = self.root_interval(child)
-            if interval is not None:
-                return self.bisect(child, *interval, depth=depth, ply=ply + 1)
+            if interval is not None and self.kernel is not None:
+                depth = self.kernel.entry_depth(depth, last)
+                return self.bisect(child, *interval, depth=depth, ply=ply + 1)[0]
         return super().child_value(state, action, depth, last, ply, alpha, beta)
-
-    def weak_bisect(
-        self, state: Any, lo: float, hi: float, draw: float
-    ) -> tuple[float, float]:
-        """Narrow ``[lo, hi]`` only until it says win (> draw), draw or loss (< draw)."""
-        assert self.kernel is not None
-        worker, nextafter = self.kernel.worker, math.nextafter
-        while lo < hi and lo <= draw <= hi:
-            m = nextafter(draw, -INF) if hi == draw else draw  # "> draw?" or ">= draw?"
-            v = worker(state, 0, 0, m, nextafter(m, INF))
-            if v > m:
-                lo = v
-            else:
-                hi = v
-        return lo, hi
 
     def root_stop(self, best: float, maximizing: bool) -> bool:
         return best == self.known
@@ -335,25 +371,40 @@ class EngineSearcher(AlphaBetaSearcher):
             return float(lo), float(hi)
         return None
 
-    def bisect(self, state: Any, lo: float, hi: float, depth: int = 0, ply: int = 0) -> float:
-        """The value of ``state`` (at ``ply``) in ``[lo, hi]`` by null-window tests (MTD-bi)."""
+    def bisect(
+        self, state: Any, lo: float, hi: float, depth: int = 0, ply: int = 0,
+        draw: float | None = None,
+    ) -> tuple[float, float]:
+        """Narrow ``[lo, hi]``, known to hold the value of ``state``, by null-window tests.
+
+        MTD-bi: each test "is the value > m?" is one kernel search with the window
+        ``(m, m + ulp)``; it fails high (the value is at least what it returns) or low
+        (at most).  Without ``draw`` the interval closes on the value; with it (weak
+        solving) it only narrows until it says win (> draw), draw or loss (< draw).
+        ``depth`` is the kernel's depth argument of ``state``, found at ``ply``.
+        """
         assert self.kernel is not None
         worker, nextafter = self.kernel.worker, math.nextafter
         while lo < hi:
-            # Pons' choice of test: halfway to the nearer extreme, not to the middle.
-            m = lo + (hi - lo) / 2
-            if m <= 0 and lo / 2 < m:
-                m = lo / 2
-            elif m >= 0 and hi / 2 > m:
-                m = hi / 2
-            if m >= hi:
-                m = nextafter(hi, -INF)
+            if draw is not None:
+                if not lo <= draw <= hi:
+                    break
+                m = nextafter(draw, -INF) if hi == draw else draw  # "> draw?" or ">= draw?"
+            else:
+                # Pons' choice of test: halfway to the nearer extreme, not to the middle.
+                m = lo + (hi - lo) / 2
+                if m <= 0 and lo / 2 < m:
+                    m = lo / 2
+                elif m >= 0 and hi / 2 > m:
+                    m = hi / 2
+                if m >= hi:
+                    m = nextafter(hi, -INF)
             v = worker(state, depth, ply, m, nextafter(m, INF))
             if v > m:
                 lo = v  # failed high: the value is at least v
             else:
                 hi = v  # failed low: the value is at most v
-        return lo
+        return lo, hi
 
     def compile(self) -> Kernel:
         if self.table is not None:
@@ -362,9 +413,12 @@ class EngineSearcher(AlphaBetaSearcher):
         exact = self.max_depth is None
         bounds = getattr(self.game, "value_bounds", None) if exact else None
         sufficient = getattr(self.game, "sufficient_actions", None) if exact else None
-        return engine_kernel(
-            self.ops, self.player, self.max_depth, table=self.table, ordering=self.memory,
-            hint=self.hint, pvs=self.pvs, bounds=bounds, sufficient=sufficient,
-            deadline=self.deadline,
-            budget=self.kernel_budget(),
+        ordering = None
+        if self.hint is not None or self.memory is not None:
+            ordering = move_order(self.hint, self.memory, exact)
+        return alphabeta_kernel(
+            self.ops, self.player, self.max_depth, table=self.table, ordering=ordering,
+            memory=self.memory, pvs=self.craft.pvs, bounds=bounds, sufficient=sufficient,
+            rounds=self.rounds, deadline=self.deadline, budget=self.kernel_budget(),
+            stop=self.stop,
         )

@@ -1,14 +1,17 @@
-"""Engine craft for alpha-beta: transposition table, move ordering, principal variation search.
+"""Engine craft for alpha-beta: the switches, the transposition table, move ordering.
 
-Everything here is an optional switch of :func:`plies.alphabeta` and never changes the
-value plain alpha-beta returns at the same depth:
+Every switch here is an option of :func:`plies.alphabeta`, gathered in one frozen
+dataclass, :class:`Craft`, and none changes the value plain alpha-beta returns at the same
+depth (nor the action under ``tie="first"``).  The search itself is the one alpha-beta
+core, :func:`plies.search.kernels.alphabeta_kernel`; this module holds what it is given:
 
-- **Transposition table** (``tt=True`` or a number of slots): slot ``hash(key) % p`` with
-  ``p`` the largest prime up to the size (bounded memory; a prime, as in Pons' solver,
-  because an int key hashes to itself and a power of two would keep only its low bits:
-  on Connect Four, the first three columns), entries ``(key, remaining depth, flag,
-  value, best action)`` with the flag EXACT, LOWER (the value is a lower bound: the node
-  failed high) or UPPER.
+- **Transposition table** (``tt=True`` or a number of slots): slot ``stable_hash(key) % p``
+  with ``p`` the largest prime up to the size (bounded memory; a prime, as in Pons' solver,
+  because an int key hashes to itself and a power of two would keep only its low bits: on
+  Connect Four, the first three columns), entries ``(key, remaining depth, flag, value,
+  best action, age)`` with the flag EXACT, LOWER (the value is a lower bound: the node
+  failed high) or UPPER.  :func:`stable_hash` makes the slots, and so the node counts, the
+  same in every process whatever ``PYTHONHASHSEED`` says.
   Replacement is depth-preferred: a slot keeps the entry searched deeper, unless it comes
   from an older search.  A stored value is reused only at the same remaining depth (or
   when both are unlimited), so a depth-limited value is never mixed with a deeper one;
@@ -24,56 +27,101 @@ value plain alpha-beta returns at the same depth:
   are searched again with the full window when the answer is yes.  Chosen over MTD(f)
   because it needs no tuning of a first guess and its cost is measured per node here,
   not per pass (see the README's performance section).
-
-The worker follows the readable :class:`~plies.search.alphabeta.AlphaBetaSearcher`
-contract (fail-soft paranoid alpha-beta, depth counted in plies).
+- The root drivers (aspiration windows, MTD-bi bisection, weak solving) are in
+  :class:`plies.search.alphabeta.EngineSearcher`; mate-distance scores in
+  :mod:`plies.search.mate`.
 """
 
 from __future__ import annotations
 
-import math
+import dataclasses
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
-from plies.game import GameOps
-from plies.search.common import INF
-from plies.search.kernels import (
-    CHECK_EVERY,
-    NEVER,
-    Kernel,
-    Line,
-    _budget_check,
-    _no_actions,
-    _refuse,
-    _wrap,
-)
+from plies.errors import OptionError
 
 EXACT, LOWER, UPPER = 0, 1, 2
 UNLIMITED = -1  # the remaining depth of a search without a depth limit
 
 Entry = tuple[Hashable, int, int, float, Any, int]  # key, remaining, flag, value, move, age
+Order = Callable[[Any, Sequence[Any]], Sequence[Any]]
+"""A move-ordering function: ``order(state, actions)`` returns the actions to try, best first."""
+
+
+def stable_hash(key: Hashable) -> int:
+    """``hash(key)``, but the same in every process for the usual kinds of keys.
+
+    Python salts the hash of ``str`` and ``bytes`` per process (``PYTHONHASHSEED``), so a
+    table slotted by ``hash(key)`` would collide differently, and a search count different
+    nodes, from one run to the next.  Here ints, floats, bools and None hash as Python
+    hashes them (never salted), ``str`` and ``bytes`` by their bytes, enums by their value,
+    and tuples (named tuples included) and frozensets element by element.  Any other key
+    uses its own ``__hash__``; make it from these kinds for reproducible node counts.
+
+    >>> stable_hash(12345), stable_hash(("x", 1)) == stable_hash(("x", 1))
+    (12345, True)
+    """
+    if type(key) is int:
+        return hash(key)
+    if isinstance(key, str):
+        return hash(int.from_bytes(key.encode("utf-8", "surrogatepass"), "little"))
+    if isinstance(key, tuple):
+        return hash(tuple([stable_hash(k) for k in key]))
+    if key is None:
+        return 0x5EED  # hash(None) is the object's address before Python 3.12
+    if isinstance(key, bytes):
+        return hash(int.from_bytes(key, "little"))
+    if isinstance(key, frozenset):
+        return hash(frozenset([stable_hash(k) for k in key]))
+    if isinstance(key, Enum):
+        return stable_hash(key.value)
+    return hash(key)
 
 
 @dataclass
 class TranspositionTable:
-    """At most ``size`` slots, depth-preferred replacement; reused across iterations.
+    """A transposition table: at most ``size`` slots, depth-preferred replacement.
 
-    The slots live in a dict filled on demand, so a small search pays nothing for a
-    large table.
+    Pass one as ``tt=`` to :func:`plies.alphabeta` (or ``analyze``) and keep it between
+    searches of **one game**: a search reuses the entries of the earlier ones (the values
+    of the same remaining depth, and every stored move for ordering).  Entries hold values
+    from the searching player's point of view, so they are dropped when a search for
+    another player starts (:meth:`new_search`).  The slots live in a dict filled on
+    demand, so a small search pays nothing for a large table; ``len(table)`` is the
+    number of entries, :meth:`clear` drops them all.  Slots come from :func:`stable_hash`,
+    so a search counts the same nodes in every process.
+
+    >>> import plies
+    >>> ttt = plies.games.load("tictactoe")
+    >>> table = TranspositionTable()
+    >>> first = plies.alphabeta(ttt, ttt.initial_state(), tt=table)
+    >>> again = plies.alphabeta(ttt, ttt.initial_state(), tt=table)
+    >>> len(table) > 0, again.stats.nodes < first.stats.nodes
+    (True, True)
     """
 
     size: int = 1 << 20
-    slots: dict[int, Entry] = field(init=False, default_factory=dict)
-    age: int = 0
-    player: int | None = None  # whose point of view the stored values take
+    slots: dict[int, Entry] = field(init=False, default_factory=dict, repr=False)
+    age: int = field(init=False, default=0)
+    player: int | None = field(init=False, default=None)
+    """Whose point of view the stored values take (None before the first search)."""
     modulus: int = field(init=False)
     """The number of slots used: the largest prime up to ``size`` (1 for size 1)."""
 
     def __post_init__(self) -> None:
-        if self.size < 1:
-            raise ValueError(f"a transposition table needs at least 1 slot, got {self.size}")
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+            raise OptionError(f"a transposition table needs at least 1 slot, got {self.size!r}")
         self.modulus = largest_prime_at_most(self.size)
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def clear(self) -> None:
+        """Drop every entry (the table is then as new)."""
+        self.slots.clear()
+        self.player = None
 
     def slot(self, key: Hashable) -> int:
         """The slot of ``key``.
@@ -82,7 +130,7 @@ class TranspositionTable:
         >>> table.modulus, table.slot(1 << 40) != table.slot(0)
         (1048573, True)
         """
-        return hash(key) % self.modulus
+        return stable_hash(key) % self.modulus
 
     def new_search(self, player: int) -> None:
         """Start a search for ``player``: older entries may be replaced by shallower ones.
@@ -95,7 +143,6 @@ class TranspositionTable:
             self.slots.clear()
             self.player = player
         self.age += 1
-
 
 
 def largest_prime_at_most(n: int) -> int:
@@ -119,190 +166,172 @@ def largest_prime_at_most(n: int) -> int:
 
 @dataclass
 class Ordering:
-    """Killer moves per ply and history scores, kept across the iterations of a search."""
+    """Killer moves per ply and history scores, kept across the iterations of a search.
+
+    ``history[mover]`` maps a move to minus its score, so that sorting by it puts the
+    moves that cut most often first.
+    """
 
     killers: dict[int, list[Any]] = field(default_factory=dict)
-    history: dict[tuple[int, Any], int] = field(default_factory=dict)
+    history: dict[int, dict[Any, int]] = field(default_factory=dict)
+
+    def remember(self, mover: int, action: Any, ply: int, remaining: int) -> None:
+        """``action`` of ``mover`` caused a cutoff at ``ply`` with ``remaining`` depth left."""
+        killers = self.killers.setdefault(ply, [])
+        if action not in killers:
+            killers.insert(0, action)
+            del killers[2:]
+        weight = 1 if remaining == UNLIMITED else remaining * remaining
+        scores = self.history.setdefault(mover, {})
+        scores[action] = scores.get(action, 0) - weight
 
 
-def engine_kernel(
-    ops: GameOps,
-    player: int,
-    max_depth: int | None,
-    *,
-    table: TranspositionTable | None,
-    ordering: Ordering | None,
-    hint: Callable[[Any, Sequence[Any]], Sequence[Any]] | None,
-    pvs: bool,
-    bounds: Callable[[Any, int], tuple[float, float]] | None = None,
-    sufficient: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = None,
-    deadline: float | None = None,
-    budget: int | None = None,
-) -> Kernel:
-    """Alpha-beta with the switched-on engine craft, as a closure (see the module doc)."""
-    kernel = Kernel()
-    to_move, actions, result = ops.to_move, ops.actions, ops.result
-    is_terminal, utility, evaluate, key_of = ops.is_terminal, ops.utility, ops.evaluate, ops.key
-    cutoff = NEVER if max_depth is None else max_depth
-    slots = table.slots if table is not None else None
-    size = table.modulus if table is not None else 1
-    age = table.age if table is not None else 0
-    # In an exact search the game's hint orders alone: there, on Connect Four, killer
-    # moves and history on top of it cost 7x more nodes; under a depth limit they help.
-    trust_hint = max_depth is None
-    killers = ordering.killers if ordering is not None else None
-    history = ordering.history if ordering is not None else None
-    lines: list[Line] = [None] * 64
-    nodes = leaves = evals = cutoffs = tt_hits = deepest = 0
-    # A node costs more here than in the plain kernels: read the clock 4x as often, so
-    # that an engine search overruns its time budget by as little.
-    next_check, check = _budget_check(deadline, budget, CHECK_EVERY // 4)
-    nextafter = math.nextafter
+class Staged:
+    """Moves to search: the table's move first, the rest ordered only if it is needed.
 
-    def ordered(state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int) -> list[Any]:
-        if hint is not None and trust_hint:
-            out = list(hint(state, moves))
-        else:
-            out = list(hint(state, moves)) if hint is not None else list(moves)
-            if history is not None:
-                out.sort(key=lambda a: -history.get((mover, a), 0))
-        front: list[Any] = []
-        if first is not None and first in out:
-            front.append(first)
-        if killers is not None and not (hint is not None and trust_hint):
+    Ordering costs a game's ``order_hint`` call per node (on Connect Four three times
+    what the rest of a node costs); after a table move that cuts off it is never paid.
+    ``len()`` is the number of moves, as for a list.
+    """
+
+    __slots__ = ("count", "first", "rest")
+
+    def __init__(self, count: int, first: Any, rest: Callable[[], list[Any]]) -> None:
+        self.count, self.first, self.rest = count, first, rest
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Any:
+        yield self.first
+        yield from self.rest()
+
+
+MoveOrder = Callable[[Any, int, Sequence[Any], Any, int], Sequence[Any] | Staged]
+"""``order(state, mover, actions, table_move, ply)``: the moves in the order to search."""
+
+
+def move_order(hint: Order | None, memory: Ordering | None, exact: bool) -> MoveOrder:
+    """The engine's move ordering (see the module doc) as one function.
+
+    ``hint`` is the game's ``order_hint`` (or the caller's ``order``), ``memory`` the
+    killers and history (None without ``ordering``), ``exact`` whether the search has no
+    depth limit (then a hint orders alone).
+    """
+    alone = hint is not None and exact
+    killers = None if memory is None or alone else memory.killers
+    history = None if memory is None or alone else memory.history
+
+    def rest(state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int) -> list[Any]:
+        """The moves in order (``first`` first), without ``first`` when it is given."""
+        out = list(moves) if hint is None else list(hint(state, moves))
+        if history is not None:
+            scores = history.get(mover)
+            if scores:
+                out.sort(key=lambda a: scores.get(a, 0))
+        front: list[Any] = [] if first is None else [first]
+        if killers is not None:
             for killer in killers.get(ply, ()):
                 if killer not in front and killer in out:
                     front.append(killer)
         if front:
             out = front + [a for a in out if a not in front]
-        return out
+        return out if first is None else out[1:]
 
-    def value(state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
-        nonlocal nodes, leaves, evals, cutoffs, tt_hits, deepest, next_check, lines
-        nodes += 1
-        if nodes >= next_check:
-            next_check = check(nodes)
-        if is_terminal(state):
-            leaves += 1
-            if ply > deepest:
-                deepest = ply
-            lines[ply] = None
-            return utility(state, player)
-        if depth >= cutoff:
-            leaves += 1
-            evals += 1
-            kernel.heuristic = True
-            if ply > deepest:
-                deepest = ply
-            lines[ply] = None
-            return evaluate(state, player)
-        if ply + 2 >= len(lines):
-            lines.extend([None] * len(lines))
-        # The caller's window: a result at an edge narrowed below (by the game's bounds or
-        # a stored bound) is that bound exactly, so the flag is judged against this one.
-        alpha0, beta0 = alpha, beta
-        if bounds is not None:  # exact searches only: the game's bounds on the true value
-            lo, hi = bounds(state, player)
-            if lo >= beta or hi <= alpha or lo == hi:
-                leaves += 1
-                if ply > deepest:
-                    deepest = ply
-                lines[ply] = None
-                return lo if lo >= beta else hi
-            if hi < beta:
-                beta = hi
-            if lo > alpha:
-                alpha = lo
-        remaining = UNLIMITED if cutoff == NEVER else cutoff - depth
-        first = None
-        if slots is not None:
-            key = key_of(state)
-            slot = hash(key) % size
-            entry = slots.get(slot)
-            if entry is not None and entry[0] == key:
-                first = entry[4]
-                if entry[1] == remaining:
-                    # The value at this remaining depth is unique, so a stored bound also
-                    # narrows the window: a fail-soft result at the narrowed edge is then
-                    # that bound exactly.
-                    flag, stored = entry[2], entry[3]
-                    if flag == LOWER:
-                        if stored > alpha:
-                            alpha = stored
-                    elif flag == UPPER:
-                        if stored < beta:
-                            beta = stored
-                    else:
-                        alpha = beta = stored
-                    if alpha >= beta:
-                        tt_hits += 1
-                        lines[ply] = (first, None) if first is not None else None
-                        return stored
-        mover = to_move(state)
-        if mover < 0:
-            raise _refuse("alphabeta", mover)
-        moves = actions(state)
-        if not moves:
-            raise _no_actions(state)
-        if sufficient is not None:  # exact searches only: drop provably needless moves
-            moves = sufficient(state, moves) or moves
-        if hint is not None or history is not None or killers is not None or first is not None:
-            moves = ordered(state, mover, moves, first, ply)
-        maximizing = mover == player
-        best = -INF if maximizing else INF
-        line: Line = None
-        best_move = None
-        child = ply + 1
-        for i, action in enumerate(moves):
-            nxt = result(state, action)
-            if maximizing:
-                if pvs and i > 0:
-                    v = value(nxt, depth + 1, child, alpha, nextafter(alpha, INF))
-                    if alpha < v < beta:
-                        v = value(nxt, depth + 1, child, alpha, beta)
-                else:
-                    v = value(nxt, depth + 1, child, alpha, beta)
-                if v > best:
-                    best, line, best_move = v, (action, lines[child]), action
-                    if v > alpha:
-                        alpha = v
-            else:
-                if pvs and i > 0:
-                    v = value(nxt, depth + 1, child, nextafter(beta, -INF), beta)
-                    if alpha < v < beta:
-                        v = value(nxt, depth + 1, child, alpha, beta)
-                else:
-                    v = value(nxt, depth + 1, child, alpha, beta)
-                if v < best:
-                    best, line, best_move = v, (action, lines[child]), action
-                    if v < beta:
-                        beta = v
-            if alpha >= beta:
-                if i + 1 < len(moves):
-                    cutoffs += 1
-                if killers is not None:
-                    slot_killers = killers.setdefault(ply, [])
-                    if action not in slot_killers:
-                        slot_killers.insert(0, action)
-                        del slot_killers[2:]
-                if history is not None:
-                    weight = 1 if remaining == UNLIMITED else remaining * remaining
-                    history[(mover, action)] = history.get((mover, action), 0) + weight
-                break
-        lines[ply] = line
-        if slots is not None:
-            flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
-            old = slots.get(slot)
-            if old is None or old[5] != age or remaining == UNLIMITED or old[1] <= remaining:
-                # After a fail low every move was refuted: none is worth trying first.
-                move = None if flag == UPPER else best_move
-                slots[slot] = (key, remaining, flag, best, move, age)
-        return best
+    def order(
+        state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int
+    ) -> Sequence[Any] | Staged:
+        if first is not None and first in moves:
+            return Staged(len(moves), first, lambda: rest(state, mover, moves, first, ply))
+        return rest(state, mover, moves, None, ply)
 
-    def finish() -> None:
-        stats = kernel.stats
-        stats.nodes, stats.leaves, stats.evals = nodes, leaves, evals
-        stats.cutoffs, stats.tt_hits = cutoffs, tt_hits
-        kernel.max_ply, kernel.lines = deepest, lines
+    return order
 
-    return _wrap(kernel, value, finish)
+
+@dataclass(frozen=True)
+class Craft:
+    """The engine switches of :func:`plies.alphabeta`, in one value.
+
+    ``order``: the caller's move ordering ``order(state, actions)`` (plain alpha-beta
+    too).  ``tt``: a transposition table (True, a number of slots, or a
+    :class:`TranspositionTable` kept between searches of one game).  ``ordering``: table
+    move, killers, history and the game's ``order_hint``.  ``pvs``: principal variation
+    search.  ``aspiration``: a half-width of the root window around the last iteration's
+    value.  ``bisection``: MTD-bi.  ``weak``: win, draw or loss only.  ``mate``:
+    mate-distance scores.  See :func:`plies.alphabeta` for each one's contract.
+
+    >>> Craft.from_kwargs(tt=True, pvs=True).switches
+    ('tt', 'pvs')
+    """
+
+    order: Order | None = None
+    tt: bool | int | TranspositionTable = False
+    ordering: bool = False
+    pvs: bool = False
+    aspiration: float | None = None
+    bisection: bool = False
+    weak: bool = False
+    mate: bool = False
+
+    def __post_init__(self) -> None:
+        if self.aspiration is not None and not (
+            isinstance(self.aspiration, int | float) and self.aspiration > 0
+        ):
+            raise OptionError(
+                f"aspiration must be a positive half-width, got {self.aspiration!r}"
+            )
+        tt = self.tt
+        if not isinstance(tt, bool | TranspositionTable) and not (
+            isinstance(tt, int) and tt >= 1
+        ):
+            raise OptionError(
+                f"tt must be True, a number of slots >= 1 or a TranspositionTable, got {tt!r}"
+            )
+        if self.order is not None and not callable(self.order):
+            raise OptionError(f"order must be a function order(state, actions), got {self.order!r}")
+
+    @classmethod
+    def from_kwargs(cls, **options: Any) -> Craft:
+        """A :class:`Craft` from keyword switches; an unknown name lists the known ones."""
+        known = [f.name for f in dataclasses.fields(cls)]
+        for name in options:
+            if name not in known:
+                raise OptionError(f"unknown engine option {name!r}; use one of: {', '.join(known)}")
+        return cls(**options)
+
+    @property
+    def switches(self) -> tuple[str, ...]:
+        """The names of the engine switches that are on (``order`` is not one)."""
+        return tuple(
+            f.name for f in dataclasses.fields(self)
+            if f.name != "order" and getattr(self, f.name) not in (False, None)
+        )
+
+    @property
+    def engine(self) -> bool:
+        """True when any switch is on beyond plain alpha-beta (with or without ``order``)."""
+        return bool(self.switches)
+
+    @property
+    def deepens(self) -> bool:
+        """True when a depth-limited search deepens iteratively to fill table and ordering."""
+        return self.tt is not False or self.ordering or self.aspiration is not None
+
+    def table(self) -> TranspositionTable | None:
+        """The table to search with: the caller's, a new one of the asked size, or None."""
+        if isinstance(self.tt, TranspositionTable):
+            return self.tt
+        if self.tt is False:
+            return None
+        return TranspositionTable() if self.tt is True else TranspositionTable(int(self.tt))
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The switches that are not at their default, as keyword arguments."""
+        return {
+            f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+            if getattr(self, f.name) != f.default
+        }
+
+
+PLAIN = Craft()
+"""Plain alpha-beta: every switch off."""

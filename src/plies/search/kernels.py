@@ -5,12 +5,18 @@ goes through ``arrive``, ``leaf`` and ``descend``, which is what tracing needs. 
 trace is asked for, the same recursions run here instead, as closures that keep the
 game's methods and the counters in local cells: the per-node cost is then close to a
 hand-written loop (see ``benchmarks/``).  They compute exactly what the readable workers
-compute (the property tests run both), with three differences that change no value:
+compute (the property tests run both), with two differences that change no value:
 
 - the principal variation is kept as a linked list of ``(action, rest)`` pairs per ply,
   so an improvement costs one tuple instead of a list copy;
-- a time or node budget is checked every 1,024 nodes;
-- depth counts in plies (``unit="round"`` uses the readable workers).
+- a time or node budget (or a stop signal) is checked every so many nodes, not at each.
+
+:func:`alphabeta_kernel` is the one alpha-beta core of plies: plain alpha-beta, the
+engine craft of :mod:`plies.search.engine` (table, ordering, PVS, a game's value bounds)
+and Star1/Star2 at chance nodes are switches of one worker with one node prelude
+(count, budget, terminal test, depth, cutoff test).  With ``rounds`` (``unit="round"``)
+the depth argument carries the round count and where the round stands (see
+:meth:`Kernel.entry_depth`).
 """
 
 from __future__ import annotations
@@ -19,16 +25,38 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import nextafter
-from typing import Any
+from typing import Any, Protocol
 
 from plies.errors import UnsupportedGameError
 from plies.game import CHANCE, GameOps
-from plies.search.common import INF, OutOfBudget, SearchStats
+from plies.search.common import INF, NOBODY, OutOfBudget, SearchStats
+from plies.search.engine import (
+    EXACT,
+    LOWER,
+    UNLIMITED,
+    UPPER,
+    MoveOrder,
+    Ordering,
+    Staged,
+    TranspositionTable,
+    stable_hash,
+)
 
 Line = tuple[Any, Any] | None  # (action, rest of the line) or None
+Entry = tuple[Any, int, int, float, float, int, int]  # what after() needs of before()
 Worker = Callable[[Any, int, int, float, float], float]
 NEVER = 1 << 62
 CHECK_EVERY = 1024
+ROUND = 4  # with unit="round" the worker's depth is ROUND * rounds + phase (entry_depth)
+
+
+class StopSignal(Protocol):
+    """Anything with ``is_set()``, e.g. a :class:`threading.Event` (contract 1).
+
+    (H-sem defines ``plies.search.common.StopSignal``; at merge import that one here.)
+    """
+
+    def is_set(self) -> bool: ...
 
 
 @dataclass
@@ -40,6 +68,22 @@ class Kernel:
     stats: SearchStats = field(default_factory=SearchStats)
     heuristic: bool = False
     max_ply: int = 0
+    player: int = 0
+    rounds: bool = False
+
+    def entry_depth(self, depth: int, last: int) -> int:
+        """The worker's ``depth`` argument for a node below the root.
+
+        ``depth`` and ``last`` are what the readable workers pass (the parent's depth in
+        the limit's unit and the last decision-maker, see ``Searcher.depth_here``).  In
+        plies that is ``depth``; in rounds it is ``ROUND * depth + phase`` with phase 0
+        while the searching player has not moved on the path, 1 right after it moved and
+        2 once another player moved after it (the next move of the searching player
+        then starts a round).  ``depth >= ROUND * max_depth`` is then the cutoff test.
+        """
+        if not self.rounds:
+            return depth
+        return ROUND * depth + (0 if last == NOBODY else 1 if last == self.player else 2)
 
     def line(self, ply: int) -> list[Any]:
         out: list[Any] = []
@@ -51,20 +95,25 @@ class Kernel:
 
 
 def _budget_check(
-    deadline: float | None, budget: int | None, every: int = 0
+    deadline: float | None,
+    budget: int | None,
+    every: int = 0,
+    stop: StopSignal | None = None,
 ) -> tuple[int, Callable[[int], int]]:
     """The first node count at which to check the budget, and the check itself.
 
-    The clock is read every ``every`` nodes (default :data:`CHECK_EVERY`).
+    The clock and ``stop`` are read every ``every`` nodes (default :data:`CHECK_EVERY`).
     """
     every = every or CHECK_EVERY
-    if deadline is None and budget is None:
+    if deadline is None and budget is None and stop is None:
         return NEVER, lambda nodes: NEVER
 
     def check(nodes: int) -> int:
         if budget is not None and nodes > budget:
             raise OutOfBudget
         if deadline is not None and time.perf_counter() > deadline:
+            raise OutOfBudget
+        if stop is not None and stop.is_set():
             raise OutOfBudget
         nxt = nodes + every
         return nxt if budget is None else min(nxt, budget + 1)
@@ -77,6 +126,12 @@ def _refuse(algorithm: str, mover: int) -> UnsupportedGameError:
     if mover == CHANCE:
         return UnsupportedGameError(f"{algorithm} cannot search chance nodes; use expectiminimax")
     return UnsupportedGameError(f"{algorithm} cannot search simultaneous-move nodes yet")
+
+
+def _no_player(mover: int, num_players: int) -> UnsupportedGameError:
+    return UnsupportedGameError(
+        f"to_move returned player {mover}, but the players are 0..{num_players - 1}"
+    )
 
 
 def _no_actions(state: Any) -> UnsupportedGameError:
@@ -169,10 +224,31 @@ def alphabeta_kernel(
     order: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = None,
     star1: bool = False,
     star2: bool = False,
+    table: TranspositionTable | None = None,
+    ordering: MoveOrder | None = None,
+    memory: Ordering | None = None,
+    pvs: bool = False,
+    bounds: Callable[[Any, int], tuple[float, float]] | None = None,
+    sufficient: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = None,
+    rounds: bool = False,
     deadline: float | None = None,
     budget: int | None = None,
+    stop: StopSignal | None = None,
 ) -> Kernel:
     """Fail-soft paranoid alpha-beta as a closure (contract of ``AlphaBetaSearcher``).
+
+    Every switch is off by default, which is plain alpha-beta with children in
+    ``actions()`` order, or in ``order(state, actions)`` order.  The engine craft
+    (:mod:`plies.search.engine`), each switch value-preserving:
+
+    - ``table``: a transposition table; a stored bound narrows the window, a stored value
+      of the same remaining depth ends the node, the stored move is searched first.
+    - ``ordering``: the engine's move order (:func:`~plies.search.engine.move_order`,
+      which replaces ``order``); ``memory`` its killers and history, updated at cutoffs.
+    - ``pvs``: principal variation search (null windows after the first child).
+    - ``bounds`` and ``sufficient`` (exact searches only): the game's ``value_bounds``,
+      which narrow the window or end the node, and ``sufficient_actions``.
+    - ``rounds``: depth counts rounds (see :meth:`Kernel.entry_depth`).
 
     With ``star1`` chance nodes are searched too, with Ballard's Star1 pruning: after
     each outcome the chance node's value is bracketed by the outcomes searched so far
@@ -187,19 +263,120 @@ def alphabeta_kernel(
     bounds already lift the chance node to ``beta``, it fails high without a full search;
     otherwise Star1 continues with them in place of the bottom of ``utility_range``.
     """
-    kernel = Kernel()
+    kernel = Kernel(player=player, rounds=rounds)
     to_move, actions, result = ops.to_move, ops.actions, ops.result
     is_terminal, utility, evaluate = ops.is_terminal, ops.utility, ops.evaluate
-    chance_outcomes = ops.chance_outcomes
+    chance_outcomes, key_of, num_players = ops.chance_outcomes, ops.key, ops.num_players
     lo, hi = ops.utility_range
     slack = 1e-9 * max(1.0, hi - lo)  # child windows are widened: rounding must not prune
-    cutoff = NEVER if max_depth is None else max_depth
+    # The depth at which nodes are cut off, in the worker's unit.  With rounds a node's
+    # depth grows on entry (round_depth), so every node takes the first cutoff test
+    # (cutoff -1) and the second one, ``depth >= horizon``, decides.
+    horizon = NEVER if max_depth is None else max_depth * (ROUND if rounds else 1)
+    cutoff = -1 if rounds else horizon
+    step = 0 if rounds else 1
+    slots = table.slots if table is not None else None
+    size = table.modulus if table is not None else 1
+    age = table.age if table is not None else 0
+    # One test per node for everything the engine adds before and after the children.
+    craft = slots is not None or ordering is not None or bounds is not None or (
+        sufficient is not None
+    )
     lines: list[Line] = [None] * 64
-    nodes = leaves = evals = cutoffs = deepest = 0
-    next_check, check = _budget_check(deadline, budget)
+    nodes = leaves = evals = cutoffs = tt_hits = deepest = 0
+    # An engine node costs more than a plain one: read the clock 4x as often, so that
+    # an engine search overruns its time budget by as little.
+    every = CHECK_EVERY // 4 if craft else CHECK_EVERY
+    next_check, check = _budget_check(deadline, budget, every, stop)
+
+    def round_depth(depth: int, state: Any) -> int:
+        """A node's depth in rounds from its parent's (both ``ROUND * rounds + phase``)."""
+        phase = depth % ROUND
+        mover = to_move(state)
+        if mover == player:  # phase 1; a new round if another player moved since we did
+            return depth + ROUND - 1 if phase == 2 else depth - phase + 1
+        if mover >= 0 and phase == 1:
+            return depth + 1
+        return depth  # chance, or no change of phase
+
+    def before(
+        state: Any, mover: int, depth: int, ply: int, alpha: float, beta: float
+    ) -> float | tuple[Sequence[Any] | Staged, float, float, Entry]:
+        """The engine's work before the children: a value, or ``(moves, alpha, beta, entry)``.
+
+        A value when the game's bounds or the table settle the node; else the moves in
+        the order to search them, the window narrowed by the bounds and the table, and
+        what :func:`after` needs to store the result.
+        """
+        nonlocal leaves, deepest, tt_hits
+        # The caller's window: a result at an edge narrowed below (by the game's bounds or
+        # a stored bound) is that bound exactly, so the flag is judged against this one.
+        alpha0, beta0 = alpha, beta
+        if bounds is not None:  # exact searches only: bounds on the true value
+            low, high = bounds(state, player)
+            if low >= beta or high <= alpha or low == high:
+                leaves += 1
+                if ply > deepest:
+                    deepest = ply
+                lines[ply] = None
+                return low if low >= beta else high
+            if high < beta:
+                beta = high
+            if low > alpha:
+                alpha = low
+        remaining = UNLIMITED if horizon == NEVER else horizon - depth
+        first = key = None
+        slot = 0
+        if slots is not None:
+            key = key_of(state)
+            slot = (key if type(key) is int else stable_hash(key)) % size
+            entry = slots.get(slot)
+            if entry is not None and entry[0] == key:
+                first = entry[4]
+                if entry[1] == remaining:
+                    # The value at this remaining depth is unique, so a stored bound also
+                    # narrows the window: a fail-soft result at the narrowed edge is then
+                    # that bound exactly.
+                    flag, stored = entry[2], entry[3]
+                    if flag == LOWER:
+                        if stored > alpha:
+                            alpha = stored
+                    elif flag == UPPER:
+                        if stored < beta:
+                            beta = stored
+                    else:
+                        alpha = beta = stored
+                    if alpha >= beta:
+                        tt_hits += 1
+                        lines[ply] = (first, None) if first is not None else None
+                        return stored
+        moves = actions(state)
+        if sufficient is not None and moves:  # exact searches only: drop needless moves
+            moves = sufficient(state, moves) or moves
+        if ordering is not None:
+            return ordering(state, mover, moves, first, ply), alpha, beta, (
+                key, slot, remaining, alpha0, beta0, mover, ply
+            )
+        if first is not None and first in moves:
+            moves = [first, *(a for a in moves if a != first)]
+        return moves, alpha, beta, (key, slot, remaining, alpha0, beta0, mover, ply)
+
+    def after(entry: Entry, best: float, cut: bool, line: Line) -> None:
+        """The engine's work after the children: killers, history and the table."""
+        key, slot, remaining, alpha0, beta0, mover, ply = entry
+        assert line is not None
+        if memory is not None and cut:
+            memory.remember(mover, line[0], ply, remaining)
+        if slots is not None:
+            flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
+            old = slots.get(slot)
+            if old is None or old[5] != age or remaining == UNLIMITED or old[1] <= remaining:
+                # After a fail low every move was refuted: none is worth trying first.
+                slots[slot] = (key, remaining, flag, best, None if flag == UPPER else line[0], age)
 
     def value(state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
         nonlocal nodes, leaves, evals, cutoffs, deepest, next_check, lines
+        # The node prelude: count, budget, terminal test, depth, cutoff test.
         nodes += 1
         if nodes >= next_check:
             next_check = check(nodes)
@@ -209,7 +386,8 @@ def alphabeta_kernel(
                 deepest = ply
             lines[ply] = None
             return utility(state, player)
-        if depth >= cutoff:
+        # (With rounds, every node passes the first test: its depth grows on entry.)
+        if depth >= cutoff and (not rounds or (depth := round_depth(depth, state)) >= horizon):
             leaves += 1
             evals += 1
             kernel.heuristic = True
@@ -220,18 +398,33 @@ def alphabeta_kernel(
         if ply + 2 >= len(lines):
             lines.extend([None] * len(lines))
         mover = to_move(state)
-        if mover == CHANCE and (star1 or star2):
-            lines[ply] = None
-            return chance(state, depth, ply, alpha, beta)
-        moves = actions(state)
-        if order is not None:
-            moves = order(state, moves)
+        if mover < 0:
+            if mover == CHANCE and (star1 or star2):
+                lines[ply] = None
+                return chance(state, depth, ply, alpha, beta)
+            raise _refuse("alphabeta", mover)
+        if craft:
+            node = before(state, mover, depth, ply, alpha, beta)
+            if not isinstance(node, tuple):
+                return node  # the game's bounds or the table settled it
+            moves, alpha, beta, entry = node
+        else:
+            moves = actions(state)
+            if order is not None:
+                moves = order(state, moves)
+        child_depth = depth + step
         child = ply + 1
         line: Line = None
         if mover == player:
             best = -INF
             for i, action in enumerate(moves):
-                v = value(result(state, action), depth + 1, child, alpha, beta)
+                if pvs and i:  # a null window first: "is it better than alpha?"
+                    nxt = result(state, action)
+                    v = value(nxt, child_depth, child, alpha, nextafter(alpha, INF))
+                    if alpha < v < beta:
+                        v = value(nxt, child_depth, child, alpha, beta)
+                else:
+                    v = value(result(state, action), child_depth, child, alpha, beta)
                 if v > best:
                     best, line = v, (action, lines[child])
                     if v > alpha:
@@ -240,10 +433,18 @@ def alphabeta_kernel(
                             if i + 1 < len(moves):
                                 cutoffs += 1
                             break
-        elif mover >= 0:
+        else:
+            if mover >= num_players:
+                raise _no_player(mover, num_players)
             best = INF
             for i, action in enumerate(moves):
-                v = value(result(state, action), depth + 1, child, alpha, beta)
+                if pvs and i:
+                    nxt = result(state, action)
+                    v = value(nxt, child_depth, child, nextafter(beta, -INF), beta)
+                    if alpha < v < beta:
+                        v = value(nxt, child_depth, child, alpha, beta)
+                else:
+                    v = value(result(state, action), child_depth, child, alpha, beta)
                 if v < best:
                     best, line = v, (action, lines[child])
                     if v < beta:
@@ -252,11 +453,11 @@ def alphabeta_kernel(
                             if i + 1 < len(moves):
                                 cutoffs += 1
                             break
-        else:
-            raise _refuse("alphabeta", mover)
         if line is None:
             raise _no_actions(state)
         lines[ply] = line
+        if craft:
+            after(entry, best, alpha >= beta, line)
         return best
 
     def probe(
@@ -326,6 +527,7 @@ def alphabeta_kernel(
     def finish() -> None:
         stats = kernel.stats
         stats.nodes, stats.leaves, stats.evals, stats.cutoffs = nodes, leaves, evals, cutoffs
+        stats.tt_hits = tt_hits
         kernel.max_ply, kernel.lines = deepest, lines
 
     return _wrap(kernel, value, finish)
