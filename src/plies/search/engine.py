@@ -35,7 +35,8 @@ core, :func:`plies.search.kernels.alphabeta_kernel`; this module holds what it i
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Hashable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -168,12 +169,12 @@ def largest_prime_at_most(n: int) -> int:
 class Ordering:
     """Killer moves per ply and history scores, kept across the iterations of a search.
 
-    ``history[mover]`` maps a move to minus its score, so that sorting by it puts the
-    moves that cut most often first.
+    ``history[mover]`` maps a move to minus its score (a missing move scores 0), so that
+    sorting by it puts the moves that cut most often first.
     """
 
     killers: dict[int, list[Any]] = field(default_factory=dict)
-    history: dict[int, dict[Any, int]] = field(default_factory=dict)
+    history: dict[int, defaultdict[Any, int]] = field(default_factory=dict)
 
     def remember(self, mover: int, action: Any, ply: int, remaining: int) -> None:
         """``action`` of ``mover`` caused a cutoff at ``ply`` with ``remaining`` depth left."""
@@ -181,9 +182,10 @@ class Ordering:
         if action not in killers:
             killers.insert(0, action)
             del killers[2:]
-        weight = 1 if remaining == UNLIMITED else remaining * remaining
-        scores = self.history.setdefault(mover, {})
-        scores[action] = scores.get(action, 0) - weight
+        scores = self.history.get(mover)
+        if scores is None:
+            scores = self.history[mover] = defaultdict(int)
+        scores[action] -= 1 if remaining == UNLIMITED else remaining * remaining
 
 
 class Staged:
@@ -202,13 +204,15 @@ class Staged:
     def __len__(self) -> int:
         return self.count
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Any]:
         yield self.first
         yield from self.rest()
 
 
-MoveOrder = Callable[[Any, int, Sequence[Any], Any, int], Sequence[Any] | Staged]
-"""``order(state, mover, actions, table_move, ply)``: the moves in the order to search."""
+MoveOrder = Callable[[Any, int, Sequence[Any], Any, int, bool], Sequence[Any] | Staged]
+"""``order(state, mover, actions, table_move, ply, frontier)``: the moves to search, in order.
+
+``frontier`` says that every child will be cut off by the depth limit."""
 
 
 def move_order(hint: Order | None, memory: Ordering | None, exact: bool) -> MoveOrder:
@@ -216,34 +220,50 @@ def move_order(hint: Order | None, memory: Ordering | None, exact: bool) -> Move
 
     ``hint`` is the game's ``order_hint`` (or the caller's ``order``), ``memory`` the
     killers and history (None without ``ordering``), ``exact`` whether the search has no
-    depth limit (then a hint orders alone).
+    depth limit (then a hint orders alone).  At a frontier node (every child is cut off
+    by the depth limit) the hint is not asked when killers and history are there: on
+    Connect Four it costs as much as three evaluations and saved too few of them there
+    (skipping it: 20% more nodes, 20% less time to depth 10 and 12).
     """
     alone = hint is not None and exact
     killers = None if memory is None or alone else memory.killers
     history = None if memory is None or alone else memory.history
 
-    def rest(state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int) -> list[Any]:
+    def rest(
+        state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int, frontier: bool
+    ) -> list[Any]:
         """The moves in order (``first`` first), without ``first`` when it is given."""
-        out = list(moves) if hint is None else list(hint(state, moves))
+        if hint is None or (frontier and history is not None):
+            out = list(moves)
+        else:
+            out = list(hint(state, moves))
         if history is not None:
             scores = history.get(mover)
             if scores:
-                out.sort(key=lambda a: scores.get(a, 0))
-        front: list[Any] = [] if first is None else [first]
+                out.sort(key=scores.__getitem__)
         if killers is not None:
+            front = [] if first is None else [first]
             for killer in killers.get(ply, ()):
                 if killer not in front and killer in out:
                     front.append(killer)
-        if front:
-            out = front + [a for a in out if a not in front]
+            if len(front) > (first is not None):
+                out = front + [a for a in out if a not in front]
+            elif first is not None:
+                out.remove(first)
+                return out
+        elif first is not None:
+            out.remove(first)
+            return out
         return out if first is None else out[1:]
 
     def order(
-        state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int
+        state: Any, mover: int, moves: Sequence[Any], first: Any, ply: int, frontier: bool
     ) -> Sequence[Any] | Staged:
         if first is not None and first in moves:
-            return Staged(len(moves), first, lambda: rest(state, mover, moves, first, ply))
-        return rest(state, mover, moves, None, ply)
+            return Staged(
+                len(moves), first, lambda: rest(state, mover, moves, first, ply, frontier)
+            )
+        return rest(state, mover, moves, None, ply, frontier)
 
     return order
 

@@ -354,7 +354,8 @@ def alphabeta_kernel(
         if sufficient is not None and moves:  # exact searches only: drop needless moves
             moves = sufficient(state, moves) or moves
         if ordering is not None:
-            return ordering(state, mover, moves, first, ply), alpha, beta, (
+            frontier = remaining == 1 and not rounds  # every child is cut off
+            return ordering(state, mover, moves, first, ply, frontier), alpha, beta, (
                 key, slot, remaining, alpha0, beta0, mover, ply
             )
         if first is not None and first in moves:
