@@ -2,7 +2,7 @@
 """plies beside easyAI, aima3, OpenSpiel and a bare hand-written loop, in one run.
 
     make bench                                   # sets up benchmarks/.venv, then this
-    benchmarks/.venv/bin/python benchmarks/run.py [--repeat N] [--quick] [--only W1,W3]
+    benchmarks/.venv/bin/python benchmarks/run.py [--repeat N] [--quick] [--only W1,W3,NPS]
 
 Every search runs once untimed (warm-up, node count, value check), then ``--repeat`` timed
 times, the libraries taking turns (a different one first in each round) so that a slow
@@ -10,7 +10,8 @@ patch of the shared machine hits all of them.  Reported: the median time, nodes 
 included), nodes per second and the median time divided by the bare loop's median on the
 same task in the same run.  The garbage collector is paused while a search is timed, as
 ``timeit`` does.  Results go to ``benchmarks/results/latest.{json,md}`` (``quick.*`` with
-``--quick``).  See ``benchmarks/README.md`` for what each workload measures.
+``--quick``).  See ``benchmarks/README.md`` for what each workload measures; NPS (nodes per
+second of plies' alpha-beta per engine switch) is ``engine_nps.py``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ if str(HERE) not in sys.path:  # the sibling modules, also when imported from el
     sys.path.insert(0, str(HERE))
 
 import engine  # noqa: E402
+import engine_nps  # noqa: E402
 from adapter_openspiel import make_openspiel  # noqa: E402
 from adapters import MAKERS, Search, Unavailable  # noqa: E402
 from bare import Outcome  # noqa: E402
@@ -239,6 +241,26 @@ def run_engine(
     return w4, w5
 
 
+def run_nps(
+    args: argparse.Namespace, wanted: set[str], progress: Progress
+) -> tuple[dict[str, Any], list[engine_nps.Run]]:
+    """NPS (``engine_nps.py``), when no ``--only`` is given or it names NPS."""
+    if wanted and "NPS" not in wanted:
+        return {"status": "not run", "reason": "not selected with --only"}, []
+    depths = [int(d) for d in args.nps_depths.split(",")]
+    combos = len(engine_nps.COMBOS)
+    task_id = progress.add_task("NPS", total=len(depths) * combos * (1 + args.repeat))
+    tick = _ticker(progress, task_id)
+    runs = engine_nps.measure(depths, args.repeat, args.nps_budget, tick=tick)
+    summary = {
+        "status": "ok",
+        "depths": depths,
+        "budget_s": args.nps_budget,
+        "runs": [r.as_dict() for r in runs],
+    }
+    return summary, runs
+
+
 def _mean(xs: Sequence[float]) -> float | None:
     return statistics.fmean(xs) if xs else None
 
@@ -346,6 +368,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="seconds plies may take to reach one W4 depth (default 120)",
     )
     p.add_argument(
+        "--nps-depths", default="8,10,12", help="NPS: Connect Four depths (default 8,10,12)"
+    )
+    p.add_argument(
+        "--nps-budget",
+        type=float,
+        default=60.0,
+        help="NPS: seconds a search may take in its warm-up to be timed (default 60)",
+    )
+    p.add_argument(
         "--w5-positions", type=int, default=50, help="positions per W5 file (default 50)"
     )
     p.add_argument(
@@ -373,6 +404,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.w4_budget = min(args.w4_budget, 20.0)
         args.w5_budget = min(args.w5_budget, 20.0)
         args.w5_cap = min(args.w5_cap, 2.0)
+        args.nps_depths = "8,10"
+        args.nps_budget = min(args.nps_budget, 20.0)
     if args.repeat < 1:
         p.error("--repeat must be at least 1")
     args.out = args.out or HERE / "results" / ("quick" if args.quick else "latest")
@@ -422,6 +455,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             results.append((task, rows))
         progress.update(main_task, description="W1-W3 done", completed=total)
         w4, w5 = run_engine(args, results, progress, console)
+        nps, nps_runs = run_nps(args, wanted, progress)
 
     report: dict[str, Any] = {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -448,13 +482,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         ],
         "w4": w4,
         "w5": w5,
+        "nps": nps,
     }
     for task, rows in results:
         console.print(console_table(task, rows))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     json_path, md_path = args.out.with_suffix(".json"), args.out.with_suffix(".md")
+    text = markdown(report, results)
+    if nps_runs:
+        table = "\n".join(engine_nps.markdown(nps_runs, args.repeat, args.nps_budget))
+        text += "\n" + table
+        console.print(table)
     json_path.write_text(json.dumps(report, indent=2, default=str) + "\n")
-    md_path.write_text(markdown(report, results))
+    md_path.write_text(text)
     console.print(f"wrote {json_path} and {md_path}")
     return 0
 
