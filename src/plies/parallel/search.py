@@ -73,7 +73,7 @@ with the platform's default start method, or in an executor the caller passes.
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
 import math
 import multiprocessing
 import pickle
@@ -88,6 +88,7 @@ from plies.errors import OptionError, UnsupportedGameError
 from plies.game import Game, game_ops
 from plies.search import Limit, SearchResult, SearchStats, alphabeta, analyze
 from plies.search.common import check_tie, resolve_player
+from plies.search.engine import Craft, TranspositionTable
 
 SPLIT_PLIES = 4
 """How many plies of the principal variation are split by default (0: the root only)."""
@@ -96,6 +97,7 @@ SHALLOW_UNLIMITED = 4
 REFUSED = {
     "trace": "a parallel search cannot be traced; trace plies.alphabeta",
     "on_iteration": "a parallel search has no iterations to report",
+    "stop": "a parallel search cannot be stopped from outside yet; use plies.alphabeta",
     "weak": "a weak solution is only a bound; solve it with plies.alphabeta",
     "mate": "mate-distance scores are not split across processes; use plies.alphabeta",
 }
@@ -255,7 +257,7 @@ class _Task:
     floors: tuple[float, ...]
     limit: Limit | None
     player: int
-    options: dict[str, Any]
+    craft: Craft
     passes: bool
 
 
@@ -323,7 +325,7 @@ def _search(task: _Task) -> _Outcome:
     game = cast("Game[Any, Any]", view)  # duck-typed: it has every member alphabeta reads
     r = alphabeta(
         game, _ROOT, task.limit, player=task.player, tie="first",
-        on_iteration=record if task.passes else None, **task.options,
+        on_iteration=record if task.passes else None, craft=task.craft,
     )
     stats = r.stats
     stats.nodes -= view.virtual_nodes
@@ -355,6 +357,7 @@ def parallel_alphabeta(
     seed: int | None = None,
     split_plies: int = SPLIT_PLIES,
     executor: Executor | None = None,
+    craft: Craft | None = None,
     **engine_options: Any,
 ) -> SearchResult:
     """Alpha-beta in ``workers`` processes: :func:`plies.alphabeta`'s result, sooner.
@@ -370,7 +373,8 @@ def parallel_alphabeta(
     ``elapsed`` and ``nps`` are wall time.
 
     ``engine_options`` (``order``, ``tt``, ``ordering``, ``pvs``, ...) are
-    :func:`plies.alphabeta`'s and apply to every task; a transposition table object
+    :func:`plies.alphabeta`'s and apply to every task, as does ``craft`` (the same
+    switches as one :class:`~plies.search.engine.Craft`); a transposition table object
     given as ``tt`` is copied to the processes, not filled.  ``split_plies`` is how many
     plies of the principal variation are split (0: the root only; ``unit="round"``
     splits the root only).
@@ -386,7 +390,7 @@ def parallel_alphabeta(
         OptionError: ``workers`` is not an integer >= 1, or ``split_plies`` not one >=
             0; ``limit`` has a time or node budget (only fixed-depth or unlimited
             searches split); an unknown option, or one without a parallel meaning
-            (``trace``, ``on_iteration``, ``weak``, ``mate``); ``order`` cannot be
+            (``trace``, ``on_iteration``, ``stop``, ``weak``, ``mate``); ``order`` cannot be
             pickled.
         UnsupportedGameError: the game or the state cannot be pickled, or alpha-beta
             refuses the game (chance or simultaneous nodes).
@@ -395,13 +399,14 @@ def parallel_alphabeta(
         raise OptionError(f"workers must be an integer >= 1, got {workers!r}")
     if isinstance(split_plies, bool) or not isinstance(split_plies, int) or split_plies < 0:
         raise OptionError(f"split_plies must be an integer >= 0, got {split_plies!r}")
-    known = inspect.signature(alphabeta).parameters
-    for name in engine_options:
-        if name not in known:
-            raise OptionError(f"unknown engine option {name!r}; see plies.alphabeta")
     for name, why in REFUSED.items():
-        if engine_options.get(name):
+        if engine_options.get(name) or getattr(craft, name, False):
             raise OptionError(f"{name}: {why}")
+    switches = {k: v for k, v in engine_options.items() if k not in REFUSED}
+    if craft is None:
+        craft = Craft.from_kwargs(**switches)  # an unknown option is refused here
+    elif switches:
+        raise OptionError("give the engine switches either as craft= or as keywords, not both")
     check_tie(tie)
     if limit is not None and limit.anytime:
         raise OptionError(
@@ -416,14 +421,12 @@ def parallel_alphabeta(
         or game.to_move(state) < 0  # chance or simultaneous root: alphabeta says why not
         or len(game.actions(state)) < 2
     ):
-        return alphabeta(game, state, limit, player=who, tie=tie, seed=seed, **engine_options)
-    _check_picklable(game, state, engine_options.get("order"))
-    options = {k: v for k, v in engine_options.items() if k not in REFUSED}
-    tt = options.get("tt")
-    if tt is not None and not isinstance(tt, bool | int):
-        options["tt"] = getattr(tt, "size", True)  # a table object: one of its size each
+        return alphabeta(game, state, limit, player=who, tie=tie, seed=seed, craft=craft)
+    _check_picklable(game, state, craft.order)
+    if isinstance(craft.tt, TranspositionTable):  # a table object: one of its size each
+        craft = dataclasses.replace(craft, tt=craft.tt.size)
     plies = 0 if limit is not None and limit.unit == "round" else split_plies
-    return _Split(game, limit, who, workers, tie, seed, options, plies, executor).run(state)
+    return _Split(game, limit, who, workers, tie, seed, craft, plies, executor).run(state)
 
 
 def _check_picklable(game: Any, state: Any, order: Any) -> None:
@@ -443,16 +446,14 @@ def _check_picklable(game: Any, state: Any, order: Any) -> None:
             raise UnsupportedGameError(message) from exc
 
 
-def _deepens(limit: Limit | None, options: dict[str, Any]) -> bool:
-    """Whether alphabeta deepens iteratively with these options (as its docstring says).
+def _deepens(limit: Limit | None, craft: Craft) -> bool:
+    """Whether alphabeta deepens iteratively with these switches (``Craft.deepens``).
 
     Only the cost depends on this: with it, tasks get a bound for every pass.
     """
     if limit is None or limit.depth is None or limit.unit != "ply":
         return False
-    return bool(options.get("tt")) or bool(options.get("ordering")) or (
-        options.get("aspiration") is not None
-    )
+    return craft.deepens
 
 
 @dataclass
@@ -544,7 +545,7 @@ class _Split:
     workers: int
     tie: str
     seed: int | None
-    options: dict[str, Any]
+    craft: Craft
     split_plies: int
     executor: Executor | None = None  # the caller's, or None: one of our own per search
     pool: Executor | None = field(init=False, default=None)
@@ -592,7 +593,7 @@ class _Split:
             player=self.player, tie=self.tie if root else "first", seed=self.seed,
         )
         _add(self.stats, shallow.stats)
-        deepens = _deepens(limit, self.options)
+        deepens = _deepens(limit, self.craft)
         here = game_ops(game).evaluate(state, self.player) if deepens else 0.0
         if shallow.exact:  # every line it saw ended: its values are final at any depth
             self.depth = max(self.depth, ply + shallow.stats.depth)
@@ -663,7 +664,7 @@ class _Split:
                 if not deepens:
                     floors = floors[-1:]
                 task = _Task(
-                    self.game, state, actions[i], floors, limit, self.player, self.options,
+                    self.game, state, actions[i], floors, limit, self.player, self.craft,
                     deepens and not floors,
                 )
                 running[self.pool.submit(_search_move, task)] = (i, floors)
