@@ -32,6 +32,7 @@ from plies.game import CHANCE, GameOps
 from plies.search.common import INF, NOBODY, OutOfBudget, SearchStats
 from plies.search.engine import (
     EXACT,
+    HINT_DEPTH,
     LOWER,
     UNLIMITED,
     UPPER,
@@ -354,8 +355,8 @@ def alphabeta_kernel(
         if sufficient is not None and moves:  # exact searches only: drop needless moves
             moves = sufficient(state, moves) or moves
         if ordering is not None:
-            frontier = remaining == 1 and not rounds  # every child is cut off
-            return ordering(state, mover, moves, first, ply, frontier), alpha, beta, (
+            near = 0 <= remaining < HINT_DEPTH and not rounds  # near the depth limit
+            return ordering(state, mover, moves, first, ply, near), alpha, beta, (
                 key, slot, remaining, alpha0, beta0, mover, ply
             )
         if first is not None and first in moves:
