@@ -410,7 +410,8 @@ def test_minimax_on_a_chance_game_says_use_expectiminimax(
         (["solve", "tictactoe", "--depth", "x"], "--depth"),
         (["solve", "tictactoe", "--time", "0"], "time must be > 0"),
         (["solve", "tictactoe", "--algorithm", "foo"], "invalid choice: 'foo'"),
-        (["solve", "tictactoe", "--threshold", "1", "--algorithm", "minimax"], "--threshold"),
+        (["solve", "tictactoe", "--threshold", "1", "--algorithm", "minimax"],
+         "a threshold needs the bounded algorithm"),
         ([], "command"),
         (["frobnicate"], "invalid choice"),
         (["solve"], "game"),
@@ -469,7 +470,7 @@ def test_engine_in_analyze_and_play(
 
 def test_engine_needs_alphabeta_or_expectiminimax(capsys: pytest.CaptureFixture[str]) -> None:
     message = fail(capsys, "solve", "tictactoe", "--engine", "-a", "minimax")
-    assert "--engine needs --algorithm alphabeta or expectiminimax" in message
+    assert "the engine is for alphabeta or expectiminimax" in message
     plain = run_json(capsys, "solve", "pig", "-o", "goal=5", "-o", "max_turns=3")
     pruned = run_json(capsys, "solve", "pig", "-o", "goal=5", "-o", "max_turns=3", "--engine")
     assert pruned["value"] == plain["value"]

@@ -73,6 +73,10 @@ class OptionError(PliesError, ValueError):
     """A search option with a value that is not accepted (the message lists what is)."""
 
 
+class UsageError(PliesError):
+    """A command-line argument that argparse accepted but plies cannot use."""
+
+
 class GdlValidationError(GameFormatError):
     """A GDL description that parses but breaks a restriction of the language.
 

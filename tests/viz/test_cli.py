@@ -82,9 +82,10 @@ def test_other_commands_keep_their_short_option(capsys: pytest.CaptureFixture[st
     [
         (["-o", "tree.png"], "cannot tell the format of 'tree.png'"),
         (["-o", "tree"], "use one of .svg, .json, .dot, .gv"),
-        (["--time", "1"], "use --depth, not --time or --nodes"),
-        (["--nodes", "100"], "use --depth, not --time or --nodes"),
-        (["--engine"], "--engine does not apply"),
+        # A picture shows one complete plain search: tree does not offer these at all.
+        (["--time", "1"], "unrecognized arguments: --time 1"),
+        (["--nodes", "100"], "unrecognized arguments: --nodes 100"),
+        (["--engine"], "unrecognized arguments: --engine"),
         (["--max-nodes", "0"], "--max-nodes must be at least 1"),
         (["--format", "png"], "invalid choice: 'png'"),
     ],

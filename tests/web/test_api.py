@@ -320,13 +320,14 @@ BAD_BODIES: list[tuple[str, dict[str, Any], str]] = [
     ("move", {"game": "tictactoe", "tie": "last"}, "unknown tie 'last'"),
     ("move", {"game": "tictactoe", "engine": "yes"}, '"engine" must be true or false'),
     ("move", {"game": "tictactoe", "engine": True, "algorithm": "minimax"},
-     "--engine needs --algorithm alphabeta"),
+     "the engine is for alphabeta or expectiminimax"),
     ("move", {"game": "tictactoe", "player": "Z"}, "unknown player 'Z'; players are 0 (X)"),
     ("move", {"game": "tictactoe", "player": 2}, "unknown player '2'"),
     ("move", {"game": "tictactoe", "seed": 1.5}, '"seed" must be a whole number'),
     ("move", {"game": "pig", "algorithm": "alphabeta"}, "cannot search chance nodes"),
     ("move", {"game": "tictactoe", "moves": ["1", "4", "2", "5", "3"]}, "the game is over"),
-    ("analyze", {"game": "pig", "algorithm": "bounded"}, "chance nodes; use expectiminimax"),
+    ("analyze", {"game": "pig", "algorithm": "bounded"},
+     "bounded cannot search chance nodes (pig has chance); use expectiminimax"),
     ("tree", {"game": "aima-5-2", "max_nodes": "10"}, '"max_nodes" must be a whole number'),
     ("tree", {"game": "aima-5-2", "max_nodes": 10**6}, "max_nodes must be between 1 and 5000"),
 ]
@@ -414,8 +415,7 @@ def test_gdl_simultaneous_moves(client: TestClient) -> None:
     data = ok(client, "state", {"gdl": GDL_PENNIES})
     assert (data["to_move"], data["to_move_name"]) == (-2, "simultaneous")
     assert data["legal"] == ["heads heads", "heads tails", "tails heads", "tails tails"]
-    refused(client.post("/api/move", json={"gdl": GDL_PENNIES}), 422,
-            "cannot search simultaneous moves yet: choose the joint move")
+    assert data["own_moves"] == [["heads", "tails"], ["heads", "tails"]]
     assert ok(client, "state", {"gdl": GDL_PENNIES, "moves": ["tails heads"]})["result"] == \
         "b wins"
 
@@ -453,3 +453,29 @@ def test_only_loopback_host_names_when_bound_to_loopback() -> None:
         assert rebound.status_code == 400 and rebound.text == "Invalid host header"
     with TestClient(app, base_url="http://localhost:8000") as c:
         assert c.post("/api/state", json={"game": "nim"}).status_code == 200
+
+
+def test_simultaneous_games_can_be_played_against_the_engine_in_the_web_app(
+    client: TestClient,
+) -> None:
+    """Regression: rps, goofspiel and roshambo2.kif answered 422 "the engine cannot search
+    simultaneous moves yet"; the engine now plays its side with a seeded sample from its
+    optimal mixed strategy and the human picks only their own action."""
+    body = {"game": "rps", "own": {"0": "rock"}, "seed": 7}
+    answer = ok(client, "move", body)
+    own, engine = answer["move"].split("/") if "/" in answer["move"] else answer["move"].split()
+    assert own == "rock" and engine in ("rock", "paper", "scissors")
+    mix = answer["strategies"]["Column"]
+    assert mix == pytest.approx({"rock": 1 / 3, "paper": 1 / 3, "scissors": 1 / 3})
+    assert answer["search"]["algorithm"] == "simultaneous"
+    assert answer["search"]["value"] == 0  # float noise is not shown as a win or a loss
+    assert ok(client, "move", body)["move"] == answer["move"]  # the sample is seeded
+    moves = {ok(client, "move", {**body, "seed": s})["move"] for s in range(30)}
+    assert len(moves) == 3  # a mixed strategy, not a pure one
+    # Both players by the engine; goofspiel too; a bad own move is a one-line 422.
+    assert ok(client, "move", {"gdl": GDL_PENNIES, "seed": 1})["state"]["terminal"]
+    assert ok(client, "move", {"game": "goofspiel", "own": {"P0": "1"}})["by"] == "engine"
+    refused(client.post("/api/move", json={"game": "rps", "own": {"0": "lizard"}}), 422,
+            "illegal move 'lizard' (own move of 0); legal moves: rock, paper, scissors")
+    refused(client.post("/api/move", json={"game": "rps", "own": {"Z": "rock"}}), 422,
+            "unknown player 'Z'")

@@ -16,7 +16,8 @@ from plies.game import CHANCE, format_action
 from plies.search.common import TraceEvent
 
 
-def _num(value: float | None) -> str:
+def value_text(value: float | None) -> str:
+    """A value as narrations and tree pictures write it: ``3``, ``0.4867``, ``+inf``, ``?``."""
     if value is None:
         return "?"
     if math.isinf(value):
@@ -24,6 +25,9 @@ def _num(value: float | None) -> str:
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
     return f"{value:.4g}"
+
+
+_num = value_text
 
 
 class Narrator:

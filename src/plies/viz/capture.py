@@ -24,14 +24,10 @@ from typing import Any, Final
 
 from plies.errors import OptionError, SearchLimitError
 from plies.game import CHANCE, format_action, game_ops
-from plies.search import (
-    SEARCHES,
-    Limit,
-    SearchResult,
-    TraceEvent,
-)
+from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
-from plies.search.narrate import _num
+from plies.search.narrate import value_text as _num
+from plies.search.registry import ALGORITHMS as REGISTRY
 
 __all__ = [
     "ALGORITHMS",
@@ -46,9 +42,10 @@ __all__ = [
 
 Search = Callable[..., Any]
 ALGORITHMS: Final[dict[str, Search]] = {
-    name: search for name, search in SEARCHES.items() if name != "simultaneous"
+    name: entry.search for name, entry in REGISTRY.items() if entry.traceable
 }
-"""The searches a tree can be captured from (each traces its nodes), as the CLI names them."""
+"""The searches a tree can be captured from (each traces its nodes), as the CLI names them:
+the registry's traceable algorithms."""
 
 KINDS: Final = ("max", "min", "chance", "terminal", "cutoff")
 """Node kinds; a max^n tree with more than two players uses the mover's name instead of
@@ -193,6 +190,7 @@ def capture(
     tie: str = "first",
     seed: int | None = None,
     threshold: float | None = None,
+    all_values: bool = False,
 ) -> SearchTree:
     """Run ``algorithm`` from ``state`` with a trace and return the tree it explored.
 
@@ -200,7 +198,9 @@ def capture(
     no time or node budget, because a picture shows one complete, reproducible search.
     ``player``, ``tie`` and ``seed`` mean what they mean for the search (``player``
     defaults to the player to move); ``threshold`` is bounded minimax's satisficing
-    threshold.  The tree's values are the search's own: the root's value is exactly
+    threshold.  With ``all_values`` the tree is that of :func:`plies.analyze` (every root
+    action searched with a full window), the search behind a table of move values.
+    The tree's values are the search's own: the root's value is exactly
     the search result's value, and the path marked ``pv`` is its principal variation.
 
     Raises :class:`TreeTooLargeError` as soon as the search visits more than
@@ -225,7 +225,12 @@ def capture(
         options["threshold"] = threshold
     searcher_player = resolve_player(game, state, player)
     recorder = _Recorder(game, searcher_player, algorithm, max_nodes, threshold)
-    result: SearchResult = search(game, state, limit, trace=recorder, **options)
+    if all_values:
+        result: SearchResult = analyze(
+            game, state, limit, algorithm=algorithm, trace=recorder, **options
+        )
+    else:
+        result = search(game, state, limit, trace=recorder, **options)
     root = recorder.finish()
     _mark_pv(root, result.pv)
     names = tuple(player_name(game, p) for p in range(game.num_players))

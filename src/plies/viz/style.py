@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from plies.search.narrate import _num
+from plies.search.narrate import value_text as _num
 from plies.viz.capture import SearchTree, TreeNode
 
 PV_COLOUR: Final = "#1b9e4b"
