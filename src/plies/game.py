@@ -146,11 +146,19 @@ def uniform(actions: Sequence[A]) -> list[tuple[A, float]]:
 # --- reading optional members once, outside the hot loop -------------------------------
 
 
+def _no_player(state: Any) -> int | None:
+    """The default ``chance_player``: every chance node is a true chance event."""
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class GameOps:
     """Bound methods of a game with every optional member resolved to its default.
 
     Searches build this once per call, so the hot loop never pays for ``getattr``.
+    ``chance_player(state)`` names the player a CHANCE node stands for when the game
+    models a player as chance (:class:`OpponentsAsChance`), so that its move counts for
+    depth; None for a true chance event (default: always None).
     """
 
     to_move: Callable[[Any], int]
@@ -163,6 +171,7 @@ class GameOps:
     key: Callable[[Any], Hashable]
     utility_range: tuple[float, float]
     num_players: int
+    chance_player: Callable[[Any], int | None] = _no_player
 
 
 def game_ops(game: Any) -> GameOps:
@@ -190,7 +199,9 @@ def game_ops(game: Any) -> GameOps:
         key=getattr(game, "key", None) or _key,
         utility_range=(float(lo), float(hi)),
         num_players=int(game.num_players),
+        chance_player=getattr(game, "chance_player", None) or _no_player,
     )
+
 
 
 # --- the checked boundary for people ------------------------------------------------------
@@ -468,6 +479,10 @@ class OpponentsAsChance(GameWrapper[S, A]):
     ``policy(state)`` returns ``(action, probability)`` pairs or a mapping; the
     probabilities must sum to 1.  This is expectimax's model of a random opponent
     (the ghosts of expectimax Pacman).  Everything else is the wrapped game's.
+
+    A modelled player is still a player for depth (:meth:`chance_player`): its move
+    counts one ply and completes rounds, so a depth-limited expectimax search cuts off
+    exactly where minimax over the unwrapped game does.
     """
 
     def __init__(
@@ -484,6 +499,11 @@ class OpponentsAsChance(GameWrapper[S, A]):
     def to_move(self, state: S) -> int:
         mover = self.game.to_move(state)
         return CHANCE if mover in self.players else mover
+
+    def chance_player(self, state: S) -> int | None:
+        """The modelled player who moves at ``state``; None at a true chance event."""
+        mover = self.game.to_move(state)
+        return mover if mover in self.players else None
 
     def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
         mover = self.game.to_move(state)

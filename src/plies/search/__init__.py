@@ -4,8 +4,9 @@ from collections.abc import Callable
 
 from plies.search.alphabeta import alphabeta
 from plies.search.analyze import SEARCHERS, analyze, searcher_class
+from plies.search.anytime import iterations
 from plies.search.bounded import bounded_minimax
-from plies.search.common import Limit, SearchResult, SearchStats, TraceEvent
+from plies.search.common import Limit, SearchResult, SearchStats, StopSignal, TraceEvent
 from plies.search.maxn import maxn
 from plies.search.minimax import expectiminimax, minimax
 from plies.search.narrate import Narrator
@@ -20,7 +21,11 @@ SEARCHES: dict[str, Callable[..., SearchResult]] = {
     "maxn": maxn,
     "simultaneous": simultaneous,
 }
-"""Every search entry point by the name the CLI, the web app and agent specs use."""
+"""Every search entry point by the name the CLI, the web app and agent specs use.
+
+Each takes ``(game, state, limit=None, *, player=None, tie="first", seed=None, trace=None,
+stop=None, on_iteration=None, ...)``; :func:`iterations` runs any of them as an anytime
+search."""
 
 __all__ = [
     "SEARCHERS",
@@ -31,11 +36,13 @@ __all__ = [
     "Quiescent",
     "SearchResult",
     "SearchStats",
+    "StopSignal",
     "TraceEvent",
     "alphabeta",
     "analyze",
     "bounded_minimax",
     "expectiminimax",
+    "iterations",
     "maxn",
     "minimax",
     "searcher_class",

@@ -18,7 +18,7 @@ from typing import Any
 
 from plies.errors import OptionError
 from plies.game import Game
-from plies.search.common import INF, Limit, Searcher, SearchResult, Trace
+from plies.search.common import INF, Limit, Searcher, SearchResult, StopSignal, Trace
 from plies.search.engine import Ordering, TranspositionTable, engine_kernel
 from plies.search.kernels import Kernel, alphabeta_kernel
 from plies.search.mate import MateDistance
@@ -81,7 +81,7 @@ class AlphaBetaSearcher(Searcher):
     def compile(self) -> Kernel:
         return alphabeta_kernel(
             self.ops, self.player, self.max_depth, order=self.order,
-            deadline=self.deadline, budget=self.kernel_budget(),
+            deadline=self.deadline, budget=self.kernel_budget(), stop=self.stop,
         )
 
 
@@ -103,6 +103,7 @@ def alphabeta(
     weak: bool = False,
     mate: bool = False,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    stop: StopSignal | None = None,
 ) -> SearchResult:
     """Alpha-beta search: :func:`plies.minimax`'s value with fewer nodes.
 
@@ -138,7 +139,7 @@ def alphabeta(
     ``limit.depth``) to fill the table and the move ordering, trying each iteration's
     best move first at the root without changing which action the tie rule picks.
     ``on_iteration(result)`` is called after every completed iteration.  A traced
-    search shows plain alpha-beta.
+    search shows plain alpha-beta.  ``stop`` as in :func:`plies.minimax`.
 
     >>> from plies.games import load
     >>> ttt = load("tictactoe")
@@ -163,6 +164,7 @@ def alphabeta(
             wrapped, wrapped.root(state), limit, player=player, tie=tie, seed=seed,
             trace=trace, order=order, tt=tt, ordering=ordering, pvs=pvs,
             aspiration=aspiration, bisection=bisection, weak=weak, on_iteration=report,
+            stop=stop,
         ))
     cls, configure = engine_setup(
         game, order=order, tt=tt, ordering=ordering, pvs=pvs, aspiration=aspiration,
@@ -173,7 +175,7 @@ def alphabeta(
     )
     return _search(
         cls, game, state, limit, player, tie, seed, trace, configure,
-        deepen=deepen, on_iteration=on_iteration,
+        deepen=deepen, on_iteration=on_iteration, stop=stop,
     )
 
 
@@ -366,5 +368,5 @@ class EngineSearcher(AlphaBetaSearcher):
             self.ops, self.player, self.max_depth, table=self.table, ordering=self.memory,
             hint=self.hint, pvs=self.pvs, bounds=bounds, sufficient=sufficient,
             deadline=self.deadline,
-            budget=self.kernel_budget(),
+            budget=self.kernel_budget(), stop=self.stop,
         )

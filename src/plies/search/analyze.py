@@ -9,7 +9,15 @@ from plies.errors import OptionError
 from plies.game import Game
 from plies.search.alphabeta import AlphaBetaSearcher, engine_setup
 from plies.search.bounded import BoundedSearcher
-from plies.search.common import Limit, Searcher, SearchResult, Trace, resolve_player, run
+from plies.search.common import (
+    Limit,
+    Searcher,
+    SearchResult,
+    StopSignal,
+    Trace,
+    resolve_player,
+    run,
+)
 from plies.search.maxn import MaxnSearcher
 from plies.search.minimax import ExpectiminimaxSearcher, MinimaxSearcher
 from plies.search.simultaneous import SimultaneousSearcher
@@ -45,6 +53,7 @@ def analyze(
     seed: int | None = None,
     trace: Trace | None = None,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    stop: StopSignal | None = None,
     **craft: Any,
 ) -> SearchResult:
     """The value of every legal action at ``state``, each searched with a full window.
@@ -57,7 +66,7 @@ def analyze(
     With ``on_iteration`` the search deepens 1, 2, ... and reports every iteration.
     ``craft`` switches on :func:`plies.alphabeta`'s engine craft (``tt``, ``ordering``,
     ``pvs``, ``bisection``: each child of an exact search is then solved by bisection);
-    only for ``algorithm="alphabeta"``.
+    only for ``algorithm="alphabeta"``.  ``stop`` as in :func:`plies.minimax`.
     """
     cls = searcher_class(algorithm)
     configure: Callable[[Any], None] | None = None
@@ -75,5 +84,6 @@ def analyze(
         return searcher
 
     return run(
-        factory, state, limit, tie=tie, seed=seed, all_values=True, on_iteration=on_iteration
+        factory, state, limit, tie=tie, seed=seed, all_values=True, on_iteration=on_iteration,
+        stop=stop,
     )

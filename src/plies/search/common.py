@@ -11,8 +11,21 @@ Depth units
 ``unit="round"``: depth grows by one each time the turn comes back to the searching
 player after it has moved and at least one other player has had its turn (the
 "command center" / CS188 convention; a player's several moves in one turn are one
-round).  In a one-player game a round is one move.  Chance events never count: a die
-roll is part of the move that caused it.
+round).  In a one-player game a round is one move.
+
+Chance events never count: a die roll is part of the move that caused it.  A *player
+modelled as chance* (:class:`plies.OpponentsAsChance`, any game whose
+``chance_player(state)`` names a player) is still a player for depth: its move counts
+one ply and completes rounds exactly as if it chose, so expectimax with modelled
+opponents cuts off where minimax with the same opponents does.
+
+Stopping
+--------
+Every search takes ``stop=``, any object with ``is_set() -> bool``
+(:class:`StopSignal`; a :class:`threading.Event` is one).  The clock, the node budget and
+the stop signal are looked at with one adaptive cadence (:func:`budget_check`), about
+once a millisecond whatever a node costs, and a stopped search returns the last
+iteration it completed (``SearchResult.stopped``).
 """
 
 from __future__ import annotations
@@ -22,8 +35,9 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops
@@ -34,10 +48,27 @@ if TYPE_CHECKING:
 INF = math.inf
 NOBODY = -9  # "the searching player has not moved yet on this path" (round counting)
 
+NEVER = 1 << 62  # a node count no search reaches: "never check"
+CHECK_FIRST = 16  # nodes before the first look at the clock and the stop signal
+CHECK_MOST = 1024  # the longest interval between two looks, in nodes
+CHECK_FAST = 0.0005  # looks closer than this (seconds) double the interval ...
+CHECK_SLOW = 0.002  # ... looks further apart than this halve it: about one per ms
+
 T = TypeVar("T")
 Unit = Literal["ply", "round"]
 Tie = Literal["first", "random"]
 TIE_RULES = ("first", "random")
+
+
+class StopSignal(Protocol):
+    """Anything a search can ask "should I stop now?": :class:`threading.Event` is one.
+
+    Set it from another thread (a UCI ``stop``, a GGP clock, a cancel button, Ctrl-C)
+    and the search returns within about a millisecond with the last iteration it
+    completed.
+    """
+
+    def is_set(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +141,10 @@ class SearchResult:
     ``action_values`` (``analyze``) maps every root action to its value, and ``values``
     (``maxn``) is the utility vector the search expects.  ``strategy``
     (``simultaneous``) is the mover's mixed strategy at the root: action -> probability.
+    ``stopped`` is True when a stop signal, a time or a node budget ended the search
+    before its depth limit (or the end of the game): the result is then the last
+    iteration that completed, or, if none did, the first legal action with the root's
+    evaluation (``exact`` False, ``stats.depth`` 0).
     """
 
     value: float
@@ -121,6 +156,7 @@ class SearchResult:
     action_values: dict[Any, float] | None = None
     values: tuple[float, ...] | None = None
     strategy: dict[Any, float] | None = None
+    stopped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +188,63 @@ Trace = Callable[[TraceEvent], None]
 
 
 class OutOfBudget(Exception):
-    """Raised inside a search when its time or node budget is spent."""
+    """Raised inside a search when its time or node budget is spent, or it is stopped."""
+
+
+def budget_check(
+    deadline: float | None,
+    budget: int | None,
+    stop: StopSignal | None = None,
+    every: int = 0,
+) -> tuple[int, Callable[[int], int]]:
+    """When to look at the budget next, and the look: ``(first, check)``.
+
+    A search counts its nodes and calls ``check(nodes)`` once the count reaches the node
+    count last returned (``first`` to begin with).  ``check`` raises
+    :class:`OutOfBudget` when more than ``budget`` nodes were visited, the clock is past
+    ``deadline`` or ``stop`` is set, and otherwise returns the node count of the next
+    look.  The interval adapts so that the looks come about once a millisecond whatever
+    a node costs (a GDL game does a few thousand nodes a second, Connect Four half a
+    million): it starts at ``every`` nodes (default :data:`CHECK_FIRST`), doubles (up to
+    :data:`CHECK_MOST`) while looks come faster than :data:`CHECK_FAST` and halves (down to
+    1) while they come slower than :data:`CHECK_SLOW`.  A node budget is exact: a look
+    always falls on node ``budget + 1``.
+    """
+    if deadline is None and budget is None and stop is None:
+        return NEVER, lambda nodes: NEVER
+    interval = every or CHECK_FIRST
+    clock = time.perf_counter
+    last = clock()
+
+    def check(nodes: int) -> int:
+        nonlocal interval, last
+        if budget is not None and nodes > budget:
+            raise OutOfBudget
+        if stop is not None and stop.is_set():
+            raise OutOfBudget
+        now = clock()
+        if deadline is not None and now > deadline:
+            raise OutOfBudget
+        gap, last = now - last, now
+        if gap < CHECK_FAST:
+            interval = min(interval * 2, CHECK_MOST)
+        elif gap > CHECK_SLOW:
+            interval = max(interval // 2, 1)
+        nxt = nodes + interval
+        return nxt if budget is None else min(nxt, budget + 1)
+
+    first = interval if budget is None else min(interval, budget + 1)
+    return first, check
+
+
+def not_a_player(game: Any, mover: Any) -> UnsupportedGameError:
+    """The error for a ``to_move`` that returned no player, nor CHANCE, nor SIMULTANEOUS."""
+    name = getattr(game, "name", None) or type(game).__name__
+    players = int(game.num_players)
+    return UnsupportedGameError(
+        f"{name}: to_move returned {mover!r}, which is not a player (players are "
+        f"0..{players - 1}) nor CHANCE ({CHANCE}) nor SIMULTANEOUS ({SIMULTANEOUS})"
+    )
 
 
 def check_tie(tie: str) -> None:
@@ -175,6 +267,7 @@ class Searcher:
     trace: Trace | None = None
     budget_nodes: int | None = None
     deadline: float | None = None
+    stop: StopSignal | None = None
     ops: GameOps = field(init=False)
     stats: SearchStats = field(init=False, default_factory=SearchStats)
     pv: list[list[Any]] = field(init=False, default_factory=list)
@@ -188,7 +281,11 @@ class Searcher:
     root_first: Any = field(init=False, default=None)  # an action to search first at the root
     root_guess: float | None = field(init=False, default=None)  # last iteration's value
     root_window: tuple[float, float] = field(init=False, default=(-INF, INF))
+    next_check: int = field(init=False, default=1)  # the node count of the next budget look
+    check_budget: Callable[[int], int] = field(init=False)
     chance_ok: ClassVar[bool] = False
+    simultaneous_ok: ClassVar[bool] = False
+    max_players: ClassVar[int | None] = None
     windowed: ClassVar[bool] = False
     algorithm: ClassVar[str] = "search"
 
@@ -197,32 +294,84 @@ class Searcher:
         self.rounds = self.unit == "round" and self.ops.num_players > 1
         self.ply_step = 0 if self.rounds else 1
         self.pv = [[], []]
+        self.check_budget = self.first_check
+
+    # -- the game's declared facts --------------------------------------------------------
+
+    @classmethod
+    def refuse(cls, game: Any) -> None:
+        """Raise :class:`UnsupportedGameError` if ``game`` declares what this cannot search.
+
+        Reads the declared facts ``has_chance``, ``has_simultaneous`` (False when absent)
+        and ``num_players`` against :attr:`chance_ok`, :attr:`simultaneous_ok` and
+        :attr:`max_players`, before any node is searched; the message names the
+        algorithm to use instead.
+        """
+        name = getattr(game, "name", None) or type(game).__name__
+        if getattr(game, "has_simultaneous", False) and not cls.simultaneous_ok:
+            raise UnsupportedGameError(
+                f"{cls.algorithm} cannot search simultaneous moves ({name} has simultaneous "
+                "moves); use simultaneous, or wrap the game in plies.Sequentialized"
+            )
+        if getattr(game, "has_chance", False) and not cls.chance_ok:
+            raise UnsupportedGameError(
+                f"{cls.algorithm} cannot search chance nodes ({name} has chance); "
+                "use expectiminimax"
+            )
+        players = int(game.num_players)
+        if cls.max_players is not None and players > cls.max_players:
+            raise UnsupportedGameError(
+                f"{cls.algorithm} searches games of at most {cls.max_players} players "
+                f"({name} has {players}); use minimax (paranoid) or maxn"
+            )
 
     # -- bookkeeping --------------------------------------------------------------------
 
     def enter(self, ply: int) -> None:
-        """Count a node and enforce the budget."""
+        """Count a node and enforce the budget, the clock and the stop signal."""
         stats = self.stats
         stats.nodes += 1
         if ply > self.max_ply:
             self.max_ply = ply
             while len(self.pv) <= ply + 1:
                 self.pv.append([])
-        if self.budget_nodes is not None and stats.nodes > self.budget_nodes:
-            raise OutOfBudget
-        if self.deadline is not None and stats.nodes & 255 == 0 and (
-            time.perf_counter() > self.deadline
-        ):
-            raise OutOfBudget
+        if stats.nodes >= self.next_check:
+            self.next_check = self.check_budget(stats.nodes)
+
+    def first_check(self, nodes: int) -> int:
+        """Arm :func:`budget_check` at the first node (the limits are set after ``__init__``)."""
+        first, self.check_budget = budget_check(self.deadline, self.budget_nodes, self.stop)
+        return first if first > nodes else self.check_budget(nodes)
+
+    def actor(self, state: Any, mover: int) -> int:
+        """Who decides at this node, for depth: the mover, or the player modelled as chance.
+
+        At a CHANCE node of a game whose ``chance_player(state)`` names a player (see
+        :class:`plies.OpponentsAsChance`) that player; at a true chance event CHANCE.
+        """
+        if mover == CHANCE:
+            who = self.ops.chance_player(state)
+            return CHANCE if who is None else who
+        return mover
+
+    def step(self, actor: int) -> int:
+        """How much deeper the children of a node of ``actor`` are (see :meth:`actor`)."""
+        return 0 if actor == CHANCE else self.ply_step
 
     def depth_here(self, depth: int, mover: int, last: int) -> int:
-        """This node's depth, given the parent's depth and the last decision-maker."""
+        """This node's depth, given the parent's depth and the last decision-maker.
+
+        ``mover`` is the node's :meth:`actor`.
+        """
         if self.rounds and mover == self.player and last != self.player and last != NOBODY:
             return depth + 1
         return depth
 
     def next_last(self, mover: int, last: int) -> int:
-        """The ``last`` argument for this node's children (see :meth:`depth_here`)."""
+        """The ``last`` argument for this node's children (see :meth:`depth_here`).
+
+        ``mover`` is the node's :meth:`actor`: a true chance event is nobody's decision.
+        """
         if mover == CHANCE or (last == NOBODY and mover != self.player):
             return last
         return mover
@@ -264,7 +413,7 @@ class Searcher:
         """
         self.enter(ply)
         mover = self.ops.to_move(state)
-        depth = self.depth_here(depth, mover, last)
+        depth = self.depth_here(depth, self.actor(state, mover), last)
         if self.trace is not None:
             self.emit("enter", state, depth, mover, alpha=alpha, beta=beta)
         value = self.leaf(state, depth, mover, ply)
@@ -275,14 +424,16 @@ class Searcher:
         return mover, depth, value
 
     def check_mover(self, mover: int) -> None:
-        """Refuse node types this algorithm cannot search, with a clear message."""
+        """Refuse node types this algorithm cannot search, and movers that are no player."""
+        if not 0 <= mover < self.ops.num_players and mover not in (CHANCE, SIMULTANEOUS):
+            raise not_a_player(self.game, mover)
         if mover == CHANCE and not self.chance_ok:
             raise UnsupportedGameError(
                 f"{self.algorithm} cannot search chance nodes; use expectiminimax"
             )
-        if mover == SIMULTANEOUS:
+        if mover == SIMULTANEOUS and not self.simultaneous_ok:
             raise UnsupportedGameError(
-                f"{self.algorithm} cannot search simultaneous-move nodes yet"
+                f"{self.algorithm} cannot search simultaneous-move nodes; use simultaneous"
             )
 
     def legal(self, state: Any) -> Sequence[Any]:
@@ -497,6 +648,12 @@ def resolve_player(game: Any, state: Any, player: int | None) -> int:
     return player
 
 
+DEEPEN_ALWAYS: ContextVar[bool] = ContextVar("plies_deepen_always", default=False)
+"""Set by :func:`plies.search.iterations` in its worker: every search there deepens
+iteratively (1, 2, ...), even without a depth limit or a budget, so that it has
+iterations to hand out."""
+
+
 def run(
     searcher_factory: Callable[[int | None], Searcher],
     state: Any,
@@ -508,21 +665,28 @@ def run(
     vector: Callable[[Searcher], tuple[float, ...] | None] | None = None,
     deepen: bool = False,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    stop: StopSignal | None = None,
 ) -> SearchResult:
     """Drive a search under ``limit``: one pass, or iterative deepening.
 
-    ``searcher_factory(depth)`` makes a fresh searcher for one pass at ``depth``.  With a
-    time or node budget, or with ``deepen`` or ``on_iteration`` and a depth limit, the
-    passes deepen 1, 2, ... (up to ``limit.depth``), each trying the previous pass's
-    best move first,
+    ``searcher_factory(depth)`` makes a fresh searcher for one pass at ``depth``.  Before
+    anything is searched, the searcher's class checks the game's declared facts
+    (:meth:`Searcher.refuse`).  With a time or node budget, or with ``deepen`` or
+    ``on_iteration`` and a depth limit, the passes deepen 1, 2, ... (up to
+    ``limit.depth``), each trying the previous pass's best move first,
     and the result is the last completed pass; deepening stops early once a pass used no
     heuristic, because its value is then exact.  ``on_iteration`` gets the result of
-    every completed pass (with a snapshot of the statistics so far).  If not even depth
-    1 completes, the result is the first legal action with the root's evaluation
-    (``exact=False``).
+    every completed pass (with a snapshot of the statistics so far).
+
+    ``stop`` (see :class:`StopSignal`), the clock and the node budget end the search
+    at the next look (:func:`budget_check`); the result is then the last completed
+    pass, or, if not even one completed (always so for a single pass), the first legal
+    action with the root's evaluation (``exact=False``); either way ``stopped=True``.
     """
     check_tie(tie)
     limit = limit or Limit()
+    probe = searcher_factory(limit.depth)
+    probe.refuse(probe.game)
     start = time.perf_counter()
     total = SearchStats()
 
@@ -533,7 +697,7 @@ def run(
         last: SearchResult | None = None,
     ) -> SearchResult:
         s = searcher_factory(depth)
-        s.deadline, s.budget_nodes = deadline, nodes
+        s.deadline, s.budget_nodes, s.stop = deadline, nodes, stop
         if last is not None:
             s.root_first, s.root_guess = last.action, last.value
         rng = random.Random(seed) if tie == "random" else None
@@ -548,13 +712,25 @@ def run(
             vector(s) if vector else None,
         )
 
+    def report(result: SearchResult) -> None:
+        if on_iteration is not None:
+            total.elapsed = time.perf_counter() - start
+            on_iteration(dataclasses.replace(result, stats=dataclasses.replace(total)))
+
+    def stopped() -> SearchResult:
+        return dataclasses.replace(_fallback(searcher_factory, state, total), stopped=True)
+
     try:
-        if not limit.anytime and (limit.depth is None or not (deepen or on_iteration)):
+        always = DEEPEN_ALWAYS.get()
+        if not (limit.anytime or always) and (
+            limit.depth is None or not (deepen or on_iteration)
+        ):
             # No budget and no depth to deepen towards: one exact pass (reported once).
-            result = one_pass(limit.depth, None, None)
-            if on_iteration is not None:
-                total.elapsed = time.perf_counter() - start
-                on_iteration(dataclasses.replace(result, stats=dataclasses.replace(total)))
+            try:
+                result = one_pass(limit.depth, None, None)
+            except OutOfBudget:  # only a stop signal ends a pass without a budget
+                return stopped()
+            report(result)
             return result
         deadline = None if limit.time is None else start + limit.time
         best: SearchResult | None = None
@@ -562,18 +738,18 @@ def run(
         while limit.depth is None or depth <= limit.depth:
             left = None if limit.nodes is None else limit.nodes - total.nodes
             try:
+                if (stop is not None and stop.is_set()) or (
+                    deadline is not None and time.perf_counter() > deadline
+                ):
+                    raise OutOfBudget  # no need to start a pass that cannot finish
                 best = one_pass(depth, deadline, left, best)
             except OutOfBudget:
-                break
-            if on_iteration is not None:
-                total.elapsed = time.perf_counter() - start
-                on_iteration(dataclasses.replace(best, stats=dataclasses.replace(total)))
+                return dataclasses.replace(best, stopped=True) if best else stopped()
+            report(best)
             if best.exact:
                 break
             depth += 1
-        if best is None:
-            best = _fallback(searcher_factory, state, total)
-        return best
+        return best if best is not None else stopped()
     finally:
         total.elapsed = time.perf_counter() - start
 
@@ -591,13 +767,14 @@ def _fallback(
 ) -> SearchResult:
     s = searcher_factory(0)
     ops = s.ops
-    if ops.is_terminal(state):
-        raise SearchLimitError("the budget ran out before the terminal root was scored")
+    total.depth = 0
+    if ops.is_terminal(state):  # stopped before even the root was looked at: score it now
+        value = float(ops.utility(state, s.player))
+        return SearchResult(value, None, (), total, s.player)
     actions = ops.actions(state)
     if not actions:
         raise SearchLimitError("no legal action at a non-terminal root")
     value = float(ops.evaluate(state, s.player))
     total.evals += 1
-    total.depth = 0
     return SearchResult(value, actions[0], (actions[0],), total, s.player, exact=False)
 
