@@ -10,7 +10,7 @@ import pytest
 import plies
 from plies.errors import UnsupportedGameError
 from plies.games import load
-from plies.search import SEARCHERS
+from plies.search import ALGORITHMS
 from plies.search.minimax import MinimaxSearcher
 
 
@@ -40,8 +40,11 @@ CHANCE_OK = {"expectiminimax", "maxn", "simultaneous"}
 SIMULTANEOUS_OK = {"simultaneous"}
 
 
+SEARCHERS = {name: a.searcher for name, a in ALGORITHMS.items()}
+
+
 def entry(name: str) -> Callable[..., plies.SearchResult]:
-    return plies.search.SEARCHES[name]
+    return ALGORITHMS[name].search
 
 
 def test_the_capabilities_are_declared_on_the_searchers() -> None:

@@ -257,7 +257,7 @@ def test_iterations_deepen_and_end_where_the_plain_call_does(
     got = list(iterations(game, root, limit, algorithm=algorithm, **options))
     assert [r.stats.depth for r in got] == [1, 2, 3, 4]
     assert [r.stats.nodes for r in got] == sorted(r.stats.nodes for r in got)
-    plain = plies.search.SEARCHES[algorithm](game, root, limit, **options)
+    plain = plies.search.ALGORITHMS[algorithm].search(game, root, limit, **options)
     last = got[-1]
     assert (last.value, last.action, last.exact, last.stopped) == (
         plain.value, plain.action, plain.exact, False,

@@ -327,7 +327,7 @@ BAD_BODIES: list[tuple[str, dict[str, Any], str]] = [
     ("move", {"game": "pig", "algorithm": "alphabeta"}, "cannot search chance nodes"),
     ("move", {"game": "tictactoe", "moves": ["1", "4", "2", "5", "3"]}, "the game is over"),
     ("analyze", {"game": "pig", "algorithm": "bounded"},
-     "bounded cannot search chance nodes (pig has chance); use expectiminimax"),
+     "cannot search chance nodes (pig has chance); use expectiminimax"),
     ("tree", {"game": "aima-5-2", "max_nodes": "10"}, '"max_nodes" must be a whole number'),
     ("tree", {"game": "aima-5-2", "max_nodes": 10**6}, "max_nodes must be between 1 and 5000"),
 ]
@@ -479,3 +479,25 @@ def test_simultaneous_games_can_be_played_against_the_engine_in_the_web_app(
             "illegal move 'lizard' (own move of 0); legal moves: rock, paper, scissors")
     refused(client.post("/api/move", json={"game": "rps", "own": {"Z": "rock"}}), 422,
             "unknown player 'Z'")
+
+
+def test_show_the_tree_of_the_last_search_draws_the_same_search(client: TestClient) -> None:
+    """Regression: "Show the tree of the last search" ran a different search (3,825 nodes
+    in the analysis, 703 in the tree): the tree of an analysis is now the analysis's own
+    search (every move with a full window) at the depth its last iteration reached."""
+    import plies
+    from plies.games import load
+
+    moves = ["5", "1"]
+    analysis = ok(client, "analyze", {"game": "tictactoe", "moves": moves, "depth": 3})
+    tree = ok(client, "tree", {"game": "tictactoe", "moves": moves, "depth": 3,
+                               "analysis": True})["tree"]
+    ttt = load("tictactoe")
+    state = plies.play(ttt, plies.play(ttt, ttt.initial_state(), "5"), "1")
+    plain = plies.analyze(ttt, state, plies.Limit(depth=3))
+    assert tree["stats"]["nodes"] == analysis["search"]["stats"]["nodes"] == plain.stats.nodes
+    values = {c["action"]: c["value"] for c in tree["root"]["children"]}
+    assert values == {m["move"]: m["value"] for m in analysis["search"]["move_values"]}
+    # A move's search stays the one-window alpha-beta search: fewer nodes than the analysis.
+    move_tree = ok(client, "tree", {"game": "tictactoe", "moves": moves, "depth": 3})["tree"]
+    assert move_tree["stats"]["nodes"] < tree["stats"]["nodes"]

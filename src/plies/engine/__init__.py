@@ -35,7 +35,7 @@ from plies.engine.games import (
     position,
     split_moves,
 )
-from plies.engine.policy import Kind, Plan, SearchRequest, SolverTest, plan
+from plies.engine.policy import Deadline, Kind, Plan, SearchRequest, SolverTest, plan
 from plies.engine.text import (
     clean,
     jsonable,
@@ -51,6 +51,7 @@ from plies.search.registry import ALGORITHMS, Algorithm, algorithm, auto_algorit
 __all__ = [
     "ALGORITHMS",
     "Algorithm",
+    "Deadline",
     "GameSpec",
     "Kind",
     "Plan",

@@ -52,6 +52,21 @@ from plies.search.registry import Algorithm, algorithm, auto_algorithm
 Kind = Literal["solver", "engine", "plain"]
 
 
+class Deadline:
+    """A stop signal that is set once ``seconds`` have passed (or ``also`` is set).
+
+    A server caps every search with one: the request keeps the limit it asked for (so
+    it gets the same search as on the command line), and the cap only stops it.
+    """
+
+    def __init__(self, seconds: float, also: Any = None) -> None:
+        self.at = time.perf_counter() + seconds
+        self.also = also
+
+    def is_set(self) -> bool:
+        return time.perf_counter() > self.at or (self.also is not None and self.also.is_set())
+
+
 @dataclass(frozen=True, slots=True)
 class SearchRequest:
     """What a front end asks for, before any policy is applied.
@@ -257,4 +272,4 @@ def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, An
     return options
 
 
-__all__ = ["Kind", "Plan", "SearchRequest", "SolverTest", "plan"]
+__all__ = ["Deadline", "Kind", "Plan", "SearchRequest", "SolverTest", "plan"]

@@ -7,8 +7,7 @@ from typing import Any
 
 from plies.errors import OptionError
 from plies.game import Game
-from plies.search.alphabeta import AlphaBetaSearcher, engine_setup
-from plies.search.bounded import BoundedSearcher
+from plies.search.alphabeta import engine_setup
 from plies.search.common import (
     Limit,
     Searcher,
@@ -18,28 +17,14 @@ from plies.search.common import (
     resolve_player,
     run,
 )
-from plies.search.maxn import MaxnSearcher
-from plies.search.minimax import ExpectiminimaxSearcher, MinimaxSearcher
-from plies.search.simultaneous import SimultaneousSearcher
-
-SEARCHERS: dict[str, type[Searcher]] = {
-    "minimax": MinimaxSearcher,
-    "alphabeta": AlphaBetaSearcher,
-    "bounded": BoundedSearcher,
-    "expectiminimax": ExpectiminimaxSearcher,
-    "maxn": MaxnSearcher,
-    "simultaneous": SimultaneousSearcher,
-}
-"""The algorithms by name, as the CLI and :func:`analyze` accept them."""
 
 
 def searcher_class(name: str) -> type[Searcher]:
-    """The searcher called ``name``; an unknown name lists the known ones."""
-    try:
-        return SEARCHERS[name]
-    except KeyError:
-        known = ", ".join(SEARCHERS)
-        raise OptionError(f"unknown algorithm {name!r}; use one of: {known}") from None
+    """The searcher of the algorithm called ``name`` in the one registry
+    (:data:`plies.search.registry.ALGORITHMS`); an unknown name lists the known ones."""
+    from plies.search.registry import algorithm  # the registry imports this module's peers
+
+    return algorithm(name).searcher
 
 
 def analyze(

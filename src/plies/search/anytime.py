@@ -51,13 +51,13 @@ def iterations(
 ) -> Iterator[SearchResult]:
     """Yield every completed iteration of a search of ``state``, as it completes.
 
-    ``algorithm`` is a key of :data:`plies.search.SEARCHES` ("alphabeta", "minimax",
+    ``algorithm`` is a name in :data:`plies.search.ALGORITHMS` ("alphabeta", "minimax",
     "expectiminimax", "maxn", ...) and ``options`` its keywords (``player``, ``tt``,
     ``pruning``, ...).  The search deepens 1, 2, ... up to ``limit.depth`` (without a
     depth limit: until an iteration is exact), under ``limit``'s time and node budgets;
     each yielded result is that iteration's :class:`SearchResult` with a snapshot of the
     statistics so far (``stats.depth`` is the iteration's depth).  The last one is what
-    the plain call ``SEARCHES[algorithm](game, state, limit, **options)`` returns when
+    the plain call ``ALGORITHMS[algorithm].search(game, state, limit, **options)`` returns when
     nothing stops it, up to the statistics (the plain call deepens only when asked to).
 
     The search runs on in a worker thread while the caller looks at a result.  It ends
@@ -77,11 +77,9 @@ def iterations(
     >>> [r.stats.depth for r in iterations(ttt, ttt.initial_state(), Limit(depth=3))]
     [1, 2, 3]
     """
-    from plies.search import SEARCHES  # the table imports every search; so do we, late
+    from plies.search.registry import algorithm as entry  # it imports every search: late
 
-    search = SEARCHES.get(algorithm)
-    if search is None:
-        raise OptionError(f"unknown algorithm {algorithm!r}; use one of: {', '.join(SEARCHES)}")
+    search = entry(algorithm).search
     if "on_iteration" in options:
         raise OptionError("iterations() hands out every iteration itself; drop on_iteration")
     return _iterate(search, game, state, limit, stop, options)

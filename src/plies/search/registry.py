@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from plies.errors import OptionError, UnsupportedGameError
+from plies.game import CHANCE, SIMULTANEOUS
 from plies.search.alphabeta import AlphaBetaSearcher, alphabeta
 from plies.search.bounded import BoundedSearcher, bounded_minimax
 from plies.search.common import Searcher, SearchResult
@@ -49,10 +50,11 @@ class Algorithm:
     ``value`` says what the result's ``value`` means.  ``exact``: without a limit it
     returns the game-theoretic value of its model (paranoid, expected, max^n, mixed);
     ``heuristic``: it takes a depth limit and scores the cutoff with ``evaluate``.
-    ``chance`` / ``simultaneous``: it searches CHANCE / SIMULTANEOUS nodes.
-    ``players``: the largest number of players it accepts (None: any).
-    ``traceable``: it reports trace events (narration, tree pictures).  ``analyzable``:
-    :func:`plies.analyze` can give every root action's value with it.  ``switches``: the
+    :attr:`chance` / :attr:`simultaneous`: it searches CHANCE / SIMULTANEOUS nodes, and
+    :attr:`players` is the largest number of players it accepts (None: any); these come
+    from the searcher class, which checks them before every search.  ``traceable``: it
+    reports trace events (narration, tree pictures).  ``analyzable``: :func:`plies.analyze`
+    can give every root action's value with it.  ``switches``: the
     engine-craft keywords it takes.  ``options``: its other keywords.
     """
 
@@ -63,33 +65,44 @@ class Algorithm:
     value: str
     exact: bool = True
     heuristic: bool = True
-    chance: bool = False
-    simultaneous: bool = False
-    players: int | None = None
     traceable: bool = True
     analyzable: bool = True
     switches: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
 
+    @property
+    def chance(self) -> bool:
+        return self.searcher.chance_ok
+
+    @property
+    def simultaneous(self) -> bool:
+        return self.searcher.simultaneous_ok
+
+    @property
+    def players(self) -> int | None:
+        return self.searcher.max_players
+
     def refusal(self, game: Any, state: Any = None) -> str | None:
         """Why this algorithm cannot search ``game`` (from ``state``), or None.
 
         Reads the game's declared facts (``has_chance``, ``has_simultaneous``,
-        ``num_players``) and, when given, the mover at ``state``.
+        ``num_players``: the searcher's own up-front check) and, when given, the mover
+        at ``state``.
         """
-        name = getattr(game, "name", "this game")
+        try:
+            self.searcher.refuse(game)
+        except UnsupportedGameError as err:
+            return str(err)
         mover = None
         if state is not None and not game.is_terminal(state):
             mover = game.to_move(state)
-        if not self.chance and (getattr(game, "has_chance", False) or mover == -1):
-            return (f"{self.name} cannot search chance nodes ({name} has chance); use "
-                    f"{_alternatives(lambda a: a.chance)}")
-        if not self.simultaneous and (getattr(game, "has_simultaneous", False) or mover == -2):
-            return (f"{self.name} cannot search simultaneous moves ({name} has them); use "
-                    f"{_alternatives(lambda a: a.simultaneous)}")
-        if self.players is not None and game.num_players > self.players:
-            return (f"{self.name} searches games of at most {self.players} players ({name} "
-                    f"has {game.num_players}); use {_alternatives(lambda a: a.players is None)}")
+        name = getattr(game, "name", "this game")
+        if mover == CHANCE and not self.chance:
+            return (f"{self.name} cannot search chance nodes (the position in {name} is "
+                    f"one); use {_alternatives(lambda a: a.chance)}")
+        if mover == SIMULTANEOUS and not self.simultaneous:
+            return (f"{self.name} cannot search simultaneous moves (the position in {name} "
+                    f"has them); use {_alternatives(lambda a: a.simultaneous)}")
         return None
 
     def check(self, game: Any, state: Any = None) -> None:
@@ -126,20 +139,19 @@ _TABLE: Final = (
         "expectiminimax", expectiminimax, ExpectiminimaxSearcher,
         "chance nodes averaged by probability (expectimax with modelled opponents)",
         "expected utility of the searching player",
-        chance=True, switches=("pruning",),
+        switches=("pruning",),
     ),
     Algorithm(
         "maxn", maxn, MaxnSearcher,
         "every player maximises its own utility (utility vectors)",
         "the searching player's entry of the max^n utility vector",
-        chance=True,
     ),
     Algorithm(
         "simultaneous", simultaneous, SimultaneousSearcher,
         "backward induction with a matrix game solved by linear programming at "
         "every simultaneous stage",
         "mixed-strategy value of the searching player",
-        chance=True, simultaneous=True, options=("memo",),
+        options=("memo",),
     ),
 )
 
@@ -160,9 +172,9 @@ def auto_algorithm(game: Any, state: Any = None) -> Algorithm:
     """The algorithm ``auto`` picks: simultaneous for simultaneous moves, expectiminimax
     for chance, else alpha-beta."""
     mover = None if state is None or game.is_terminal(state) else game.to_move(state)
-    if getattr(game, "has_simultaneous", False) or mover == -2:
+    if getattr(game, "has_simultaneous", False) or mover == SIMULTANEOUS:
         return ALGORITHMS["simultaneous"]
-    if getattr(game, "has_chance", False) or mover == -1:
+    if getattr(game, "has_chance", False) or mover == CHANCE:
         return ALGORITHMS["expectiminimax"]
     return ALGORITHMS["alphabeta"]
 

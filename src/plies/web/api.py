@@ -25,10 +25,12 @@ tie        ``first`` (default) or ``random``
 max_nodes  nodes to keep in a captured tree (:func:`search_tree`)
 ========== ===================================================================
 
-Every search is capped so that one request cannot hold the server: at most
-:data:`MAX_TIME` seconds and :data:`MAX_NODES` nodes, whatever was asked; with neither
-``depth`` nor ``time`` the budget is :data:`DEFAULT_TIME`.  A search stopped by a cap
-returns its last completed iteration and says so (``"stopped_early"``).
+What runs for a request is the engine layer's choice (:func:`plies.engine.plan`), the
+same as the command line makes for the same depth, time and options; with neither
+``depth`` nor ``time`` the request means ``time`` :data:`DEFAULT_TIME`.  Every search is
+capped so that one request cannot hold the server: it is stopped after :data:`MAX_TIME`
+seconds (and a time-limited one after :data:`MAX_NODES` nodes), whatever was asked, and
+then returns its last completed iteration and says so (``"stopped_early"``).
 
 Every mistake in a request is an :class:`ApiError` carrying an HTTP status (400 for a body
 that is not a JSON object, 422 for a field the game cannot use) and a one-line message.
@@ -56,6 +58,7 @@ from typing import Any, Final, cast
 from plies import games
 from plies.engine import (
     ALGORITHMS,
+    Deadline,
     Plan,
     SearchRequest,
     find_player,
@@ -295,8 +298,12 @@ class Settings:
 
     @property
     def limit(self) -> Limit:
-        assert self.plan.limit is not None  # the server always caps time and nodes
+        assert self.plan.limit is not None  # a request always has a depth or a time
         return self.plan.limit
+
+    def run(self, game: Any, state: Any) -> SearchResult:
+        """The plan's search, stopped by the server's cap of :data:`MAX_TIME` seconds."""
+        return self.plan.run(game, state, stop=Deadline(MAX_TIME))
 
 
 def settings(
@@ -321,8 +328,11 @@ def settings(
     unit = cast(Unit, _word(body, "unit", _UNITS, "ply"))
     tie = _word(body, "tie", _TIES, "first")
     seed = _get(body, "seed", int, "a whole number")
-    budget = time if time is not None else MAX_TIME if depth is not None else DEFAULT_TIME
-    limit = Limit(depth=depth, unit=unit, time=float(budget), nodes=MAX_NODES)
+    if depth is not None and time is None:
+        limit = Limit(depth=depth, unit=unit)  # as asked; the cap only stops it
+    else:
+        budget = DEFAULT_TIME if time is None else float(time)
+        limit = Limit(depth=depth, unit=unit, time=budget, nodes=MAX_NODES)
     who = player if player is not None else _who(body, game, state)
     if player is not None:
         _get(body, "player", (int, str), "a player number or name")
@@ -353,9 +363,7 @@ def _search_report(
     limit = settings.limit
     data["limit"] = {"depth": limit.depth, "unit": limit.unit, "time": limit.time,
                      "nodes": limit.nodes}
-    data["stopped_early"] = (
-        settings.depth is not None and not result.exact and result.stats.depth < settings.depth
-    )
+    data["stopped_early"] = bool(result.stopped) and settings.depth is not None
     data["engine"] = settings.plan.kind == "engine"
     values = data.pop("action_values", None)
     if values is not None:  # a list: JavaScript sorts number-like object keys
@@ -458,7 +466,7 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
     else:
         # The engine plays for the mover, whatever "player" says about whose value to show.
         chosen = settings(body, game, before, player=game.to_move(before))
-        result = chosen.plan.run(game, before)
+        result = chosen.run(game, before)
         if result.action is None:  # e.g. depth 0: a value, but no move was compared
             raise ApiError("the engine chose no move within the limit; give it depth 1 or "
                            "more, or a time")
@@ -513,7 +521,7 @@ def _joint_move(
         simultaneous = plan(game, state, SearchRequest(
             "simultaneous", request.limit, player=p, tie=request.tie, seed=request.seed,
         ))
-        result = simultaneous.run(game, state)
+        result = simultaneous.run(game, state, stop=Deadline(MAX_TIME))
         strategy = result.strategy or {result.action: 1.0}
         moves = list(strategy)
         action = rng.choices(moves, [strategy[a] for a in moves])[0]
@@ -537,7 +545,7 @@ def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     if game.is_terminal(here):
         return {"state": shown, "search": None}
     chosen = settings(body, game, here, all_values=True)
-    result = chosen.plan.run(game, here)
+    result = chosen.run(game, here)
     data = _search_report(position, chosen, result)
     data.setdefault("move_values", [])
     return {"state": shown, "search": data}
