@@ -65,6 +65,14 @@ class UnsupportedGameError(PliesError, TypeError):
     """An algorithm was given a game (or a node type) it cannot search correctly."""
 
 
+class GameDefinitionError(PliesError, TypeError):
+    """A game class that does not define what the game model requires.
+
+    Raised when such a game is made (not deep inside a search); the message names the
+    class, the missing or ill-typed members and what a game needs.
+    """
+
+
 class SearchLimitError(PliesError):
     """A search could not finish a single useful iteration within its limit."""
 
