@@ -436,3 +436,13 @@ def test_wrappers_and_library_games_are_complete() -> None:
     copied = copy.deepcopy(Sticks())  # copies and pickles do not call the class
     assert pickle.loads(pickle.dumps(ttt)).num_players == 2 and copied.num_players == 2
     assert game_ops(DuckSticks()).num_players == 2  # duck typing is untouched
+
+
+def test_a_game_class_shows_the_signature_of_its_init() -> None:
+    # The completeness check runs in the metaclass; introspection must still see __init__.
+    import inspect
+
+    assert str(inspect.signature(MultiMoveTurns)) == (
+        "(rules: 'MultiMoveRules[S, A]', moves: 'int | Callable[[S, int], int]' = 3, *, "
+        "rounds: 'int | None' = None)"
+    )

@@ -16,6 +16,7 @@ Two wrappers change *who moves*, leaving the rules alone:
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -61,6 +62,13 @@ class GameMeta(_ProtocolMeta):
             game = super().__call__(*args, **kwargs)
             check_definition(game)
             return game
+
+        @property
+        def __signature__(cls):
+            # inspect.signature(SomeGame) would otherwise show this __call__'s (*args,
+            # **kwargs) rather than the parameters of SomeGame.__init__.
+            params = list(inspect.signature(cls.__init__).parameters.values())
+            return inspect.Signature(params[1:])
 
 
 class Game(Protocol[S, A], metaclass=GameMeta):
@@ -273,7 +281,7 @@ def missing_members(game: Any) -> list[str]:
     for name in REQUIRED:
         member = getattr(game, name, None)
         stub = Game.__dict__.get(name)  # None for num_players, which is only annotated
-        if member is None or stub is not None and getattr(member, "__func__", None) is stub:
+        if member is None or (stub is not None and getattr(member, "__func__", None) is stub):
             missing.append(name)
     return missing
 
