@@ -7,6 +7,7 @@ simultaneous moves, games that raise, and every built-in game passing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -238,3 +239,72 @@ def test_evaluate_outside_the_range_fails() -> None:
     assert report.check("evaluate").reason.endswith(
         "evaluate 5.0 for player 0 lies outside utility_range (-1.0, 1.0)"
     )
+
+
+# --- plies check ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def check_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``plies check`` in the command table (the lead's cli.py lists it after the merge)."""
+    from plies import cli
+
+    monkeypatch.setitem(cli.COMMAND_MODULES, "check", "plies.checkcli")
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "120")
+
+
+def plies_check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from plies.cli import main
+
+    code = main(["check", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.usefixtures("check_command")
+def test_plies_check_prints_every_check_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = plies_check(capsys, "tictactoe", "--playouts", "5")
+    assert (code, err) == (0, "")
+    assert "tictactoe: 5 random playouts (seed 0)" in out
+    for name in CHECKS:
+        assert name in out
+    assert out.rstrip().endswith(f"all {len(CHECKS)} checks passed; 41 states met")
+
+
+@pytest.mark.usefixtures("check_command")
+def test_plies_check_exits_1_when_a_check_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = plies_check(capsys, "tests.test_check:OwnActionsWrong", "--playouts", "3")
+    assert code == 1
+    assert "1 of 16 checks failed" in out and "player_actions(state, 0)" in out
+
+
+@pytest.mark.usefixtures("check_command")
+def test_plies_check_reads_your_game_and_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = plies_check(capsys, "tests.usergames:Trio", "-o", "target=3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["ok"] and data["game"] == "trio" and data["playouts"] == 50
+    assert [c["name"] for c in data["checks"]] == list(CHECKS)
+    code, out, _ = plies_check(capsys, "tests.test_check:UndeclaredPennies", "--json")
+    data = json.loads(out)
+    assert code == 0 and {c["status"] for c in data["checks"]} == {"pass", "warn"}
+
+
+@pytest.mark.usefixtures("check_command")
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["chess960"], "unknown game 'chess960'; available games:"),
+        (["tests.usergames:Nope"], "module 'tests.usergames' has no attribute 'Nope'"),
+        (["nim", "-o", "pile=3"], "unknown option 'pile' for nim"),
+        (["nim", "--playouts", "0"], "--playouts must be at least 1, got 0"),
+        (["x.kif", "-o", "a=1"], "a GDL game takes no -o options"),
+    ],
+)
+def test_plies_check_user_errors_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = plies_check(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("plies: error: ") and message in err and err.count("\n") == 1

@@ -160,7 +160,10 @@ class _Checker:
         self.game = game
         self.rng = rng
         self.max_steps = max_steps
-        self.report = CheckReport(str(getattr(game, "name", type(game).__name__)))
+        name = getattr(game, "name", None)
+        if not isinstance(name, str) or name in ("", Game.name):  # unnamed: say the class
+            name = type(game).__name__
+        self.report = CheckReport(name)
         self.failed: dict[str, str] = {}
         self.warned: dict[str, str] = {}
         self.where = ""
