@@ -7,7 +7,9 @@
 """
 
 from plies import games
+from plies.check import Check, CheckReport, check_game
 from plies.errors import (
+    GameDefinitionError,
     GameFormatError,
     IllegalActionError,
     OptionError,
@@ -51,7 +53,10 @@ __version__ = "0.1.0"
 __all__ = [
     "CHANCE",
     "SIMULTANEOUS",
+    "Check",
+    "CheckReport",
     "Game",
+    "GameDefinitionError",
     "GameFormatError",
     "GameWrapper",
     "IllegalActionError",
@@ -75,6 +80,7 @@ __all__ = [
     "alphabeta",
     "analyze",
     "bounded_minimax",
+    "check_game",
     "expectiminimax",
     "games",
     "maxn",

@@ -34,6 +34,7 @@ from plies.games.matrix import (
 )
 from plies.games.nim import Nim, sticks
 from plies.games.pig import Pig
+from plies.games.spec import is_spec, load_spec, spec_options
 from plies.games.tictactoe import TicTacToe
 from plies.games.tree import TreeGame
 
@@ -199,6 +200,9 @@ def load_tree(path: str | Path) -> TreeGame:
 def parse_options(name: str, items: Iterable[str]) -> dict[str, Any]:
     """Typed keyword arguments for ``load(name, ...)`` from ``"key=value"`` strings.
 
+    For a ``module:attribute`` spec the types are unknown: a value that is a Python
+    literal (``5``, ``3,4``, ``True``, ``'x'``) is read as one, any other stays text.
+
     Raises:
         UnknownGameError: ``name`` is neither a registered game nor a tree file.
         GameFormatError: an item without ``=``, an unknown or repeated option, or a
@@ -210,6 +214,8 @@ def parse_options(name: str, items: Iterable[str]) -> dict[str, Any]:
         if items:
             raise GameFormatError(f"a tree file takes no options, got {items[0]!r}")
         return {}
+    if name not in _REGISTRY and is_spec(name):
+        return spec_options(items)
     entry = info(name)
     options: dict[str, Any] = {}
     for item in items:
@@ -227,16 +233,20 @@ def parse_options(name: str, items: Iterable[str]) -> dict[str, Any]:
 def load(name: str, **options: Any) -> Game[Any, Any]:
     """A new instance of the game called ``name``, with ``options`` (typed or as text).
 
-    ``name`` may also be the path of a ``.json`` or ``.tree`` file: the tree it holds.
+    ``name`` may also be the path of a ``.json`` or ``.tree`` file: the tree it holds;
+    or a ``module:attribute`` spec naming your own game (see :func:`load_spec`).
 
     Raises:
         UnknownGameError: no such game; the message lists the available ones.
+        GameSpecError: a spec that names no game.
         GameFormatError: an unknown or ill-typed option, or a malformed tree file.
     """
     if name not in _REGISTRY and name.lower().endswith(TREE_SUFFIXES):
         if options:
             raise GameFormatError(f"a tree file takes no options, got {next(iter(options))!r}")
         return load_tree(name)
+    if name not in _REGISTRY and is_spec(name):
+        return load_spec(name, **options)
     entry = info(name)
     kwargs = entry.defaults()
     for key, value in options.items():

@@ -158,6 +158,38 @@ class SearchResult:
     strategy: dict[Any, float] | None = None
     stopped: bool = False
 
+    def _repr_html_(self) -> str:
+        """How a notebook shows the result: value, action, PV, statistics; ``analyze``'s
+        value of every move, ``maxn``'s vector and a mixed strategy as tables.  Actions
+        are shown as ``str(action)`` (a result does not know the game's notation)."""
+        from html import escape
+
+        def num(x: float) -> str:
+            return escape(format(x + 0.0, ".6g"))  # + 0.0: no "-0"
+
+        kind = "exact" if self.exact else "heuristic"
+        pv = " ".join(str(a) for a in self.pv) or "(none)"
+        st = self.stats
+        rows = [
+            ("value", f"<b>{num(self.value)}</b> for player {self.player} ({kind})"),
+            ("best action", f"<b>{escape(str(self.action))}</b>"),
+            ("principal variation", escape(pv)),
+            ("nodes", f"{st.nodes:,} ({num(st.nps)} nodes/s, {num(st.elapsed)} s)"),
+            ("depth, cutoffs, table hits", f"{st.depth}, {st.cutoffs:,}, {st.tt_hits:,}"),
+        ]
+        if self.values is not None:
+            rows.append(("utility vector", escape(", ".join(num(v) for v in self.values))))
+        cells = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+        html = f"<table><caption>SearchResult</caption>{cells}</table>"
+        for title, table in (("action", self.action_values), ("probability", self.strategy)):
+            if table:
+                head = f"<tr><th>action</th><th>{'value' if title == 'action' else title}</th></tr>"
+                body = "".join(
+                    f"<tr><td>{escape(str(a))}</td><td>{num(v)}</td></tr>" for a, v in table.items()
+                )
+                html += f"<table>{head}{body}</table>"
+        return html
+
 
 @dataclass(frozen=True, slots=True)
 class TraceEvent:

@@ -172,6 +172,26 @@ class SearchTree:
 
         return tree_to_svg(self)
 
+    def _repr_svg_(self) -> str:
+        """A notebook shows the tree as its picture."""
+        return self.to_svg()
+
+    def _repr_html_(self) -> str:
+        """The picture inline, with the value and principal variation as its caption."""
+        from html import escape
+
+        svg = self.to_svg()
+        if svg.startswith("<?xml"):  # a declaration is not allowed inside HTML
+            svg = svg.split("?>", 1)[1].lstrip()
+        value = format(self.value + 0.0, ".6g")
+        caption = (
+            f"{self.game}: {self.algorithm}, value {value} for {self.player}; "
+            f"principal variation {' '.join(self.pv) or '(none)'}; "
+            f"{int(self.stats.get('nodes', 0)):,} nodes searched, "
+            f"{int(self.stats.get('pruned', 0)):,} pruned"
+        )
+        return f"<figure>{svg}<figcaption>{escape(caption)}</figcaption></figure>"
+
 
 def player_name(game: Any, player: int) -> str:
     """``game.player_name(player)``, else ``"P0"``, ``"P1"``, ..."""
