@@ -32,25 +32,30 @@ from plies.game import (
     play,
 )
 from plies.search import (
+    ALGORITHMS,
     Limit,
     Narrator,
     Quiescent,
     SearchResult,
     SearchStats,
+    StopSignal,
     TraceEvent,
     alphabeta,
     analyze,
     bounded_minimax,
     expectiminimax,
+    iterations,
     maxn,
     minimax,
     simultaneous,
     solve_matrix_game,
 )
+from plies.search.engine import TranspositionTable
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ALGORITHMS",
     "CHANCE",
     "SIMULTANEOUS",
     "Check",
@@ -74,7 +79,9 @@ __all__ = [
     "SearchResult",
     "SearchStats",
     "Sequentialized",
+    "StopSignal",
     "TraceEvent",
+    "TranspositionTable",
     "UnknownGameError",
     "UnsupportedGameError",
     "alphabeta",
@@ -83,6 +90,7 @@ __all__ = [
     "check_game",
     "expectiminimax",
     "games",
+    "iterations",
     "maxn",
     "minimax",
     "play",

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from plies.engine import load_game
 from plies.errors import OptionError
 
 GDL_SUFFIXES = (".kif", ".gdl")
@@ -53,19 +53,6 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
-def load_game(spec: str, options: list[str]) -> Any:
-    """The game ``spec`` names (a GDL file, or what :func:`plies.games.load` reads)."""
-    if spec.lower().endswith(GDL_SUFFIXES):
-        if options:
-            raise OptionError("a GDL game takes no -o options; its rules are in the file")
-        from plies.gdl import load_game as load_gdl
-
-        return load_gdl(Path(spec))
-    from plies import games
-
-    return games.load(spec, **games.parse_options(spec, options))
-
-
 def run(console: Console, args: argparse.Namespace) -> int:
     """Run ``plies check``; 0 when every check passes, 1 when one fails."""
     from plies.check import check_game
@@ -73,7 +60,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
     for flag, value in (("--playouts", args.playouts), ("--max-steps", args.max_steps)):
         if value < 1:
             raise OptionError(f"{flag} must be at least 1, got {value}")
-    game = load_game(args.game, args.option)
+    game = load_game(args.game, args.option)  # the engine layer's games by spec
     report = check_game(game, playouts=args.playouts, seed=args.seed, max_steps=args.max_steps)
     if args.json:
         data = {

@@ -113,6 +113,7 @@ COMMAND_MODULES: dict[str, str] = {
     "ggp": "plies.ggp.cli",
     "web": "plies.web.cli",
     "tournament": "plies.parallel.cli",
+    "check": "plies.checkcli",
 }
 
 
@@ -245,12 +246,17 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
     def echo(line: str) -> None:
         say(console, line)
 
-    narrator = Narrator(game, state, who, echo=echo, limit=args.max_lines)
+    rule = "maxn" if chosen.algorithm.name == "maxn" else "paranoid"
+    narrator = Narrator(game, state, who, echo=echo, limit=args.max_lines, rule=rule)
     title = getattr(game, "name", "game")
     say(console, f"Tracing {chosen.name} on {title}; MAX is {player_name(game, who)}.")
-    result = chosen.run(game, state, trace=narrator)
-    if narrator.truncated:
-        say(console, f"... {narrator.truncated:,} more steps not shown (raise --max-lines).")
+    # The narration's end stops the search: nobody waits for steps that are not shown.
+    result = chosen.run(game, state, trace=narrator, stop=narrator.done)
+    if narrator.done.is_set():
+        say(console, f"... the search was stopped after {args.max_lines:,} lines "
+                     "(raise --max-lines to see more).")
+        say(console, f"Stopped: {result.stats.nodes:,} nodes searched; no value is proven.")
+        return 0
     best = "none" if result.action is None else format_action(game, state, result.action)
     say(
         console,

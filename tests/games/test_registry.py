@@ -108,7 +108,7 @@ def test_parse_options(name: str, items: list[str], expected: dict[str, Any]) ->
             ["size=4"],
             "unknown option 'size' for tictactoe; tictactoe takes no options",
         ),
-        ("pig", ["goal=1"], "goal must be at least 2"),
+        ("pig", ["goal=1"], "option goal=1 is out of range: pig accepts goal 2..100"),
     ],
 )
 def test_bad_options_name_the_option(name: str, items: list[str], message: str) -> None:
@@ -129,11 +129,11 @@ def test_ill_typed_python_options(options: dict[str, Any]) -> None:
 
 def test_the_accepted_options_are_listed() -> None:
     assert info("pig").accepted() == (
-        "options: goal (int, default 7), max_turns (int or none, default 4)"
+        "options: goal (int 2..100, default 7), max_turns (int 1..50 or none, default 4)"
     )
     assert info("nim").accepted() == (
-        "options: piles (comma-separated ints, default 3,4,5), "
-        "max_take (int or none, default none), misere (bool, default false)"
+        "options: piles (comma-separated ints 0..64, 1..8 of them, default 3,4,5), "
+        "max_take (int 1..64 or none, default none), misere (bool, default false)"
     )
 
 

@@ -139,6 +139,33 @@ def test_maxn_kinds_are_player_names_and_values_are_vectors() -> None:
     assert all(n.value == n.values[0] for n in tree.nodes() if n.values)
 
 
+def test_two_player_maxn_tree_is_not_labelled_max_and_min() -> None:
+    # the max^n picture taught the paranoid rule with two players: MIN "minimises MAX's value"
+    from plies.viz.style import look
+
+    game = load("nim", piles=(1, 2))
+    tree = capture(game, game.initial_state(), "maxn")
+    kinds = {n.kind for n in tree.nodes() if not n.is_leaf}
+    assert kinds == {"P0", "P1"}
+    assert all(n.values is not None for n in tree.nodes())
+    assert look("P1", tree).legend == "P1: maximises its own utility (component 1)"
+    assert look("P1", tree).shape == "up"
+    for text in (tree.to_dot(), tree.to_svg()):
+        assert "minimises" not in text and "MIN" not in text
+        assert "P0: maximises its own utility (component 0)" in text
+
+
+def test_paranoid_tree_of_three_players_has_both_opponents_minimise() -> None:
+    from plies.viz.style import look
+
+    game = load("aima-5-4")
+    tree = capture(game, game.initial_state(), "alphabeta")
+    assert {c.kind for c in tree.root.children} == {"min"}
+    assert {c.mover for c in tree.root.children} == {"P1"}
+    assert look("min", tree).legend == "MIN (P1, P2): minimises MAX's value"
+    assert look("max", tree).legend == "MAX (P0): maximises"
+
+
 def test_bounded_prunes_at_the_utility_bound_and_the_threshold() -> None:
     game = load("nim", piles=(1, 2, 2))
     tree = capture(game, game.initial_state(), "bounded")

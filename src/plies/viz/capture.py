@@ -26,7 +26,7 @@ from plies.errors import OptionError, SearchLimitError
 from plies.game import CHANCE, format_action, game_ops
 from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
-from plies.search.narrate import value_text as _num
+from plies.search.narrate import format_number as _num
 from plies.search.registry import ALGORITHMS as REGISTRY
 
 __all__ = [
@@ -48,8 +48,8 @@ ALGORITHMS: Final[dict[str, Search]] = {
 the registry's traceable algorithms."""
 
 KINDS: Final = ("max", "min", "chance", "terminal", "cutoff")
-"""Node kinds; a max^n tree with more than two players uses the mover's name instead of
-max/min, because there every player maximises its own utility."""
+"""Node kinds; a max^n tree uses the mover's name instead of max/min, because there
+every player maximises its own utility (whatever the number of players)."""
 
 DEFAULT_MAX_NODES: Final = 2000
 
@@ -71,11 +71,12 @@ class TreeNode:
 
     ``action`` is the action from the parent as the game writes it (None at the root).
     ``kind`` is ``"max"``, ``"min"``, ``"chance"``, ``"terminal"`` or ``"cutoff"`` (a
-    depth-limited leaf scored by the evaluation); in a max^n tree of three or more
-    players an inner node's kind is its mover's name.  ``mover`` is the mover's name
-    (``"chance"`` at chance nodes, None at terminals).  ``value`` is the value the node
-    backed up, from the searching player's point of view (a leaf: its utility or
-    evaluation); None only for a pruned stub, which was never searched.  ``values`` is
+    depth-limited leaf scored by the evaluation); in a max^n tree an inner node's kind
+    is its mover's name (there is no MIN: every player maximises its own utility).
+    ``mover`` is the mover's name (``"chance"`` at chance nodes, None at terminals).
+    ``value`` is the value the node backed up, from the searching player's point of view
+    (a leaf: its utility or evaluation); None only for a pruned stub, which was never
+    searched.  ``values`` is
     the utility vector of a max^n node.  ``alpha``/``beta`` are the window the node was
     entered with (None when the algorithm has none).  ``pv``: the node is on the chosen
     path.  ``pruned``: a child skipped by a prune, with the reason in ``pruned_by``.
@@ -307,7 +308,9 @@ class _Recorder:
         self.player = player
         self.max_nodes = max_nodes
         self.threshold = threshold
-        self.by_name = algorithm == "maxn" and game.num_players > 2
+        # max^n has no MAX and MIN, even with two players: every mover maximises its own
+        # component of the utility vector, so its nodes carry its name
+        self.by_name = algorithm == "maxn"
         label = getattr(game, "label", None)
         self.label: Callable[[Any], Any] | None = label if callable(label) else None
         self.root: TreeNode | None = None

@@ -3,8 +3,9 @@
 The conventions of the lecture figures (AIMA figures 5.2 and 5.5): MAX nodes are upward
 triangles, MIN nodes downward triangles, chance nodes circles and terminal leaves
 squares.  A leaf cut off by the depth limit (scored by the evaluation) is a square with
-a dashed border.  In a max^n tree of three or more players every player maximises its
-own utility, so every player's nodes are upward triangles, one colour per player.
+a dashed border.  In a max^n tree there is no MIN: every player maximises its own
+component of the utility vector, so every player's nodes are upward triangles, one
+colour per player, labelled with the player's name.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from plies.search.narrate import value_text as _num
+from plies.search.narrate import format_number as _num
 from plies.viz.capture import SearchTree, TreeNode
 
 PV_COLOUR: Final = "#1b9e4b"
@@ -60,10 +61,11 @@ def look(kind: str, tree: SearchTree) -> Look:
         return Look("square", "#ffffff", "#333333", False, "terminal: utility")
     if kind == "cutoff":
         return Look("square", "#ececec", "#555555", True, "depth cutoff: evaluation")
-    # max^n with three or more players: the kind is the mover's name
+    # max^n: the kind is the mover's name, and the mover maximises its own component
     index = tree.players.index(kind) if kind in tree.players else 0
     fill, stroke = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
-    return Look("up", fill, stroke, False, f"{kind} maximises its own utility")
+    own = f" (component {index})" if kind in tree.players else ""
+    return Look("up", fill, stroke, False, f"{kind}: maximises its own utility{own}")
 
 
 def kinds_in_order(tree: SearchTree) -> list[str]:
