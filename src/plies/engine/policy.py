@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from plies.errors import OptionError, UnsupportedGameError
+from plies.game import hook
 from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import Trace
 from plies.search.engine import TranspositionTable
@@ -247,8 +248,8 @@ def _solver(game: Any, state: Any, request: SearchRequest) -> Any:
 
 def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, Any]:
     """The engine-craft keywords for ``request`` (see rule 4 of :func:`plan`)."""
-    bounds = request.algorithm == "auto" and chosen.name == "alphabeta" and hasattr(
-        game, "value_bounds"
+    bounds = request.algorithm == "auto" and chosen.name == "alphabeta" and (
+        hook(game, "value_bounds") is not None
     )
     if request.traced or not (request.engine or bounds):
         return {}

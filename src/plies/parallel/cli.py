@@ -210,6 +210,7 @@ def run_batch(console: Console, args: argparse.Namespace) -> int:
             tie=args.tie, seed=args.seed, backend=runner, progress=advance, source=args.file,
         )
     name = getattr(game, "name", args.game)
+    algorithm = reports[0].algorithm if reports else algorithm  # what ran ("auto" resolved)
     if args.json:
         _print_json(console, {
             "game": name, "algorithm": algorithm, "file": args.file,
@@ -217,7 +218,6 @@ def run_batch(console: Console, args: argparse.Namespace) -> int:
         })
         return 0
     whose = reports[0].player if args.player is not None else "the player to move"
-    algorithm = reports[0].algorithm if reports else algorithm
     print_batch(console, f"{name}: the value of every move ({algorithm}, for {whose})", reports)
     return 0
 
