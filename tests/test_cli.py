@@ -269,10 +269,12 @@ def test_trace_civ_tutorial(capsys: pytest.CaptureFixture[str]) -> None:
         "cutoff test met at depth 1",
     ):
         assert phrase in out, phrase
-    # the header, 30 narrated steps, the truncation line, the result
+    # the header, 30 narrated steps, then the search stops with the narration: two lines
     assert len(lines) == 1 + 30 + 2
-    assert re.fullmatch(r"\.\.\. [\d,]+ more steps not shown \(raise --max-lines\)\.", lines[-2])
-    assert lines[-1].startswith("Result: value ")
+    assert lines[-1].startswith("Stopped: ")
+    assert lines[-2] == (
+        "... the search was stopped after 30 lines (raise --max-lines to see more)."
+    )
 
 
 def test_long_lines_are_not_wrapped_in_a_pipe(
