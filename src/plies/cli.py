@@ -248,8 +248,7 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
 
     rule = "maxn" if chosen.algorithm.name == "maxn" else "paranoid"
     narrator = Narrator(game, state, who, echo=echo, limit=args.max_lines, rule=rule)
-    title = getattr(game, "name", "game")
-    say(console, f"Tracing {chosen.name} on {title}; MAX is {player_name(game, who)}.")
+    say(console, narrator.opening(chosen.name))
     # The narration's end stops the search: nobody waits for steps that are not shown.
     result = chosen.run(game, state, trace=narrator, stop=narrator.done)
     if narrator.done.is_set():
@@ -257,12 +256,7 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
                      "(raise --max-lines to see more).")
         say(console, f"Stopped: {result.stats.nodes:,} nodes searched; no value is proven.")
         return 0
-    best = "none" if result.action is None else format_action(game, state, result.action)
-    say(
-        console,
-        f"Result: value {number(result.value)} for MAX, best move {best}, "
-        f"{result.stats.nodes:,} nodes.",
-    )
+    say(console, narrator.closing(result))
     return 0
 
 

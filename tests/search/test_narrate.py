@@ -116,10 +116,10 @@ def test_paranoid_rule_refuses_the_vectors_of_a_maxn_search() -> None:
 def test_rules_are_named_by_rule_or_by_search() -> None:
     assert RULES == ("paranoid", "maxn")
     assert [narration_rule(n) for n in ("minimax", "alphabeta", "bounded", "expectiminimax",
-                                        "maxn", "paranoid")] == [
-        "paranoid", "paranoid", "paranoid", "paranoid", "maxn", "paranoid"]
-    with pytest.raises(OptionError, match="no narration for 'simultaneous'; use one of"):
-        narration_rule("simultaneous")
+                                        "maxn", "paranoid", "simultaneous")] == [
+        "paranoid", "paranoid", "paranoid", "paranoid", "maxn", "paranoid", "paranoid"]
+    with pytest.raises(OptionError, match="no narration for 'negamax'; use one of"):
+        narration_rule("negamax")
     game = load("aima-5-2")
     with pytest.raises(OptionError, match="line limit must be >= 0"):
         plies.Narrator(game, game.initial_state(), 0, limit=-1)
@@ -187,6 +187,25 @@ def test_narrator_under_its_limit_is_never_done() -> None:
     assert exact.lines == narrator.lines and not exact.done.is_set()
 
 
-def test_format_number() -> None:
+def test_format_number_writes_round_off_as_zero() -> None:
     assert [format_number(v) for v in (3.0, -0.5, 1 / 3, float("inf"), None)] == [
         "3", "-0.5", "0.3333", "+inf", "?"]
+    # an LP's 2.2e-16 or a -0.0 is a draw, not a win or a loss
+    assert [format_number(v) for v in (2.220446049250313e-16, -1e-12, -0.0, 1e-6)] == [
+        "0", "0", "0", "1e-06"]
+
+
+def test_simultaneous_stages_are_not_narrated_as_a_minimising_player() -> None:
+    # `plies trace rps --player 0` said "Go to MIN (P-2) ... MIN (P-2) moves: it minimises"
+    game = load("rps")
+    state = game.initial_state()
+    narrator = plies.Narrator(game, state, 0, rule="simultaneous")
+    plies.simultaneous(game, state, player=0, trace=narrator)
+    text = "\n".join(narrator.lines)
+    assert "P-2" not in text and "MIN" not in text
+    assert narrator.lines[0] == (
+        "Go to SIMULTANEOUS at the root (depth 0). Terminal and cutoff tests not met. "
+        "Everyone moves at once: the joint actions make a matrix game, worth its value for "
+        "MAX in mixed strategies (solved by linear programming)."
+    )
+    assert narrator.lines[-1] == "SIMULTANEOUS at the root backs up 0 (its matrix game's value)."

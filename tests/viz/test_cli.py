@@ -114,3 +114,16 @@ def test_game_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown game 'chezz'" in fail(capsys, "tree", "chezz")
     assert "illegal move '10'" in fail(capsys, "tree", "tictactoe", "--moves", "10")
     assert "cannot search chance nodes" in fail(capsys, "tree", "pig", "-a", "alphabeta")
+
+
+def test_plies_tree_rps_player_0_draws_the_matrix_stage(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `plies tree rps --player 0` said "unknown algorithm 'simultaneous'"
+    path = tmp_path / "rps.json"
+    out = run(capsys, "tree", "rps", "--player", "0", "-o", str(path))
+    assert out.startswith(f"wrote {path} (json): 10 nodes searched; value 0 for Row")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["algorithm"] == "simultaneous"
+    assert (data["root"]["kind"], data["root"]["mover"]) == ("simultaneous", "everyone")
+    assert len(data["root"]["children"]) == 9

@@ -7,9 +7,10 @@ printing is the caller's business.
 
 The narration follows the search's decision rule (:data:`RULES`):
 
-- ``"paranoid"`` (``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``): the
-  searching player is MAX and maximises its value, every other player is MIN and
-  minimises MAX's value, chance nodes average by probability.
+- ``"paranoid"`` (``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``,
+  ``simultaneous``): the searching player is MAX and maximises its value, every other
+  player is MIN and minimises MAX's value, chance nodes average by probability, and a
+  simultaneous stage is worth the value of its matrix game in mixed strategies.
 - ``"maxn"``: every player maximises its *own* utility, its component of the utility
   vector; nodes are named by their mover, never MAX or MIN, and values are vectors.
 """
@@ -22,10 +23,10 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from plies.errors import OptionError
-from plies.game import CHANCE, OpponentsAsChance, format_action
+from plies.game import CHANCE, SIMULTANEOUS, OpponentsAsChance, format_action
 from plies.search.common import SearchResult, TraceEvent
 
-__all__ = ["RULES", "Narrator", "format_number", "narration_rule"]
+__all__ = ["NOISE", "RULES", "Narrator", "format_number", "narration_rule"]
 
 RULES: Final = ("paranoid", "maxn")
 """The decision rules a :class:`Narrator` can tell."""
@@ -35,6 +36,7 @@ _RULE_OF: Final = {
     "alphabeta": "paranoid",
     "bounded": "paranoid",
     "expectiminimax": "paranoid",
+    "simultaneous": "paranoid",
     "maxn": "maxn",
 }
 
@@ -55,16 +57,27 @@ def narration_rule(rule_or_algorithm: str) -> str:
     return rule
 
 
+NOISE: Final = 1e-9
+"""Values closer to 0 than this are written 0: the round-off of the matrix games' LP."""
+
+
 def format_number(value: float | None) -> str:
     """A value as the narration writes it: 3, 2.1, 0.4867, +inf, ``?`` for None.
 
+    Round-off below :data:`NOISE` (a linear program's 2.2e-16, a ``-0.0``) is written 0,
+    so that people do not read a draw as a win or a loss.
+
     >>> format_number(3.0), format_number(2.1), format_number(-math.inf), format_number(None)
     ('3', '2.1', '-inf', '?')
+    >>> format_number(2.220446049250313e-16), format_number(-0.0)
+    ('0', '0')
     """
     if value is None:
         return "?"
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
+    if abs(value) < NOISE:
+        return "0"
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
     return f"{value:.4g}"
@@ -135,6 +148,8 @@ class Narrator:
         the paranoid rule, its name under max^n, CHANCE at chance nodes."""
         if mover == CHANCE:
             return "CHANCE"
+        if mover == SIMULTANEOUS:
+            return "SIMULTANEOUS"
         who = self.name(mover)
         if self.maxn:
             return who
@@ -239,9 +254,10 @@ class Narrator:
     def _backup(self, e: TraceEvent) -> str:
         role = self.role(e.mover)
         if e.values is None:
-            return f"{role} at {self.where(e)} backs up {format_number(e.value)}."
+            why = " (its matrix game's value)" if e.mover == SIMULTANEOUS else ""
+            return f"{role} at {self.where(e)} backs up {format_number(e.value)}{why}."
         vector = _vector(e.values)
-        if e.mover == CHANCE or not 0 <= e.mover < len(e.values):
+        if e.mover in (CHANCE, SIMULTANEOUS) or not 0 <= e.mover < len(e.values):
             return f"{role} at {self.where(e)} backs up {vector}, the average by probability."
         own = format_number(e.values[e.mover])
         return (
@@ -258,6 +274,11 @@ class Narrator:
     def _turn(self, e: TraceEvent) -> str:
         if e.mover == CHANCE:
             return self._chance(e)
+        if e.mover == SIMULTANEOUS:
+            return (
+                " Everyone moves at once: the joint actions make a matrix game, worth its "
+                "value for MAX in mixed strategies (solved by linear programming)."
+            )
         role = self.role(e.mover)
         if self._progress is None:
             return f" {role} moves: {self._goal(e.mover)}."

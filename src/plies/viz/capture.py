@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from plies.errors import OptionError, SearchLimitError
-from plies.game import CHANCE, format_action, game_ops
+from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
 from plies.search.narrate import format_number as _num
@@ -47,7 +47,7 @@ ALGORITHMS: Final[dict[str, Search]] = {
 """The searches a tree can be captured from (each traces its nodes), as the CLI names them:
 the registry's traceable algorithms."""
 
-KINDS: Final = ("max", "min", "chance", "terminal", "cutoff")
+KINDS: Final = ("max", "min", "chance", "simultaneous", "terminal", "cutoff")
 """Node kinds; a max^n tree uses the mover's name instead of max/min, because there
 every player maximises its own utility (whatever the number of players)."""
 
@@ -70,10 +70,12 @@ class TreeNode:
     """One node of a captured tree.
 
     ``action`` is the action from the parent as the game writes it (None at the root).
-    ``kind`` is ``"max"``, ``"min"``, ``"chance"``, ``"terminal"`` or ``"cutoff"`` (a
-    depth-limited leaf scored by the evaluation); in a max^n tree an inner node's kind
+    ``kind`` is ``"max"``, ``"min"``, ``"chance"``, ``"simultaneous"`` (a stage where
+    everyone moves at once), ``"terminal"`` or ``"cutoff"`` (a depth-limited leaf scored
+    by the evaluation); in a max^n tree an inner node's kind
     is its mover's name (there is no MIN: every player maximises its own utility).
-    ``mover`` is the mover's name (``"chance"`` at chance nodes, None at terminals).
+    ``mover`` is the mover's name (``"chance"`` at chance nodes, ``"everyone"`` at
+    simultaneous stages, None at terminals).
     ``value`` is the value the node backed up, from the searching player's point of view
     (a leaf: its utility or evaluation); None only for a pruned stub, which was never
     searched.  ``values`` is
@@ -414,11 +416,15 @@ class _Recorder:
     def kind(self, mover: int) -> str:
         if mover == CHANCE:
             return "chance"
+        if mover == SIMULTANEOUS:
+            return "simultaneous"
         if self.by_name:
             return player_name(self.game, mover)
         return "max" if mover == self.player else "min"
 
     def mover(self, mover: int) -> str:
+        if mover == SIMULTANEOUS:
+            return "everyone"
         return "chance" if mover == CHANCE else player_name(self.game, mover)
 
     def finish(self) -> TreeNode:

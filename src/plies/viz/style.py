@@ -2,10 +2,11 @@
 
 The conventions of the lecture figures (AIMA figures 5.2 and 5.5): MAX nodes are upward
 triangles, MIN nodes downward triangles, chance nodes circles and terminal leaves
-squares.  A leaf cut off by the depth limit (scored by the evaluation) is a square with
-a dashed border.  In a max^n tree there is no MIN: every player maximises its own
-component of the utility vector, so every player's nodes are upward triangles, one
-colour per player, labelled with the player's name.
+squares; a stage where everyone moves at once (a matrix game) is a diamond. A leaf cut
+off by the depth limit (scored by the evaluation) is a square with a dashed border. In a
+max^n tree there is no MIN: every player maximises its own component of the utility
+vector, so every player's nodes are upward triangles, one colour per player, labelled
+with the player's name.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ PLAYER_COLOURS: Final = (
 
 @dataclass(frozen=True, slots=True)
 class Look:
-    """A node's shape (``"up"``, ``"down"``, ``"circle"``, ``"square"``), colours and legend."""
+    """A node's shape (``"up"``, ``"down"``, ``"circle"``, ``"diamond"``, ``"square"``),
+    colours and legend."""
 
     shape: str
     fill: str
@@ -57,6 +59,11 @@ def look(kind: str, tree: SearchTree) -> Look:
         return Look("down", *PLAYER_COLOURS[1], False, f"MIN{who}: minimises MAX's value")
     if kind == "chance":
         return Look("circle", "#fff4c2", "#8a6d00", False, "chance: expected value")
+    if kind == "simultaneous":
+        return Look(
+            "diamond", "#e3f1d9", "#3f6e1e", False,
+            "simultaneous: its matrix game's value in mixed strategies",
+        )
     if kind == "terminal":
         return Look("square", "#ffffff", "#333333", False, "terminal: utility")
     if kind == "cutoff":
@@ -71,7 +78,7 @@ def look(kind: str, tree: SearchTree) -> Look:
 def kinds_in_order(tree: SearchTree) -> list[str]:
     """The node kinds present in ``tree``, in legend order."""
     present = {node.kind for node in tree.nodes()}
-    ordered = ["max", "min", *tree.players, "chance", "terminal", "cutoff"]
+    ordered = ["max", "min", *tree.players, "chance", "simultaneous", "terminal", "cutoff"]
     return [k for k in dict.fromkeys(ordered) if k in present]
 
 

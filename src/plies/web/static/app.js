@@ -678,7 +678,7 @@ function prettyBound(text) {
 }
 
 function badgeClass(kind) {
-  return ["max", "min", "chance", "terminal", "cutoff"].includes(kind) ? kind : "player";
+  return ["max", "min", "chance", "simultaneous", "terminal", "cutoff"].includes(kind) ? kind : "player";
 }
 
 function expandAll() {
