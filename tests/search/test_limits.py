@@ -137,3 +137,22 @@ def test_searches_from_the_other_players_point_of_view() -> None:
     r = plies.minimax(tree, 0, player=1)
     assert r.value == -3.0
     assert r.action == 0  # MAX (player 0) still picks its best move
+
+
+def test_expectimax_with_modelled_opponents_respects_the_depth_limit() -> None:
+    """Issue 10, bug 7.1: it searched all 549,946 nodes of tic-tac-toe at any depth."""
+    ttt = plies.games.load("tictactoe")
+    ghosts = plies.OpponentsAsChance(ttt, players=[1])
+    s0 = ttt.initial_state()
+    cases = (("round", 1, 82), ("round", 2, 3_610), ("ply", 1, 10), ("ply", 2, 82))
+    for unit, depth, nodes in cases:
+        limit = plies.Limit(depth=depth, unit=unit)  # type: ignore[arg-type]
+        for pruning in (False, True):
+            r = plies.expectiminimax(ghosts, s0, limit, pruning=pruning)
+            assert r.stats.nodes == nodes == plies.minimax(ttt, s0, limit).stats.nodes
+            assert not r.exact
+    # Two plies: MAX moves, the modelled opponent replies, then evaluate (9 x 8 leaves);
+    # before, the reply did not count and MAX's second move was searched too.
+    two_plies = plies.expectiminimax(ghosts, s0, plies.Limit(depth=2))
+    assert two_plies.stats.evals == 72
+    assert len(two_plies.pv) == 1  # the line stops at the chance node: MAX's move only
