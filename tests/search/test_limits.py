@@ -156,3 +156,36 @@ def test_expectimax_with_modelled_opponents_respects_the_depth_limit() -> None:
     two_plies = plies.expectiminimax(ghosts, s0, plies.Limit(depth=2))
     assert two_plies.stats.evals == 72
     assert len(two_plies.pv) == 1  # the line stops at the chance node: MAX's move only
+
+
+def rogue_tree(mover: int) -> RandomTree:
+    """MAX chooses between a leaf and a node whose ``to_move`` is ``mover``."""
+    nodes = [
+        TreeNode(0, [1, 2]),
+        TreeNode(0, utilities=(1.0, -1.0)),
+        TreeNode(mover, [3, 4], probs=[0.5, 0.5]),
+        TreeNode(0, utilities=(2.0, -2.0)),
+        TreeNode(0, utilities=(3.0, -3.0)),
+    ]
+    return RandomTree(nodes, 2, True)
+
+
+@pytest.mark.parametrize("mover", [2, 7, -3])
+@pytest.mark.parametrize("traced", [False, True])
+def test_a_to_move_that_names_no_player_is_an_error_not_a_minimiser(
+    mover: int, traced: bool
+) -> None:
+    tree = rogue_tree(mover)
+    trace = (lambda event: None) if traced else None
+    searches = [plies.minimax, plies.expectiminimax, plies.bounded_minimax, plies.maxn]
+    searches += [plies.simultaneous]
+    if traced:  # alphabeta's kernel is checked by its own tests
+        searches.append(plies.alphabeta)
+    for search in searches:
+        with pytest.raises(
+            plies.UnsupportedGameError,
+            match=rf"to_move returned {mover}, which is not a player \(players are 0\.\.1\)",
+        ):
+            search(tree, 0, trace=trace)
+    with pytest.raises(plies.UnsupportedGameError, match="not a player"):
+        plies.minimax(tree, 2)  # the root itself: no player to search for

@@ -638,10 +638,12 @@ def resolve_player(game: Any, state: Any, player: int | None) -> int:
     """The searching player: ``player``, or the mover at ``state`` when None."""
     if player is None:
         mover = int(game.to_move(state))
-        if mover < 0:
+        if mover in (CHANCE, SIMULTANEOUS):
             raise UnsupportedGameError(
                 "the root is a chance or simultaneous node: pass player= explicitly"
             )
+        if not 0 <= mover < game.num_players:
+            raise not_a_player(game, mover)
         return mover
     if not 0 <= player < game.num_players:
         raise OptionError(f"no player {player}; players are 0..{game.num_players - 1}")
