@@ -11,14 +11,8 @@ import pytest
 import plies
 from plies.games import load
 from plies.search import iterations
-from plies.search.common import (
-    CHECK_FIRST,
-    CHECK_MOST,
-    NEVER,
-    OutOfBudget,
-    SearchResult,
-    budget_check,
-)
+from plies.search.common import SearchResult
+from plies.search.limits import CHECK_FIRST, CHECK_MOST, NEVER, OutOfBudget, budget_check
 
 # Searches that cannot finish in any reasonable time on Connect Four's empty board.
 SEARCHES: dict[str, Callable[..., SearchResult]] = {
@@ -181,7 +175,7 @@ class FakeClock:
 
 def intervals(step: float, looks: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The node intervals between looks when each look comes ``step`` seconds after the last."""
-    monkeypatch.setattr("plies.search.common.time.perf_counter", FakeClock(step))
+    monkeypatch.setattr("plies.search.limits.time.perf_counter", FakeClock(step))
     nodes, check = budget_check(1e9, None)
     out = [nodes]
     for _ in range(looks):
