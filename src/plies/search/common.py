@@ -478,9 +478,9 @@ def resolve_player(game: Any, state: Any, player: int | None) -> int:
 
 
 DEEPEN_ALWAYS: ContextVar[bool] = ContextVar("plies_deepen_always", default=False)
-"""Set by :func:`plies.search.iterations` in its worker: every search there deepens
+"""Set by :func:`plies.search.iterations` in its worker: the search there deepens
 iteratively (1, 2, ...), even without a depth limit or a budget, so that it has
-iterations to hand out."""
+iterations to hand out (a search run inside it, by an ``evaluate``, is not affected)."""
 
 
 def run(
@@ -549,8 +549,9 @@ def run(
     def stopped() -> SearchResult:
         return dataclasses.replace(_fallback(searcher_factory, state, total), stopped=True)
 
+    always = DEEPEN_ALWAYS.get()
+    inner = DEEPEN_ALWAYS.set(False)  # a search inside this one (in an evaluate) is plain
     try:
-        always = DEEPEN_ALWAYS.get()
         if not (limit.anytime or always) and (
             limit.depth is None or not (deepen or on_iteration)
         ):
@@ -580,6 +581,7 @@ def run(
             depth += 1
         return best if best is not None else stopped()
     finally:
+        DEEPEN_ALWAYS.reset(inner)
         total.elapsed = time.perf_counter() - start
 
 
