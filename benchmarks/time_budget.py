@@ -11,7 +11,7 @@ For each search, several budgets ``t``, several times, on this machine:
   default, while the search holds the GIL: that delay is before ``set()`` and is not
   counted, because no search can shorten it.)
 
-Both are read with the adaptive cadence of ``plies.search.common.budget_check`` (about one
+Both are read with the adaptive cadence of ``plies.search.limits.budget_check`` (about one
 look a millisecond whatever a node costs), so an overrun is about a millisecond plus the
 return from the recursion.  Prints a Markdown table with the median and worst overruns.
 

@@ -446,3 +446,20 @@ def test_a_game_class_shows_the_signature_of_its_init() -> None:
         "(rules: 'MultiMoveRules[S, A]', moves: 'int | Callable[[S, int], int]' = 3, *, "
         "rounds: 'int | None' = None)"
     )
+def test_opponents_as_chance_name_the_player_a_chance_node_stands_for() -> None:
+    game = OpponentsAsChance(MultiMoveTurns(Counter(), moves=1), players=[1, 2])
+    s = game.initial_state()
+    seen = []
+    for _ in range(4):
+        seen.append((game.to_move(s), game.chance_player(s)))
+        s = game.result(s, 1)
+    assert seen == [(0, None), (CHANCE, 1), (CHANCE, 2), (0, None)]
+    assert game_ops(game).chance_player(game.result(game.initial_state(), 1)) == 1
+
+
+def test_a_die_roll_stands_for_no_player() -> None:
+    pig = plies.games.load("pig")
+    game = OpponentsAsChance(pig, players=[1])
+    rolling = game.result(game.initial_state(), "roll")
+    assert game.to_move(rolling) == CHANCE and game.chance_player(rolling) is None
+    assert game_ops(pig).chance_player(rolling) is None  # default: every chance is dice

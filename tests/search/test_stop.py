@@ -11,14 +11,8 @@ import pytest
 import plies
 from plies.games import load
 from plies.search import iterations
-from plies.search.common import (
-    CHECK_FIRST,
-    CHECK_MOST,
-    NEVER,
-    OutOfBudget,
-    SearchResult,
-    budget_check,
-)
+from plies.search.common import SearchResult
+from plies.search.limits import CHECK_FIRST, CHECK_MOST, NEVER, OutOfBudget, budget_check
 
 # Searches that cannot finish in any reasonable time on Connect Four's empty board.
 SEARCHES: dict[str, Callable[..., SearchResult]] = {
@@ -181,7 +175,7 @@ class FakeClock:
 
 def intervals(step: float, looks: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The node intervals between looks when each look comes ``step`` seconds after the last."""
-    monkeypatch.setattr("plies.search.common.time.perf_counter", FakeClock(step))
+    monkeypatch.setattr("plies.search.limits.time.perf_counter", FakeClock(step))
     nodes, check = budget_check(1e9, None)
     out = [nodes]
     for _ in range(looks):
@@ -324,3 +318,19 @@ def test_iterations_raise_the_searchs_error_and_refuse_bad_arguments() -> None:
         iterations(pig, pig.initial_state(), algorithm="mcts")
     with pytest.raises(plies.OptionError, match="drop on_iteration"):
         iterations(pig, pig.initial_state(), on_iteration=print)
+
+
+def test_a_search_inside_an_evaluate_is_not_deepened_by_iterations() -> None:
+    ttt = load("tictactoe")
+    inner = plies.Limit(depth=2)
+    seen: list[int] = []
+
+    class Looking(plies.game.GameWrapper[Any, Any]):
+        def evaluate(self, state: Any, player: int) -> float:
+            seen.append(plies.minimax(ttt, state, inner, player=player).stats.nodes)
+            return 0.0
+
+    game = Looking(ttt)
+    list(iterations(game, game.initial_state(), plies.Limit(depth=1), algorithm="minimax"))
+    first_child = ttt.result(ttt.initial_state(), 0)
+    assert seen[0] == plies.minimax(ttt, first_child, inner, player=0).stats.nodes

@@ -1,4 +1,4 @@
-"""What every search shares: limits, results, statistics, trace events and the root driver.
+"""What every search shares: the :class:`Searcher` base class and the root driver :func:`run`.
 
 The searches in this package read a game only through :class:`plies.game.GameOps`; they
 never import a concrete game.  Each algorithm is a small subclass of :class:`Searcher`
@@ -36,11 +36,22 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops
+from plies.search.limits import CHECK_MOST as CHECK_MOST
+from plies.search.limits import NEVER as NEVER
+from plies.search.limits import Limit as Limit
+from plies.search.limits import OutOfBudget as OutOfBudget
+from plies.search.limits import StopSignal as StopSignal
+from plies.search.limits import Unit as Unit
+from plies.search.limits import budget_check as budget_check
+from plies.search.result import SearchResult as SearchResult
+from plies.search.result import SearchStats as SearchStats
+from plies.search.result import Trace as Trace
+from plies.search.result import TraceEvent as TraceEvent
 
 if TYPE_CHECKING:
     from plies.search.kernels import Kernel
@@ -48,225 +59,9 @@ if TYPE_CHECKING:
 INF = math.inf
 NOBODY = -9  # "the searching player has not moved yet on this path" (round counting)
 
-NEVER = 1 << 62  # a node count no search reaches: "never check"
-CHECK_FIRST = 16  # nodes before the first look at the clock and the stop signal
-CHECK_MOST = 1024  # the longest interval between two looks, in nodes
-CHECK_FAST = 0.0005  # looks closer than this (seconds) double the interval ...
-CHECK_SLOW = 0.002  # ... looks further apart than this halve it: about one per ms
-
 T = TypeVar("T")
-Unit = Literal["ply", "round"]
 Tie = Literal["first", "random"]
 TIE_RULES = ("first", "random")
-
-
-class StopSignal(Protocol):
-    """Anything a search can ask "should I stop now?": :class:`threading.Event` is one.
-
-    Set it from another thread (a UCI ``stop``, a GGP clock, a cancel button, Ctrl-C)
-    and the search returns within about a millisecond with the last iteration it
-    completed.
-    """
-
-    def is_set(self) -> bool: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Limit:
-    """How far a search may go; ``None`` means no limit of that kind.
-
-    ``depth`` counts in ``unit`` ("ply" or "round", see the module docstring); ``time``
-    is in seconds and ``nodes`` counts visited nodes.  With ``time`` or ``nodes`` the
-    search deepens iteratively and returns the last iteration it completed.
-    """
-
-    depth: int | None = None
-    unit: Unit = "ply"
-    time: float | None = None
-    nodes: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.depth is not None and self.depth < 0:
-            raise OptionError(f"depth must be >= 0, got {self.depth}")
-        if self.unit not in ("ply", "round"):
-            raise OptionError(f"unknown depth unit {self.unit!r}; use 'ply' or 'round'")
-        if self.time is not None and not self.time > 0:  # also refuses NaN
-            raise OptionError(f"time must be > 0 seconds, got {self.time}")
-        if self.nodes is not None and self.nodes < 1:
-            raise OptionError(f"nodes must be >= 1, got {self.nodes}")
-
-    @property
-    def anytime(self) -> bool:
-        """True when a clock or node budget can stop the search early."""
-        return self.time is not None or self.nodes is not None
-
-
-@dataclass(slots=True)
-class SearchStats:
-    """Counters of one search.
-
-    ``nodes``: states visited, root included.  ``leaves``: nodes scored without
-    expanding them (terminal or cut off by depth).  ``evals``: calls of ``evaluate``.
-    ``cutoffs``: times the rest of a node's children were pruned.  ``tt_hits``:
-    transposition-table hits.  ``depth``: the deepest completed depth (in the limit's
-    unit; the full height of the tree when no depth limit was given).
-    """
-
-    nodes: int = 0
-    leaves: int = 0
-    evals: int = 0
-    cutoffs: int = 0
-    tt_hits: int = 0
-    depth: int = 0
-    elapsed: float = 0.0
-
-    @property
-    def nps(self) -> float:
-        """Nodes per second."""
-        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
-
-    def as_dict(self) -> dict[str, float]:
-        return {**asdict(self), "nps": self.nps}
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """What a search returns.
-
-    ``value`` is from the searching player's point of view (``player``).  ``exact`` is
-    True when no heuristic evaluation was used, so ``value`` is the game-theoretic
-    value for that player (paranoid: every other player minimises it; max^n: every
-    player maximises its own).  ``action`` is the mover's chosen action (None at a
-    terminal or chance root); ``pv`` the principal variation from the root.
-    ``action_values`` (``analyze``) maps every root action to its value, and ``values``
-    (``maxn``) is the utility vector the search expects.  ``strategy``
-    (``simultaneous``) is the mover's mixed strategy at the root: action -> probability.
-    ``stopped`` is True when a stop signal, a time or a node budget ended the search
-    before its depth limit (or the end of the game): the result is then the last
-    iteration that completed, or, if none did, the first legal action with the root's
-    evaluation (``exact`` False, ``stats.depth`` 0).
-    """
-
-    value: float
-    action: Any
-    pv: tuple[Any, ...]
-    stats: SearchStats
-    player: int = 0
-    exact: bool = True
-    action_values: dict[Any, float] | None = None
-    values: tuple[float, ...] | None = None
-    strategy: dict[Any, float] | None = None
-    stopped: bool = False
-
-    def _repr_html_(self) -> str:
-        """How a notebook shows the result: value, action, PV, statistics; ``analyze``'s
-        value of every move, ``maxn``'s vector and a mixed strategy as tables.  Actions
-        are shown as ``str(action)`` (a result does not know the game's notation)."""
-        from html import escape
-
-        def num(x: float) -> str:
-            return escape(format(x + 0.0, ".6g"))  # + 0.0: no "-0"
-
-        kind = "exact" if self.exact else "heuristic"
-        pv = " ".join(str(a) for a in self.pv) or "(none)"
-        st = self.stats
-        rows = [
-            ("value", f"<b>{num(self.value)}</b> for player {self.player} ({kind})"),
-            ("best action", f"<b>{escape(str(self.action))}</b>"),
-            ("principal variation", escape(pv)),
-            ("nodes", f"{st.nodes:,} ({num(st.nps)} nodes/s, {num(st.elapsed)} s)"),
-            ("depth, cutoffs, table hits", f"{st.depth}, {st.cutoffs:,}, {st.tt_hits:,}"),
-        ]
-        if self.values is not None:
-            rows.append(("utility vector", escape(", ".join(num(v) for v in self.values))))
-        cells = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
-        html = f"<table><caption>SearchResult</caption>{cells}</table>"
-        for title, table in (("action", self.action_values), ("probability", self.strategy)):
-            if table:
-                head = f"<tr><th>action</th><th>{'value' if title == 'action' else title}</th></tr>"
-                body = "".join(
-                    f"<tr><td>{escape(str(a))}</td><td>{num(v)}</td></tr>" for a, v in table.items()
-                )
-                html += f"<table>{head}{body}</table>"
-        return html
-
-
-@dataclass(frozen=True, slots=True)
-class TraceEvent:
-    """One step of a search, for narrators and tree pictures.
-
-    ``kind`` is one of:
-    ``"enter"`` (a node is entered), ``"terminal"`` (terminal test met; ``value`` is
-    the utility), ``"cutoff"`` (cutoff test met; ``value`` is the evaluation),
-    ``"expand"`` (both tests failed; children follow), ``"backup"`` (the node's value
-    is final and goes up), ``"prune"`` (the remaining children ``pruned`` are skipped
-    because ``alpha >= beta`` or a bound was reached).
-    ``path`` is the actions from the root; ``depth`` counts in the limit's unit.
-    """
-
-    kind: Literal["enter", "terminal", "cutoff", "expand", "backup", "prune"]
-    path: tuple[Any, ...]
-    depth: int
-    mover: int
-    state: Any
-    value: float | None = None
-    alpha: float | None = None
-    beta: float | None = None
-    pruned: tuple[Any, ...] = ()
-    values: tuple[float, ...] | None = None
-
-
-Trace = Callable[[TraceEvent], None]
-
-
-class OutOfBudget(Exception):
-    """Raised inside a search when its time or node budget is spent, or it is stopped."""
-
-
-def budget_check(
-    deadline: float | None,
-    budget: int | None,
-    stop: StopSignal | None = None,
-    every: int = 0,
-) -> tuple[int, Callable[[int], int]]:
-    """When to look at the budget next, and the look: ``(first, check)``.
-
-    A search counts its nodes and calls ``check(nodes)`` once the count reaches the node
-    count last returned (``first`` to begin with).  ``check`` raises
-    :class:`OutOfBudget` when more than ``budget`` nodes were visited, the clock is past
-    ``deadline`` or ``stop`` is set, and otherwise returns the node count of the next
-    look.  The interval adapts so that the looks come about once a millisecond whatever
-    a node costs (a GDL game does a few thousand nodes a second, Connect Four half a
-    million): it starts at ``every`` nodes (default :data:`CHECK_FIRST`), doubles (up to
-    :data:`CHECK_MOST`) while looks come faster than :data:`CHECK_FAST` and halves (down to
-    1) while they come slower than :data:`CHECK_SLOW`.  A node budget is exact: a look
-    always falls on node ``budget + 1``.
-    """
-    if deadline is None and budget is None and stop is None:
-        return NEVER, lambda nodes: NEVER
-    interval = every or CHECK_FIRST
-    clock = time.perf_counter
-    last = clock()
-
-    def check(nodes: int) -> int:
-        nonlocal interval, last
-        if budget is not None and nodes > budget:
-            raise OutOfBudget
-        if stop is not None and stop.is_set():
-            raise OutOfBudget
-        now = clock()
-        if deadline is not None and now > deadline:
-            raise OutOfBudget
-        gap, last = now - last, now
-        if gap < CHECK_FAST:
-            interval = min(interval * 2, CHECK_MOST)
-        elif gap > CHECK_SLOW:
-            interval = max(interval // 2, 1)
-        nxt = nodes + interval
-        return nxt if budget is None else min(nxt, budget + 1)
-
-    first = interval if budget is None else min(interval, budget + 1)
-    return first, check
 
 
 def not_a_player(game: Any, mover: Any) -> UnsupportedGameError:
@@ -670,10 +465,12 @@ def resolve_player(game: Any, state: Any, player: int | None) -> int:
     """The searching player: ``player``, or the mover at ``state`` when None."""
     if player is None:
         mover = int(game.to_move(state))
-        if mover < 0:
+        if mover in (CHANCE, SIMULTANEOUS):
             raise UnsupportedGameError(
                 "the root is a chance or simultaneous node: pass player= explicitly"
             )
+        if not 0 <= mover < game.num_players:
+            raise not_a_player(game, mover)
         return mover
     if not 0 <= player < game.num_players:
         raise OptionError(f"no player {player}; players are 0..{game.num_players - 1}")
@@ -681,9 +478,9 @@ def resolve_player(game: Any, state: Any, player: int | None) -> int:
 
 
 DEEPEN_ALWAYS: ContextVar[bool] = ContextVar("plies_deepen_always", default=False)
-"""Set by :func:`plies.search.iterations` in its worker: every search there deepens
+"""Set by :func:`plies.search.iterations` in its worker: the search there deepens
 iteratively (1, 2, ...), even without a depth limit or a budget, so that it has
-iterations to hand out."""
+iterations to hand out (a search run inside it, by an ``evaluate``, is not affected)."""
 
 
 def run(
@@ -752,8 +549,9 @@ def run(
     def stopped() -> SearchResult:
         return dataclasses.replace(_fallback(searcher_factory, state, total), stopped=True)
 
+    always = DEEPEN_ALWAYS.get()
+    inner = DEEPEN_ALWAYS.set(False)  # a search inside this one (in an evaluate) is plain
     try:
-        always = DEEPEN_ALWAYS.get()
         if not (limit.anytime or always) and (
             limit.depth is None or not (deepen or on_iteration)
         ):
@@ -783,6 +581,7 @@ def run(
             depth += 1
         return best if best is not None else stopped()
     finally:
+        DEEPEN_ALWAYS.reset(inner)
         total.elapsed = time.perf_counter() - start
 
 

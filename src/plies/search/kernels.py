@@ -10,7 +10,7 @@ compute (the property tests run both), with three differences that change no val
 - the principal variation is kept as a linked list of ``(action, rest)`` pairs per ply,
   so an improvement costs one tuple instead of a list copy;
 - the budget, the clock and the stop signal are looked at with the adaptive cadence of
-  :func:`~plies.search.common.budget_check` (about once a millisecond), the readable
+  :func:`~plies.search.limits.budget_check` (about once a millisecond), the readable
   workers' cadence too;
 - depth counts in plies (``unit="round"`` uses the readable workers).
 """
@@ -63,7 +63,7 @@ def _budget_check(
 ) -> tuple[int, Callable[[int], int]]:
     """The first node count at which to look at the budget, and the look itself.
 
-    :func:`plies.search.common.budget_check`: ``check(nodes)`` raises
+    :func:`plies.search.limits.budget_check`: ``check(nodes)`` raises
     :class:`~plies.search.common.OutOfBudget` past ``budget`` nodes, past ``deadline`` or
     once ``stop`` is set, and returns when to look next, about a millisecond later
     whatever a node costs (``every``: the first interval, in nodes).
