@@ -240,6 +240,8 @@ def test_a_hook_left_out_reads_as_absent(name: str) -> None:
     # Searches look hooks up with getattr(game, name, None): a subclass must look exactly
     # like a duck-typed game that has no such member.
     assert getattr(Sticks(), name, None) is None
+    assert not hasattr(Sticks(), name)  # some front ends test for the member itself
+    assert getattr(plies.Game, name) is None  # the documented default, on the class
     assert hook(Sticks(), name) is None and hook(DuckSticks(), name) is None
 
 

@@ -48,6 +48,25 @@ else:  # typing's own metaclass of protocols, reached without naming a private c
     _ProtocolMeta = type(Protocol)
 
 
+class _Hook:
+    """A hook declared on :class:`Game` that a game has only if it provides it.
+
+    On the class it reads None (the documented default); on a game that leaves it out the
+    lookup fails, so ``getattr(game, name, None)`` is None and ``hasattr(game, name)`` is
+    False, exactly as for a game that never heard of the hook, and a wrapper's
+    ``__getattr__`` can forward it to the wrapped game.  A subclass or an instance that
+    sets the member overrides it.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> None:
+        if instance is None:
+            return None
+        raise AttributeError(self.name)
+
+
 class GameMeta(_ProtocolMeta):
     """The metaclass of :class:`Game`: a game is checked for completeness when it is made.
 
@@ -111,16 +130,17 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``split_moves``         method     split a move list at blanks and commas
     ``render``              method     ``str(state)``
     ``player_name``         method     ``"P0"``, ``"P1"``, ...
-    ``order_hint``          hook       None: no move-ordering hint (engine craft)
-    ``value_bounds``        hook       None: no bounds on exact values (exact engines)
-    ``sufficient_actions``  hook       None: every action may be best (exact engines)
-    ``noisy_actions``       hook       None: no quiescence search
-    ``turn_progress``       hook       None: turns are not narrated as move counts
-    ``label``               hook       None: nodes carry no label (tree pictures)
+    ``order_hint``          hook       absent: no move-ordering hint (engine craft)
+    ``value_bounds``        hook       absent: no bounds on exact values (exact engines)
+    ``sufficient_actions``  hook       absent: every action may be best (exact engines)
+    ``noisy_actions``       hook       absent: no quiescence search
+    ``turn_progress``       hook       absent: turns are not narrated as move counts
+    ``label``               hook       absent: nodes carry no label (tree pictures)
     ======================  =========  ==================================================
 
-    A *hook* is None unless the game provides it, because providing one changes what a
-    search does (ordering, pruning, extensions); signatures:
+    A *hook* is absent unless the game provides it, because providing one changes what a
+    search does (ordering, pruning, extensions): ``getattr(game, "order_hint", None)`` is
+    None and ``hasattr(game, "order_hint")`` False for a game without one.  Signatures:
     ``order_hint(state, actions) -> actions reordered``,
     ``value_bounds(state, player) -> (lo, hi)`` on the exact value,
     ``sufficient_actions(state, actions) -> a subset that keeps a best action``,
@@ -141,13 +161,21 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     #: Short registry-style name, shown by the CLI.
     name: str = "game"
 
-    # Hooks: None means "the game gives none"; see the table above for the signatures.
-    order_hint: Callable[[S, Sequence[A]], Sequence[A]] | None = None
-    value_bounds: Callable[[S, int], tuple[float, float]] | None = None
-    sufficient_actions: Callable[[S, Sequence[A]], Sequence[A]] | None = None
-    noisy_actions: Callable[[S], Sequence[A]] | None = None
-    turn_progress: Callable[[S], tuple[int, int]] | None = None
-    label: Callable[[S], str | None] | None = None
+    # Hooks (signatures in the table above): absent unless the game provides one.
+    if TYPE_CHECKING:
+        order_hint: Callable[[S, Sequence[A]], Sequence[A]] | None = None
+        value_bounds: Callable[[S, int], tuple[float, float]] | None = None
+        sufficient_actions: Callable[[S, Sequence[A]], Sequence[A]] | None = None
+        noisy_actions: Callable[[S], Sequence[A]] | None = None
+        turn_progress: Callable[[S], tuple[int, int]] | None = None
+        label: Callable[[S], str | None] | None = None
+    else:
+        order_hint = _Hook()
+        value_bounds = _Hook()
+        sufficient_actions = _Hook()
+        noisy_actions = _Hook()
+        turn_progress = _Hook()
+        label = _Hook()
 
     def initial_state(self) -> S: ...
 
@@ -238,7 +266,7 @@ METHODS: Final = (
     "evaluate", "chance_outcomes", "player_actions", "key", "format_action",
     "format_player_action", "parse_action", "split_moves", "render", "player_name",
 )
-#: Hooks: None unless the game provides one, because one changes what a search does.
+#: Hooks: absent unless the game provides one, because one changes what a search does.
 HOOKS: Final = (
     "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "turn_progress",
     "label",
@@ -608,39 +636,14 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
 # --- wrappers -------------------------------------------------------------------------------
 
 
-class _ReadThrough:
-    """A hook of :class:`GameWrapper`, read on the wrapped game through ``__getattr__``.
-
-    Its lookup on an instance fails on purpose, so Python falls back to the wrapper's
-    ``__getattr__``: the wrapped game's hook (None if it has none), unless a subclass's
-    ``__getattr__`` hides it (hooks about exact values do not survive every wrapper) or
-    the subclass defines the hook itself.
-    """
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, instance: object, owner: type | None = None) -> Any:
-        if instance is None:
-            return None  # on the class: the declared default
-        raise AttributeError(self.name)
-
-
 class GameWrapper(Game[S, A]):
     """A game that is ``game`` in every respect a subclass does not override.
 
     The declared facts (players, utility range, zero-sum, chance, simultaneous moves,
-    name) are copied, the optional members are resolved once (:func:`game_ops`), the
-    hooks (``order_hint``, ``noisy_actions``, ...) and any other attribute are looked up
-    on ``game``.
+    name) are copied, the optional members are resolved once (:func:`game_ops`), and the
+    hooks (``order_hint``, ``noisy_actions``, ...) and any other attribute the wrapper
+    lacks are looked up on ``game``.
     """
-
-    order_hint = _ReadThrough()
-    value_bounds = _ReadThrough()
-    sufficient_actions = _ReadThrough()
-    noisy_actions = _ReadThrough()
-    turn_progress = _ReadThrough()
-    label = _ReadThrough()
 
     def __init__(self, game: Game[S, A]) -> None:
         self.game = game
