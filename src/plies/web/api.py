@@ -51,7 +51,7 @@ from __future__ import annotations
 import functools
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
@@ -69,6 +69,7 @@ from plies.engine import (
     players_text,
     report,
 )
+from plies.engine import load_game as load_game_spec
 from plies.engine.args import algorithm_choices
 from plies.errors import IllegalActionError, PliesError
 from plies.game import (
@@ -203,6 +204,11 @@ def load_game(body: Mapping[str, Any]) -> Any:
         return _load_gdl(text, name)
     game_name = _get(body, "game", str, "a string (a built-in game name)")
     options = _get(body, "options", dict, "an object of option names and values") or {}
+    served = SERVED.get(game_name)
+    if served is not None:  # a game the operator added with `plies web --game SPEC`
+        if options:
+            raise ApiError(f'"{game_name}" was added by the server and takes no "options"')
+        return served
     games.info(game_name)  # registered names only: never a path on the server's disk
     items = [f"{key}={_option_text(key, value)}" for key, value in options.items()]
     typed = games.parse_options(game_name, items)
@@ -374,8 +380,32 @@ def _search_report(
 # --- endpoints -------------------------------------------------------------------------------
 
 
+SERVED: dict[str, Any] = {}
+"""Games the operator added when starting the server (``plies web --game SPEC``), by name.
+A request names them like built-in games; a request can never load a spec itself."""
+
+
+def serve_games(specs: Sequence[str]) -> list[str]:
+    """Load the games ``specs`` name (``module:attribute``, a tree or a ``.kif`` file) and
+    offer them beside the built-in games; returns their names.
+
+    Raises:
+        PliesError: a spec that names no game (the message says why).
+    """
+    names = []
+    for spec in specs:
+        game = load_game_spec(spec)
+        name = str(getattr(game, "name", "") or spec)
+        if name in games.names() or name in SERVED:
+            name = spec
+        SERVED[name] = game
+        names.append(name)
+    return names
+
+
 def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The built-in games with their options, the algorithms, and the server's caps."""
+    """The built-in games with their options, the games the server added, the
+    algorithms, and the server's caps."""
     entries = []
     for name in games.names():
         entry = games.info(name)
@@ -386,6 +416,14 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
             "players": game.num_players,
             "has_chance": bool(getattr(game, "has_chance", False)),
             "options": [_option_info(o) for o in entry.options],
+        })
+    for name, game in SERVED.items():
+        entries.append({
+            "name": name,
+            "description": f"added by the server ({type(game).__name__})",
+            "players": game.num_players,
+            "has_chance": bool(getattr(game, "has_chance", False)),
+            "options": [],
         })
     return {
         "games": entries,
