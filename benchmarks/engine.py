@@ -7,7 +7,7 @@ when ``"connect4" in plies.games.names()`` and otherwise prints that they were n
   the other libraries' plain alpha-beta at depth 8 (W2).  "Reach" is literal: the search
   runs under ``Limit(depth=d, time=budget)``, deepening 1, 2, ... d as an engine does, and a
   depth not completed within the budget is reported as not reached, never estimated.
-* W5: Connect Four solving on the shared benchmark positions (``shared/data/connect4``):
+* W5: Connect Four solving on the shared benchmark positions (``tests/data/connect4``):
   mean time and mean nodes per position, for plies and for the bare alpha-beta loop on the
   same positions, next to the published C++ solver's numbers; every plies value is checked
   against the file's score.  Each solver gets a time cap per position (plain alpha-beta
@@ -44,7 +44,7 @@ SOLVE_OPTIONS: dict[str, Any] = {**ENGINE_OPTIONS, "bisection": True}
 
 W4_DEPTHS = (8, 10, 12)
 W5_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L1_R1")
-PUBLISHED = {  # shared/data/connect4/README.md: the published C++ solver, final version
+PUBLISHED = {  # tests/data/connect4/README.md: the published C++ solver, final version
     "Test_L3_R1": (4.6e-6, 51),
     "Test_L2_R1": (37e-6, 450),
     "Test_L1_R1": (255e-6, 3_298),

@@ -38,7 +38,7 @@ from plies.gdl import GdlGame, Prover, Reasoner, load
 # should not count against the reasoner.
 clock = time.process_time
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "gdl"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "gdl"
 GAMES = ("ticTacToe", "connectFour", "breakthrough")
 
 

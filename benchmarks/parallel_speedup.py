@@ -1,11 +1,11 @@
 """Wall time of plies.parallel.search.parallel_alphabeta against serial plies.alphabeta.
 
-Connect Four positions (the empty board and positions from Pons' benchmark sets in the
-shared data), each searched to a fixed depth by plain alpha-beta and by alpha-beta with
-the engine craft (transposition table, move ordering, PVS); serial and with ``--workers``
-processes, alternating which goes first, the median of ``--repeat`` timed runs after
-one untimed run that checks that both return the same value and action.  ``--designs``
-adds a table that compares parallel designs on the empty board: plain root splitting
+Connect Four positions (the empty board and positions from Pons' benchmark sets,
+``tests/data/connect4``), each searched to a fixed depth by plain alpha-beta and by
+alpha-beta with the engine craft (transposition table, move ordering, PVS); serial and
+with ``--workers`` processes, alternating which goes first, the median of ``--repeat``
+timed runs after one untimed run that checks that both return the same value and action.
+``--designs`` adds a table that compares parallel designs on the empty board: plain root splitting
 (every root move in its own process, full window), YBWC at the root only
 (``split_plies=0``) and PV splitting (the default).
 
@@ -43,7 +43,8 @@ from plies import Limit, SearchResult
 from plies.games.connect4 import Connect4
 from plies.parallel.search import parallel_alphabeta
 
-DATA = Path(os.environ.get("PLIES_DATA", "/work/shared/data")) / "connect4"
+# The full benchmark sets are part of the repository (tests/data/README.md).
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 CRAFT = {"tt": True, "ordering": True, "pvs": True}
 ENGINES: dict[str, dict[str, Any]] = {"plain": {}, "craft": CRAFT}
 

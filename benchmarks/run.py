@@ -65,7 +65,7 @@ LIBRARIES: dict[str, Callable[[str, str, int | None], Search]] = {
     **MAKERS,
     "OpenSpiel": make_openspiel,
 }
-DATA = HERE.parent.parent / "shared" / "data" / "connect4"
+DATA = HERE.parent / "tests" / "data" / "connect4"
 
 
 TASKS = (

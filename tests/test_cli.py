@@ -269,10 +269,12 @@ def test_trace_civ_tutorial(capsys: pytest.CaptureFixture[str]) -> None:
         "cutoff test met at depth 1",
     ):
         assert phrase in out, phrase
-    # the header, 30 narrated steps, the truncation line, the result
+    # the header, 30 narrated steps, then the search stops with the narration: two lines
     assert len(lines) == 1 + 30 + 2
-    assert re.fullmatch(r"\.\.\. [\d,]+ more steps not shown \(raise --max-lines\)\.", lines[-2])
-    assert lines[-1].startswith("Result: value ")
+    assert lines[-1].startswith("Stopped: ")
+    assert lines[-2] == (
+        "... the search was stopped after 30 lines (raise --max-lines to see more)."
+    )
 
 
 def test_long_lines_are_not_wrapped_in_a_pipe(
@@ -410,7 +412,8 @@ def test_minimax_on_a_chance_game_says_use_expectiminimax(
         (["solve", "tictactoe", "--depth", "x"], "--depth"),
         (["solve", "tictactoe", "--time", "0"], "time must be > 0"),
         (["solve", "tictactoe", "--algorithm", "foo"], "invalid choice: 'foo'"),
-        (["solve", "tictactoe", "--threshold", "1", "--algorithm", "minimax"], "--threshold"),
+        (["solve", "tictactoe", "--threshold", "1", "--algorithm", "minimax"],
+         "a threshold needs the bounded algorithm"),
         ([], "command"),
         (["frobnicate"], "invalid choice"),
         (["solve"], "game"),
@@ -469,7 +472,7 @@ def test_engine_in_analyze_and_play(
 
 def test_engine_needs_alphabeta_or_expectiminimax(capsys: pytest.CaptureFixture[str]) -> None:
     message = fail(capsys, "solve", "tictactoe", "--engine", "-a", "minimax")
-    assert "--engine needs --algorithm alphabeta or expectiminimax" in message
+    assert "the engine is for alphabeta or expectiminimax" in message
     plain = run_json(capsys, "solve", "pig", "-o", "goal=5", "-o", "max_turns=3")
     pruned = run_json(capsys, "solve", "pig", "-o", "goal=5", "-o", "max_turns=3", "--engine")
     assert pruned["value"] == plain["value"]

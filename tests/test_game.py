@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
+import pickle
+import re
 from collections.abc import Sequence
+from typing import Protocol
 
 import pytest
 
 import plies
-from plies.game import CHANCE, MultiMoveState, MultiMoveTurns, OpponentsAsChance, game_ops
+from plies.errors import GameDefinitionError
+from plies.game import (
+    CHANCE,
+    FACTS,
+    HOOKS,
+    METHODS,
+    REQUIRED,
+    GameWrapper,
+    MultiMoveState,
+    MultiMoveTurns,
+    OpponentsAsChance,
+    Sequentialized,
+    check_definition,
+    format_player_action,
+    game_ops,
+    hook,
+    parse_action,
+)
+from plies.search.mate import MateDistance
+from plies.search.quiescence import Quiescent
 
 
 class Counter:
@@ -153,3 +177,291 @@ def test_multimove_can_end_after_a_number_of_rounds() -> None:
     assert "game over after 2 full round(s)" in game.render(s)
     with pytest.raises(ValueError, match="rounds must be at least 1"):
         MultiMoveTurns(Counter(), rounds=0)
+
+
+# --- declared hooks (issue 10, section 6) -------------------------------------------------
+
+
+class Sticks(plies.Game[int, int]):
+    """Take 1 or 2 sticks from 7; whoever takes the last one wins.  No optional member."""
+
+    num_players = 2
+
+    def initial_state(self) -> int:
+        return 7
+
+    def to_move(self, state: int) -> int:
+        return (7 - state) % 2  # not exact, but a fixed function of the state
+
+    def actions(self, state: int) -> Sequence[int]:
+        return [n for n in (1, 2) if n <= state]
+
+    def result(self, state: int, action: int) -> int:
+        return state - action
+
+    def is_terminal(self, state: int) -> bool:
+        return state == 0
+
+    def utility(self, state: int, player: int) -> float:
+        return 1.0 if player == 0 else -1.0
+
+
+class DuckSticks:
+    """The same rules, duck-typed: no ``plies.Game`` in its bases."""
+
+    num_players = 2
+    initial_state = Sticks.initial_state
+    to_move = Sticks.to_move
+    actions = Sticks.actions
+    result = Sticks.result
+    is_terminal = Sticks.is_terminal
+    utility = Sticks.utility
+
+
+def _table_members() -> list[str]:
+    """The member names in the table of ``plies.Game``'s docstring."""
+    doc = plies.Game.__doc__ or ""
+    return re.findall(r"^    ``(\w+)``", doc, flags=re.MULTILINE)  # continuations go deeper
+
+
+def test_the_game_docstring_table_lists_every_member() -> None:
+    listed = _table_members()
+    assert listed == [*REQUIRED, *FACTS, *METHODS, *HOOKS]
+    for name in listed:  # each is declared on the model: an annotation or a default
+        assert name in plies.Game.__annotations__ or name in vars(plies.Game), name
+    public = {n for n in vars(plies.Game) if not n.startswith("_")} | set(
+        n for n in plies.Game.__annotations__ if not n.startswith("_")
+    )
+    assert public == set(listed)
+
+
+@pytest.mark.parametrize("name", HOOKS)
+def test_a_hook_left_out_reads_as_absent(name: str) -> None:
+    # Searches look hooks up with getattr(game, name, None): a subclass must look exactly
+    # like a duck-typed game that has no such member.
+    assert getattr(Sticks(), name, None) is None
+    assert not hasattr(Sticks(), name)  # some front ends test for the member itself
+    assert getattr(plies.Game, name) is None  # the documented default, on the class
+    assert hook(Sticks(), name) is None and hook(DuckSticks(), name) is None
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_a_default_method_reads_as_absent_through_hook(name: str) -> None:
+    assert callable(getattr(Sticks(), name))
+    assert hook(Sticks(), name) is None and hook(DuckSticks(), name) is None
+
+
+def test_hook_returns_what_a_game_provides() -> None:
+    connect4 = plies.games.load("connect4")
+    for name in ("order_hint", "value_bounds", "sufficient_actions", "noisy_actions"):
+        assert hook(connect4, name) == getattr(connect4, name)
+    assert hook(connect4, "split_moves") == connect4.split_moves
+    assert hook(plies.games.load("civ"), "turn_progress") is not None
+    assert hook(plies.games.load("aima-5-2"), "label") is not None
+    with pytest.raises(ValueError, match="'order' is not an optional method or hook"):
+        hook(connect4, "order")
+
+
+def test_the_default_methods_do_what_absence_does() -> None:
+    game, duck, s = Sticks(), DuckSticks(), 7
+    for g in (game, duck):
+        assert format_player_action(g, s, 0, 2) == "2"
+        assert parse_action(g, s, " 2 ") == 2
+    assert game.split_moves("1, 2 1") == ["1", "2", "1"]
+    with pytest.raises(plies.IllegalActionError, match="legal moves: 1, 2"):
+        game.parse_action(s, "3")
+
+
+def test_default_hooks_do_not_change_a_search() -> None:
+    game, duck = Sticks(), DuckSticks()
+    for options in ({}, {"ordering": True, "tt": True}):
+        mine = plies.alphabeta(game, 7, **options)  # type: ignore[arg-type]
+        theirs = plies.alphabeta(duck, 7, **options)  # type: ignore[arg-type]
+        assert (mine.value, mine.pv) == (theirs.value, theirs.pv)
+        assert mine.stats.nodes == theirs.stats.nodes
+    quiet = Quiescent(game)
+    assert quiet.evaluate(7, 0) == 0.0 and quiet.nodes == 1
+
+
+def test_wrappers_read_hooks_through_to_the_game() -> None:
+    connect4 = plies.games.load("connect4")
+    quiet = Quiescent(connect4)
+    assert quiet.order_hint == connect4.order_hint
+    assert quiet.split_moves("4453") == ["4", "4", "5", "3"]
+    assert getattr(Quiescent(Sticks()), "order_hint", None) is None
+    assert type(quiet).order_hint is None  # the declared default, on the class
+    # A wrapper can still hide a hook that does not hold for it (mate scores values).
+    mate = MateDistance(connect4)
+    assert getattr(mate, "value_bounds", None) is None
+    assert getattr(mate, "order_hint", None) is not None
+    civ = plies.games.load("civ")
+    chancy = OpponentsAsChance(civ, players=[1, 2])
+    assert chancy.turn_progress == civ.turn_progress
+    assert chancy.has_simultaneous is False
+    rps = plies.games.load("rps")
+    assert Quiescent(rps).has_simultaneous is True
+
+
+def test_wrappers_keep_the_games_own_text() -> None:
+    connect4 = plies.games.load("connect4")
+    s = connect4.initial_state()
+    wrapped = Quiescent(connect4)
+    assert wrapped.parse_action(s, "4") == 3
+    assert parse_action(wrapped, s, "4") == 3
+    assert wrapped.format_player_action(s, 0, 3) == "3"
+
+
+# --- a game lacking a required member fails when it is made ---------------------------------
+
+
+def test_a_game_without_num_players_fails_when_made() -> None:
+    # The bug: a missing num_players gave "TypeError: int() argument must be ... not
+    # 'NoneType'" deep inside a search.
+    class NoPlayers(plies.Game[int, int]):
+        initial_state = Sticks.initial_state
+        to_move = Sticks.to_move
+        actions = Sticks.actions
+        result = Sticks.result
+        is_terminal = Sticks.is_terminal
+        utility = Sticks.utility
+
+    with pytest.raises(GameDefinitionError) as caught:
+        NoPlayers()  # type: ignore[abstract]
+    message = str(caught.value)
+    assert message.startswith("NoPlayers is not a complete game: it lacks num_players; ")
+    assert "a game defines num_players, initial_state, to_move, actions, result" in message
+    assert isinstance(caught.value, plies.PliesError) and isinstance(caught.value, TypeError)
+
+
+def test_the_error_names_every_missing_member() -> None:
+    class Half(plies.Game[int, int]):
+        num_players = 2
+
+        def initial_state(self) -> int:
+            return 0
+
+        def actions(self, state: int) -> Sequence[int]:
+            return [1]
+
+    with pytest.raises(GameDefinitionError, match="lacks to_move, result, is_terminal, utility;"):
+        Half()  # type: ignore[abstract]
+
+
+@pytest.mark.parametrize("value", [0, -1, 2.0, True, "2"])
+def test_num_players_must_be_a_positive_int(value: object) -> None:
+    class Odd(Sticks):
+        num_players = value  # type: ignore[assignment]
+
+    with pytest.raises(GameDefinitionError, match=r"Odd.num_players must be an int >= 1, got "):
+        Odd()
+
+
+def test_an_init_that_forgets_num_players_fails() -> None:
+    class Forgetful(plies.Game[int, int]):
+        def __init__(self, players: int) -> None:
+            self.players = players  # the bug: num_players is never set
+
+        initial_state = Sticks.initial_state
+        to_move = Sticks.to_move
+        actions = Sticks.actions
+        result = Sticks.result
+        is_terminal = Sticks.is_terminal
+        utility = Sticks.utility
+
+    with pytest.raises(GameDefinitionError, match="lacks num_players"):
+        Forgetful(2)  # type: ignore[abstract]
+
+    class Unset(Sticks):
+        num_players = None  # type: ignore[assignment]
+
+    with pytest.raises(GameDefinitionError, match="lacks num_players"):
+        Unset()
+
+
+def test_members_set_in_init_count() -> None:
+    class Late(Sticks):
+        num_players = None  # type: ignore[assignment]
+
+        def __init__(self, n: int) -> None:
+            self.num_players = n
+
+    assert Late(2).num_players == 2
+    with pytest.raises(TypeError):  # the usual Python error for bad arguments
+        Sticks(3)  # type: ignore[call-arg]
+
+
+def test_abstract_intermediate_classes_are_checked_only_when_made() -> None:
+    class Base(plies.Game[int, int]):  # shared helpers, not a game on its own
+        num_players = 2
+
+        def is_terminal(self, state: int) -> bool:
+            return state == 0
+
+    class Complete(Base):
+        initial_state = Sticks.initial_state
+        to_move = Sticks.to_move
+        actions = Sticks.actions
+        result = Sticks.result
+        utility = Sticks.utility
+
+    class Proto(plies.Game[int, int], Protocol):  # a narrower protocol is fine too
+        def extra(self) -> int: ...
+
+    assert plies.alphabeta(Complete(), 7).value == Sticks().utility(0, 0)
+    with pytest.raises(GameDefinitionError, match="lacks initial_state, to_move, actions"):
+        Base()  # type: ignore[abstract]
+    with pytest.raises(TypeError, match="Protocols cannot be instantiated"):
+        Proto()  # type: ignore[misc]
+    with pytest.raises(TypeError, match="Protocols cannot be instantiated"):
+        plies.Game()  # type: ignore[misc]
+
+
+def test_dataclass_games_are_checked_after_their_fields_are_set() -> None:
+    @dataclasses.dataclass
+    class Sized(Sticks):
+        num_players: int = 2
+        start: int = 7
+
+    assert Sized().num_players == 2 and Sized(start=3).start == 3
+    with pytest.raises(GameDefinitionError, match=r"Sized\.num_players must be an int >= 1, got 0"):
+        Sized(num_players=0)
+
+
+def test_wrappers_and_library_games_are_complete() -> None:
+    ttt = plies.games.load("tictactoe")
+    for game in (
+        GameWrapper(ttt), Quiescent(ttt), OpponentsAsChance(ttt), MateDistance(ttt),
+        Sequentialized(plies.games.load("rps"), 0), MultiMoveTurns(Counter()),
+        *(plies.games.load(name) for name in plies.games.names()),
+    ):
+        check_definition(game)
+    copied = copy.deepcopy(Sticks())  # copies and pickles do not call the class
+    assert pickle.loads(pickle.dumps(ttt)).num_players == 2 and copied.num_players == 2
+    assert game_ops(DuckSticks()).num_players == 2  # duck typing is untouched
+
+
+def test_a_game_class_shows_the_signature_of_its_init() -> None:
+    # The completeness check runs in the metaclass; introspection must still see __init__.
+    import inspect
+
+    assert str(inspect.signature(MultiMoveTurns)) == (
+        "(rules: 'MultiMoveRules[S, A]', moves: 'int | Callable[[S, int], int]' = 3, *, "
+        "rounds: 'int | None' = None)"
+    )
+def test_opponents_as_chance_name_the_player_a_chance_node_stands_for() -> None:
+    game = OpponentsAsChance(MultiMoveTurns(Counter(), moves=1), players=[1, 2])
+    s = game.initial_state()
+    seen = []
+    for _ in range(4):
+        seen.append((game.to_move(s), game.chance_player(s)))
+        s = game.result(s, 1)
+    assert seen == [(0, None), (CHANCE, 1), (CHANCE, 2), (0, None)]
+    assert game_ops(game).chance_player(game.result(game.initial_state(), 1)) == 1
+
+
+def test_a_die_roll_stands_for_no_player() -> None:
+    pig = plies.games.load("pig")
+    game = OpponentsAsChance(pig, players=[1])
+    rolling = game.result(game.initial_state(), "roll")
+    assert game.to_move(rolling) == CHANCE and game.chance_player(rolling) is None
+    assert game_ops(pig).chance_player(rolling) is None  # default: every chance is dice

@@ -7,7 +7,9 @@
 """
 
 from plies import games
+from plies.check import Check, CheckReport, check_game
 from plies.errors import (
+    GameDefinitionError,
     GameFormatError,
     IllegalActionError,
     OptionError,
@@ -30,28 +32,36 @@ from plies.game import (
     play,
 )
 from plies.search import (
+    ALGORITHMS,
     Limit,
     Narrator,
     Quiescent,
     SearchResult,
     SearchStats,
+    StopSignal,
     TraceEvent,
     alphabeta,
     analyze,
     bounded_minimax,
     expectiminimax,
+    iterations,
     maxn,
     minimax,
     simultaneous,
     solve_matrix_game,
 )
+from plies.search.engine import TranspositionTable
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ALGORITHMS",
     "CHANCE",
     "SIMULTANEOUS",
+    "Check",
+    "CheckReport",
     "Game",
+    "GameDefinitionError",
     "GameFormatError",
     "GameWrapper",
     "IllegalActionError",
@@ -69,14 +79,18 @@ __all__ = [
     "SearchResult",
     "SearchStats",
     "Sequentialized",
+    "StopSignal",
     "TraceEvent",
+    "TranspositionTable",
     "UnknownGameError",
     "UnsupportedGameError",
     "alphabeta",
     "analyze",
     "bounded_minimax",
+    "check_game",
     "expectiminimax",
     "games",
+    "iterations",
     "maxn",
     "minimax",
     "play",

@@ -36,6 +36,14 @@ class UnknownGameError(PliesError, LookupError):
         super().__init__(f"unknown game {name!r}; available games: {', '.join(self.known)}")
 
 
+class GameSpecError(PliesError, LookupError):
+    """A ``module:attribute`` game spec that names no game.
+
+    The message says what failed (the module, the attribute, or what it names) and what a
+    spec may name: a game class, a factory that returns a game, or a game instance.
+    """
+
+
 class GameFormatError(PliesError, ValueError):
     """A malformed game description (tree file, option value, ...).
 
@@ -65,12 +73,24 @@ class UnsupportedGameError(PliesError, TypeError):
     """An algorithm was given a game (or a node type) it cannot search correctly."""
 
 
+class GameDefinitionError(PliesError, TypeError):
+    """A game class that does not define what the game model requires.
+
+    Raised when such a game is made (not deep inside a search); the message names the
+    class, the missing or ill-typed members and what a game needs.
+    """
+
+
 class SearchLimitError(PliesError):
     """A search could not finish a single useful iteration within its limit."""
 
 
 class OptionError(PliesError, ValueError):
     """A search option with a value that is not accepted (the message lists what is)."""
+
+
+class UsageError(PliesError):
+    """A command-line argument that argparse accepted but plies cannot use."""
 
 
 class GdlValidationError(GameFormatError):

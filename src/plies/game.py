@@ -16,12 +16,13 @@ Two wrappers change *who moves*, leaving the rules alone:
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, Protocol, TypeVar
 
-from plies.errors import IllegalActionError, UnsupportedGameError
+from plies.errors import GameDefinitionError, IllegalActionError, UnsupportedGameError
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -34,15 +35,118 @@ SIMULTANEOUS: Final = -2
 joint action (a tuple with one action per player, in player order)."""
 
 
-class Game(Protocol[S, A]):
+# --- the game model -------------------------------------------------------------------------
+
+#: The members every game defines (AIMA's formulation for N players).
+REQUIRED: Final = (
+    "num_players", "initial_state", "to_move", "actions", "result", "is_terminal", "utility",
+)
+
+if TYPE_CHECKING:
+    _ProtocolMeta = type
+else:  # typing's own metaclass of protocols, reached without naming a private class
+    _ProtocolMeta = type(Protocol)
+
+
+class _Hook:
+    """A hook declared on :class:`Game` that a game has only if it provides it.
+
+    On the class it reads None (the documented default); on a game that leaves it out the
+    lookup fails, so ``getattr(game, name, None)`` is None and ``hasattr(game, name)`` is
+    False, exactly as for a game that never heard of the hook, and a wrapper's
+    ``__getattr__`` can forward it to the wrapped game.  A subclass or an instance that
+    sets the member overrides it.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> None:
+        if instance is None:
+            return None
+        raise AttributeError(self.name)
+
+
+class GameMeta(_ProtocolMeta):
+    """The metaclass of :class:`Game`: a game is checked for completeness when it is made.
+
+    After ``__init__`` has run (so members set there count, as do a dataclass's fields),
+    :func:`check_definition` raises :class:`~plies.errors.GameDefinitionError` naming
+    what is missing.  Unpickling and copying do not call the class, so they skip it.
+    """
+
+    if not TYPE_CHECKING:  # a typed __call__ would change what mypy infers for Game()
+
+        def __call__(cls, *args, **kwargs):
+            game = super().__call__(*args, **kwargs)
+            check_definition(game)
+            return game
+
+        @property
+        def __signature__(cls):
+            # inspect.signature(SomeGame) would otherwise show this __call__'s (*args,
+            # **kwargs) rather than the parameters of SomeGame.__init__.
+            params = list(inspect.signature(cls.__init__).parameters.values())
+            return inspect.Signature(params[1:])
+
+
+class Game(Protocol[S, A], metaclass=GameMeta):
     """The game model every search in plies reads.
 
-    Players are ``0 .. num_players - 1``.  Required: ``initial_state``, ``to_move``,
-    ``actions``, ``result``, ``is_terminal``, ``utility``.  ``to_move`` may return the
-    same player for consecutive states (several moves per turn); search handles that
-    with stacked max (or min) layers and never flips a sign.
+    Players are ``0 .. num_players - 1``.  ``to_move`` may return the same player for
+    consecutive states (several moves per turn); search handles that with stacked max
+    (or min) layers and never flips a sign.
 
-    Subclass it to inherit the defaults of the optional members below.
+    Subclass it to inherit the defaults below; a subclass that lacks a required member
+    fails when it is made, with a :class:`~plies.errors.GameDefinitionError` naming it.
+    A duck-typed object (no subclassing) works too: searches and front ends read every
+    optional member through :func:`game_ops` or :func:`hook`, where absence means the
+    default.  Each default means exactly what leaving the member out means.
+
+    ======================  =========  ==================================================
+    member                  kind       default (= what leaving it out means)
+    ======================  =========  ==================================================
+    ``num_players``         required   (an int >= 1)
+    ``initial_state``       required
+    ``to_move``             required   (a player, :data:`CHANCE` or :data:`SIMULTANEOUS`)
+    ``actions``             required   (joint actions at SIMULTANEOUS nodes)
+    ``result``              required   (must not mutate the state)
+    ``is_terminal``         required
+    ``utility``             required   (payoff of a player at a terminal state)
+    ``utility_range``       fact       ``(-inf, inf)``: no known bounds
+    ``zero_sum``            fact       False: utilities need not sum to a constant
+    ``has_chance``          fact       False: no CHANCE nodes
+    ``has_simultaneous``    fact       False: no SIMULTANEOUS nodes
+    ``name``                fact       ``"game"``
+    ``evaluate``            method     utility at terminals, else the middle of a finite
+                                       ``utility_range``, else 0.0
+    ``chance_outcomes``     method     uniform over ``actions`` (at CHANCE nodes)
+    ``player_actions``      method     the player's components of the joint actions
+    ``key``                 method     the state itself (transposition key)
+    ``format_action``       method     ``str(action)``
+    ``format_player_action`` method    ``str(action)`` (one player's own action)
+    ``parse_action``        method     the legal action whose ``format_action`` text
+                                       matches, ignoring case and blanks
+    ``split_moves``         method     split a move list at blanks and commas
+    ``render``              method     ``str(state)``
+    ``player_name``         method     ``"P0"``, ``"P1"``, ...
+    ``order_hint``          hook       absent: no move-ordering hint (engine craft)
+    ``value_bounds``        hook       absent: no bounds on exact values (exact engines)
+    ``sufficient_actions``  hook       absent: every action may be best (exact engines)
+    ``noisy_actions``       hook       absent: no quiescence search
+    ``turn_progress``       hook       absent: turns are not narrated as move counts
+    ``label``               hook       absent: nodes carry no label (tree pictures)
+    ======================  =========  ==================================================
+
+    A *hook* is absent unless the game provides it, because providing one changes what a
+    search does (ordering, pruning, extensions): ``getattr(game, "order_hint", None)`` is
+    None and ``hasattr(game, "order_hint")`` False for a game without one.  Signatures:
+    ``order_hint(state, actions) -> actions reordered``,
+    ``value_bounds(state, player) -> (lo, hi)`` on the exact value,
+    ``sufficient_actions(state, actions) -> a subset that keeps a best action``,
+    ``noisy_actions(state) -> actions``, ``turn_progress(state) -> (made, allowed)``,
+    ``label(state) -> str | None``.  Read any optional member with :func:`hook`, which
+    answers None for a hook left out and for a method left at its default.
     """
 
     num_players: int
@@ -52,8 +156,26 @@ class Game(Protocol[S, A]):
     zero_sum: bool = False
     #: True when the game has CHANCE nodes (searches then need expectiminimax or maxn).
     has_chance: bool = False
+    #: True when the game has SIMULTANEOUS nodes (searches then need ``simultaneous``).
+    has_simultaneous: bool = False
     #: Short registry-style name, shown by the CLI.
     name: str = "game"
+
+    # Hooks (signatures in the table above): absent unless the game provides one.
+    if TYPE_CHECKING:
+        order_hint: Callable[[S, Sequence[A]], Sequence[A]] | None = None
+        value_bounds: Callable[[S, int], tuple[float, float]] | None = None
+        sufficient_actions: Callable[[S, Sequence[A]], Sequence[A]] | None = None
+        noisy_actions: Callable[[S], Sequence[A]] | None = None
+        turn_progress: Callable[[S], tuple[int, int]] | None = None
+        label: Callable[[S], str | None] | None = None
+    else:
+        order_hint = _Hook()
+        value_bounds = _Hook()
+        sufficient_actions = _Hook()
+        noisy_actions = _Hook()
+        turn_progress = _Hook()
+        label = _Hook()
 
     def initial_state(self) -> S: ...
 
@@ -108,6 +230,26 @@ class Game(Protocol[S, A]):
         """How a person reads and types ``action``.  Default: ``str(action)``."""
         return str(action)
 
+    def format_player_action(self, state: S, player: int, action: Any) -> str:
+        """How a person reads ``player``'s own ``action`` at a SIMULTANEOUS node.
+
+        Default: ``str(action)`` (``format_action`` shows joint actions).
+        """
+        return str(action)
+
+    def parse_action(self, state: S, text: str) -> A:
+        """The legal action at ``state`` written as ``text``.
+
+        Default: the legal action whose ``format_action`` text equals ``text``, ignoring
+        case and surrounding blanks.  Raises :class:`~plies.errors.IllegalActionError`
+        listing the legal actions when none matches.
+        """
+        return match_action(self, state, text)  # type: ignore[no-any-return]
+
+    def split_moves(self, text: str) -> list[str]:
+        """The move tokens of a typed move list.  Default: split at blanks and commas."""
+        return text.replace(",", " ").split()
+
     def render(self, state: S) -> str:
         """A picture of ``state`` for the terminal.  Default: ``str(state)``."""
         return str(state)
@@ -115,6 +257,80 @@ class Game(Protocol[S, A]):
     def player_name(self, player: int) -> str:
         """A player's display name.  Default: ``"P0"``, ``"P1"``, ..."""
         return f"P{player}"
+
+
+#: Optional facts: plain values with a default (see the table in :class:`Game`).
+FACTS: Final = ("utility_range", "zero_sum", "has_chance", "has_simultaneous", "name")
+#: Optional methods: :class:`Game` implements the default.
+METHODS: Final = (
+    "evaluate", "chance_outcomes", "player_actions", "key", "format_action",
+    "format_player_action", "parse_action", "split_moves", "render", "player_name",
+)
+#: Hooks: absent unless the game provides one, because one changes what a search does.
+HOOKS: Final = (
+    "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "turn_progress",
+    "label",
+)
+
+
+def hook(game: Any, name: str) -> Callable[..., Any] | None:
+    """``game``'s optional method or hook ``name``; None where the game keeps the default.
+
+    None when the game leaves the member out (a duck-typed game), sets it to None, or
+    inherits :class:`Game`'s default method: a caller then does what the default does.
+    So ``hook(game, "order_hint")`` is None for every game without a move-ordering hint,
+    and searches behave exactly as with no hook at all.
+
+    Raises:
+        ValueError: ``name`` is not an optional method or hook of the game model.
+
+    >>> from plies.games import load
+    >>> hook(load("connect4"), "order_hint") is not None, hook(load("nim"), "order_hint")
+    (True, None)
+    >>> hook(load("nim"), "player_name") is None  # Game's default: "P0", "P1"
+    True
+    """
+    if name not in METHODS and name not in HOOKS:
+        raise ValueError(
+            f"{name!r} is not an optional method or hook of plies.Game; "
+            f"those are {', '.join(METHODS + HOOKS)}"
+        )
+    member = getattr(game, name, None)
+    if member is None or not callable(member):
+        return None
+    if getattr(member, "__func__", None) is Game.__dict__.get(name):
+        return None  # Game's own default method
+    return member  # type: ignore[no-any-return]
+
+
+def missing_members(game: Any) -> list[str]:
+    """The required members ``game`` lacks (an inherited stub of :class:`Game` is lacking)."""
+    missing = []
+    for name in REQUIRED:
+        member = getattr(game, name, None)
+        stub = Game.__dict__.get(name)  # None for num_players, which is only annotated
+        if member is None or (stub is not None and getattr(member, "__func__", None) is stub):
+            missing.append(name)
+    return missing
+
+
+def check_definition(game: Any) -> None:
+    """Raise :class:`~plies.errors.GameDefinitionError` if ``game`` lacks a required member.
+
+    Required: an int ``num_players >= 1`` and the methods ``initial_state``,
+    ``to_move``, ``actions``, ``result``, ``is_terminal`` and ``utility``.  Every
+    :class:`Game` subclass runs this when an instance is made.
+    """
+    what = type(game).__name__
+    missing = missing_members(game)
+    if missing:
+        raise GameDefinitionError(
+            f"{what} is not a complete game: it lacks {', '.join(missing)}; a game defines "
+            f"{', '.join(REQUIRED)} (see plies.Game)"
+        )
+    n = game.num_players
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise GameDefinitionError(f"{what}.num_players must be an int >= 1, got {n!r}")
 
 
 def default_evaluate(game: Any, state: Any, player: int) -> float:
@@ -146,11 +362,19 @@ def uniform(actions: Sequence[A]) -> list[tuple[A, float]]:
 # --- reading optional members once, outside the hot loop -------------------------------
 
 
+def _no_player(state: Any) -> int | None:
+    """The default ``chance_player``: every chance node is a true chance event."""
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class GameOps:
     """Bound methods of a game with every optional member resolved to its default.
 
     Searches build this once per call, so the hot loop never pays for ``getattr``.
+    ``chance_player(state)`` names the player a CHANCE node stands for when the game
+    models a player as chance (:class:`OpponentsAsChance`), so that its move counts for
+    depth; None for a true chance event (default: always None).
     """
 
     to_move: Callable[[Any], int]
@@ -163,6 +387,7 @@ class GameOps:
     key: Callable[[Any], Hashable]
     utility_range: tuple[float, float]
     num_players: int
+    chance_player: Callable[[Any], int | None] = _no_player
 
 
 def game_ops(game: Any) -> GameOps:
@@ -190,7 +415,9 @@ def game_ops(game: Any) -> GameOps:
         key=getattr(game, "key", None) or _key,
         utility_range=(float(lo), float(hi)),
         num_players=int(game.num_players),
+        chance_player=getattr(game, "chance_player", None) or _no_player,
     )
+
 
 
 # --- the checked boundary for people ------------------------------------------------------
@@ -222,8 +449,8 @@ def legal_actions(game: Any, state: Any) -> Sequence[Any]:
 def parse_action(game: Any, state: Any, text: str) -> Any:
     """The legal action at ``state`` written as ``text``.
 
-    Matches ``text`` (case-insensitive, surrounding blanks ignored) against the
-    formatted legal actions; a game may override this with its own ``parse_action``.
+    ``game.parse_action(state, text)`` if the game has it (a duck-typed game may not),
+    else :func:`match_action`.
 
     Raises:
         IllegalActionError: ``text`` names no legal action; the message lists them.
@@ -231,6 +458,17 @@ def parse_action(game: Any, state: Any, text: str) -> Any:
     custom = getattr(game, "parse_action", None)
     if custom is not None:
         return custom(state, text)
+    return match_action(game, state, text)
+
+
+def match_action(game: Any, state: Any, text: str) -> Any:
+    """The legal action whose formatted text is ``text`` (case and blanks ignored).
+
+    The default of :meth:`Game.parse_action`.
+
+    Raises:
+        IllegalActionError: ``text`` names no legal action; the message lists them.
+    """
     legal = legal_actions(game, state)
     wanted = text.strip().lower()
     for action in legal:
@@ -401,9 +639,10 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
 class GameWrapper(Game[S, A]):
     """A game that is ``game`` in every respect a subclass does not override.
 
-    The declared facts (players, utility range, zero-sum, chance, name) are copied, the
-    optional members are resolved once (:func:`game_ops`), and any other attribute
-    (``order_hint``, ``noisy_actions``, ``split_moves``, ...) is looked up on ``game``.
+    The declared facts (players, utility range, zero-sum, chance, simultaneous moves,
+    name) are copied, the optional members are resolved once (:func:`game_ops`), and the
+    hooks (``order_hint``, ``noisy_actions``, ...) and any other attribute the wrapper
+    lacks are looked up on ``game``.
     """
 
     def __init__(self, game: Game[S, A]) -> None:
@@ -413,6 +652,7 @@ class GameWrapper(Game[S, A]):
         self.utility_range = self._ops.utility_range
         self.zero_sum = getattr(game, "zero_sum", False)
         self.has_chance = getattr(game, "has_chance", False)
+        self.has_simultaneous = getattr(game, "has_simultaneous", False)
         self.name = getattr(game, "name", "game")
 
     def __getattr__(self, name: str) -> Any:  # only called for what the wrapper lacks
@@ -450,6 +690,18 @@ class GameWrapper(Game[S, A]):
     def format_action(self, state: S, action: A) -> str:
         return format_action(self.game, state, action)
 
+    def format_player_action(self, state: S, player: int, action: Any) -> str:
+        return format_player_action(self.game, state, player, action)
+
+    def parse_action(self, state: S, text: str) -> A:
+        custom = hook(self.game, "parse_action")
+        action: A = match_action(self, state, text) if custom is None else custom(state, text)
+        return action
+
+    def split_moves(self, text: str) -> list[str]:
+        custom = hook(self.game, "split_moves")
+        return super().split_moves(text) if custom is None else list(custom(text))
+
     def render(self, state: S) -> str:
         render = getattr(self.game, "render", None)
         return str(state) if render is None else str(render(state))
@@ -468,6 +720,10 @@ class OpponentsAsChance(GameWrapper[S, A]):
     ``policy(state)`` returns ``(action, probability)`` pairs or a mapping; the
     probabilities must sum to 1.  This is expectimax's model of a random opponent
     (the ghosts of expectimax Pacman).  Everything else is the wrapped game's.
+
+    A modelled player is still a player for depth (:meth:`chance_player`): its move
+    counts one ply and completes rounds, so a depth-limited expectimax search cuts off
+    exactly where minimax over the unwrapped game does.
     """
 
     def __init__(
@@ -484,6 +740,11 @@ class OpponentsAsChance(GameWrapper[S, A]):
     def to_move(self, state: S) -> int:
         mover = self.game.to_move(state)
         return CHANCE if mover in self.players else mover
+
+    def chance_player(self, state: S) -> int | None:
+        """The modelled player who moves at ``state``; None at a true chance event."""
+        mover = self.game.to_move(state)
+        return mover if mover in self.players else None
 
     def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
         mover = self.game.to_move(state)

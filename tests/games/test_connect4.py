@@ -22,23 +22,22 @@ from plies.games.connect4 import (
     moves_from_string,
 )
 from tests.conformance import check_game
+from tests.data import CONNECT4_DATA
 
 C4 = Connect4()
 PONS = Connect4(scoring="pons")
 
-# The benchmark data lives in the repository's sibling directory shared/ (CI clones it there).
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "connect4"
 
 # A full 7x6 board without a four, found by random play and checked below.
 DRAWN_GAME = "472424756645422154157737216635626711335331"
 
 
 def data_file(name: str) -> Path:
-    path = DATA / name
+    path = CONNECT4_DATA / name
     if not path.is_file():
         pytest.fail(
-            f"Connect Four benchmark file {path} is missing: the tests need the shared data "
-            "directory shared/data/connect4 beside the repository checkout",
+            f"Connect Four benchmark file {path} is missing: it is part of the repository "
+            "(tests/data/connect4); restore it from git",
             pytrace=False,
         )
     return path

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from plies.errors import GameFormatError, UnknownGameError
+from plies.errors import GameFormatError, GameSpecError, PliesError, UnknownGameError
 from plies.games import (
     INT,
     GameInfo,
@@ -15,6 +16,7 @@ from plies.games import (
     TreeGame,
     describe,
     info,
+    is_spec,
     load,
     names,
     options_help,
@@ -106,7 +108,7 @@ def test_parse_options(name: str, items: list[str], expected: dict[str, Any]) ->
             ["size=4"],
             "unknown option 'size' for tictactoe; tictactoe takes no options",
         ),
-        ("pig", ["goal=1"], "goal must be at least 2"),
+        ("pig", ["goal=1"], "option goal=1 is out of range: pig accepts goal 2..100"),
     ],
 )
 def test_bad_options_name_the_option(name: str, items: list[str], message: str) -> None:
@@ -127,11 +129,11 @@ def test_ill_typed_python_options(options: dict[str, Any]) -> None:
 
 def test_the_accepted_options_are_listed() -> None:
     assert info("pig").accepted() == (
-        "options: goal (int, default 7), max_turns (int or none, default 4)"
+        "options: goal (int 2..100, default 7), max_turns (int 1..50 or none, default 4)"
     )
     assert info("nim").accepted() == (
-        "options: piles (comma-separated ints, default 3,4,5), "
-        "max_take (int or none, default none), misere (bool, default false)"
+        "options: piles (comma-separated ints 0..64, 1..8 of them, default 3,4,5), "
+        "max_take (int 1..64 or none, default none), misere (bool, default false)"
     )
 
 
@@ -173,3 +175,143 @@ def test_register() -> None:
         del registry._REGISTRY["nim-7"]
     with pytest.raises(ValueError, match="bad or duplicate name"):
         register(GameInfo("Upper", "", Nim))
+
+
+# --- your own game by spec: module:attribute -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "options", "target"),
+    [
+        ("tests.usergames:Trio", {}, 6),
+        ("tests.usergames:Trio", {"target": 5}, 5),
+        ("tests.usergames:short_trio", {}, 3),
+        ("tests.usergames:short_trio", {"target": 2}, 2),
+        ("tests.usergames:TRIO", {}, 4),
+        ("tests.usergames:DuckTrio", {}, 6),
+        (" tests.usergames:Trio ", {}, 6),
+    ],
+)
+def test_a_spec_loads_a_class_a_factory_or_an_instance(
+    spec: str, options: dict[str, Any], target: int
+) -> None:
+    assert is_spec(spec)
+    game = load(spec, **options)
+    assert game.target == target  # type: ignore[attr-defined]
+    check_game(game, playouts=5)
+
+
+def test_a_spec_instance_is_the_object_itself() -> None:
+    from tests import usergames
+
+    assert load("tests.usergames:TRIO") is usergames.TRIO
+    assert load("tests.usergames:Trio") is not load("tests.usergames:Trio")
+
+
+def test_spec_options_from_the_command_line() -> None:
+    options = parse_options("tests.usergames:Trio", ["target=4"])
+    assert options == {"target": 4}
+    assert load("tests.usergames:Trio", **options).target == 4  # type: ignore[attr-defined]
+    assert parse_options("x.y:Z", ["a=3,4", "b=True", "c=red", "d='5'"]) == {
+        "a": (3, 4), "b": True, "c": "red", "d": "5",
+    }
+    with pytest.raises(GameFormatError, match="option 'a' given twice"):
+        parse_options("x.y:Z", ["a=1", "a=2"])
+    with pytest.raises(GameFormatError, match="option 'target' is not key=value"):
+        parse_options("x.y:Z", ["target"])
+
+
+def test_a_spec_works_through_a_search() -> None:
+    import plies
+
+    game = load("tests.usergames:Trio", target=4)
+    assert plies.maxn(game, game.initial_state()).values is not None
+
+
+@pytest.mark.parametrize(
+    ("spec", "error", "message"),
+    [
+        (
+            "tests.nosuchmodule:Trio", GameSpecError,
+            "cannot load game 'tests.nosuchmodule:Trio': no module named 'tests.nosuchmodule' "
+            "(searched the current directory and sys.path); a spec is module:attribute, the "
+            "attribute a plies.Game class, a factory that returns a game, or a game instance",
+        ),
+        (
+            "nosuchpackage.games:Trio", GameSpecError,
+            "cannot load game 'nosuchpackage.games:Trio': no module named 'nosuchpackage'",
+        ),
+        (
+            "tests.usergames:Quartet", GameSpecError,
+            "cannot load game 'tests.usergames:Quartet': module 'tests.usergames' has no "
+            "attribute 'Quartet'; games there: DuckTrio, TRIO, Trio",
+        ),
+        (
+            "tests.usergames:Trio.nested", GameSpecError,
+            "has no attribute 'Trio.nested'; games there: DuckTrio, TRIO, Trio",
+        ),
+        (
+            "tests.usergames:NOT_A_GAME", GameSpecError,
+            "cannot load game 'tests.usergames:NOT_A_GAME': it is int, not a game; a spec is",
+        ),
+        (
+            "tests.usergames:not_a_factory", GameSpecError,
+            "cannot load game 'tests.usergames:not_a_factory': calling it returned dict, not a "
+            "game",
+        ),
+        (
+            "tests.usergames:Rules", GameSpecError,
+            "class Rules is not a game (it lacks to_move, actions, result, is_terminal, "
+            "utility)",
+        ),
+    ],
+)
+def test_a_bad_spec_says_what_a_spec_may_name(spec: str, error: type, message: str) -> None:
+    with pytest.raises(error) as caught:
+        load(spec)
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert isinstance(caught.value, PliesError)
+
+
+def test_bad_spec_options_name_the_option() -> None:
+    with pytest.raises(GameFormatError) as caught:
+        load("tests.usergames:Trio", size=3)
+    assert str(caught.value) == (
+        "tests.usergames:Trio does not take these options: got an unexpected keyword "
+        "argument 'size'"
+    )
+    with pytest.raises(GameFormatError, match="is a game instance: it takes no options"):
+        load("tests.usergames:TRIO", target=3)
+    with pytest.raises(GameFormatError, match="target must be at least 1"):
+        load("tests.usergames:Trio", target=0)
+
+
+def test_a_module_that_fails_to_import_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "brokengames.py").write_text("import nosuchdependency\n")
+    monkeypatch.chdir(tmp_path)  # the current directory is searched, as uvicorn does
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(GameSpecError, match="importing 'brokengames' failed: No module named "
+                       "'nosuchdependency'"):
+        load("brokengames:Game")
+
+
+def test_a_module_in_the_current_directory_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "mygames_here.py").write_text(
+        "from tests.usergames import Trio\n\nclass Quick(Trio):\n    pass\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    assert load("mygames_here:Quick").num_players == 3
+
+
+def test_what_is_a_spec() -> None:
+    assert is_spec("mypkg.games:Trio") and is_spec("m:f.g")
+    for name in ("tictactoe", "fig.tree", "mypkg.games", ":Trio", "m:", "a b:C", "m:1x"):
+        assert not is_spec(name), name
+    with pytest.raises(UnknownGameError):
+        load("mypkg.games")  # no colon: a game name, and an unknown one

@@ -25,13 +25,11 @@ from plies.gdl.terms import (
     to_kif,
     variables,
 )
-
-# The game descriptions live in the repository's sibling directory shared/ (CI clones it there).
-GDL_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "gdl"
+from tests.data import GDL_DATA
 
 
 def gdl_files(pattern: str) -> list[Path]:
-    """Shared GDL files matching ``pattern`` (relative to shared/data/gdl), sorted."""
+    """Shared GDL files matching ``pattern`` (relative to tests/data/gdl), sorted."""
     return sorted(GDL_DATA.glob(pattern))
 
 
@@ -42,7 +40,7 @@ def file_id(path: Path) -> str:
 ALL_FILES = gdl_files("**/*.kif")
 GAMES = gdl_files("*.kif")
 
-# From shared/data/gdl/README.md.
+# From tests/data/gdl/README.md.
 ROLES = {
     "ticTacToe.kif": ("xplayer", "oplayer"),
     "connectFour.kif": ("red", "black"),
@@ -63,8 +61,8 @@ def test_shared_data_is_present() -> None:
     """Without this, the parametrized tests over the shared files would silently vanish."""
     if not GDL_DATA.is_dir():
         pytest.fail(
-            f"GDL data directory {GDL_DATA} is missing: the tests need the shared data "
-            "directory shared/data/gdl beside the repository checkout",
+            f"GDL data directory {GDL_DATA} is missing: it is part of the repository "
+            "(tests/data/gdl); restore it from git",
             pytrace=False,
         )
     assert {path.name for path in GAMES} == set(ROLES)

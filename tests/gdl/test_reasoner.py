@@ -23,9 +23,8 @@ from plies.gdl import (
 from plies.gdl.ground import ground, natural_key
 from plies.gdl.propnet import factor, make_and, make_or
 from plies.gdl.terms import Term
+from tests.data import GDL_DATA
 
-# The game descriptions live in the repository's sibling directory shared/.
-GDL_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "gdl"
 SHARED_GAMES = (
     "ticTacToe",
     "connectFour",
@@ -44,7 +43,7 @@ SHARED_GAMES = (
 
 @cache
 def shared_reasoner(name: str) -> Reasoner:
-    """The reasoner of ``shared/data/gdl/<name>.kif`` (built once per test session)."""
+    """The reasoner of ``tests/data/gdl/<name>.kif`` (built once per test session)."""
     return Reasoner(load(GDL_DATA / f"{name}.kif"))
 
 
@@ -67,7 +66,7 @@ def solo_paths(r: Reasoner, depth: int) -> list[tuple[list[Term], int]]:
     return out
 
 
-# --- the prover cases (expected behaviour from shared/data/gdl/README.md) -------------------
+# --- the prover cases (expected behaviour from tests/data/gdl/README.md) --------------------
 
 
 def test_case_1a_goal_before_and_after_the_end() -> None:

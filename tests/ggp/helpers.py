@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from plies.ggp.player import GgpPlayer
 from plies.ggp.server import GgpServer
+from tests.data import GDL_DATA
 
-GDL = Path("/work/shared/data/gdl")
+GDL = GDL_DATA
 
 
 def rules(name: str) -> str:
-    """The text of a shared GDL game (``shared/data/gdl/<name>.kif``)."""
+    """The text of a shared GDL game (``tests/data/gdl/<name>.kif``)."""
     return (GDL / f"{name}.kif").read_text(encoding="utf-8")
 
 

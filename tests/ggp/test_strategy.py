@@ -18,7 +18,7 @@ from plies.ggp.strategy import (
     NEUTRAL,
     Choice,
     Clock,
-    ClockedGame,
+    GoalEvaluated,
     Mode,
     Profile,
     Thinker,
@@ -129,10 +129,10 @@ def test_evaluation_uses_goals_only_when_they_are_informative() -> None:
     game = GdlGame(reasoner)
     state = reasoner.initial_state()
     assert reasoner.goal(state, 0) == 0
-    assert ClockedGame(game, reasoner, far(), informative=False).evaluate(state, 0) == NEUTRAL
-    assert ClockedGame(game, reasoner, far(), informative=True).evaluate(state, 0) == 0.0
+    assert GoalEvaluated(game, reasoner, informative=False).evaluate(state, 0) == NEUTRAL
+    assert GoalEvaluated(game, reasoner, informative=True).evaluate(state, 0) == 0.0
     ttt = reasoner_of("ticTacToe")  # no goal at all before the end
-    view = ClockedGame(GdlGame(ttt), ttt, far(), informative=True)
+    view = GoalEvaluated(GdlGame(ttt), ttt, informative=True)
     assert view.evaluate(ttt.initial_state(), 1) == NEUTRAL
 
 

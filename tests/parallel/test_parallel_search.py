@@ -7,7 +7,6 @@ import multiprocessing
 import pickle
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,9 +21,9 @@ from plies.games import load, names
 from plies.games.connect4 import Connect4
 from plies.parallel import search as parallel
 from plies.parallel.search import parallel_alphabeta
+from tests.data import CONNECT4_DATA
 from tests.search.randomtree import RandomDag, RandomTree, random_dags, random_trees
 
-CONNECT4_DATA = Path("/work/shared/data/connect4")
 CRAFT: dict[str, Any] = {"tt": True, "ordering": True, "pvs": True}
 # Process start-up costs tens of milliseconds per search: few examples, fixed seeds.
 SETTINGS = settings(

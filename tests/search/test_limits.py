@@ -137,3 +137,55 @@ def test_searches_from_the_other_players_point_of_view() -> None:
     r = plies.minimax(tree, 0, player=1)
     assert r.value == -3.0
     assert r.action == 0  # MAX (player 0) still picks its best move
+
+
+def test_expectimax_with_modelled_opponents_respects_the_depth_limit() -> None:
+    """Issue 10, bug 7.1: it searched all 549,946 nodes of tic-tac-toe at any depth."""
+    ttt = plies.games.load("tictactoe")
+    ghosts = plies.OpponentsAsChance(ttt, players=[1])
+    s0 = ttt.initial_state()
+    cases = (("round", 1, 82), ("round", 2, 3_610), ("ply", 1, 10), ("ply", 2, 82))
+    for unit, depth, nodes in cases:
+        limit = plies.Limit(depth=depth, unit=unit)  # type: ignore[arg-type]
+        for pruning in (False, True):
+            r = plies.expectiminimax(ghosts, s0, limit, pruning=pruning)
+            assert r.stats.nodes == nodes == plies.minimax(ttt, s0, limit).stats.nodes
+            assert not r.exact
+    # Two plies: MAX moves, the modelled opponent replies, then evaluate (9 x 8 leaves);
+    # before, the reply did not count and MAX's second move was searched too.
+    two_plies = plies.expectiminimax(ghosts, s0, plies.Limit(depth=2))
+    assert two_plies.stats.evals == 72
+    assert len(two_plies.pv) == 1  # the line stops at the chance node: MAX's move only
+
+
+def rogue_tree(mover: int) -> RandomTree:
+    """MAX chooses between a leaf and a node whose ``to_move`` is ``mover``."""
+    nodes = [
+        TreeNode(0, [1, 2]),
+        TreeNode(0, utilities=(1.0, -1.0)),
+        TreeNode(mover, [3, 4], probs=[0.5, 0.5]),
+        TreeNode(0, utilities=(2.0, -2.0)),
+        TreeNode(0, utilities=(3.0, -3.0)),
+    ]
+    return RandomTree(nodes, 2, True)
+
+
+@pytest.mark.parametrize("mover", [2, 7, -3])
+@pytest.mark.parametrize("traced", [False, True])
+def test_a_to_move_that_names_no_player_is_an_error_not_a_minimiser(
+    mover: int, traced: bool
+) -> None:
+    tree = rogue_tree(mover)
+    trace = (lambda event: None) if traced else None
+    searches = [plies.minimax, plies.expectiminimax, plies.bounded_minimax, plies.maxn]
+    searches += [plies.simultaneous]
+    if traced:  # alphabeta's kernel is checked by its own tests
+        searches.append(plies.alphabeta)
+    for search in searches:
+        with pytest.raises(
+            plies.UnsupportedGameError,
+            match=rf"to_move returned {mover}, which is not a player \(players are 0\.\.1\)",
+        ):
+            search(tree, 0, trace=trace)
+    with pytest.raises(plies.UnsupportedGameError, match="not a player"):
+        plies.minimax(tree, 2)  # the root itself: no player to search for

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
 import pytest
 
 import plies
+from plies.game import game_ops
 from plies.games import load
 
 
@@ -126,3 +129,118 @@ def test_star2_on_pig_keeps_the_value(goal: int, turns: int) -> None:
     assert (probed.value, probed.action) == (plain.value, plain.action)
     with pytest.raises(plies.OptionError, match="star2"):
         plies.expectiminimax(game, game.initial_state(), pruning="star3")
+
+
+# --- players modelled as chance count for depth (issue 10, bug 7.1) ---------------------------
+
+
+class Paths(plies.Game[tuple[Any, tuple[Any, ...]], Any]):
+    """``game`` whose states remember the actions that reached them.
+
+    ``scored`` lists, in order, the path of every state a search evaluated (a cutoff)
+    or scored as terminal, so two searches can be compared cut point by cut point.
+    """
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.ops = game_ops(game)
+        self.num_players = game.num_players
+        self.utility_range = self.ops.utility_range
+        self.name = game.name
+        self.scored: list[tuple[str, tuple[Any, ...]]] = []
+
+    def initial_state(self) -> tuple[Any, tuple[Any, ...]]:
+        return (self.game.initial_state(), ())
+
+    def to_move(self, state: tuple[Any, tuple[Any, ...]]) -> int:
+        return self.game.to_move(state[0])
+
+    def actions(self, state: tuple[Any, tuple[Any, ...]]) -> Sequence[Any]:
+        return self.game.actions(state[0])
+
+    def result(self, state: tuple[Any, tuple[Any, ...]], action: Any) -> tuple[Any, Any]:
+        return (self.game.result(state[0], action), (*state[1], action))
+
+    def is_terminal(self, state: tuple[Any, tuple[Any, ...]]) -> bool:
+        return self.game.is_terminal(state[0])
+
+    def utility(self, state: tuple[Any, tuple[Any, ...]], player: int) -> float:
+        self.scored.append(("terminal", state[1]))
+        return self.game.utility(state[0], player)
+
+    def evaluate(self, state: tuple[Any, tuple[Any, ...]], player: int) -> float:
+        self.scored.append(("cutoff", state[1]))
+        return self.ops.evaluate(state[0], player)
+
+
+def cut_points(
+    search: Callable[..., plies.SearchResult], game: Any, ghosts: list[int] | None,
+    limit: plies.Limit, traced: bool,
+) -> tuple[Counter[tuple[str, tuple[Any, ...]]], int, plies.SearchResult]:
+    """Where ``search`` scored leaves (a multiset), its node count and its result."""
+    paths = Paths(game)
+    wrapped = paths if ghosts is None else plies.OpponentsAsChance(paths, players=ghosts)
+    trace = (lambda event: None) if traced else None
+    result = search(wrapped, wrapped.initial_state(), limit, player=0, trace=trace)
+    return Counter(paths.scored), result.stats.nodes, result
+
+
+MODELLED = [
+    ("tictactoe", {}, [1], [("ply", 1), ("ply", 2), ("ply", 3), ("round", 1), ("round", 2)]),
+    ("civ", {"players": 3, "moves": 2}, [1, 2], [("ply", 3), ("ply", 5), ("round", 1)]),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "ghosts", "limits"), MODELLED)
+@pytest.mark.parametrize("traced", [False, True])
+def test_expectimax_with_modelled_opponents_cuts_where_minimax_does(
+    name: str, options: dict[str, Any], ghosts: list[int], limits: list[tuple[str, int]],
+    traced: bool,
+) -> None:
+    """Same leaves at the same paths, same node count: a modelled player's move is a ply."""
+    game = load(name, **options)
+    for unit, depth in limits:
+        limit = plies.Limit(depth=depth, unit=unit)  # type: ignore[arg-type]
+        plain, nodes, _ = cut_points(plies.minimax, game, None, limit, traced)
+        assert ("cutoff", ()) not in plain and plain  # the limit cuts below the root
+        ghost, ghost_nodes, result = cut_points(plies.expectiminimax, game, ghosts, limit, traced)
+        assert (ghost, ghost_nodes) == (plain, nodes), (unit, depth)
+        assert not result.exact
+        maxn, maxn_nodes, _ = cut_points(plies.maxn, game, ghosts, limit, traced)
+        assert (set(maxn), maxn_nodes) == (set(plain), nodes)  # maxn scores every player
+        # Star1 and Star2 prune, so they score a subset of those leaves, to the same value.
+        for pruning in ("star1", "star2"):
+            pruned, _, got = cut_points(
+                lambda *a, **k: plies.expectiminimax(*a, pruning=pruning, **k),  # noqa: B023
+                game, ghosts, limit, traced,
+            )
+            assert not pruned - plain
+            assert got.value == pytest.approx(result.value)
+
+
+def test_a_depth_two_round_with_ghosts_is_max_ghost_max_ghost_then_evaluate() -> None:
+    game = load("tictactoe")
+    scored, _, _ = cut_points(plies.expectiminimax, game, [1], plies.Limit(2, "round"), False)
+    assert {len(path) for kind, path in scored if kind == "cutoff"} == {4}
+
+
+@pytest.mark.parametrize(
+    ("limit", "pruning", "nodes", "value"),
+    [
+        (plies.Limit(depth=3), False, 88, 0.5793650793650793),
+        (plies.Limit(depth=5), False, 1529, 0.48644179894179884),
+        (plies.Limit(depth=5), True, 1228, 0.48644179894179884),
+        (plies.Limit(depth=5), "star2", 1426, 0.48644179894179884),
+        (plies.Limit(depth=1, unit="round"), False, 2679, 0.44139068521784564),
+        (plies.Limit(depth=1, unit="round"), True, 2679, 0.44139068521784564),
+    ],
+)
+def test_dice_still_do_not_count_for_depth(
+    limit: plies.Limit, pruning: bool | str, nodes: int, value: float
+) -> None:
+    """Pig's die rolls are true chance: the counts from before modelled players counted."""
+    pig = load("pig")
+    r = plies.expectiminimax(pig, pig.initial_state(), limit, pruning=pruning)
+    assert (r.stats.nodes, r.value, r.action) == (nodes, value, "roll")
+    if not pruning:
+        assert plies.maxn(pig, pig.initial_state(), limit).stats.nodes == nodes

@@ -139,6 +139,52 @@ def test_maxn_kinds_are_player_names_and_values_are_vectors() -> None:
     assert all(n.value == n.values[0] for n in tree.nodes() if n.values)
 
 
+def test_two_player_maxn_tree_is_not_labelled_max_and_min() -> None:
+    # the max^n picture taught the paranoid rule with two players: MIN "minimises MAX's value"
+    from plies.viz.style import look
+
+    game = load("nim", piles=(1, 2))
+    tree = capture(game, game.initial_state(), "maxn")
+    kinds = {n.kind for n in tree.nodes() if not n.is_leaf}
+    assert kinds == {"P0", "P1"}
+    assert all(n.values is not None for n in tree.nodes())
+    assert look("P1", tree).legend == "P1: maximises its own utility (component 1)"
+    assert look("P1", tree).shape == "up"
+    for text in (tree.to_dot(), tree.to_svg()):
+        assert "minimises" not in text and "MIN" not in text
+        assert "P0: maximises its own utility (component 0)" in text
+
+
+def test_paranoid_tree_of_three_players_has_both_opponents_minimise() -> None:
+    from plies.viz.style import look
+
+    game = load("aima-5-4")
+    tree = capture(game, game.initial_state(), "alphabeta")
+    assert {c.kind for c in tree.root.children} == {"min"}
+    assert {c.mover for c in tree.root.children} == {"P1"}
+    assert look("min", tree).legend == "MIN (P1, P2): minimises MAX's value"
+    assert look("max", tree).legend == "MAX (P0): maximises"
+
+
+def test_plies_tree_of_a_simultaneous_game_is_not_an_unknown_algorithm() -> None:
+    # `plies tree rps --player 0` said "unknown algorithm 'simultaneous'"
+    from plies.viz.style import look
+
+    game = load("goofspiel", cards=2)
+    state = game.initial_state()
+    tree = capture(game, state, "simultaneous", player=0)
+    result = plies.simultaneous(game, state, player=0)
+    assert tree.value == result.value and tree.algorithm == "simultaneous"
+    assert (tree.root.kind, tree.root.mover) == ("simultaneous", "everyone")
+    assert [c.action for c in tree.root.children] == ["1/1", "1/2", "2/1", "2/2"]
+    assert [c.value for c in tree.root.children] == [0.0, -1.0, 1.0, 0.0]
+    assert {c.kind for c in tree.root.children} == {"simultaneous"}
+    assert tree.pv == ("2/2", "1/1") and pv_path(tree) == ["2/2", "1/1"]
+    assert look("simultaneous", tree).shape == "diamond"
+    assert "◆ simultaneous: its matrix game's value in mixed strategies" in tree.to_dot()
+    assert SearchTree.from_json(tree.to_json()).to_json() == tree.to_json()
+
+
 def test_bounded_prunes_at_the_utility_bound_and_the_threshold() -> None:
     game = load("nim", piles=(1, 2, 2))
     tree = capture(game, game.initial_state(), "bounded")

@@ -82,9 +82,10 @@ def test_other_commands_keep_their_short_option(capsys: pytest.CaptureFixture[st
     [
         (["-o", "tree.png"], "cannot tell the format of 'tree.png'"),
         (["-o", "tree"], "use one of .svg, .json, .dot, .gv"),
-        (["--time", "1"], "use --depth, not --time or --nodes"),
-        (["--nodes", "100"], "use --depth, not --time or --nodes"),
-        (["--engine"], "--engine does not apply"),
+        # A picture shows one complete plain search: tree does not offer these at all.
+        (["--time", "1"], "unrecognized arguments: --time 1"),
+        (["--nodes", "100"], "unrecognized arguments: --nodes 100"),
+        (["--engine"], "unrecognized arguments: --engine"),
         (["--max-nodes", "0"], "--max-nodes must be at least 1"),
         (["--format", "png"], "invalid choice: 'png'"),
     ],
@@ -113,3 +114,16 @@ def test_game_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown game 'chezz'" in fail(capsys, "tree", "chezz")
     assert "illegal move '10'" in fail(capsys, "tree", "tictactoe", "--moves", "10")
     assert "cannot search chance nodes" in fail(capsys, "tree", "pig", "-a", "alphabeta")
+
+
+def test_plies_tree_rps_player_0_draws_the_matrix_stage(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `plies tree rps --player 0` said "unknown algorithm 'simultaneous'"
+    path = tmp_path / "rps.json"
+    out = run(capsys, "tree", "rps", "--player", "0", "-o", str(path))
+    assert out.startswith(f"wrote {path} (json): 10 nodes searched; value 0 for Row")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["algorithm"] == "simultaneous"
+    assert (data["root"]["kind"], data["root"]["mover"]) == ("simultaneous", "everyone")
+    assert len(data["root"]["children"]) == 9

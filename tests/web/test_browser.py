@@ -202,8 +202,20 @@ def test_connect4_column_click_and_a_tree_file(page: Any, tmp_path: Path) -> Non
     values = {r.get_attribute("data-move"): r.locator("td").nth(1).inner_text()
               for r in page.locator("#values tr[data-move]").all()}
     assert values == {"a1": "3", "a2": "2", "a3": "2"}
+    # The tree of that analysis is the analysis's own search: every move with a full
+    # window, so nothing is pruned and all 13 nodes are drawn.
     page.click("#show-tree")
     page.wait_for_selector("#tree li.node")
+    page.click("#tree-expand")
+    assert page.locator("#tree li.pruned").count() == 0
+    assert page.locator("#tree li.node").count() == 13
+    # The engine's move is one alpha-beta search: its tree shows the pruned branches.
+    page.click("#engine-move")
+    page.wait_for_function("() => document.getElementById('last-title').textContent"
+                           ".startsWith('Last search')")
+    page.click("#show-tree")
+    page.wait_for_function("() => document.getElementById('tree-summary').textContent"
+                           ".includes('pruned')")
     page.click("#tree-expand")
     pruned = page.locator("#tree li.pruned > .row").all_inner_texts()
     assert [" ".join(p.split()) for p in pruned] == [
@@ -250,3 +262,22 @@ def test_a_gdl_game_from_a_file(page: Any, live_server: str, tmp_path: Path) -> 
     assert status(page).startswith(f"Game over: {truth['result']}")
     assert truth["result"] == "first wins"  # the best moves win from 4 sticks
     shot(page, "gdl-sticks")
+
+
+def test_play_rock_paper_scissors_against_the_engine(page: Any) -> None:
+    """Regression: simultaneous games could not be played against the engine in the web
+    app (422); the human picks only their own move, the engine samples its mixed one."""
+    page.select_option("#game-select", "rps")
+    page.wait_for_selector("[data-player='0'][data-move='rock']")
+    page.select_option("[data-role='0']", "human")
+    page.select_option("[data-role='1']", "engine")
+    assert page.locator("[data-player='1']").count() == 0  # the engine's side: no buttons
+    page.click("[data-player='0'][data-move='paper']")
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent.startsWith('Game over')"
+    )
+    played = plies_played(page)
+    assert len(played) == 1 and played[0].split()[0] in ("paper", "paper/rock",
+                                                         "paper/paper", "paper/scissors")
+    assert page.locator("#last-title").text_content().startswith("Last search: Column mixed")
+    shot(page, "rps-against-the-engine")

@@ -1,4 +1,4 @@
-"""Built-in games and the registry that finds them by name.
+"""Built-in games and the registry that finds them by name (or your own, by spec).
 
 >>> from plies.games import load, names
 >>> "tictactoe" in names()
@@ -25,6 +25,7 @@ from plies.games.registry import (
     parse_options,
     register,
 )
+from plies.games.spec import is_spec, load_spec, spec_options
 from plies.games.tree import TreeGame
 
 __all__ = [
@@ -38,11 +39,14 @@ __all__ = [
     "TreeGame",
     "describe",
     "info",
+    "is_spec",
     "is_tree_path",
     "load",
+    "load_spec",
     "load_tree",
     "names",
     "options_help",
     "parse_options",
     "register",
+    "spec_options",
 ]

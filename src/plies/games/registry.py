@@ -34,6 +34,7 @@ from plies.games.matrix import (
 )
 from plies.games.nim import Nim, sticks
 from plies.games.pig import Pig
+from plies.games.spec import is_spec, load_spec, spec_options
 from plies.games.tictactoe import TicTacToe
 from plies.games.tree import TreeGame
 
@@ -113,16 +114,65 @@ def choice(*words: str) -> OptionType:
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One keyword a game's factory accepts."""
+    """One keyword a game's factory accepts.
+
+    ``bounds`` (``low, high``, both included) is the range every number of the value
+    must lie in, and ``count`` the range of how many numbers a list option holds: what
+    plies accepts from people, so that a request it could never finish (a 100-column
+    Connect Four to solve) is refused when its options are read, not after minutes.
+    :func:`parse_options` checks them; :func:`load` checks options given as text, and
+    lets Python callers pass typed values beyond them (the game's constructor still
+    refuses what it cannot play).  ``None`` (an ``OPTIONAL_INT`` left open) is in range.
+    """
 
     name: str
     type: OptionType
     default: Any
     help: str = ""
+    bounds: tuple[int, int] | None = None
+    count: tuple[int, int] | None = None
 
     def describe(self) -> str:
-        """``name (type, default d)``."""
-        return f"{self.name} ({self.type.name}, default {self.type.show(self.default)})"
+        """``name (type, default d)``, with the range when there is one: ``int 4..16``,
+        ``int 1..64 or none``, ``comma-separated ints 0..64, 1..8 of them``."""
+        kind = self.type.name
+        if self.bounds is not None:
+            span = f"{self.bounds[0]}..{self.bounds[1]}"
+            kind = f"int {span} or none" if self.type is OPTIONAL_INT else f"{kind} {span}"
+        if self.count is not None:
+            kind = f"{kind}, {self.count[0]}..{self.count[1]} of them"
+        return f"{self.name} ({kind}, default {self.type.show(self.default)})"
+
+    def check(self, value: Any, game: str) -> None:
+        """Raise :class:`GameFormatError` unless the typed ``value`` is within the bounds.
+
+        >>> Option("width", INT, 7, bounds=(4, 16)).check(100, "connect4")
+        Traceback (most recent call last):
+        ...
+        plies.errors.GameFormatError: option width=100 is out of range: connect4 accepts width 4..16
+        """
+        numbers = list(value) if isinstance(value, tuple | list) else [value]
+        shown = f"option {self.name}={self.type.show(value)}"
+        if self.count is not None and not self.count[0] <= len(numbers) <= self.count[1]:
+            raise GameFormatError(
+                f"{shown} has {len(numbers)} numbers: {game} accepts {self.accepted_range()}"
+            )
+        if self.bounds is not None and any(
+            _is_int(n) and not self.bounds[0] <= n <= self.bounds[1] for n in numbers
+        ):
+            raise GameFormatError(
+                f"{shown} is out of range: {game} accepts {self.accepted_range()}"
+            )
+
+    def accepted_range(self) -> str:
+        """The accepted range in words: ``width 4..16``, ``piles as 1..8 numbers of 0..64
+        each``; just the name when the option has no bounds."""
+        each = "" if self.bounds is None else f"{self.bounds[0]}..{self.bounds[1]}"
+        if self.count is None:
+            none = " or none" if self.type is OPTIONAL_INT and each else ""
+            return f"{self.name} {each}{none}".rstrip()
+        numbers = f"{self.name} as {self.count[0]}..{self.count[1]} numbers"
+        return f"{numbers} of {each} each" if each else numbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +249,9 @@ def load_tree(path: str | Path) -> TreeGame:
 def parse_options(name: str, items: Iterable[str]) -> dict[str, Any]:
     """Typed keyword arguments for ``load(name, ...)`` from ``"key=value"`` strings.
 
+    For a ``module:attribute`` spec the types are unknown: a value that is a Python
+    literal (``5``, ``3,4``, ``True``, ``'x'``) is read as one, any other stays text.
+
     Raises:
         UnknownGameError: ``name`` is neither a registered game nor a tree file.
         GameFormatError: an item without ``=``, an unknown or repeated option, or a
@@ -210,6 +263,8 @@ def parse_options(name: str, items: Iterable[str]) -> dict[str, Any]:
         if items:
             raise GameFormatError(f"a tree file takes no options, got {items[0]!r}")
         return {}
+    if name not in _REGISTRY and is_spec(name):
+        return spec_options(items)
     entry = info(name)
     options: dict[str, Any] = {}
     for item in items:
@@ -221,27 +276,34 @@ def parse_options(name: str, items: Iterable[str]) -> dict[str, Any]:
         if key in options:
             raise GameFormatError(f"option {key!r} given twice")
         options[key] = _convert(entry, option, text)
+        option.check(options[key], entry.name)
     return options
 
 
 def load(name: str, **options: Any) -> Game[Any, Any]:
     """A new instance of the game called ``name``, with ``options`` (typed or as text).
 
-    ``name`` may also be the path of a ``.json`` or ``.tree`` file: the tree it holds.
+    ``name`` may also be the path of a ``.json`` or ``.tree`` file: the tree it holds;
+    or a ``module:attribute`` spec naming your own game (see :func:`load_spec`).
 
     Raises:
         UnknownGameError: no such game; the message lists the available ones.
+        GameSpecError: a spec that names no game.
         GameFormatError: an unknown or ill-typed option, or a malformed tree file.
     """
     if name not in _REGISTRY and name.lower().endswith(TREE_SUFFIXES):
         if options:
             raise GameFormatError(f"a tree file takes no options, got {next(iter(options))!r}")
         return load_tree(name)
+    if name not in _REGISTRY and is_spec(name):
+        return load_spec(name, **options)
     entry = info(name)
     kwargs = entry.defaults()
     for key, value in options.items():
         option = entry.option(key)
         kwargs[key] = _convert(entry, option, value)
+        if isinstance(value, str):  # text comes from people: hold it to the bounds
+            option.check(kwargs[key], entry.name)
     return entry.factory(**kwargs)
 
 
@@ -259,6 +321,25 @@ def _convert(entry: GameInfo, option: Option, value: Any) -> Any:
 
 
 # --- the built-in games ----------------------------------------------------------------------
+
+# The bounds of the built-in games' options.  A bound keeps a request within what the game
+# is for and what a command can show: a board a terminal can draw, a game tree whose
+# depth-limited search answers in seconds.  It does not promise an exact solve: solving
+# from the start still grows with the size (Connect Four 7x6 is far beyond plain search).
+C4_SIDES: Final = (4, 16)
+"""Connect Four columns and rows: four in a row needs 4; a terminal draws 16 columns."""
+NIM_PILE: Final = 64
+NIM_PILES: Final = 8
+STICKS: Final = 100
+PIG_GOAL: Final = 100
+PIG_TURNS: Final = 50
+CIV_PLAYERS: Final = 6
+"""As many civilisations as have names (Rome ... Zulu)."""
+CIV_MOVES: Final = 5
+CIV_ROUNDS: Final = 10
+MATRIX_ROUNDS: Final = 100
+GOOFSPIEL_CARDS: Final = 13
+"""A suit of cards, as the game is played."""
 
 
 def _builtin_tree(filename: str, name: str) -> Callable[[], TreeGame]:
@@ -291,8 +372,8 @@ _register_builtins(
             "Connect Four on bitboards: drop stones, four in a row wins (the benchmark game)",
             Connect4,
             (
-                Option("width", INT, 7, "number of columns"),
-                Option("height", INT, 6, "number of rows"),
+                Option("width", INT, 7, "number of columns", bounds=C4_SIDES),
+                Option("height", INT, 6, "number of rows", bounds=C4_SIDES),
                 Option(
                     "scoring",
                     choice(*SCORINGS),
@@ -305,8 +386,14 @@ _register_builtins(
             "Nim: take sticks from one pile; the last stick wins (or loses: misere)",
             Nim,
             (
-                Option("piles", INTS, (3, 4, 5), "sticks in each pile"),
-                Option("max_take", OPTIONAL_INT, None, "most sticks per move (none: a whole pile)"),
+                Option(
+                    "piles", INTS, (3, 4, 5), "sticks in each pile",
+                    bounds=(0, NIM_PILE), count=(1, NIM_PILES),
+                ),
+                Option(
+                    "max_take", OPTIONAL_INT, None, "most sticks per move (none: a whole pile)",
+                    bounds=(1, NIM_PILE),
+                ),
                 Option("misere", BOOL, False, "the player who takes the last stick loses"),
             ),
         ),
@@ -314,8 +401,8 @@ _register_builtins(
             "Sticks: one pile of 21, take 1-3 per move; the last stick wins",
             sticks,
             (
-                Option("sticks", INT, 21, "sticks in the pile"),
-                Option("max_take", INT, 3, "most sticks per move"),
+                Option("sticks", INT, 21, "sticks in the pile", bounds=(1, STICKS)),
+                Option("max_take", INT, 3, "most sticks per move", bounds=(1, STICKS)),
                 Option("misere", BOOL, False, "the player who takes the last stick loses"),
             ),
         ),
@@ -323,22 +410,23 @@ _register_builtins(
             "Toy Civilization: 3 players, 3 moves per turn (farm, build, raid); not zero-sum",
             civ,
             (
-                Option("players", INT, 3, "number of civilisations"),
-                Option("moves", INT, 3, "moves per turn"),
-                Option("rounds", INT, 2, "rounds until the game ends"),
-                Option("food", INT, 1, "food each civilisation starts with"),
+                Option("players", INT, 3, "number of civilisations", bounds=(2, CIV_PLAYERS)),
+                Option("moves", INT, 3, "moves per turn", bounds=(1, CIV_MOVES)),
+                Option("rounds", INT, 2, "rounds until the game ends", bounds=(1, CIV_ROUNDS)),
+                Option("food", INT, 1, "food each civilisation starts with", bounds=(0, 20)),
             ),
         ),
         "pig": (
             "Pig: a dice race to 7 points over 4 turns (chance nodes)",
             Pig,
             (
-                Option("goal", INT, 7, "points needed to win"),
+                Option("goal", INT, 7, "points needed to win", bounds=(2, PIG_GOAL)),
                 Option(
                     "max_turns",
                     OPTIONAL_INT,
                     4,
                     "turns before the higher score wins (none: no cap)",
+                    bounds=(1, PIG_TURNS),
                 ),
             ),
         ),
@@ -360,7 +448,11 @@ _register_builtins(
     }
 )
 
-_ROUNDS: Final = (Option("rounds", INT, 1, "times the game is played (payoffs add up)"),)
+_ROUNDS: Final = (
+    Option(
+        "rounds", INT, 1, "times the game is played (payoffs add up)", bounds=(1, MATRIX_ROUNDS)
+    ),
+)
 
 _register_builtins(
     {
@@ -383,7 +475,10 @@ _register_builtins(
             "Goofspiel: bid cards at once for prize cards; simultaneous stages (value 0)",
             Goofspiel,
             (
-                Option("cards", INT, 4, "cards in each hand (and prizes)"),
+                Option(
+                    "cards", INT, 4, "cards in each hand (and prizes)",
+                    bounds=(1, GOOFSPIEL_CARDS),
+                ),
                 Option(
                     "order", choice(*PRIZE_ORDERS), "descending",
                     "order of the prize cards (random: chance draws them)",

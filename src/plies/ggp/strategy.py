@@ -21,7 +21,7 @@ the clock runs out:
    sequentialisation: we choose first and the others answer knowing our move
    (:class:`plies.game.Sequentialized`).  A depth cut-off is scored by the goal value
    the rules give the state when goals are informative, else by 50, the middle of
-   0..100 (:meth:`ClockedGame.evaluate`); terminal states by their real goals.
+   0..100 (:meth:`GoalEvaluated.evaluate`); terminal states by their real goals.
 4. **Is the search good enough?**  With informative goals, the search's move is played
    if it completes :func:`useful_depth` plies (two: our move and the reply) by half
    the budget; it then runs to the deadline.  With uninformative goals, a depth-limited
@@ -39,23 +39,21 @@ search stops within one reasoner call of the deadline or of a cancellation.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from plies.engine import SearchRequest, plan
 from plies.game import GameWrapper, Sequentialized
 from plies.gdl.game import GdlGame
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term
-from plies.search.alphabeta import alphabeta
-from plies.search.analyze import analyze
-from plies.search.common import Limit, OutOfBudget, SearchResult
+from plies.search import Limit, SearchResult
 from plies.search.engine import TranspositionTable
 
 log = logging.getLogger("plies.ggp")
@@ -74,11 +72,16 @@ WIN = 100.0
 """The highest goal value in GDL."""
 
 
+class TimeUp(Exception):
+    """Raised by :meth:`Clock.check` in the player's own loops (playouts) at the deadline."""
+
+
 class Clock:
     """A deadline (``time.perf_counter`` seconds) plus a cancel flag.
 
-    :meth:`check` raises :class:`~plies.search.common.OutOfBudget` once either is hit;
-    the searches in plies catch it and return their last completed iteration.
+    A clock is a stop signal (:meth:`is_set`): the searches take it as ``stop=`` and
+    return their last completed iteration once it is set.  The player's own loops
+    (random playouts) call :meth:`check`, which raises :class:`TimeUp`.
     """
 
     def __init__(self, deadline: float, cancel: threading.Event | None = None) -> None:
@@ -98,9 +101,13 @@ class Clock:
             or (self.soft is not None and now > self.soft)
         )
 
+    def is_set(self) -> bool:
+        """True once the deadline (or the soft one) has passed or the move was cancelled."""
+        return self.expired()
+
     def check(self) -> None:
         if self.expired():
-            raise OutOfBudget
+            raise TimeUp
 
 
 # --- the reasoner as seen by a search ------------------------------------------------------
@@ -113,33 +120,22 @@ def safe_goal(reasoner: Reasoner, state: Any, role: int) -> float | None:
     return float(values[0]) if len(values) == 1 else None
 
 
-class ClockedGame(GameWrapper[Any, Any]):
-    """A :class:`~plies.gdl.game.GdlGame` whose every move generation checks a clock.
+class GoalEvaluated(GameWrapper[Any, Any]):
+    """A :class:`~plies.gdl.game.GdlGame` scored at a depth cut-off by its goal values.
 
     Everything is the game's own (players, ``to_move`` with SIMULTANEOUS where several
-    roles have a choice, transitions, goals) except :meth:`evaluate`.
+    roles have a choice, transitions, goals) except :meth:`evaluate`.  The clock is not
+    the game's business: the searches take it as their ``stop`` signal.
     """
 
-    def __init__(
-        self, game: GdlGame, reasoner: Reasoner, clock: Clock, informative: bool
-    ) -> None:
+    def __init__(self, game: GdlGame, reasoner: Reasoner, informative: bool) -> None:
         super().__init__(game)
         self.reasoner = reasoner
-        self.clock = clock
         self.informative = informative
         self.utility_range = (0.0, WIN)
 
-    def actions(self, state: Any) -> Sequence[Any]:
-        self.clock.check()
-        return self.game.actions(state)
-
     def player_actions(self, state: Any, player: int) -> Sequence[Any]:
-        self.clock.check()
         return self.game.player_actions(state, player)
-
-    def result(self, state: Any, action: Any) -> Any:
-        self.clock.check()
-        return self.game.result(state, action)
 
     def evaluate(self, state: Any, player: int) -> float:
         """The utility at a terminal state; at a depth cut-off the goal value the rules
@@ -226,7 +222,7 @@ def profile_game(
                 n += 1
                 steps += 1
             playouts += 1
-    except OutOfBudget:
+    except TimeUp:
         pass
     seconds = time.perf_counter() - start
     return Profile(
@@ -297,7 +293,7 @@ def choose_move(thinker: Thinker, state: Any, clock: Clock, choice: Choice) -> N
     """
     try:
         _think(thinker, state, clock, choice)
-    except OutOfBudget:
+    except TimeUp:
         pass
     except Exception:  # a reasoner failure must not cost the move: keep the best so far
         log.exception("thinking failed; answering with the best move so far")
@@ -342,7 +338,7 @@ def _view(t: Thinker, clock: Clock) -> Sequentialized:
     Sequentialized leaves turn nodes alone; at a simultaneous root we choose first, so
     the root's action is our own move.
     """
-    return Sequentialized(ClockedGame(t.game, t.reasoner, clock, t.profile.informative), t.role)
+    return Sequentialized(GoalEvaluated(t.game, t.reasoner, t.profile.informative), t.role)
 
 
 def _deepen(t: Thinker, state: Any, clock: Clock, choice: Choice, target: int | None) -> bool:
@@ -357,7 +353,7 @@ def _deepen(t: Thinker, state: Any, clock: Clock, choice: Choice, target: int | 
         if target is not None and r.stats.depth >= target:
             clock.soft = None  # deep enough: the search may use the whole clock
 
-    _run(alphabeta, t, state, clock, report, pvs=True)
+    _run(t, state, clock, report, all_values=False)
     if not reached:
         return False
     best = reached[-1]
@@ -373,7 +369,7 @@ def _screen(t: Thinker, state: Any, clock: Clock, choice: Choice) -> list[Term] 
         reached.append(r)
         choice.offer(r.action, "alphabeta", _describe(r))
 
-    _run(analyze, t, state, clock, report)
+    _run(t, state, clock, report, all_values=True)
     if not reached:
         return list(t.reasoner.legal(state, t.role))
     best = reached[-1]
@@ -385,17 +381,21 @@ def _screen(t: Thinker, state: Any, clock: Clock, choice: Choice) -> list[Term] 
 
 
 def _run(
-    search: Any, t: Thinker, state: Any, clock: Clock, report: Any, **craft: Any
+    t: Thinker, state: Any, clock: Clock, report: Callable[[SearchResult], None],
+    *, all_values: bool,
 ) -> None:
+    """Iterative deepening with engine craft (the engine layer's plan), stopped by
+    ``clock``; every finished iteration goes to ``report``.  ``all_values``: analysis."""
     left = clock.left()
     if left <= 0:
         return
-    table = t.table if t.table is not None else True
-    with contextlib.suppress(OutOfBudget):  # also from the fallback of an unfinished pass
-        search(
-            _view(t, clock), state, Limit(time=left), player=t.role, tt=table, ordering=True,
-            on_iteration=report, **craft,
-        )
+    game = _view(t, clock)
+    request = SearchRequest(
+        "alphabeta", Limit(time=left), player=t.role, engine=True, all_values=all_values
+    )
+    plan(game, state, request).run(
+        game, state, stop=clock, on_iteration=report, table=t.table
+    )
 
 
 def _describe(r: SearchResult) -> str:

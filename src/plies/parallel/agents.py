@@ -34,28 +34,23 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from plies.engine import ALGORITHMS as REGISTRY
+from plies.engine import SearchRequest, plan
 from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
 from plies.game import SIMULTANEOUS, default_player_actions, format_action
-from plies.search import SEARCHES as ALL_SEARCHES
-from plies.search import (
-    Limit,
-    SearchResult,
-)
+from plies.search import Limit
 
-SEARCHES: Final[dict[str, Callable[..., SearchResult]]] = ALL_SEARCHES
-"""The search algorithms an agent may use, by name."""
-
-ALGORITHMS: Final = (*SEARCHES, "random")
+ALGORITHMS: Final = (*REGISTRY, "random")
+"""The algorithms an agent may use: the registry's, and ``random``."""
 KEYS: Final = ("depth", "unit", "time", "nodes", "engine")
 
-# Which node types each algorithm can search (random plays anything).
-_CHANCE_OK: Final = frozenset({"expectiminimax", "maxn", "simultaneous", "random"})
-_SIMULTANEOUS_OK: Final = frozenset({"simultaneous", "random"})
-_ENGINE_OK: Final = frozenset({"alphabeta", "expectiminimax"})
+_ENGINE_OK: Final = frozenset(
+    name for name, entry in REGISTRY.items() if {"tt", "pruning"} & set(entry.switches)
+)
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _FALSE: Final = frozenset({"0", "false", "no", "off"})
 
@@ -101,24 +96,21 @@ class AgentSpec:
             UnsupportedGameError: the game has chance (or simultaneous-move) nodes and
                 the algorithm cannot search them; the message says which can.
         """
-        name = getattr(game, "name", "this game")
-        if getattr(game, "has_chance", False) and self.algorithm not in _CHANCE_OK:
-            raise UnsupportedGameError(
-                f"agent {self.label!r} cannot play {name}: it has chance nodes; use "
-                f"{', '.join(sorted(_CHANCE_OK))}"
-            )
-        if getattr(game, "has_simultaneous", False) and self.algorithm not in _SIMULTANEOUS_OK:
-            raise UnsupportedGameError(
-                f"agent {self.label!r} cannot play {name}: it has simultaneous moves; use "
-                f"{', '.join(sorted(_SIMULTANEOUS_OK))}"
-            )
-        if self.engine and self.algorithm == "expectiminimax":
-            lo, hi = getattr(game, "utility_range", (-math.inf, math.inf))
-            if not (math.isfinite(lo) and math.isfinite(hi)):
-                raise UnsupportedGameError(
-                    f"agent {self.label!r}: engine=1 (Star1 pruning) needs a game with a "
-                    f"finite utility_range; {name} has none"
-                )
+        if self.algorithm == "random":
+            return
+        reason = REGISTRY[self.algorithm].refusal(game)
+        if reason is not None:
+            name = getattr(game, "name", "this game")
+            raise UnsupportedGameError(f"agent {self.label!r} cannot play {name}: {reason}")
+        if self.engine:
+            plan(game, game.initial_state(), self.request(player=None, seed=0))
+
+    def request(self, player: int | None, seed: int) -> SearchRequest:
+        """The engine layer's request for one move of this agent."""
+        return SearchRequest(
+            self.algorithm, self.limit, player=player, tie="random", seed=seed,
+            engine=self.engine,
+        )
 
     def choose(self, game: Any, state: Any, player: int, seed: int) -> tuple[Any, int]:
         """``player``'s action at ``state`` and the nodes searched for it.
@@ -133,13 +125,7 @@ class AgentSpec:
             if mover == SIMULTANEOUS:
                 return rng.choice(list(_own_actions(game, state, player))), 0
             return rng.choice(list(game.actions(state))), 0
-        kwargs: dict[str, Any] = {"player": player, "tie": "random", "seed": seed}
-        if self.engine:
-            if self.algorithm == "alphabeta":
-                kwargs.update(tt=True, ordering=True, pvs=True)
-            else:
-                kwargs["pruning"] = True
-        result = SEARCHES[self.algorithm](game, state, self.limit, **kwargs)
+        result = plan(game, state, self.request(player, seed)).run(game, state)
         if mover == SIMULTANEOUS:
             strategy = result.strategy or {}
             if not strategy:

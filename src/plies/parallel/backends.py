@@ -32,12 +32,10 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from plies import games
+from plies.engine import GameSpec
 from plies.errors import OptionError, PliesError
-from plies.game import Game
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,42 +58,15 @@ class WorkerError(PliesError):
 # --- games by reference ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class GameRef:
-    """A game named by the registry: every worker builds it once (cheap to ship).
-
-    ``options`` are the typed keyword arguments of :func:`plies.games.load`, as
-    ``(key, value)`` pairs.  ``name`` may also be a ``.tree``/``.json`` file path.
-    """
-
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-    @classmethod
-    def parse(cls, name: str, options: Sequence[str] = ()) -> GameRef:
-        """The game ``name`` with command-line options ``["key=value", ...]``.
-
-        A tree file's path is made absolute: workers need not share this directory.
-        """
-        typed = games.parse_options(name, options)
-        if games.is_tree_path(name):
-            name = str(Path(name).resolve())
-        return cls(name, tuple(typed.items()))
-
-    def load(self) -> Game[Any, Any]:
-        """The game, built once per process."""
-        game = _GAMES.get(self)
-        if game is None:
-            game = _GAMES[self] = games.load(self.name, **dict(self.options))
-        return game
-
-
-_GAMES: dict[GameRef, Game[Any, Any]] = {}
+GameRef = GameSpec
+"""A game by spec and options, built once per worker process: the engine layer's
+:class:`~plies.engine.GameSpec` (built-in names, tree files, ``.kif`` files and
+``module:attribute`` specs alike)."""
 
 
 def resolve(game: Any) -> Any:
     """``game`` itself, or the game a :class:`GameRef` names."""
-    return game.load() if isinstance(game, GameRef) else game
+    return game.load() if isinstance(game, GameSpec) else game
 
 
 # --- running tasks --------------------------------------------------------------------------------

@@ -22,10 +22,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from plies.errors import IllegalActionError, OptionError
-from plies.game import CHANCE, format_action, play
+from plies.engine import SearchRequest, find_player, plan, player_name, split_moves
+from plies.engine import position as engine_position
+from plies.errors import OptionError
+from plies.game import CHANCE, format_action
 from plies.parallel.backends import Backend, LocalBackend, Progress, resolve
-from plies.search import Limit, analyze
+from plies.search import Limit
 
 EMPTY = "-"
 """How a positions file writes the initial position (no moves)."""
@@ -98,55 +100,13 @@ def parse_positions(text: str) -> list[Position]:
     return positions
 
 
-def split_moves(game: Any, text: str) -> list[str]:
-    """The move tokens of ``text``: the game's ``split_moves`` or blanks and commas."""
-    split = getattr(game, "split_moves", None)  # e.g. connect4's compact "4453"
-    return list(split(text)) if split is not None else text.replace(",", " ").split()
-
-
 def position(game: Any, text: str, where: str = "") -> Any:
     """The state after the moves ``text`` from the start, each checked for legality.
 
     Raises:
         IllegalActionError: a move is not legal; the message says which (and ``where``).
     """
-    state = game.initial_state()
-    for i, token in enumerate(split_moves(game, text), start=1):
-        try:
-            state = play(game, state, token)
-        except IllegalActionError as err:
-            context = f"(move {i}{' ' + where if where else ''})"
-            raise IllegalActionError(token, err.legal, context=context) from None
-    return state
-
-
-def player_name(game: Any, player: int) -> str:
-    """``game.player_name(player)`` if the game has it, else ``P<player>``."""
-    namer = getattr(game, "player_name", None)
-    return f"P{player}" if namer is None else str(namer(player))
-
-
-def find_player(game: Any, text: int | str | None) -> int | None:
-    """The player named by ``text`` (a number or a name, any case); None stays None.
-
-    Raises:
-        OptionError: no such player; the message lists the players.
-    """
-    if text is None:
-        return None
-    token = str(text).strip()
-    if token.isdigit() and int(token) < game.num_players:
-        return int(token)
-    for p in range(game.num_players):
-        if player_name(game, p).lower() == token.lower():
-            return p
-    players = ", ".join(f"{p} ({player_name(game, p)})" for p in range(game.num_players))
-    raise OptionError(f"unknown player {token!r}; players are {players}")
-
-
-def default_algorithm(game: Any) -> str:
-    """What ``--algorithm auto`` means: expectiminimax with chance nodes, else alpha-beta."""
-    return "expectiminimax" if getattr(game, "has_chance", False) else "alphabeta"
+    return engine_position(game, text, where)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +134,9 @@ def analyze_positions(
 ) -> list[PositionReport]:
     """:func:`plies.analyze` of every position, on ``backend``, in input order.
 
-    ``game`` is a :class:`~plies.parallel.backends.GameRef` or a picklable game;
-    ``algorithm`` ``"auto"`` is expectiminimax for games with chance, else alpha-beta.
+    ``game`` is a :class:`~plies.engine.GameSpec` or a picklable game; what runs for
+    ``algorithm`` (``"auto"`` by default) is :func:`plies.engine.plan`'s choice, as for
+    ``plies analyze`` (Connect Four's dedicated solver, engine craft or plain search).
     ``player`` (a number or a name) is whose value to report; default: the mover of
     each position.  ``source`` (a file name) is how error messages name a line:
     ``positions.txt:3`` rather than ``line 3``.
@@ -186,7 +147,7 @@ def analyze_positions(
     """
     loaded = resolve(game)
     who = find_player(loaded, player)
-    name = default_algorithm(loaded) if algorithm == "auto" else algorithm
+    name = algorithm
     tasks: list[tuple[int, tuple[str, ...], Any]] = []
     for p in positions:
         where = f"at {source}:{p.line}" if source else f"on line {p.line}"
@@ -206,10 +167,12 @@ def analyze_task(settings: _Settings, task: tuple[int, tuple[str, ...], Any]) ->
     """The work of one position (a top-level function, so any process can run it)."""
     line, moves, state = task
     game = resolve(settings.game)
-    r = analyze(
-        game, state, settings.limit, player=settings.player, algorithm=settings.algorithm,
-        tie=settings.tie, seed=settings.seed,
+    request = SearchRequest(
+        settings.algorithm, settings.limit, player=settings.player, tie=settings.tie,
+        seed=settings.seed, all_values=True,
     )
+    chosen = plan(game, state, request)
+    r = chosen.run(game, state)
     pv: list[str] = []
     s = state
     for action in r.pv:
@@ -222,7 +185,7 @@ def analyze_task(settings: _Settings, task: tuple[int, tuple[str, ...], Any]) ->
         moves=moves,
         to_move=to_move,
         player=player_name(game, r.player),
-        algorithm=settings.algorithm,
+        algorithm=chosen.name,
         value=r.value,
         exact=r.exact,
         action=None if r.action is None else format_action(game, state, r.action),

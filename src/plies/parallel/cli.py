@@ -18,13 +18,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from plies.engine import jsonable, number
+from plies.engine.args import limit_of, say
 from plies.errors import OptionError
 from plies.parallel.agents import ALGORITHMS, KEYS, parse_agent
 from plies.parallel.backends import Backend, GameRef, backend
 from plies.parallel.batch import (
     PositionReport,
     analyze_positions,
-    default_algorithm,
     read_positions,
 )
 from plies.parallel.tournament import TournamentResult, schedule, tournament
@@ -49,7 +50,10 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         description="Round robin between agents: every pair (every group of N in an "
         "N-player game) plays in every seat order; Elo ratings with 95% intervals.",
     )
-    p.add_argument("game", help="a built-in game name, or a .tree/.json tree file")
+    p.add_argument(
+        "game", help="a built-in game name, a .tree/.json tree file, a .kif GDL file, or "
+        "module:attribute of your own game"
+    )
     p.add_argument(
         "-o", "--option", action="append", default=[], metavar="KEY=VALUE",
         help="a game option, e.g. piles=3,4,5 (repeatable; 'plies games' lists them)",
@@ -129,16 +133,14 @@ def run(console: Console, args: argparse.Namespace) -> int:
         return 0
     print_tournament(console, result)
     if plotted is not None:
-        _say(console, f"plot: {plotted}")
+        say(console, f"plot: {plotted}")
     return 0
 
 
 def print_tournament(console: Console, result: TournamentResult) -> None:
     """The tournament's tables: standings with Elo, pairs, seats, and how Elo was fitted."""
-    from plies.cli import _num
-
     many = len(result.players) > 2
-    _say(
+    say(
         console,
         f"{result.game}: {len(result.agents)} agents, {len(result.records)} games "
         f"({result.rounds} per pairing and seat order), seed {result.seed}, "
@@ -173,14 +175,14 @@ def print_tournament(console: Console, result: TournamentResult) -> None:
             f"{100 * seat.score:.1f}%",
         )
     console.print(seats)
-    _say(
+    say(
         console,
         f"Elo: Bradley-Terry maximum a posteriori fit, draws as half points, "
-        f"{_num(result.elo.prior)} virtual draw per pair; mean 0; 95% interval = "
+        f"{number(result.elo.prior)} virtual draw per pair; mean 0; 95% interval = "
         f"+-1.96 standard errors from the Hessian.",
     )
     if not result.reproducible:
-        _say(
+        say(
             console,
             "note: agents limited by time= depend on the machine's speed, so this run is "
             "not reproducible; nodes= is a reproducible budget.",
@@ -192,8 +194,6 @@ def print_tournament(console: Console, result: TournamentResult) -> None:
 
 def run_batch(console: Console, args: argparse.Namespace) -> int:
     """``plies analyze GAME --file positions.txt``: every position, on any backend."""
-    from plies.cli import _limit
-
     if args.moves:
         raise OptionError(
             "--moves and --file do not mix: write each position's moves on a line of the file"
@@ -201,15 +201,16 @@ def run_batch(console: Console, args: argparse.Namespace) -> int:
     ref = GameRef.parse(args.game, args.option)
     positions = read_positions(args.file)
     game = ref.load()
-    algorithm = default_algorithm(game) if args.algorithm == "auto" else args.algorithm
+    algorithm = args.algorithm
     with _started(backend(args.workers, args.ray)) as runner, progress_bar(
         len(positions), "positions"
     ) as advance:
         reports = analyze_positions(
-            ref, positions, limit=_limit(args), algorithm=algorithm, player=args.player,
+            ref, positions, limit=limit_of(args), algorithm=algorithm, player=args.player,
             tie=args.tie, seed=args.seed, backend=runner, progress=advance, source=args.file,
         )
     name = getattr(game, "name", args.game)
+    algorithm = reports[0].algorithm if reports else algorithm  # what ran ("auto" resolved)
     if args.json:
         _print_json(console, {
             "game": name, "algorithm": algorithm, "file": args.file,
@@ -223,14 +224,12 @@ def run_batch(console: Console, args: argparse.Namespace) -> int:
 
 def print_batch(console: Console, title: str, reports: list[PositionReport]) -> None:
     """One row per position: its moves, the mover, the value, the best move, every move's value."""
-    from plies.cli import _num
-
     table = Table(title=title)
     for name in ("line", "moves", "to move", "value", "best", "value of every move"):
         table.add_column(name, justify="right" if name in ("line", "value") else "left")
     for r in reports:
-        values = "  ".join(f"{a}:{_num(v)}" for a, v in r.action_values.items())
-        value = _num(r.value) + ("" if r.exact else " (heuristic)")
+        values = "  ".join(f"{a}:{number(v)}" for a, v in r.action_values.items())
+        value = number(r.value) + ("" if r.exact else " (heuristic)")
         if r.player != r.to_move:  # a --player's value, or the game is over
             value += f" for {r.player}"
         table.add_row(
@@ -239,7 +238,7 @@ def print_batch(console: Console, title: str, reports: list[PositionReport]) -> 
         )
     console.print(table)
     nodes = sum(int(r.stats["nodes"]) for r in reports)
-    _say(console, f"{len(reports)} positions, {nodes:,} nodes")
+    say(console, f"{len(reports)} positions, {nodes:,} nodes")
 
 
 # --- shared ---------------------------------------------------------------------------------------
@@ -254,17 +253,9 @@ def _started(runner: Backend) -> Iterator[Backend]:
         yield runner
 
 
-def _say(console: Console, text: str) -> None:
-    from plies.cli import _say as say
-
-    say(console, text)
-
-
 def _print_json(console: Console, data: Any) -> None:
-    from plies.cli import _jsonable
-
     # Plain text, not Rich: no colour codes and no wrapping in a pipe.
     try:
-        print(json.dumps(_jsonable(data), indent=2), file=console.file, flush=True)
+        print(json.dumps(jsonable(data), indent=2), file=console.file, flush=True)
     except BrokenPipeError:  # e.g. '| head': the reader has seen enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), console.file.fileno())

@@ -32,11 +32,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from plies.engine import GameSpec, player_name, split_moves
 from plies.errors import OptionError
 from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.parallel.agents import AgentSpec, joint_action, parse_agent
-from plies.parallel.backends import Backend, GameRef, LocalBackend, resolve
-from plies.parallel.batch import player_name, position, split_moves
+from plies.parallel.backends import Backend, LocalBackend, resolve
+from plies.parallel.batch import position
 from plies.parallel.elo import EloFit, fit_elo
 
 DEFAULT_PRIOR = 1.0
@@ -162,7 +163,7 @@ def play_game(
 
 @dataclass(frozen=True, slots=True)
 class _Setup:
-    game: Any  # a GameRef or a picklable game
+    game: Any  # a GameSpec or a picklable game
     agents: tuple[AgentSpec, ...]
     start: Any
 
@@ -389,8 +390,8 @@ def tournament(
 ) -> TournamentResult:
     """Play a round robin between ``agents`` (specs or their text) and fit Elo ratings.
 
-    ``game`` is a registry name (with ``options``), a :class:`GameRef`, or a picklable
-    game object.  Each group of agents plays ``rounds`` games in every seat rotation
+    ``game`` is a game spec (with ``options``), a :class:`~plies.engine.GameSpec`, or a
+    picklable game object.  Each group of agents plays ``rounds`` games in every seat rotation
     (see the module docstring), from the position after ``opening`` (moves as typed).
     ``seed`` None draws one (reported in the result).  ``backend`` defaults to a local
     process pool of ``os.cpu_count()`` workers; ``progress(k)`` is called as ``k`` more
@@ -402,7 +403,7 @@ def tournament(
         IllegalActionError: an illegal move in ``opening``.
     """
     if isinstance(game, str):
-        game = GameRef(game, tuple((options or {}).items()))
+        game = GameSpec(game, tuple((options or {}).items()))
     elif options:
         raise OptionError("options apply to a game given by name")
     loaded = resolve(game)
@@ -422,7 +423,7 @@ def tournament(
     results = [(a, b, s) for r in records for _, _, a, b, s in r.pairs()]
     return TournamentResult(
         game=getattr(loaded, "name", "game"),
-        options=game.options if isinstance(game, GameRef) else (),
+        options=game.options if isinstance(game, GameSpec) else (),
         opening=tuple(split_moves(loaded, opening)),
         players=tuple(player_name(loaded, p) for p in range(n)),
         agents=labels(specs),

@@ -1,41 +1,40 @@
-"""The minimax family.  Every search reads a game only through the ``Game`` protocol."""
+"""The minimax family.  Every search reads a game only through the ``Game`` protocol.
 
-from collections.abc import Callable
+:data:`ALGORITHMS` (:mod:`plies.search.registry`) is the one table of the searches by
+name, with what each can do; each entry's ``search`` takes ``(game, state, limit=None, *,
+player=None, tie="first", seed=None, trace=None, stop=None, on_iteration=None, ...)``, and
+:func:`iterations` runs any of them as an anytime search.
+"""
 
 from plies.search.alphabeta import alphabeta
-from plies.search.analyze import SEARCHERS, analyze, searcher_class
+from plies.search.analyze import analyze, searcher_class
+from plies.search.anytime import iterations
 from plies.search.bounded import bounded_minimax
-from plies.search.common import Limit, SearchResult, SearchStats, TraceEvent
+from plies.search.common import Limit, SearchResult, SearchStats, StopSignal, TraceEvent
 from plies.search.maxn import maxn
 from plies.search.minimax import expectiminimax, minimax
 from plies.search.narrate import Narrator
 from plies.search.quiescence import Quiescent
+from plies.search.registry import ALGORITHMS, Algorithm, algorithm
 from plies.search.simultaneous import MatrixSolution, simultaneous, solve_matrix_game
 
-SEARCHES: dict[str, Callable[..., SearchResult]] = {
-    "alphabeta": alphabeta,
-    "minimax": minimax,
-    "bounded": bounded_minimax,
-    "expectiminimax": expectiminimax,
-    "maxn": maxn,
-    "simultaneous": simultaneous,
-}
-"""Every search entry point by the name the CLI, the web app and agent specs use."""
-
 __all__ = [
-    "SEARCHERS",
-    "SEARCHES",
+    "ALGORITHMS",
+    "Algorithm",
     "Limit",
     "MatrixSolution",
     "Narrator",
     "Quiescent",
     "SearchResult",
     "SearchStats",
+    "StopSignal",
     "TraceEvent",
+    "algorithm",
     "alphabeta",
     "analyze",
     "bounded_minimax",
     "expectiminimax",
+    "iterations",
     "maxn",
     "minimax",
     "searcher_class",

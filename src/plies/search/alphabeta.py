@@ -18,9 +18,9 @@ from typing import Any
 
 from plies.errors import OptionError
 from plies.game import Game
-from plies.search.common import INF, Limit, Searcher, SearchResult, Trace
+from plies.search.common import INF, Limit, Searcher, SearchResult, StopSignal, Trace
 from plies.search.engine import PLAIN, Craft, Order, Ordering, TranspositionTable, move_order
-from plies.search.kernels import Kernel, StopSignal, alphabeta_kernel
+from plies.search.kernels import Kernel, alphabeta_kernel
 from plies.search.mate import MateDistance
 from plies.search.minimax import _search
 
@@ -33,8 +33,6 @@ class AlphaBetaSearcher(Searcher):
     algorithm = "alphabeta"
     windowed = True
     order: Order | None = None
-    # The search's stop signal; (H-sem's Searcher.stop field replaces this at merge.)
-    stop: StopSignal | None = None
 
     def node_value(
         self, state: Any, depth: int, last: int, ply: int, alpha: float, beta: float
@@ -207,7 +205,7 @@ def alphabeta(
     deepen = craft.deepens and limit is not None and limit.depth is not None
     return _search(
         cls, game, state, limit, player, tie, seed, trace, configure,
-        deepen=deepen, on_iteration=on_iteration,
+        deepen=deepen, on_iteration=on_iteration, stop=stop,
     )
 
 

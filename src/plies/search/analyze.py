@@ -7,31 +7,24 @@ from typing import Any
 
 from plies.errors import OptionError
 from plies.game import Game
-from plies.search.alphabeta import AlphaBetaSearcher, engine_setup
-from plies.search.bounded import BoundedSearcher
-from plies.search.common import Limit, Searcher, SearchResult, Trace, resolve_player, run
-from plies.search.maxn import MaxnSearcher
-from plies.search.minimax import ExpectiminimaxSearcher, MinimaxSearcher
-from plies.search.simultaneous import SimultaneousSearcher
-
-SEARCHERS: dict[str, type[Searcher]] = {
-    "minimax": MinimaxSearcher,
-    "alphabeta": AlphaBetaSearcher,
-    "bounded": BoundedSearcher,
-    "expectiminimax": ExpectiminimaxSearcher,
-    "maxn": MaxnSearcher,
-    "simultaneous": SimultaneousSearcher,
-}
-"""The algorithms by name, as the CLI and :func:`analyze` accept them."""
+from plies.search.alphabeta import engine_setup
+from plies.search.common import (
+    Limit,
+    Searcher,
+    SearchResult,
+    StopSignal,
+    Trace,
+    resolve_player,
+    run,
+)
 
 
 def searcher_class(name: str) -> type[Searcher]:
-    """The searcher called ``name``; an unknown name lists the known ones."""
-    try:
-        return SEARCHERS[name]
-    except KeyError:
-        known = ", ".join(SEARCHERS)
-        raise OptionError(f"unknown algorithm {name!r}; use one of: {known}") from None
+    """The searcher of the algorithm called ``name`` in the one registry
+    (:data:`plies.search.registry.ALGORITHMS`); an unknown name lists the known ones."""
+    from plies.search.registry import algorithm  # the registry imports this module's peers
+
+    return algorithm(name).searcher
 
 
 def analyze(
@@ -45,6 +38,7 @@ def analyze(
     seed: int | None = None,
     trace: Trace | None = None,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    stop: StopSignal | None = None,
     **craft: Any,
 ) -> SearchResult:
     """The value of every legal action at ``state``, each searched with a full window.
@@ -57,7 +51,7 @@ def analyze(
     With ``on_iteration`` the search deepens 1, 2, ... and reports every iteration.
     ``craft`` switches on :func:`plies.alphabeta`'s engine craft (``tt``, ``ordering``,
     ``pvs``, ``bisection``: each child of an exact search is then solved by bisection);
-    only for ``algorithm="alphabeta"``.
+    only for ``algorithm="alphabeta"``.  ``stop`` as in :func:`plies.minimax`.
     """
     cls = searcher_class(algorithm)
     configure: Callable[[Any], None] | None = None
@@ -75,5 +69,6 @@ def analyze(
         return searcher
 
     return run(
-        factory, state, limit, tie=tie, seed=seed, all_values=True, on_iteration=on_iteration
+        factory, state, limit, tie=tie, seed=seed, all_values=True, on_iteration=on_iteration,
+        stop=stop,
     )

@@ -11,10 +11,11 @@ the player guarantee ``threshold``?) and the value is a bound on the minimax val
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from plies.game import Game
-from plies.search.common import INF, Limit, Searcher, SearchResult, Trace
+from plies.search.common import INF, Limit, Searcher, SearchResult, StopSignal, Trace
 from plies.search.minimax import _search
 
 
@@ -89,6 +90,8 @@ def bounded_minimax(
     tie: str = "first",
     seed: int | None = None,
     trace: Trace | None = None,
+    stop: StopSignal | None = None,
+    on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
     """Minimax that stops a node at the bounds of ``game.utility_range`` or at ``threshold``.
 
@@ -101,11 +104,14 @@ def bounded_minimax(
     ``threshold``: ``value >= threshold`` exactly when the minimax value is, and then the
     minimax value is at least ``value`` and ``action`` achieves it; otherwise the minimax
     value is at most ``value``.  ``result.exact`` is False in that case.
+
+    ``stop`` and ``on_iteration`` as in :func:`plies.minimax`.
     """
 
     def configure(searcher: BoundedSearcher) -> None:
         searcher.set_threshold(threshold)
 
     return _search(
-        BoundedSearcher, game, state, limit, player, tie, seed, trace, configure=configure
+        BoundedSearcher, game, state, limit, player, tie, seed, trace, configure=configure,
+        stop=stop, on_iteration=on_iteration,
     )

@@ -1,4 +1,4 @@
-"""What every search shares: limits, results, statistics, trace events and the root driver.
+"""What every search shares: the :class:`Searcher` base class and the root driver :func:`run`.
 
 The searches in this package read a game only through :class:`plies.game.GameOps`; they
 never import a concrete game.  Each algorithm is a small subclass of :class:`Searcher`
@@ -11,8 +11,21 @@ Depth units
 ``unit="round"``: depth grows by one each time the turn comes back to the searching
 player after it has moved and at least one other player has had its turn (the
 "command center" / CS188 convention; a player's several moves in one turn are one
-round).  In a one-player game a round is one move.  Chance events never count: a die
-roll is part of the move that caused it.
+round).  In a one-player game a round is one move.
+
+Chance events never count: a die roll is part of the move that caused it.  A *player
+modelled as chance* (:class:`plies.OpponentsAsChance`, any game whose
+``chance_player(state)`` names a player) is still a player for depth: its move counts
+one ply and completes rounds exactly as if it chose, so expectimax with modelled
+opponents cuts off where minimax with the same opponents does.
+
+Stopping
+--------
+Every search takes ``stop=``, any object with ``is_set() -> bool``
+(:class:`StopSignal`; a :class:`threading.Event` is one).  The clock, the node budget and
+the stop signal are looked at with one adaptive cadence (:func:`budget_check`), about
+once a millisecond whatever a node costs, and a stopped search returns the last
+iteration it completed (``SearchResult.stopped``).
 """
 
 from __future__ import annotations
@@ -22,11 +35,23 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops
+from plies.search.limits import CHECK_MOST as CHECK_MOST
+from plies.search.limits import NEVER as NEVER
+from plies.search.limits import Limit as Limit
+from plies.search.limits import OutOfBudget as OutOfBudget
+from plies.search.limits import StopSignal as StopSignal
+from plies.search.limits import Unit as Unit
+from plies.search.limits import budget_check as budget_check
+from plies.search.result import SearchResult as SearchResult
+from plies.search.result import SearchStats as SearchStats
+from plies.search.result import Trace as Trace
+from plies.search.result import TraceEvent as TraceEvent
 
 if TYPE_CHECKING:
     from plies.search.kernels import Kernel
@@ -35,124 +60,18 @@ INF = math.inf
 NOBODY = -9  # "the searching player has not moved yet on this path" (round counting)
 
 T = TypeVar("T")
-Unit = Literal["ply", "round"]
 Tie = Literal["first", "random"]
 TIE_RULES = ("first", "random")
 
 
-@dataclass(frozen=True, slots=True)
-class Limit:
-    """How far a search may go; ``None`` means no limit of that kind.
-
-    ``depth`` counts in ``unit`` ("ply" or "round", see the module docstring); ``time``
-    is in seconds and ``nodes`` counts visited nodes.  With ``time`` or ``nodes`` the
-    search deepens iteratively and returns the last iteration it completed.
-    """
-
-    depth: int | None = None
-    unit: Unit = "ply"
-    time: float | None = None
-    nodes: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.depth is not None and self.depth < 0:
-            raise OptionError(f"depth must be >= 0, got {self.depth}")
-        if self.unit not in ("ply", "round"):
-            raise OptionError(f"unknown depth unit {self.unit!r}; use 'ply' or 'round'")
-        if self.time is not None and not self.time > 0:  # also refuses NaN
-            raise OptionError(f"time must be > 0 seconds, got {self.time}")
-        if self.nodes is not None and self.nodes < 1:
-            raise OptionError(f"nodes must be >= 1, got {self.nodes}")
-
-    @property
-    def anytime(self) -> bool:
-        """True when a clock or node budget can stop the search early."""
-        return self.time is not None or self.nodes is not None
-
-
-@dataclass(slots=True)
-class SearchStats:
-    """Counters of one search.
-
-    ``nodes``: states visited, root included.  ``leaves``: nodes scored without
-    expanding them (terminal or cut off by depth).  ``evals``: calls of ``evaluate``.
-    ``cutoffs``: times the rest of a node's children were pruned.  ``tt_hits``:
-    transposition-table hits.  ``depth``: the deepest completed depth (in the limit's
-    unit; the full height of the tree when no depth limit was given).
-    """
-
-    nodes: int = 0
-    leaves: int = 0
-    evals: int = 0
-    cutoffs: int = 0
-    tt_hits: int = 0
-    depth: int = 0
-    elapsed: float = 0.0
-
-    @property
-    def nps(self) -> float:
-        """Nodes per second."""
-        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
-
-    def as_dict(self) -> dict[str, float]:
-        return {**asdict(self), "nps": self.nps}
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """What a search returns.
-
-    ``value`` is from the searching player's point of view (``player``).  ``exact`` is
-    True when no heuristic evaluation was used, so ``value`` is the game-theoretic
-    value for that player (paranoid: every other player minimises it; max^n: every
-    player maximises its own).  ``action`` is the mover's chosen action (None at a
-    terminal or chance root); ``pv`` the principal variation from the root.
-    ``action_values`` (``analyze``) maps every root action to its value, and ``values``
-    (``maxn``) is the utility vector the search expects.  ``strategy``
-    (``simultaneous``) is the mover's mixed strategy at the root: action -> probability.
-    """
-
-    value: float
-    action: Any
-    pv: tuple[Any, ...]
-    stats: SearchStats
-    player: int = 0
-    exact: bool = True
-    action_values: dict[Any, float] | None = None
-    values: tuple[float, ...] | None = None
-    strategy: dict[Any, float] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TraceEvent:
-    """One step of a search, for narrators and tree pictures.
-
-    ``kind`` is one of:
-    ``"enter"`` (a node is entered), ``"terminal"`` (terminal test met; ``value`` is
-    the utility), ``"cutoff"`` (cutoff test met; ``value`` is the evaluation),
-    ``"expand"`` (both tests failed; children follow), ``"backup"`` (the node's value
-    is final and goes up), ``"prune"`` (the remaining children ``pruned`` are skipped
-    because ``alpha >= beta`` or a bound was reached).
-    ``path`` is the actions from the root; ``depth`` counts in the limit's unit.
-    """
-
-    kind: Literal["enter", "terminal", "cutoff", "expand", "backup", "prune"]
-    path: tuple[Any, ...]
-    depth: int
-    mover: int
-    state: Any
-    value: float | None = None
-    alpha: float | None = None
-    beta: float | None = None
-    pruned: tuple[Any, ...] = ()
-    values: tuple[float, ...] | None = None
-
-
-Trace = Callable[[TraceEvent], None]
-
-
-class OutOfBudget(Exception):
-    """Raised inside a search when its time or node budget is spent."""
+def not_a_player(game: Any, mover: Any) -> UnsupportedGameError:
+    """The error for a ``to_move`` that returned no player, nor CHANCE, nor SIMULTANEOUS."""
+    name = getattr(game, "name", None) or type(game).__name__
+    players = int(game.num_players)
+    return UnsupportedGameError(
+        f"{name}: to_move returned {mover!r}, which is not a player (players are "
+        f"0..{players - 1}) nor CHANCE ({CHANCE}) nor SIMULTANEOUS ({SIMULTANEOUS})"
+    )
 
 
 def check_tie(tie: str) -> None:
@@ -175,6 +94,7 @@ class Searcher:
     trace: Trace | None = None
     budget_nodes: int | None = None
     deadline: float | None = None
+    stop: StopSignal | None = None
     ops: GameOps = field(init=False)
     stats: SearchStats = field(init=False, default_factory=SearchStats)
     pv: list[list[Any]] = field(init=False, default_factory=list)
@@ -188,7 +108,11 @@ class Searcher:
     root_first: Any = field(init=False, default=None)  # an action to search first at the root
     root_guess: float | None = field(init=False, default=None)  # last iteration's value
     root_window: tuple[float, float] = field(init=False, default=(-INF, INF))
+    next_check: int = field(init=False, default=1)  # the node count of the next budget look
+    check_budget: Callable[[int], int] = field(init=False)
     chance_ok: ClassVar[bool] = False
+    simultaneous_ok: ClassVar[bool] = False
+    max_players: ClassVar[int | None] = None
     windowed: ClassVar[bool] = False
     algorithm: ClassVar[str] = "search"
 
@@ -197,32 +121,84 @@ class Searcher:
         self.rounds = self.unit == "round" and self.ops.num_players > 1
         self.ply_step = 0 if self.rounds else 1
         self.pv = [[], []]
+        self.check_budget = self.first_check
+
+    # -- the game's declared facts --------------------------------------------------------
+
+    @classmethod
+    def refuse(cls, game: Any) -> None:
+        """Raise :class:`UnsupportedGameError` if ``game`` declares what this cannot search.
+
+        Reads the declared facts ``has_chance``, ``has_simultaneous`` (False when absent)
+        and ``num_players`` against :attr:`chance_ok`, :attr:`simultaneous_ok` and
+        :attr:`max_players`, before any node is searched; the message names the
+        algorithm to use instead.
+        """
+        name = getattr(game, "name", None) or type(game).__name__
+        if getattr(game, "has_simultaneous", False) and not cls.simultaneous_ok:
+            raise UnsupportedGameError(
+                f"{cls.algorithm} cannot search simultaneous moves ({name} has simultaneous "
+                "moves); use simultaneous, or wrap the game in plies.Sequentialized"
+            )
+        if getattr(game, "has_chance", False) and not cls.chance_ok:
+            raise UnsupportedGameError(
+                f"{cls.algorithm} cannot search chance nodes ({name} has chance); "
+                "use expectiminimax"
+            )
+        players = int(game.num_players)
+        if cls.max_players is not None and players > cls.max_players:
+            raise UnsupportedGameError(
+                f"{cls.algorithm} searches games of at most {cls.max_players} players "
+                f"({name} has {players}); use minimax (paranoid) or maxn"
+            )
 
     # -- bookkeeping --------------------------------------------------------------------
 
     def enter(self, ply: int) -> None:
-        """Count a node and enforce the budget."""
+        """Count a node and enforce the budget, the clock and the stop signal."""
         stats = self.stats
         stats.nodes += 1
         if ply > self.max_ply:
             self.max_ply = ply
             while len(self.pv) <= ply + 1:
                 self.pv.append([])
-        if self.budget_nodes is not None and stats.nodes > self.budget_nodes:
-            raise OutOfBudget
-        if self.deadline is not None and stats.nodes & 255 == 0 and (
-            time.perf_counter() > self.deadline
-        ):
-            raise OutOfBudget
+        if stats.nodes >= self.next_check:
+            self.next_check = self.check_budget(stats.nodes)
+
+    def first_check(self, nodes: int) -> int:
+        """Arm :func:`budget_check` at the first node (the limits are set after ``__init__``)."""
+        first, self.check_budget = budget_check(self.deadline, self.budget_nodes, self.stop)
+        return first if first > nodes else self.check_budget(nodes)
+
+    def actor(self, state: Any, mover: int) -> int:
+        """Who decides at this node, for depth: the mover, or the player modelled as chance.
+
+        At a CHANCE node of a game whose ``chance_player(state)`` names a player (see
+        :class:`plies.OpponentsAsChance`) that player; at a true chance event CHANCE.
+        """
+        if mover == CHANCE:
+            who = self.ops.chance_player(state)
+            return CHANCE if who is None else who
+        return mover
+
+    def step(self, actor: int) -> int:
+        """How much deeper the children of a node of ``actor`` are (see :meth:`actor`)."""
+        return 0 if actor == CHANCE else self.ply_step
 
     def depth_here(self, depth: int, mover: int, last: int) -> int:
-        """This node's depth, given the parent's depth and the last decision-maker."""
+        """This node's depth, given the parent's depth and the last decision-maker.
+
+        ``mover`` is the node's :meth:`actor`.
+        """
         if self.rounds and mover == self.player and last != self.player and last != NOBODY:
             return depth + 1
         return depth
 
     def next_last(self, mover: int, last: int) -> int:
-        """The ``last`` argument for this node's children (see :meth:`depth_here`)."""
+        """The ``last`` argument for this node's children (see :meth:`depth_here`).
+
+        ``mover`` is the node's :meth:`actor`: a true chance event is nobody's decision.
+        """
         if mover == CHANCE or (last == NOBODY and mover != self.player):
             return last
         return mover
@@ -264,7 +240,7 @@ class Searcher:
         """
         self.enter(ply)
         mover = self.ops.to_move(state)
-        depth = self.depth_here(depth, mover, last)
+        depth = self.depth_here(depth, self.actor(state, mover), last)
         if self.trace is not None:
             self.emit("enter", state, depth, mover, alpha=alpha, beta=beta)
         value = self.leaf(state, depth, mover, ply)
@@ -275,14 +251,16 @@ class Searcher:
         return mover, depth, value
 
     def check_mover(self, mover: int) -> None:
-        """Refuse node types this algorithm cannot search, with a clear message."""
+        """Refuse node types this algorithm cannot search, and movers that are no player."""
+        if not 0 <= mover < self.ops.num_players and mover not in (CHANCE, SIMULTANEOUS):
+            raise not_a_player(self.game, mover)
         if mover == CHANCE and not self.chance_ok:
             raise UnsupportedGameError(
                 f"{self.algorithm} cannot search chance nodes; use expectiminimax"
             )
-        if mover == SIMULTANEOUS:
+        if mover == SIMULTANEOUS and not self.simultaneous_ok:
             raise UnsupportedGameError(
-                f"{self.algorithm} cannot search simultaneous-move nodes yet"
+                f"{self.algorithm} cannot search simultaneous-move nodes; use simultaneous"
             )
 
     def legal(self, state: Any) -> Sequence[Any]:
@@ -487,14 +465,22 @@ def resolve_player(game: Any, state: Any, player: int | None) -> int:
     """The searching player: ``player``, or the mover at ``state`` when None."""
     if player is None:
         mover = int(game.to_move(state))
-        if mover < 0:
+        if mover in (CHANCE, SIMULTANEOUS):
             raise UnsupportedGameError(
                 "the root is a chance or simultaneous node: pass player= explicitly"
             )
+        if not 0 <= mover < game.num_players:
+            raise not_a_player(game, mover)
         return mover
     if not 0 <= player < game.num_players:
         raise OptionError(f"no player {player}; players are 0..{game.num_players - 1}")
     return player
+
+
+DEEPEN_ALWAYS: ContextVar[bool] = ContextVar("plies_deepen_always", default=False)
+"""Set by :func:`plies.search.iterations` in its worker: the search there deepens
+iteratively (1, 2, ...), even without a depth limit or a budget, so that it has
+iterations to hand out (a search run inside it, by an ``evaluate``, is not affected)."""
 
 
 def run(
@@ -508,21 +494,28 @@ def run(
     vector: Callable[[Searcher], tuple[float, ...] | None] | None = None,
     deepen: bool = False,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    stop: StopSignal | None = None,
 ) -> SearchResult:
     """Drive a search under ``limit``: one pass, or iterative deepening.
 
-    ``searcher_factory(depth)`` makes a fresh searcher for one pass at ``depth``.  With a
-    time or node budget, or with ``deepen`` or ``on_iteration`` and a depth limit, the
-    passes deepen 1, 2, ... (up to ``limit.depth``), each trying the previous pass's
-    best move first,
+    ``searcher_factory(depth)`` makes a fresh searcher for one pass at ``depth``.  Before
+    anything is searched, the searcher's class checks the game's declared facts
+    (:meth:`Searcher.refuse`).  With a time or node budget, or with ``deepen`` or
+    ``on_iteration`` and a depth limit, the passes deepen 1, 2, ... (up to
+    ``limit.depth``), each trying the previous pass's best move first,
     and the result is the last completed pass; deepening stops early once a pass used no
     heuristic, because its value is then exact.  ``on_iteration`` gets the result of
-    every completed pass (with a snapshot of the statistics so far).  If not even depth
-    1 completes, the result is the first legal action with the root's evaluation
-    (``exact=False``).
+    every completed pass (with a snapshot of the statistics so far).
+
+    ``stop`` (see :class:`StopSignal`), the clock and the node budget end the search
+    at the next look (:func:`budget_check`); the result is then the last completed
+    pass, or, if not even one completed (always so for a single pass), the first legal
+    action with the root's evaluation (``exact=False``); either way ``stopped=True``.
     """
     check_tie(tie)
     limit = limit or Limit()
+    probe = searcher_factory(limit.depth)
+    probe.refuse(probe.game)
     start = time.perf_counter()
     total = SearchStats()
 
@@ -533,7 +526,7 @@ def run(
         last: SearchResult | None = None,
     ) -> SearchResult:
         s = searcher_factory(depth)
-        s.deadline, s.budget_nodes = deadline, nodes
+        s.deadline, s.budget_nodes, s.stop = deadline, nodes, stop
         if last is not None:
             s.root_first, s.root_guess = last.action, last.value
         rng = random.Random(seed) if tie == "random" else None
@@ -548,13 +541,26 @@ def run(
             vector(s) if vector else None,
         )
 
+    def report(result: SearchResult) -> None:
+        if on_iteration is not None:
+            total.elapsed = time.perf_counter() - start
+            on_iteration(dataclasses.replace(result, stats=dataclasses.replace(total)))
+
+    def stopped() -> SearchResult:
+        return dataclasses.replace(_fallback(searcher_factory, state, total), stopped=True)
+
+    always = DEEPEN_ALWAYS.get()
+    inner = DEEPEN_ALWAYS.set(False)  # a search inside this one (in an evaluate) is plain
     try:
-        if not limit.anytime and (limit.depth is None or not (deepen or on_iteration)):
+        if not (limit.anytime or always) and (
+            limit.depth is None or not (deepen or on_iteration)
+        ):
             # No budget and no depth to deepen towards: one exact pass (reported once).
-            result = one_pass(limit.depth, None, None)
-            if on_iteration is not None:
-                total.elapsed = time.perf_counter() - start
-                on_iteration(dataclasses.replace(result, stats=dataclasses.replace(total)))
+            try:
+                result = one_pass(limit.depth, None, None)
+            except OutOfBudget:  # only a stop signal ends a pass without a budget
+                return stopped()
+            report(result)
             return result
         deadline = None if limit.time is None else start + limit.time
         best: SearchResult | None = None
@@ -562,19 +568,20 @@ def run(
         while limit.depth is None or depth <= limit.depth:
             left = None if limit.nodes is None else limit.nodes - total.nodes
             try:
+                if (stop is not None and stop.is_set()) or (
+                    deadline is not None and time.perf_counter() > deadline
+                ):
+                    raise OutOfBudget  # no need to start a pass that cannot finish
                 best = one_pass(depth, deadline, left, best)
             except OutOfBudget:
-                break
-            if on_iteration is not None:
-                total.elapsed = time.perf_counter() - start
-                on_iteration(dataclasses.replace(best, stats=dataclasses.replace(total)))
+                return dataclasses.replace(best, stopped=True) if best else stopped()
+            report(best)
             if best.exact:
                 break
             depth += 1
-        if best is None:
-            best = _fallback(searcher_factory, state, total)
-        return best
+        return best if best is not None else stopped()
     finally:
+        DEEPEN_ALWAYS.reset(inner)
         total.elapsed = time.perf_counter() - start
 
 
@@ -591,13 +598,14 @@ def _fallback(
 ) -> SearchResult:
     s = searcher_factory(0)
     ops = s.ops
-    if ops.is_terminal(state):
-        raise SearchLimitError("the budget ran out before the terminal root was scored")
+    total.depth = 0
+    if ops.is_terminal(state):  # stopped before even the root was looked at: score it now
+        value = float(ops.utility(state, s.player))
+        return SearchResult(value, None, (), total, s.player)
     actions = ops.actions(state)
     if not actions:
         raise SearchLimitError("no legal action at a non-terminal root")
     value = float(ops.evaluate(state, s.player))
     total.evals += 1
-    total.depth = 0
     return SearchResult(value, actions[0], (actions[0],), total, s.player, exact=False)
 

@@ -21,15 +21,23 @@ the depth argument carries the round count and where the round stands (see
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import nextafter
-from typing import Any, Protocol
+from typing import Any
 
 from plies.errors import UnsupportedGameError
-from plies.game import CHANCE, GameOps
-from plies.search.common import INF, NOBODY, OutOfBudget, SearchStats
+from plies.game import CHANCE, SIMULTANEOUS, GameOps
+from plies.search.common import (
+    CHECK_MOST,
+    INF,
+    NOBODY,
+    SearchStats,
+    StopSignal,
+    budget_check,
+    not_a_player,
+)
+from plies.search.common import NEVER as NEVER  # engine.py imports it from here
 from plies.search.engine import (
     EXACT,
     HINT_DEPTH,
@@ -46,18 +54,8 @@ from plies.search.engine import (
 Line = tuple[Any, Any] | None  # (action, rest of the line) or None
 Entry = tuple[Any, int, int, float, float, int, int]  # what after() needs of before()
 Worker = Callable[[Any, int, int, float, float], float]
-NEVER = 1 << 62
-CHECK_EVERY = 1024
+CHECK_EVERY = CHECK_MOST  # the longest interval between two looks at the budget
 ROUND = 4  # with unit="round" the worker's depth is ROUND * rounds + phase (entry_depth)
-
-
-class StopSignal(Protocol):
-    """Anything with ``is_set()``, e.g. a :class:`threading.Event` (contract 1).
-
-    (H-sem defines ``plies.search.common.StopSignal``; at merge import that one here.)
-    """
-
-    def is_set(self) -> bool: ...
 
 
 @dataclass
@@ -96,31 +94,16 @@ class Kernel:
 
 
 def _budget_check(
-    deadline: float | None,
-    budget: int | None,
-    every: int = 0,
-    stop: StopSignal | None = None,
+    deadline: float | None, budget: int | None, every: int = 0, stop: StopSignal | None = None
 ) -> tuple[int, Callable[[int], int]]:
-    """The first node count at which to check the budget, and the check itself.
+    """The first node count at which to look at the budget, and the look itself.
 
-    The clock and ``stop`` are read every ``every`` nodes (default :data:`CHECK_EVERY`).
+    :func:`plies.search.limits.budget_check`: ``check(nodes)`` raises
+    :class:`~plies.search.common.OutOfBudget` past ``budget`` nodes, past ``deadline`` or
+    once ``stop`` is set, and returns when to look next, about a millisecond later
+    whatever a node costs (``every``: the first interval, in nodes).
     """
-    every = every or CHECK_EVERY
-    if deadline is None and budget is None and stop is None:
-        return NEVER, lambda nodes: NEVER
-
-    def check(nodes: int) -> int:
-        if budget is not None and nodes > budget:
-            raise OutOfBudget
-        if deadline is not None and time.perf_counter() > deadline:
-            raise OutOfBudget
-        if stop is not None and stop.is_set():
-            raise OutOfBudget
-        nxt = nodes + every
-        return nxt if budget is None else min(nxt, budget + 1)
-
-    first = every if budget is None else min(every, budget + 1)
-    return first, check
+    return budget_check(deadline, budget, stop, every)
 
 
 def _refuse(algorithm: str, mover: int) -> UnsupportedGameError:
@@ -148,16 +131,24 @@ def minimax_kernel(
     algorithm: str,
     deadline: float | None = None,
     budget: int | None = None,
+    stop: StopSignal | None = None,
+    game: Any = None,
 ) -> Kernel:
-    """Paranoid minimax (expectiminimax when ``chance``) as a closure; window ignored."""
+    """Paranoid minimax (expectiminimax when ``chance``) as a closure; window ignored.
+
+    A chance node that stands for a player (``ops.chance_player``) is one ply deeper for
+    its children, a true chance event is not.  A mover that is no player raises
+    :class:`UnsupportedGameError` (``game`` only names the game in the message).
+    """
     kernel = Kernel()
     to_move, actions, result = ops.to_move, ops.actions, ops.result
     is_terminal, utility, evaluate = ops.is_terminal, ops.utility, ops.evaluate
-    chance_outcomes = ops.chance_outcomes
+    chance_outcomes, chance_player = ops.chance_outcomes, ops.chance_player
+    players = ops.num_players
     cutoff = NEVER if max_depth is None else max_depth
     lines: list[Line] = [None] * 64
     nodes = leaves = evals = deepest = 0
-    next_check, check = _budget_check(deadline, budget)
+    next_check, check = _budget_check(deadline, budget, stop=stop)
 
     def value(state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
         nonlocal nodes, leaves, evals, deepest, next_check, lines
@@ -191,7 +182,7 @@ def minimax_kernel(
                     best, line = v, (action, lines[child])
             if line is None:
                 raise _no_actions(state)
-        elif mover >= 0:
+        elif 0 <= mover < players:
             best = INF
             line = None
             for action in actions(state):
@@ -203,10 +194,13 @@ def minimax_kernel(
         elif mover == CHANCE and chance:
             best = 0.0
             line = None
+            below = depth if chance_player(state) is None else depth + 1
             for outcome, p in chance_outcomes(state):
-                best += p * value(result(state, outcome), depth, child, alpha, beta)
-        else:
+                best += p * value(result(state, outcome), below, child, alpha, beta)
+        elif mover in (CHANCE, SIMULTANEOUS):
             raise _refuse(algorithm, mover)
+        else:
+            raise not_a_player(ops if game is None else game, mover)
         lines[ply] = line
         return best
 
@@ -268,6 +262,7 @@ def alphabeta_kernel(
     to_move, actions, result = ops.to_move, ops.actions, ops.result
     is_terminal, utility, evaluate = ops.is_terminal, ops.utility, ops.evaluate
     chance_outcomes, key_of, num_players = ops.chance_outcomes, ops.key, ops.num_players
+    chance_player = ops.chance_player
     lo, hi = ops.utility_range
     slack = 1e-9 * max(1.0, hi - lo)  # child windows are widened: rounding must not prune
     # The depth at which nodes are cut off, in the worker's unit.  With rounds a node's
@@ -285,10 +280,8 @@ def alphabeta_kernel(
     )
     lines: list[Line] = [None] * 64
     nodes = leaves = evals = cutoffs = tt_hits = deepest = 0
-    # An engine node costs more than a plain one: read the clock 4x as often, so that
-    # an engine search overruns its time budget by as little.
-    every = CHECK_EVERY // 4 if craft else CHECK_EVERY
-    next_check, check = _budget_check(deadline, budget, every, stop)
+    # The adaptive cadence looks at the clock about once a millisecond, whatever a node costs.
+    next_check, check = _budget_check(deadline, budget, stop=stop)
 
     def round_depth(depth: int, state: Any) -> int:
         """A node's depth in rounds from its parent's (both ``ROUND * rounds + phase``)."""
@@ -465,8 +458,12 @@ def alphabeta_kernel(
     def probe(
         outcomes: Sequence[tuple[Any, float]], state: Any, depth: int, ply: int, beta: float
     ) -> tuple[list[float], float | None]:
-        """Star2's lower bounds per outcome, or a fail-high value of the chance node."""
-        nonlocal nodes, cutoffs
+        """Star2's lower bounds per outcome, or a fail-high value of the chance node.
+
+        ``depth`` is the outcomes' depth (one more than the chance node's when it stands
+        for a player).
+        """
+        nonlocal nodes, next_check, cutoffs
         floors = [lo] * len(outcomes)
         floor = lo  # sum of p * floor over every outcome
         for i, (outcome, p) in enumerate(outcomes):
@@ -474,6 +471,8 @@ def alphabeta_kernel(
             if depth >= cutoff or is_terminal(child) or to_move(child) != player:
                 continue
             nodes += 1
+            if nodes >= next_check:
+                next_check = check(nodes)
             moves = actions(child)
             if order is not None:
                 moves = order(child, moves)
@@ -496,6 +495,8 @@ def alphabeta_kernel(
     def chance(state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
         nonlocal cutoffs
         outcomes = chance_outcomes(state)
+        if chance_player(state) is not None:
+            depth += 1  # a player modelled as chance: its move is a ply
         floors: list[float] | None = None
         below = lo  # a lower bound on the mean of the outcomes not searched yet
         if star2:

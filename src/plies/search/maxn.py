@@ -10,6 +10,7 @@ bounds on the sum of utilities), so it visits every node of the depth-limited tr
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from plies.game import CHANCE, Game
@@ -19,6 +20,7 @@ from plies.search.common import (
     Limit,
     Searcher,
     SearchResult,
+    StopSignal,
     Trace,
     resolve_player,
     run,
@@ -58,7 +60,8 @@ class MaxnSearcher(Searcher):
         self.enter(ply)
         ops = self.ops
         mover = ops.to_move(state)
-        depth = self.depth_here(depth, mover, last)
+        actor = self.actor(state, mover)
+        depth = self.depth_here(depth, actor, last)
         trace = self.trace
         if trace is not None:
             self.emit("enter", state, depth, mover)
@@ -68,12 +71,15 @@ class MaxnSearcher(Searcher):
         self.check_mover(mover)
         if trace is not None:
             self.emit("expand", state, depth, mover)
-        last = self.next_last(mover, last)
+        last = self.next_last(actor, last)
         vec: Vector = ()
         if mover == CHANCE:
             total = [0.0] * ops.num_players
+            child_depth = depth + self.step(actor)  # dice do not count, a modelled player does
             for outcome, p in ops.chance_outcomes(state):
-                child = self.descend(state, outcome, self.vector_value, depth, last, ply + 1)
+                child = self.descend(
+                    state, outcome, self.vector_value, child_depth, last, ply + 1
+                )
                 for k, u in enumerate(child):
                     total[k] += p * u
             vec = tuple(total)
@@ -139,6 +145,8 @@ def maxn(
     tie: str = "first",
     seed: int | None = None,
     trace: Trace | None = None,
+    stop: StopSignal | None = None,
+    on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
     """Max^n search: each player maximises its own utility.
 
@@ -148,6 +156,7 @@ def maxn(
     a seeded random one among them (``tie="random"``).  Tie-breaking inside the tree is
     "first" and changes other players' values: max^n's known sensitivity to ties.
     Exact (for this model) when ``result.exact``; chance nodes are averaged.
+    ``stop`` and ``on_iteration`` as in :func:`plies.minimax`.
     """
     who = resolve_player(game, state, player)
     unit = limit.unit if limit else "ply"
@@ -159,4 +168,7 @@ def maxn(
         assert isinstance(searcher, MaxnSearcher)
         return searcher.vector
 
-    return run(factory, state, limit, tie=tie, seed=seed, vector=vector)
+    return run(
+        factory, state, limit, tie=tie, seed=seed, vector=vector, stop=stop,
+        on_iteration=on_iteration,
+    )

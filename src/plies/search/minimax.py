@@ -20,6 +20,7 @@ from plies.search.common import (
     Limit,
     Searcher,
     SearchResult,
+    StopSignal,
     Trace,
     resolve_player,
     run,
@@ -39,11 +40,13 @@ class MinimaxSearcher(Searcher):
         mover, depth, value = self.arrive(state, depth, last, ply)
         if value is not None:
             return value
-        last = self.next_last(mover, last)
+        actor = self.actor(state, mover)
+        last = self.next_last(actor, last)
         if mover == CHANCE:
             value = 0.0
+            child_depth = depth + self.step(actor)  # dice do not count, a modelled player does
             for outcome, p in self.ops.chance_outcomes(state):
-                value += p * self.child_value(state, outcome, depth, last, ply)
+                value += p * self.child_value(state, outcome, child_depth, last, ply)
             self.pv[ply] = []
         else:
             maximizing = mover == self.player
@@ -62,6 +65,7 @@ class MinimaxSearcher(Searcher):
         return minimax_kernel(
             self.ops, self.player, self.max_depth, chance=self.chance_ok,
             algorithm=self.algorithm, deadline=self.deadline, budget=self.kernel_budget(),
+            stop=self.stop, game=self.game,
         )
 
 
@@ -79,7 +83,7 @@ class Star1Searcher(ExpectiminimaxSearcher):
     def compile(self) -> Kernel:
         return alphabeta_kernel(
             self.ops, self.player, self.max_depth, star1=True, star2=self.star2,
-            deadline=self.deadline, budget=self.kernel_budget(),
+            deadline=self.deadline, budget=self.kernel_budget(), stop=self.stop,
         )
 
 
@@ -98,6 +102,8 @@ def minimax(
     tie: str = "first",
     seed: int | None = None,
     trace: Trace | None = None,
+    stop: StopSignal | None = None,
+    on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
     """Paranoid minimax value and best action at ``state``.
 
@@ -109,14 +115,25 @@ def minimax(
 
     ``action`` is the mover's choice: the first best action in ``actions()`` order
     (``tie="first"``) or a seeded random one among all equally good actions
-    (``tie="random"``).  Chance nodes raise :class:`UnsupportedGameError`; use
+    (``tie="random"``).  A game that declares ``has_chance`` (or simultaneous moves) is
+    refused before the search starts with :class:`UnsupportedGameError`; use
     :func:`expectiminimax`.
+
+    ``stop`` (a :class:`~plies.search.common.StopSignal` such as
+    :class:`threading.Event`) ends the search from another thread: the result is then
+    the last completed iteration, or the first legal action with the root's evaluation
+    when none completed, and ``result.stopped`` is True.  ``on_iteration(result)`` is
+    called after each completed iteration; with it a depth-limited search deepens
+    1, 2, ..., ``limit.depth``.
 
     >>> from plies.games import load
     >>> minimax(load("aima-5-2"), load("aima-5-2").initial_state()).value
     3.0
     """
-    return _search(MinimaxSearcher, game, state, limit, player, tie, seed, trace)
+    return _search(
+        MinimaxSearcher, game, state, limit, player, tie, seed, trace, stop=stop,
+        on_iteration=on_iteration,
+    )
 
 
 def expectiminimax(
@@ -129,6 +146,8 @@ def expectiminimax(
     seed: int | None = None,
     trace: Trace | None = None,
     pruning: bool | str = False,
+    stop: StopSignal | None = None,
+    on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
     """Expectiminimax: paranoid minimax where chance nodes take the probability-weighted mean.
 
@@ -136,8 +155,10 @@ def expectiminimax(
     ``player`` explicitly when the root is a chance node) when ``player`` maximises,
     every other player minimises it and chance follows ``game.chance_outcomes``.
     Opponents modelled as random ("expectimax") come from wrapping the game in
-    :class:`plies.OpponentsAsChance`.  Chance nodes do not count toward ``limit.depth``.
-    Exact when ``result.exact``.
+    :class:`plies.OpponentsAsChance`.  True chance events (dice) do not count toward
+    ``limit.depth``; a player modelled as chance does: its move is a ply and completes
+    rounds, so the search cuts off where :func:`minimax` over the unwrapped game does.
+    Exact when ``result.exact``.  ``stop`` and ``on_iteration`` as in :func:`minimax`.
 
     ``pruning=True`` (or ``"star1"``) searches the same tree with alpha-beta at decision
     nodes and Ballard's Star1 at chance nodes (it needs a finite ``game.utility_range``,
@@ -154,7 +175,9 @@ def expectiminimax(
         if not (math.isfinite(lo) and math.isfinite(hi)):
             raise OptionError("pruning at chance nodes needs a finite game.utility_range")
         cls = Star2Searcher if pruning == "star2" else Star1Searcher
-    return _search(cls, game, state, limit, player, tie, seed, trace)
+    return _search(
+        cls, game, state, limit, player, tie, seed, trace, stop=stop, on_iteration=on_iteration
+    )
 
 
 def _search(
@@ -167,11 +190,14 @@ def _search(
     seed: int | None,
     trace: Trace | None,
     configure: Callable[[Any], None] | None = None,
+    *,
+    stop: StopSignal | None = None,
     **run_options: Any,
 ) -> SearchResult:
     """Run ``cls`` under ``limit``; ``configure`` sets algorithm options on each searcher.
 
-    ``run_options`` go to :func:`plies.search.common.run` (``deepen``, ``on_iteration``).
+    ``stop`` and ``run_options`` go to :func:`plies.search.common.run` (``deepen``,
+    ``on_iteration``).
     """
     who = resolve_player(game, state, player)
     unit = limit.unit if limit else "ply"
@@ -182,4 +208,4 @@ def _search(
             configure(searcher)
         return searcher
 
-    return run(factory, state, limit, tie=tie, seed=seed, **run_options)
+    return run(factory, state, limit, tie=tie, seed=seed, stop=stop, **run_options)

@@ -4,35 +4,109 @@ A :class:`Narrator` is a trace callback: hand it to any search as ``trace=`` and
 the events into sentences ("Go to MAX. Terminal and cutoff tests not met. MAX isn't done
 moving (1 < 3)."), indented by the depth of the node in the tree.  It only formats text;
 printing is the caller's business.
+
+The narration follows the search's decision rule (:data:`RULES`):
+
+- ``"paranoid"`` (``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``,
+  ``simultaneous``): the searching player is MAX and maximises its value, every other
+  player is MIN and minimises MAX's value, chance nodes average by probability, and a
+  simultaneous stage is worth the value of its matrix game in mixed strategies.
+- ``"maxn"``: every player maximises its *own* utility, its component of the utility
+  vector; nodes are named by their mover, never MAX or MIN, and values are vectors.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
-from plies.game import CHANCE, format_action
-from plies.search.common import TraceEvent
+from plies.errors import OptionError
+from plies.game import CHANCE, SIMULTANEOUS, OpponentsAsChance, format_action
+from plies.search.common import SearchResult, TraceEvent
+
+__all__ = ["NOISE", "RULES", "Narrator", "format_number", "narration_rule"]
+
+RULES: Final = ("paranoid", "maxn")
+"""The decision rules a :class:`Narrator` can tell."""
+
+_RULE_OF: Final = {
+    "minimax": "paranoid",
+    "alphabeta": "paranoid",
+    "bounded": "paranoid",
+    "expectiminimax": "paranoid",
+    "simultaneous": "paranoid",
+    "maxn": "maxn",
+}
 
 
-def _num(value: float | None) -> str:
+def narration_rule(rule_or_algorithm: str) -> str:
+    """The decision rule (one of :data:`RULES`) named by ``rule_or_algorithm``: a rule
+    itself, or the name of the search that follows it.
+
+    >>> narration_rule("maxn"), narration_rule("alphabeta"), narration_rule("paranoid")
+    ('maxn', 'paranoid', 'paranoid')
+    """
+    if rule_or_algorithm in RULES:
+        return rule_or_algorithm
+    rule = _RULE_OF.get(rule_or_algorithm)
+    if rule is None:
+        known = ", ".join([*RULES, *_RULE_OF])
+        raise OptionError(f"no narration for {rule_or_algorithm!r}; use one of: {known}")
+    return rule
+
+
+NOISE: Final = 1e-9
+"""Values closer to 0 than this are written 0: the round-off of the matrix games' LP."""
+
+
+def format_number(value: float | None) -> str:
+    """A value as the narration writes it: 3, 2.1, 0.4867, +inf, ``?`` for None.
+
+    Round-off below :data:`NOISE` (a linear program's 2.2e-16, a ``-0.0``) is written 0,
+    so that people do not read a draw as a win or a loss.
+
+    >>> format_number(3.0), format_number(2.1), format_number(-math.inf), format_number(None)
+    ('3', '2.1', '-inf', '?')
+    >>> format_number(2.220446049250313e-16), format_number(-0.0)
+    ('0', '0')
+    """
     if value is None:
         return "?"
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
+    if abs(value) < NOISE:
+        return "0"
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
     return f"{value:.4g}"
 
 
+def _vector(values: tuple[float, ...]) -> str:
+    return "(" + ", ".join(format_number(v) for v in values) + ")"
+
+
 class Narrator:
     """Collects one sentence per trace event in :attr:`lines` (and passes each to ``echo``).
 
-    Roles follow the paranoid model: the searching player is MAX, every other player
-    MIN, chance nodes CHANCE.  For games with several moves per turn (those with a
-    ``turn_progress(state)`` method, such as :class:`plies.MultiMoveTurns`) it says
-    whether the mover is done moving, as in the "Civilization" tutorial.
+    ``rule`` is the search's decision rule, one of :data:`RULES` or the name of a search
+    (see :func:`narration_rule`): ``"paranoid"`` (the default) calls the searching
+    ``player`` MAX and every other player MIN; ``"maxn"`` names every node by its mover,
+    which maximises its own component of the utility vector.  Chance nodes are CHANCE;
+    a player that :class:`plies.OpponentsAsChance` models as chance is named as such.
+    For games with several moves per turn (those with a ``turn_progress(state)``
+    method, such as :class:`plies.MultiMoveTurns`) it says whether the mover is done
+    moving, as in the "Civilization" tutorial.
+
+    ``limit`` caps :attr:`lines`; the events past it are counted in :attr:`truncated`,
+    and the first of them sets :attr:`done`, an :class:`threading.Event` that a search
+    can take as its stop signal (``stop=narrator.done``), so that a narration cut short
+    does not leave the search running for nothing.
+
+    Raises :class:`~plies.errors.OptionError` for an unknown rule, and from inside the
+    search when the events do not fit the rule (a max^n search, whose events carry
+    utility vectors, narrated with the paranoid rule).
     """
 
     def __init__(
@@ -43,36 +117,86 @@ class Narrator:
         *,
         echo: Callable[[str], None] | None = None,
         limit: int | None = None,
+        rule: str = "paranoid",
     ) -> None:
+        if limit is not None and limit < 0:
+            raise OptionError(f"the line limit must be >= 0, got {limit}")
         self.game = game
         self.root = root
         self.player = player
         self.echo = echo
         self.limit = limit
+        self.rule = narration_rule(rule)
         self.lines: list[str] = []
         self.truncated = 0
+        self.done = threading.Event()
+        """Set once the line limit cut the narration: nothing more will be said."""
         self._entered: TraceEvent | None = None
         self._progress = getattr(game, "turn_progress", None)
 
+    @property
+    def maxn(self) -> bool:
+        return self.rule == "maxn"
+
+    def name(self, player: int) -> str:
+        """The player's name: ``game.player_name(player)``, else ``P0``, ``P1``, ..."""
+        namer = getattr(self.game, "player_name", None)
+        return f"P{player}" if namer is None else str(namer(player))
+
     def role(self, mover: int) -> str:
+        """How a node's mover is called: MAX or MIN (with its name when that differs) under
+        the paranoid rule, its name under max^n, CHANCE at chance nodes."""
         if mover == CHANCE:
             return "CHANCE"
-        name = getattr(self.game, "player_name", None)
-        who = f"P{mover}" if name is None else str(name(mover))
+        if mover == SIMULTANEOUS:
+            return "SIMULTANEOUS"
+        who = self.name(mover)
+        if self.maxn:
+            return who
         tag = "MAX" if mover == self.player else "MIN"
         return tag if who == tag else f"{tag} ({who})"
 
+    def opening(self, algorithm: str) -> str:
+        """The line that introduces the narration of ``algorithm`` on the game."""
+        title = getattr(self.game, "name", "game")
+        if self.maxn:
+            players = ", ".join(self.name(p) for p in range(self.game.num_players))
+            return (
+                f"Tracing {algorithm} on {title}: every player maximises its own utility; "
+                f"vectors list ({players})."
+            )
+        return f"Tracing {algorithm} on {title}; MAX is {self.name(self.player)}."
+
+    def closing(self, result: SearchResult) -> str:
+        """The line that sums up ``result``, the search's result, in the rule's terms."""
+        root = self.root
+        best = "none" if result.action is None else format_action(self.game, root, result.action)
+        nodes = f"{result.stats.nodes:,} nodes"
+        if self.maxn and result.values is not None:
+            mine = format_number(result.value)
+            return (
+                f"Result: values {_vector(result.values)}, {self.name(self.player)} gets "
+                f"{mine}; best move {best}, {nodes}."
+            )
+        return f"Result: value {format_number(result.value)} for MAX, best move {best}, {nodes}."
+
     def __call__(self, event: TraceEvent) -> None:
+        if event.values is not None and not self.maxn:
+            raise OptionError(
+                "this search backs up utility vectors (max^n): narrate it with rule='maxn'"
+            )
         if event.kind == "enter":  # said together with the tests that follow it
             self._entered = event
+            return
+        if self.limit is not None and len(self.lines) >= self.limit:
+            self._entered = None
+            self.truncated += 1
+            self.done.set()
             return
         text = self.sentence(event)
         if self._entered is not None:
             text = f"{self.arrival(self._entered, event.kind)} {text}"
             self._entered = None
-        if self.limit is not None and len(self.lines) >= self.limit:
-            self.truncated += 1
-            return
         line = "  " * len(event.path) + text
         self.lines.append(line)
         if self.echo is not None:
@@ -93,30 +217,33 @@ class Narrator:
         """The sentence for entering a node; leaves are not called MAX or MIN."""
         window = ""
         if e.alpha is not None and e.beta is not None:
-            window = f", alpha={_num(e.alpha)}, beta={_num(e.beta)}"
+            window = f", alpha={format_number(e.alpha)}, beta={format_number(e.beta)}"
         if then == "terminal":
             return f"Go to leaf {self.where(e)} (depth {e.depth}{window})."
         return f"Go to {self.role(e.mover)} at {self.where(e)} (depth {e.depth}{window})."
 
     def sentence(self, e: TraceEvent) -> str:
-        role = self.role(e.mover)
+        """The sentence for one event other than ``enter``."""
         if e.kind == "terminal":
-            return f"Terminal test met: utility {_num(e.value)}{self._vector(e)}."
+            if e.values is not None:
+                return f"Terminal test met: utilities {_vector(e.values)}."
+            return f"Terminal test met: utility {format_number(e.value)}."
         if e.kind == "cutoff":
-            return (
-                f"Terminal test not met; cutoff test met at depth {e.depth}: "
-                f"evaluation {_num(e.value)}{self._vector(e)}."
+            said = (
+                f"evaluations {_vector(e.values)}" if e.values is not None
+                else f"evaluation {format_number(e.value)}"
             )
+            return f"Terminal test not met; cutoff test met at depth {e.depth}: {said}."
         if e.kind == "expand":
             return "Terminal and cutoff tests not met." + self._turn(e)
         if e.kind == "backup":
-            return f"{role} at {self.where(e)} backs up {_num(e.value)}{self._vector(e)}."
+            return self._backup(e)
         if e.kind == "prune":
             skipped = ", ".join(self._action(e, a) for a in e.pruned)
             why = (
-                f"alpha={_num(e.alpha)} >= beta={_num(e.beta)}"
+                f"alpha={format_number(e.alpha)} >= beta={format_number(e.beta)}"
                 if e.alpha is not None and e.beta is not None
-                else f"{_num(e.value)} cannot be improved on"
+                else f"{format_number(e.value)} cannot be improved on"
             )
             return f"Prune {skipped}: {why}."
         return ""
@@ -124,19 +251,51 @@ class Narrator:
     def _action(self, e: TraceEvent, action: Any) -> str:
         return format_action(self.game, e.state, action)
 
-    def _vector(self, e: TraceEvent) -> str:
+    def _backup(self, e: TraceEvent) -> str:
+        role = self.role(e.mover)
         if e.values is None:
-            return ""
-        return " (" + ", ".join(_num(v) for v in e.values) + ")"
+            why = " (its matrix game's value)" if e.mover == SIMULTANEOUS else ""
+            return f"{role} at {self.where(e)} backs up {format_number(e.value)}{why}."
+        vector = _vector(e.values)
+        if e.mover in (CHANCE, SIMULTANEOUS) or not 0 <= e.mover < len(e.values):
+            return f"{role} at {self.where(e)} backs up {vector}, the average by probability."
+        own = format_number(e.values[e.mover])
+        return (
+            f"{role} at {self.where(e)} backs up {vector}, the child best for {role} "
+            f"(component {e.mover} = {own})."
+        )
+
+    def _goal(self, mover: int) -> str:
+        """What the mover of a node is after, under the rule."""
+        if self.maxn:
+            return f"it maximises its own utility (component {mover} of the vector)"
+        return "it maximises MAX's value" if mover == self.player else "it minimises MAX's value"
 
     def _turn(self, e: TraceEvent) -> str:
         if e.mover == CHANCE:
-            return " Chance moves: average the outcomes by probability."
+            return self._chance(e)
+        if e.mover == SIMULTANEOUS:
+            return (
+                " Everyone moves at once: the joint actions make a matrix game, worth its "
+                "value for MAX in mixed strategies (solved by linear programming)."
+            )
         role = self.role(e.mover)
         if self._progress is None:
-            goal = "maximises" if e.mover == self.player else "minimises"
-            return f" {role} moves: it {goal} MAX's value."
+            return f" {role} moves: {self._goal(e.mover)}."
         made, allowed = self._progress(e.state)
         if made == 0:
-            return f" {role} starts its turn (move 1 of {allowed})."
+            start = f" {role} starts its turn (move 1 of {allowed})"
+            return f"{start}; {self._goal(e.mover)}." if self.maxn else f"{start}."
         return f" {role} isn't done moving ({made} < {allowed})."
+
+    def _chance(self, e: TraceEvent) -> str:
+        outcomes = "outcome vectors" if self.maxn else "outcomes"
+        game = self.game
+        if isinstance(game, OpponentsAsChance):
+            real = game.game.to_move(e.state)
+            if real in game.players:
+                return (
+                    f" {self.name(real)} is modelled as chance: average its moves' "
+                    f"{outcomes} by probability."
+                )
+        return f" Chance moves: average the {outcomes} by probability."

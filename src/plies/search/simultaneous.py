@@ -41,6 +41,7 @@ from plies.search.common import (
     Limit,
     Searcher,
     SearchResult,
+    StopSignal,
     Trace,
     resolve_player,
     run,
@@ -191,6 +192,7 @@ class SimultaneousSearcher(Searcher):
 
     algorithm = "simultaneous"
     chance_ok = True
+    simultaneous_ok = True
     memo: dict[Any, tuple[float, list[Any]]] | None
     player_actions: Callable[[Any, int], Sequence[Any]]
     stage: _Stage | None  # the root's stage, once searched
@@ -203,9 +205,6 @@ class SimultaneousSearcher(Searcher):
         self.player_actions = custom or partial(default_player_actions, self.game)
         self.stage = None
         self.scored = []
-
-    def check_mover(self, mover: int) -> None:
-        """Every node type is searchable here."""
 
     def depth_here(self, depth: int, mover: int, last: int) -> int:
         """A simultaneous stage gives the turn back to the searching player (rounds)."""
@@ -239,11 +238,13 @@ class SimultaneousSearcher(Searcher):
                 if self.trace is not None:
                     self.emit("backup", state, depth, mover, value)
                 return value
-        last = self.next_last(mover, last)
-        if mover == CHANCE:  # chance events do not count toward the depth
+        actor = self.actor(state, mover)
+        last = self.next_last(actor, last)
+        if mover == CHANCE:  # dice do not count toward the depth, a modelled player does
             value = 0.0
+            child_depth = depth + self.step(actor)
             for outcome, p in self.ops.chance_outcomes(state):
-                value += p * self.child_value(state, outcome, depth, last, ply)
+                value += p * self.child_value(state, outcome, child_depth, last, ply)
             self.pv[ply] = []
         elif mover == SIMULTANEOUS:
             value = self.stage_value(state, depth + self.ply_step, last, ply)
@@ -361,6 +362,8 @@ def simultaneous(
     seed: int | None = None,
     trace: Trace | None = None,
     memo: bool = True,
+    stop: StopSignal | None = None,
+    on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
     """The mixed-strategy (minimax-theorem) value of ``state`` for ``player``, by backward
     induction over a game with SIMULTANEOUS nodes.
@@ -387,6 +390,8 @@ def simultaneous(
     A simultaneous node must allow every combination of the players' own actions
     (``game.player_actions``, default: projected from the joint actions); otherwise
     :class:`UnsupportedGameError`.  Matrices without a pure saddle point need SciPy.
+    ``stop`` and ``on_iteration`` as in :func:`plies.minimax` (each iteration's result
+    carries its ``strategy``).
 
     >>> from plies.games import load
     >>> pd = load("prisoners-dilemma")
@@ -408,18 +413,25 @@ def simultaneous(
         assert isinstance(searcher, SimultaneousSearcher)
         passes.append(searcher)
 
-    result = run(factory, state, limit, tie=tie, seed=seed, vector=finished)
+    def with_strategy(result: SearchResult) -> SearchResult:
+        strategy = passes[-1].root_strategy()
+        if strategy is None and result.action is not None:
+            strategy = {result.action: 1.0}
+        return replace(result, strategy=strategy)
+
+    report = None if on_iteration is None else (lambda r: on_iteration(with_strategy(r)))
+    result = run(
+        factory, state, limit, tie=tie, seed=seed, vector=finished, stop=stop,
+        on_iteration=report,
+    )
     if not passes:  # not even one pass completed: run's fallback picked an action
         return _fallback_action(game, state, who, result)
-    strategy = passes[-1].root_strategy()
-    if strategy is None and result.action is not None:
-        strategy = {result.action: 1.0}
-    return replace(result, strategy=strategy)
+    return with_strategy(result)
 
 
 def _fallback_action(game: Any, state: Any, who: int, result: SearchResult) -> SearchResult:
     """At a simultaneous root the fallback's action must be ``who``'s own, not a joint one."""
-    if game.to_move(state) != SIMULTANEOUS:
+    if game.is_terminal(state) or game.to_move(state) != SIMULTANEOUS:
         return result
     custom = getattr(game, "player_actions", None)
     own = (custom or partial(default_player_actions, game))(state, who)

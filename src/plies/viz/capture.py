@@ -23,15 +23,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from plies.errors import OptionError, SearchLimitError
-from plies.game import CHANCE, format_action, game_ops
-from plies.search import (
-    SEARCHES,
-    Limit,
-    SearchResult,
-    TraceEvent,
-)
+from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
+from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
-from plies.search.narrate import _num
+from plies.search.narrate import format_number as _num
+from plies.search.registry import ALGORITHMS as REGISTRY
 
 __all__ = [
     "ALGORITHMS",
@@ -46,13 +42,14 @@ __all__ = [
 
 Search = Callable[..., Any]
 ALGORITHMS: Final[dict[str, Search]] = {
-    name: search for name, search in SEARCHES.items() if name != "simultaneous"
+    name: entry.search for name, entry in REGISTRY.items() if entry.traceable
 }
-"""The searches a tree can be captured from (each traces its nodes), as the CLI names them."""
+"""The searches a tree can be captured from (each traces its nodes), as the CLI names them:
+the registry's traceable algorithms."""
 
-KINDS: Final = ("max", "min", "chance", "terminal", "cutoff")
-"""Node kinds; a max^n tree with more than two players uses the mover's name instead of
-max/min, because there every player maximises its own utility."""
+KINDS: Final = ("max", "min", "chance", "simultaneous", "terminal", "cutoff")
+"""Node kinds; a max^n tree uses the mover's name instead of max/min, because there
+every player maximises its own utility (whatever the number of players)."""
 
 DEFAULT_MAX_NODES: Final = 2000
 
@@ -73,12 +70,15 @@ class TreeNode:
     """One node of a captured tree.
 
     ``action`` is the action from the parent as the game writes it (None at the root).
-    ``kind`` is ``"max"``, ``"min"``, ``"chance"``, ``"terminal"`` or ``"cutoff"`` (a
-    depth-limited leaf scored by the evaluation); in a max^n tree of three or more
-    players an inner node's kind is its mover's name.  ``mover`` is the mover's name
-    (``"chance"`` at chance nodes, None at terminals).  ``value`` is the value the node
-    backed up, from the searching player's point of view (a leaf: its utility or
-    evaluation); None only for a pruned stub, which was never searched.  ``values`` is
+    ``kind`` is ``"max"``, ``"min"``, ``"chance"``, ``"simultaneous"`` (a stage where
+    everyone moves at once), ``"terminal"`` or ``"cutoff"`` (a depth-limited leaf scored
+    by the evaluation); in a max^n tree an inner node's kind
+    is its mover's name (there is no MIN: every player maximises its own utility).
+    ``mover`` is the mover's name (``"chance"`` at chance nodes, ``"everyone"`` at
+    simultaneous stages, None at terminals).
+    ``value`` is the value the node backed up, from the searching player's point of view
+    (a leaf: its utility or evaluation); None only for a pruned stub, which was never
+    searched.  ``values`` is
     the utility vector of a max^n node.  ``alpha``/``beta`` are the window the node was
     entered with (None when the algorithm has none).  ``pv``: the node is on the chosen
     path.  ``pruned``: a child skipped by a prune, with the reason in ``pruned_by``.
@@ -175,6 +175,26 @@ class SearchTree:
 
         return tree_to_svg(self)
 
+    def _repr_svg_(self) -> str:
+        """A notebook shows the tree as its picture."""
+        return self.to_svg()
+
+    def _repr_html_(self) -> str:
+        """The picture inline, with the value and principal variation as its caption."""
+        from html import escape
+
+        svg = self.to_svg()
+        if svg.startswith("<?xml"):  # a declaration is not allowed inside HTML
+            svg = svg.split("?>", 1)[1].lstrip()
+        value = format(self.value + 0.0, ".6g")
+        caption = (
+            f"{self.game}: {self.algorithm}, value {value} for {self.player}; "
+            f"principal variation {' '.join(self.pv) or '(none)'}; "
+            f"{int(self.stats.get('nodes', 0)):,} nodes searched, "
+            f"{int(self.stats.get('pruned', 0)):,} pruned"
+        )
+        return f"<figure>{svg}<figcaption>{escape(caption)}</figcaption></figure>"
+
 
 def player_name(game: Any, player: int) -> str:
     """``game.player_name(player)``, else ``"P0"``, ``"P1"``, ..."""
@@ -193,6 +213,7 @@ def capture(
     tie: str = "first",
     seed: int | None = None,
     threshold: float | None = None,
+    all_values: bool = False,
 ) -> SearchTree:
     """Run ``algorithm`` from ``state`` with a trace and return the tree it explored.
 
@@ -200,7 +221,9 @@ def capture(
     no time or node budget, because a picture shows one complete, reproducible search.
     ``player``, ``tie`` and ``seed`` mean what they mean for the search (``player``
     defaults to the player to move); ``threshold`` is bounded minimax's satisficing
-    threshold.  The tree's values are the search's own: the root's value is exactly
+    threshold.  With ``all_values`` the tree is that of :func:`plies.analyze` (every root
+    action searched with a full window), the search behind a table of move values.
+    The tree's values are the search's own: the root's value is exactly
     the search result's value, and the path marked ``pv`` is its principal variation.
 
     Raises :class:`TreeTooLargeError` as soon as the search visits more than
@@ -225,7 +248,12 @@ def capture(
         options["threshold"] = threshold
     searcher_player = resolve_player(game, state, player)
     recorder = _Recorder(game, searcher_player, algorithm, max_nodes, threshold)
-    result: SearchResult = search(game, state, limit, trace=recorder, **options)
+    if all_values:
+        result: SearchResult = analyze(
+            game, state, limit, algorithm=algorithm, trace=recorder, **options
+        )
+    else:
+        result = search(game, state, limit, trace=recorder, **options)
     root = recorder.finish()
     _mark_pv(root, result.pv)
     names = tuple(player_name(game, p) for p in range(game.num_players))
@@ -282,7 +310,9 @@ class _Recorder:
         self.player = player
         self.max_nodes = max_nodes
         self.threshold = threshold
-        self.by_name = algorithm == "maxn" and game.num_players > 2
+        # max^n has no MAX and MIN, even with two players: every mover maximises its own
+        # component of the utility vector, so its nodes carry its name
+        self.by_name = algorithm == "maxn"
         label = getattr(game, "label", None)
         self.label: Callable[[Any], Any] | None = label if callable(label) else None
         self.root: TreeNode | None = None
@@ -386,11 +416,15 @@ class _Recorder:
     def kind(self, mover: int) -> str:
         if mover == CHANCE:
             return "chance"
+        if mover == SIMULTANEOUS:
+            return "simultaneous"
         if self.by_name:
             return player_name(self.game, mover)
         return "max" if mover == self.player else "min"
 
     def mover(self, mover: int) -> str:
+        if mover == SIMULTANEOUS:
+            return "everyone"
         return "chance" if mover == CHANCE else player_name(self.game, mover)
 
     def finish(self) -> TreeNode:

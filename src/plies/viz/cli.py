@@ -15,14 +15,15 @@ a depth limit, not ``--time`` or ``--nodes``, and at most ``--max-nodes`` visite
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from plies.errors import OptionError, SearchLimitError
+from plies.engine import number, plan
+from plies.engine.args import game_of, position_of, real, request_of, say, search_arguments
+from plies.errors import OptionError, SearchLimitError, UsageError
 from plies.viz.capture import DEFAULT_MAX_NODES, SearchTree, TreeTooLargeError, capture
 
 FORMATS = {".svg": "svg", ".json": "json", ".dot": "dot", ".gv": "dot"}
@@ -30,13 +31,11 @@ FORMATS = {".svg": "svg", ".json": "json", ".dot": "dot", ".gv": "dot"}
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
     """Add the ``tree`` sub-command to the ``plies`` argument parser."""
-    from plies.cli import _real
-
-    # ``common`` spells game options "-o/--option"; here "-o" is the output file.  A
-    # private copy keeps the other commands' "-o" intact while "resolve" takes it over.
-    base = copy.deepcopy(common)
+    # Here "-o" names the output, so game options are spelt "--option" only; a picture
+    # shows one complete plain search, so neither budgets nor --engine are offered.
+    base = search_arguments(budgets=False, engine=False, short_option=False)
     p = sub.add_parser(
-        "tree", parents=[base], conflict_handler="resolve",
+        "tree", parents=[base],
         help="draw the search tree (SVG, DOT or JSON)",
         description="Draw the tree a search explores: values, alpha-beta windows, the "
         "chosen path and the pruned branches.",
@@ -52,7 +51,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help=f"refuse searches that visit more nodes than this (default {DEFAULT_MAX_NODES:,})",
     )
     p.add_argument(
-        "--threshold", type=_real,
+        "--threshold", type=real,
         help="bounded minimax: only decide whether this value can be reached",
     )
 
@@ -84,27 +83,20 @@ def render(tree: SearchTree, fmt: str, *, ascii_only: bool = False) -> str:
 
 def run(console: Console, args: argparse.Namespace) -> int:
     """Capture the search that ``args`` describe and write its picture."""
-    from plies.cli import UsageError, _algorithm, _limit, _load, _num, _player, _position, _say
     from plies.viz.style import vector
 
-    if args.engine:
-        raise OptionError("--engine does not apply: a tree picture shows the plain search")
     if args.max_nodes < 1:
         raise OptionError(f"--max-nodes must be at least 1, got {args.max_nodes}")
     fmt = output_format(args.output, args.format)
-    game = _load(args)
-    state, _ = _position(game, args.moves)
-    name, _ = _algorithm(game, args.algorithm, args.threshold)
-    player = _player(game, state, args.player)
-    limit = _limit(args)
-    if limit is not None and limit.anytime:
-        raise OptionError(
-            "a tree picture shows one complete search: use --depth, not --time or --nodes"
-        )
+    game = game_of(args)
+    state, _ = position_of(args, game)
+    request = request_of(args, game, state, traced=True)
+    chosen = plan(game, state, request)
     try:
         tree = capture(
-            game, state, name, limit, player=player, max_nodes=args.max_nodes, tie=args.tie,
-            seed=args.seed, threshold=args.threshold,
+            game, state, chosen.algorithm.name, request.limit, player=request.player,
+            max_nodes=args.max_nodes, tie=request.tie, seed=request.seed,
+            threshold=request.threshold,
         )
     except TreeTooLargeError as err:
         raise SearchLimitError(
@@ -119,8 +111,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     pruned = int(tree.stats["pruned"])
-    value = vector(tree.values) if tree.values is not None else _num(tree.value)
-    _say(
+    value = vector(tree.values) if tree.values is not None else number(tree.value)
+    say(
         console,
         f"wrote {args.output} ({fmt}): {int(tree.stats['nodes']):,} nodes searched"
         + (f", {pruned:,} pruned" if pruned else "")

@@ -1,10 +1,11 @@
 """A captured search tree as Graphviz DOT text (``dot -Tsvg tree.dot``).
 
 The same conventions as the SVG: MAX ``triangle``, MIN ``invtriangle``, chance
-``circle``, terminal ``box``, depth cutoff dashed ``box``; each node's label is its value;
-edges carry the actions; the chosen path is thick and green; pruned stubs are grey and
-dashed, and the bound that pruned them labels their edge.  ``ordering=out`` keeps the
-children in the order the search tried them.  The legend is the graph's label.
+``circle``, simultaneous stage ``diamond``, terminal ``box``, depth cutoff dashed
+``box``; each node's label is its value; edges carry the actions; the chosen path is
+thick and green; pruned stubs are grey and dashed, and the bound that pruned them labels
+their edge. ``ordering=out`` keeps the children in the order the search tried them. The
+legend is the graph's label.
 """
 
 from __future__ import annotations
@@ -25,8 +26,11 @@ from plies.viz.style import (
     value_text,
 )
 
-DOT_SHAPES = {"up": "triangle", "down": "invtriangle", "circle": "circle", "square": "box"}
-LEGEND_MARKS = {"up": "▲", "down": "▼", "circle": "●", "square": "■"}
+DOT_SHAPES = {
+    "up": "triangle", "down": "invtriangle", "circle": "circle", "diamond": "diamond",
+    "square": "box",
+}
+LEGEND_MARKS = {"up": "▲", "down": "▼", "circle": "●", "diamond": "◆", "square": "■"}
 
 
 def quote(text: str) -> str:

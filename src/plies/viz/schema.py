@@ -6,7 +6,8 @@ infinite number is written as the string ``"+inf"`` or ``"-inf"``)::
     {
       "schema": 1,
       "game": "aima-fig-5-2",            # the game's name
-      "algorithm": "alphabeta",          # minimax, alphabeta, bounded, expectiminimax, maxn
+      "algorithm": "alphabeta",          # minimax, alphabeta, bounded, expectiminimax, maxn,
+                                         # simultaneous
       "player": "MAX",                   # whose point of view every value is from
       "players": ["MAX", "MIN"],         # every player's name, in player order
       "value": 3.0,                      # the root's value for "player"
@@ -25,9 +26,11 @@ Every NODE has every one of these keys (null when it does not apply)::
       "id": 0,              # preorder number in the order the search reached the node
       "parent": null,       # the parent's id (null at the root)
       "action": null,       # the action from the parent, as the game writes it
-      "kind": "max",        # max, min, chance, terminal, cutoff; or, in a max^n tree of
-                            # three or more players, the mover's name
-      "mover": "MAX",       # the mover's name, "chance", or null at a terminal
+      "kind": "max",        # max, min, chance, simultaneous, terminal, cutoff; or, in
+                            # a max^n tree (where every player maximises its own
+                            # utility), the mover's name
+      "mover": "MAX",       # the mover's name, "chance", "everyone" (simultaneous),
+                            # or null at a terminal
       "value": 3.0,         # the backed-up value (leaf: utility or evaluation);
                             # null only for a pruned stub, which was never searched
       "values": null,       # max^n: the node's utility vector

@@ -2,9 +2,11 @@
 
 The conventions of the lecture figures (AIMA figures 5.2 and 5.5): MAX nodes are upward
 triangles, MIN nodes downward triangles, chance nodes circles and terminal leaves
-squares.  A leaf cut off by the depth limit (scored by the evaluation) is a square with
-a dashed border.  In a max^n tree of three or more players every player maximises its
-own utility, so every player's nodes are upward triangles, one colour per player.
+squares; a stage where everyone moves at once (a matrix game) is a diamond. A leaf cut
+off by the depth limit (scored by the evaluation) is a square with a dashed border. In a
+max^n tree there is no MIN: every player maximises its own component of the utility
+vector, so every player's nodes are upward triangles, one colour per player, labelled
+with the player's name.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from plies.search.narrate import _num
+from plies.search.narrate import format_number as _num
 from plies.viz.capture import SearchTree, TreeNode
 
 PV_COLOUR: Final = "#1b9e4b"
@@ -35,7 +37,8 @@ PLAYER_COLOURS: Final = (
 
 @dataclass(frozen=True, slots=True)
 class Look:
-    """A node's shape (``"up"``, ``"down"``, ``"circle"``, ``"square"``), colours and legend."""
+    """A node's shape (``"up"``, ``"down"``, ``"circle"``, ``"diamond"``, ``"square"``),
+    colours and legend."""
 
     shape: str
     fill: str
@@ -56,20 +59,26 @@ def look(kind: str, tree: SearchTree) -> Look:
         return Look("down", *PLAYER_COLOURS[1], False, f"MIN{who}: minimises MAX's value")
     if kind == "chance":
         return Look("circle", "#fff4c2", "#8a6d00", False, "chance: expected value")
+    if kind == "simultaneous":
+        return Look(
+            "diamond", "#e3f1d9", "#3f6e1e", False,
+            "simultaneous: its matrix game's value in mixed strategies",
+        )
     if kind == "terminal":
         return Look("square", "#ffffff", "#333333", False, "terminal: utility")
     if kind == "cutoff":
         return Look("square", "#ececec", "#555555", True, "depth cutoff: evaluation")
-    # max^n with three or more players: the kind is the mover's name
+    # max^n: the kind is the mover's name, and the mover maximises its own component
     index = tree.players.index(kind) if kind in tree.players else 0
     fill, stroke = PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
-    return Look("up", fill, stroke, False, f"{kind} maximises its own utility")
+    own = f" (component {index})" if kind in tree.players else ""
+    return Look("up", fill, stroke, False, f"{kind}: maximises its own utility{own}")
 
 
 def kinds_in_order(tree: SearchTree) -> list[str]:
     """The node kinds present in ``tree``, in legend order."""
     present = {node.kind for node in tree.nodes()}
-    ordered = ["max", "min", *tree.players, "chance", "terminal", "cutoff"]
+    ordered = ["max", "min", *tree.players, "chance", "simultaneous", "terminal", "cutoff"]
     return [k for k in dict.fromkeys(ordered) if k in present]
 
 

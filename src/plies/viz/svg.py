@@ -398,6 +398,10 @@ def _shape(shape: str, x: float, y: float, box: _Box, paint: str) -> str:
         return f'<polygon class="shape" points="{points}" {paint}/>'
     if shape == "circle":
         return f'<circle class="shape" cx="{_f(x)}" cy="{_f(y)}" r="{_f(hw)}" {paint}/>'
+    if shape == "diamond":
+        top, bottom = f"{_f(x)},{_f(y - hh)}", f"{_f(x)},{_f(y + hh)}"
+        points = f"{top} {_f(x + hw)},{_f(y)} {bottom} {_f(x - hw)},{_f(y)}"
+        return f'<polygon class="shape" points="{points}" {paint}/>'
     return (
         f'<rect class="shape" x="{_f(x - hw)}" y="{_f(y - hh)}" width="{_f(box.width)}" '
         f'height="{_f(box.height)}" {paint}/>'

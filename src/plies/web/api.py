@@ -25,10 +25,12 @@ tie        ``first`` (default) or ``random``
 max_nodes  nodes to keep in a captured tree (:func:`search_tree`)
 ========== ===================================================================
 
-Every search is capped so that one request cannot hold the server: at most
-:data:`MAX_TIME` seconds and :data:`MAX_NODES` nodes, whatever was asked; with neither
-``depth`` nor ``time`` the budget is :data:`DEFAULT_TIME`.  A search stopped by a cap
-returns its last completed iteration and says so (``"stopped_early"``).
+What runs for a request is the engine layer's choice (:func:`plies.engine.plan`), the
+same as the command line makes for the same depth, time and options; with neither
+``depth`` nor ``time`` the request means ``time`` :data:`DEFAULT_TIME`.  Every search is
+capped so that one request cannot hold the server: it is stopped after :data:`MAX_TIME`
+seconds (and a time-limited one after :data:`MAX_NODES` nodes), whatever was asked, and
+then returns its last completed iteration and says so (``"stopped_early"``).
 
 Every mistake in a request is an :class:`ApiError` carrying an HTTP status (400 for a body
 that is not a JSON object, 422 for a field the game cannot use) and a one-line message.
@@ -46,35 +48,47 @@ plies.web.api.ApiError: illegal move '5' (move 2 of moves); legal moves: 1, 2, 3
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
 from plies import games
-from plies.cli import (
+from plies.engine import (
     ALGORITHMS,
-    CHOICES,
-    _algorithm,
-    _engine,
-    _jsonable,
-    _player,
-    _players,
-    _report,
+    Deadline,
+    Plan,
+    SearchRequest,
+    find_player,
+    jsonable,
+    own_action_text,
+    plan,
+    player_name,
+    players_text,
+    report,
 )
+from plies.engine import load_game as load_game_spec
+from plies.engine.args import algorithm_choices
 from plies.errors import IllegalActionError, PliesError
-from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops, parse_action, play
+from plies.game import (
+    CHANCE,
+    SIMULTANEOUS,
+    format_action,
+    format_player_action,
+    game_ops,
+    parse_action,
+    play,
+)
 from plies.games.tree import TreeGame
 from plies.gdl import GdlGame
 from plies.gdl.parser import parse as parse_gdl
 from plies.gdl.validator import check as check_gdl
-from plies.search import Limit, SearchResult, analyze
+from plies.search import Limit, SearchResult
 from plies.search.common import Unit
 from plies.viz import capture
-from plies.web.view import mover_label, view
+from plies.web.view import mover_label, own_actions, view
 
 MAX_BODY: Final = 256 * 1024
 """Largest request body in bytes (room for a tree or GDL file)."""
@@ -190,6 +204,11 @@ def load_game(body: Mapping[str, Any]) -> Any:
         return _load_gdl(text, name)
     game_name = _get(body, "game", str, "a string (a built-in game name)")
     options = _get(body, "options", dict, "an object of option names and values") or {}
+    served = SERVED.get(game_name)
+    if served is not None:  # a game the operator added with `plies web --game SPEC`
+        if options:
+            raise ApiError(f'"{game_name}" was added by the server and takes no "options"')
+        return served
     games.info(game_name)  # registered names only: never a path on the server's disk
     items = [f"{key}={_option_text(key, value)}" for key, value in options.items()]
     typed = games.parse_options(game_name, items)
@@ -276,27 +295,35 @@ def load_position(body: Mapping[str, Any]) -> Position:
 # --- searches --------------------------------------------------------------------------------
 
 
-Search = Callable[..., SearchResult]
-
-
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """A request's search, checked and capped."""
+    """A request's search, checked and capped: the engine layer's plan for it."""
 
-    name: str  # the algorithm actually used ("auto" resolved)
-    search: Search
-    limit: Limit
+    plan: Plan
     depth: int | None  # as asked
-    kwargs: dict[str, Any]  # player, tie, seed (and engine craft for a best-move search)
+
+    @property
+    def limit(self) -> Limit:
+        assert self.plan.limit is not None  # a request always has a depth or a time
+        return self.plan.limit
+
+    def run(self, game: Any, state: Any) -> SearchResult:
+        """The plan's search, stopped by the server's cap of :data:`MAX_TIME` seconds."""
+        return self.plan.run(game, state, stop=Deadline(MAX_TIME))
 
 
-def settings(body: Mapping[str, Any], game: Any, state: Any, *, craft: bool) -> Settings:
+def settings(
+    body: Mapping[str, Any], game: Any, state: Any, *, all_values: bool = False,
+    player: int | None = None,
+) -> Settings:
     """The search ``body`` asks for at ``state``, within the server's caps.
 
-    ``craft``: add the engine craft that ``"engine": true`` asks for (a best-move search
-    may use it; the value of every move is searched without it, as on the command line).
+    What runs is decided by :func:`plies.engine.plan`, as on the command line: a request
+    with neither ``depth`` nor ``time`` has the budget :data:`DEFAULT_TIME` (the command
+    line's ``--time``), so a game with value bounds gets engine craft.  ``player``
+    overrides the ``player`` field (a move is always searched for the mover).
     """
-    algorithm = _word(body, "algorithm", tuple(CHOICES), "auto")
+    algorithm = _word(body, "algorithm", tuple(algorithm_choices()), "auto")
     engine = _get(body, "engine", bool, "true or false") or False
     depth = _get(body, "depth", int, "a whole number")
     if depth is not None and not 0 <= depth <= MAX_DEPTH:
@@ -307,13 +334,21 @@ def settings(body: Mapping[str, Any], game: Any, state: Any, *, craft: bool) -> 
     unit = cast(Unit, _word(body, "unit", _UNITS, "ply"))
     tie = _word(body, "tie", _TIES, "first")
     seed = _get(body, "seed", int, "a whole number")
-    name, search = _algorithm(game, algorithm)
-    kwargs: dict[str, Any] = {"player": _who(body, game, state), "tie": tie, "seed": seed}
-    if craft:
-        kwargs.update(_engine(name, argparse.Namespace(engine=engine), None, game, state))
-    budget = time if time is not None else MAX_TIME if depth is not None else DEFAULT_TIME
-    limit = Limit(depth=depth, unit=unit, time=float(budget), nodes=MAX_NODES)
-    return Settings(name, search, limit, depth, kwargs)
+    if depth is not None and time is None:
+        limit = Limit(depth=depth, unit=unit)  # as asked; the cap only stops it
+    else:
+        budget = DEFAULT_TIME if time is None else float(time)
+        limit = Limit(depth=depth, unit=unit, time=budget, nodes=MAX_NODES)
+    who = player if player is not None else _who(body, game, state)
+    if player is not None:
+        _get(body, "player", (int, str), "a player number or name")
+        if body.get("player") is not None:
+            find_player(game, str(body["player"]))  # a bad field is an error all the same
+    request = SearchRequest(
+        algorithm=algorithm, limit=limit, player=who, tie=tie, seed=seed, engine=engine,
+        all_values=all_values,
+    )
+    return Settings(plan(game, state, request), depth)
 
 
 def _who(body: Mapping[str, Any], game: Any, state: Any) -> int | None:
@@ -321,8 +356,8 @@ def _who(body: Mapping[str, Any], game: Any, state: Any) -> int | None:
     field = _get(body, "player", (int, str), "a player number or name")
     if field is None and not game.is_terminal(state) and game.to_move(state) < 0:
         raise ApiError(f'nobody is to move here ({mover_label(game, state)}); say whose value '
-                       f'to report with "player" ({_players(game)})')
-    return _player(game, state, None if field is None else str(field))
+                       f'to report with "player" ({players_text(game)})')
+    return find_player(game, None if field is None else str(field))
 
 
 def _search_report(
@@ -330,14 +365,12 @@ def _search_report(
 ) -> dict[str, Any]:
     """The CLI's ``--json`` report of a search, plus the limit and the move values."""
     game, state = position.game, position.state
-    data = _report(game, state, position.moves, settings.name, result)
+    data = report(game, state, position.moves, settings.plan.name, result)
     limit = settings.limit
     data["limit"] = {"depth": limit.depth, "unit": limit.unit, "time": limit.time,
                      "nodes": limit.nodes}
-    data["stopped_early"] = (
-        settings.depth is not None and not result.exact and result.stats.depth < settings.depth
-    )
-    data["engine"] = "tt" in settings.kwargs
+    data["stopped_early"] = bool(result.stopped) and settings.depth is not None
+    data["engine"] = settings.plan.kind == "engine"
     values = data.pop("action_values", None)
     if values is not None:  # a list: JavaScript sorts number-like object keys
         data["move_values"] = [{"move": m, "value": v} for m, v in values.items()]
@@ -347,8 +380,32 @@ def _search_report(
 # --- endpoints -------------------------------------------------------------------------------
 
 
+SERVED: dict[str, Any] = {}
+"""Games the operator added when starting the server (``plies web --game SPEC``), by name.
+A request names them like built-in games; a request can never load a spec itself."""
+
+
+def serve_games(specs: Sequence[str]) -> list[str]:
+    """Load the games ``specs`` name (``module:attribute``, a tree or a ``.kif`` file) and
+    offer them beside the built-in games; returns their names.
+
+    Raises:
+        PliesError: a spec that names no game (the message says why).
+    """
+    names = []
+    for spec in specs:
+        game = load_game_spec(spec)
+        name = str(getattr(game, "name", "") or spec)
+        if name in games.names() or name in SERVED:
+            name = spec
+        SERVED[name] = game
+        names.append(name)
+    return names
+
+
 def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The built-in games with their options, the algorithms, and the server's caps."""
+    """The built-in games with their options, the games the server added, the
+    algorithms, and the server's caps."""
     entries = []
     for name in games.names():
         entry = games.info(name)
@@ -360,10 +417,27 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
             "has_chance": bool(getattr(game, "has_chance", False)),
             "options": [_option_info(o) for o in entry.options],
         })
+    for name, game in SERVED.items():
+        entries.append({
+            "name": name,
+            "description": f"added by the server ({type(game).__name__})",
+            "players": game.num_players,
+            "has_chance": bool(getattr(game, "has_chance", False)),
+            "options": [],
+        })
     return {
         "games": entries,
-        "algorithms": list(CHOICES),
+        "algorithms": algorithm_choices(),
         "searches": list(ALGORITHMS),
+        "capabilities": {
+            name: {
+                "summary": a.summary, "value": a.value, "chance": a.chance,
+                "simultaneous": a.simultaneous, "players": a.players,
+                "traceable": a.traceable, "analyzable": a.analyzable,
+                "switches": list(a.switches),
+            }
+            for name, a in ALGORITHMS.items()
+        },
         "limits": {
             "max_depth": MAX_DEPTH, "max_time": MAX_TIME, "default_time": DEFAULT_TIME,
             "max_nodes": MAX_NODES, "max_tree_nodes": MAX_TREE_NODES,
@@ -406,8 +480,12 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/move``: the engine's move (or a chance outcome) and the position after it.
 
     At a chance node the outcome is drawn with the given odds (seeded by ``seed``), and
-    ``search`` is null; elsewhere ``search`` is the report of the engine's search, which
-    plays for the player to move (``player`` is not used).
+    ``search`` is null.  Where every player moves at once, ``own`` maps players (numbers
+    or names) to the own actions that people chose; the engine plays every other player
+    with a seeded sample from its optimal mixed strategy (:func:`plies.simultaneous`),
+    ``search`` reports the first such search and ``strategies`` each engine player's mix.
+    Elsewhere ``search`` is the report of the engine's search, which plays for the player
+    to move (``player`` is not used).
     """
     position = load_position(body)
     game, before = position.game, position.state
@@ -415,19 +493,18 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
         raise ApiError("the game is over: there is no move to make")
     mover = mover_label(game, before)
     search: dict[str, Any] | None = None
+    extra: dict[str, Any] = {}
+    seed = _get(body, "seed", int, "a whole number")
     if game.to_move(before) == SIMULTANEOUS:
-        raise ApiError("every player moves at once here, and the engine cannot search "
-                       "simultaneous moves yet: choose the joint move from the legal moves")
-    if game.to_move(before) == CHANCE:
-        seed = _get(body, "seed", int, "a whole number")
+        action, search, extra["strategies"] = _joint_move(body, position, seed)
+    elif game.to_move(before) == CHANCE:
         outcomes = list(game_ops(game).chance_outcomes(before))
         rng = random.Random(seed)
         action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
     else:
-        chosen = settings(body, game, before, craft=True)
         # The engine plays for the mover, whatever "player" says about whose value to show.
-        kwargs = {**chosen.kwargs, "player": game.to_move(before)}
-        result = chosen.search(game, before, chosen.limit, **kwargs)
+        chosen = settings(body, game, before, player=game.to_move(before))
+        result = chosen.run(game, before)
         if result.action is None:  # e.g. depth 0: a value, but no move was compared
             raise ApiError("the engine chose no move within the limit; give it depth 1 or "
                            "more, or a time")
@@ -440,8 +517,58 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
         "by": "chance" if search is None else "engine",
         "mover": mover,
         "search": search,
+        **extra,
         "state": view(game, after, [*position.moves, text]),
     }
+
+
+def _joint_move(
+    body: Mapping[str, Any], position: Position, seed: int | None
+) -> tuple[Any, dict[str, Any] | None, dict[str, dict[str, float]]]:
+    """The joint action at a simultaneous node: people's ``own`` choices, the engine's
+    seeded samples from its mixed strategies for everyone else."""
+    game, state = position.game, position.state
+    own_field = _get(body, "own", dict, "an object of players and their own moves") or {}
+    chosen: dict[int, Any] = {}
+    for who, text in own_field.items():
+        p = find_player(game, who)
+        assert p is not None
+        if not isinstance(text, str):
+            raise ApiError(f'"own" moves must be strings; {who!r} has {_kind(text)}')
+        choices = list(own_actions(game, state, p))
+        shown = [format_player_action(game, state, p, a) for a in choices]
+        matches = [a for a, t in zip(choices, shown, strict=True)
+                   if t.lower() == text.strip().lower()]
+        if not matches:
+            raise ApiError(str(IllegalActionError(text, shown, context=f"(own move of {who})")))
+        chosen[p] = matches[0]
+    rng = random.Random(seed)
+    search: dict[str, Any] | None = None
+    strategies: dict[str, dict[str, float]] = {}
+    joint: list[Any] = []
+    for p in range(game.num_players):
+        if p in chosen:
+            joint.append(chosen[p])
+            continue
+        choices = list(own_actions(game, state, p))
+        if len(choices) == 1:
+            joint.append(choices[0])
+            continue
+        picked = settings(body, game, state, player=p)
+        request = picked.plan.request
+        simultaneous = plan(game, state, SearchRequest(
+            "simultaneous", request.limit, player=p, tie=request.tie, seed=request.seed,
+        ))
+        result = simultaneous.run(game, state, stop=Deadline(MAX_TIME))
+        strategy = result.strategy or {result.action: 1.0}
+        moves = list(strategy)
+        action = rng.choices(moves, [strategy[a] for a in moves])[0]
+        joint.append(action)
+        name = player_name(game, p)
+        strategies[name] = {own_action_text(game, state, p, a): q for a, q in strategy.items()}
+        if search is None:
+            search = _search_report(position, Settings(simultaneous, picked.depth), result)
+    return tuple(joint), search, strategies
 
 
 def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -455,20 +582,23 @@ def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     shown = view(game, here, position.moves)
     if game.is_terminal(here):
         return {"state": shown, "search": None}
-    chosen = settings(body, game, here, craft=False)
-    result = analyze(game, here, chosen.limit, algorithm=chosen.name, **chosen.kwargs)
-    report = _search_report(position, chosen, result)
-    report.setdefault("move_values", [])
-    return {"state": shown, "search": report}
+    chosen = settings(body, game, here, all_values=True)
+    result = chosen.run(game, here)
+    data = _search_report(position, chosen, result)
+    data.setdefault("move_values", [])
+    return {"state": shown, "search": data}
 
 
 def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/tree``: the tree of a search from the position (:func:`plies.viz.capture`).
 
     The search goes to ``depth`` (or to the end of the game) and ``time`` is not used: a
-    picture shows one complete search.  A search that visits more than ``max_nodes``
-    nodes (default :data:`DEFAULT_TREE_NODES`, at most :data:`MAX_TREE_NODES`) is refused
-    with a message asking for less depth.
+    picture shows one complete search.  With ``"analysis": true`` it is the search of
+    ``/api/analyze`` (every move searched with a full window), else the search of a move;
+    to draw the search a time budget ran, send the depth it reached.  Engine craft is not
+    drawn: the tree is that of the plain algorithm at the same depth.  A search that
+    visits more than ``max_nodes`` nodes (default :data:`DEFAULT_TREE_NODES`, at most
+    :data:`MAX_TREE_NODES`) is refused with a message asking for less depth.
     """
     position = load_position(body)
     game, here = position.game, position.state
@@ -479,12 +609,15 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
         max_nodes = DEFAULT_TREE_NODES
     if not 1 <= max_nodes <= MAX_TREE_NODES:
         raise ApiError(f"max_nodes must be between 1 and {MAX_TREE_NODES}, got {max_nodes}")
-    chosen = settings(body, game, here, craft=False)
+    analysis = _get(body, "analysis", bool, "true or false") or False
+    chosen = settings(body, game, here, all_values=analysis)
+    request = chosen.plan.request
     # A picture is one complete search: a depth limit or none, never a clock; the node
     # cap bounds its work (capture stops with TreeTooLargeError past max_nodes).
     limit = None if chosen.depth is None else Limit(depth=chosen.depth, unit=chosen.limit.unit)
     tree = capture(
-        game, here, algorithm=chosen.name, limit=limit, max_nodes=max_nodes, **chosen.kwargs
+        game, here, algorithm=chosen.plan.algorithm.name, limit=limit, max_nodes=max_nodes,
+        player=request.player, tie=request.tie, seed=request.seed, all_values=analysis,
     )
     return {"state": view(game, here, position.moves), "tree": tree.to_json()}
 
@@ -500,7 +633,7 @@ ENDPOINTS: Final[dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
 
 def encode(data: Any) -> bytes:
     """``data`` as strict JSON (infinities as ``"+inf"``/``"-inf"``)."""
-    return json.dumps(_jsonable(data), allow_nan=False, separators=(",", ":")).encode()
+    return json.dumps(jsonable(data), allow_nan=False, separators=(",", ":")).encode()
 
 
 def decode(raw: bytes) -> dict[str, Any]:

@@ -45,6 +45,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                    help="interface to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+    p.add_argument(
+        "--game", action="append", default=[], metavar="SPEC",
+        help="offer this game too: module:attribute of your own game, a .tree/.json or a "
+        ".kif file (repeatable)",
+    )
 
 
 def is_loopback(host: str) -> bool:
@@ -86,6 +91,9 @@ def run(console: Console, args: argparse.Namespace) -> int:
             f"the web app needs Starlette and uvicorn ({err.name or err} is missing): "
             "pip install 'plies[web]'"
         ) from None
+    from plies.web.api import serve_games
+
+    added = serve_games(args.game)  # before listening: a bad spec is a one-line error
     sock = listen(args.host, args.port)
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
@@ -94,6 +102,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
     app = create_app(allowed_hosts=LOOPBACK_HOSTS if loopback else None)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     console.print(f"plies web: serving on {url} (Ctrl+C to stop)", soft_wrap=True)
+    if added:
+        console.print(f"plies web: also offering {', '.join(added)}", soft_wrap=True)
     if not loopback:
         console.print(
             f"warning: listening on {args.host}: anyone who can reach this machine can use "

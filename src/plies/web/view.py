@@ -11,8 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from plies.cli import _mover_name, _name
-from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops, legal_actions
+from plies.engine import mover_name, player_name
+from plies.game import (
+    CHANCE,
+    SIMULTANEOUS,
+    default_player_actions,
+    format_action,
+    format_player_action,
+    game_ops,
+    legal_actions,
+)
 from plies.games.connect4 import Connect4
 from plies.games.tictactoe import TicTacToe
 
@@ -30,7 +38,7 @@ def view(game: Any, state: Any, moves: list[str]) -> dict[str, Any]:
     render = getattr(game, "render", None)
     data: dict[str, Any] = {
         "game": getattr(game, "name", "game"),
-        "players": [_name(game, p) for p in range(game.num_players)],
+        "players": [player_name(game, p) for p in range(game.num_players)],
         "moves": moves,
         "render": str(state) if render is None else str(render(state)),
         "terminal": terminal,
@@ -39,6 +47,11 @@ def view(game: Any, state: Any, moves: list[str]) -> dict[str, Any]:
         "legal": [format_action(game, state, a) for a in legal_actions(game, state)],
         "board": _board(game, state),
     }
+    if mover == SIMULTANEOUS:  # each player picks an own action; together they are a move
+        data["own_moves"] = [
+            [format_player_action(game, state, p, a) for a in own_actions(game, state, p)]
+            for p in range(game.num_players)
+        ]
     if mover == CHANCE:
         data["chance"] = [
             {"move": format_action(game, state, a), "p": p}
@@ -55,12 +68,12 @@ def mover_label(game: Any, state: Any) -> str:
     """Who is to move: a player's name, ``"chance"`` or ``"simultaneous"``."""
     if game.to_move(state) == SIMULTANEOUS:
         return "simultaneous"
-    return _mover_name(game, state)
+    return mover_name(game, state)
 
 
 def _result_text(game: Any, utilities: list[float]) -> str:
     best = max(utilities)
-    winners = [_name(game, p) for p, u in enumerate(utilities) if u == best]
+    winners = [player_name(game, p) for p, u in enumerate(utilities) if u == best]
     if len(winners) == len(utilities):
         return "draw"
     return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
@@ -95,3 +108,11 @@ def _board(game: Any, state: Any) -> dict[str, Any] | None:
             "column_moves": [legal.get(col) for col in range(game.width)],
         }
     return None
+
+
+def own_actions(game: Any, state: Any, player: int) -> list[Any]:
+    """``player``'s own actions at a simultaneous node."""
+    custom = getattr(game, "player_actions", None)
+    if custom is not None:
+        return list(custom(state, player))
+    return default_player_actions(game, state, player)

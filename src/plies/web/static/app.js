@@ -201,7 +201,8 @@ const SIMULTANEOUS = -2;
 function isHumanTurn() {
   const v = app.view;
   if (!v || v.terminal) return false;
-  // Where every player moves at once, a human picks the joint move from the list.
+  // Where every player moves at once, each human picks an own move; the engine plays
+  // the others from its mixed strategy.
   if (v.to_move === SIMULTANEOUS) return app.roles.includes("human");
   return v.to_move >= 0 && app.roles[v.to_move] === "human";
 }
@@ -212,7 +213,12 @@ function renderPosition() {
   let status;
   if (v.terminal) status = `Game over: ${v.result}`;
   else if (v.to_move === CHANCE) status = "Chance to move";
-  else if (v.to_move === SIMULTANEOUS) status = "Every player moves at once: pick the joint move";
+  else if (v.to_move === SIMULTANEOUS) {
+    const humans = v.players.filter((_, i) => app.roles[i] === "human");
+    status = humans.length
+      ? `Every player moves at once: ${humans.join(" and ")}, pick your move`
+      : "Every player moves at once";
+  }
   else status = `${v.to_move_name} to move (${app.roles[v.to_move] || "?"})`;
   const statusBox = $("status");
   statusBox.textContent = status;
@@ -234,11 +240,26 @@ function renderPosition() {
   const human = isHumanTurn() && !app.busy;
   const legal = $("legal");
   legal.replaceChildren();
-  for (const move of v.legal) {
-    legal.append(el("button", {
-      type: "button", class: "chip", "data-move": move, disabled: !human,
-      onclick: () => humanMove(move), text: move,
-    }));
+  if (v.own_moves) {
+    // One row of own moves per human player; the engine chooses for everyone else.
+    v.own_moves.forEach((moves, p) => {
+      if (app.roles[p] !== "human") return;
+      const row = el("span", { class: "own-moves", text: `${v.players[p]}: ` });
+      for (const move of moves) {
+        row.append(el("button", {
+          type: "button", class: "chip", "data-move": move, "data-player": p,
+          disabled: !human, onclick: () => ownMove(p, move), text: move,
+        }));
+      }
+      legal.append(row);
+    });
+  } else {
+    for (const move of v.legal) {
+      legal.append(el("button", {
+        type: "button", class: "chip", "data-move": move, disabled: !human,
+        onclick: () => humanMove(move), text: move,
+      }));
+    }
   }
   if (v.chance) {
     legal.replaceChildren(...v.chance.map((c) => el("span", {
@@ -321,6 +342,49 @@ function setView(view) {
   renderPosition();
 }
 
+// A human's own move where every player moves at once: the engine completes the joint
+// move (a seeded sample from its mixed strategy for each other player).
+async function ownMove(player, move) {
+  const v = app.view;
+  if (!isHumanTurn() || app.busy || v.to_move !== SIMULTANEOUS) return;
+  const own = {};
+  v.own_moves.forEach((_, p) => {
+    if (app.roles[p] === "human" && p !== player) own[p] = app.pendingOwn?.[p];
+  });
+  own[player] = move;
+  const missing = v.own_moves.some((_, p) => app.roles[p] === "human" && own[p] === undefined);
+  if (missing) { // another human still has to choose
+    app.pendingOwn = own;
+    return;
+  }
+  app.pendingOwn = undefined;
+  const generation = app.generation;
+  const settings = searchSettings();
+  const body = request({ ...settings, own, seed: Math.floor(Math.random() * 2 ** 31) });
+  app.busy = true;
+  renderPosition();
+  showError("");
+  try {
+    const answer = await api("move", body);
+    if (generation !== app.generation) return;
+    if (answer.search) {
+      app.lastSearch = { moves: v.moves, settings, extra: {}, analysis: false,
+        depth: answer.search.stats.depth, exact: answer.search.exact };
+      showSearch(answer.search, `Last search: ${answer.search.player} mixed, played ${answer.move}`);
+    }
+    app.view = answer.state;
+    app.moves = answer.state.moves;
+  } catch (err) {
+    if (generation === app.generation) showError(err.message);
+  } finally {
+    if (generation === app.generation) {
+      app.busy = false;
+      renderPosition();
+      step();
+    }
+  }
+}
+
 async function humanMove(move) {
   if (!isHumanTurn() || app.busy || move === null || move === undefined) return;
   if (app.view.to_move >= 0) app.lastDecider = app.view.to_move;
@@ -360,7 +424,8 @@ async function engineMove() {
     if (generation !== app.generation) return;
     if (answer.search) {
       app.lastDecider = v.to_move;
-      app.lastSearch = { moves: v.moves, settings, extra: {} };
+      app.lastSearch = { moves: v.moves, settings, extra: {}, analysis: false,
+        depth: answer.search.stats.depth, exact: answer.search.exact };
       showSearch(answer.search, `Last search: ${answer.mover} played ${answer.move}`);
     }
     app.view = answer.state;
@@ -425,7 +490,8 @@ async function analyze() {
   try {
     const answer = await api("analyze", request({ ...settings, ...extra }));
     if (generation !== app.generation || moves !== app.moves) return;
-    app.lastSearch = { moves, settings, extra };
+    app.lastSearch = { moves, settings, extra, analysis: true,
+      depth: answer.search.stats.depth, exact: answer.search.exact };
     showSearch(answer.search, `Analysis: ${answer.search.to_move || "chance"} to move`);
     showValues(answer.search);
     app.analyzed = moves;
@@ -516,11 +582,15 @@ async function showTree() {
   const body = {
     ...gameSpec(), moves: last.moves, ...last.extra,
     algorithm: last.settings.algorithm, unit: last.settings.unit,
+    tie: last.settings.tie, analysis: last.analysis,
     max_nodes: Number.parseInt($("tree-nodes").value, 10) || 2000,
   };
+  // The same search: an analysis or a move's search, to the depth it reached (a time
+  // budget is not a picture: the tree shows the last depth the search completed).
   const depthText = $("tree-depth").value.trim();
   if (depthText !== "") body.depth = Number.parseInt(depthText, 10);
   else if (last.settings.depth !== undefined) body.depth = last.settings.depth;
+  else if (last.depth !== undefined && !last.exact) body.depth = last.depth;
   $("show-tree").disabled = true;
   $("tree-summary").textContent = "capturing the search...";
   try {
@@ -608,7 +678,7 @@ function prettyBound(text) {
 }
 
 function badgeClass(kind) {
-  return ["max", "min", "chance", "terminal", "cutoff"].includes(kind) ? kind : "player";
+  return ["max", "min", "chance", "simultaneous", "terminal", "cutoff"].includes(kind) ? kind : "player";
 }
 
 function expandAll() {

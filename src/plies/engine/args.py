@@ -1,0 +1,157 @@
+"""The command-line face of a request: the arguments every ``plies`` command shares.
+
+Each command module (``plies.cli`` and the modules beside their subsystems: tree
+pictures, GGP, the web app, tournaments) builds its parser from :func:`search_arguments`
+and turns the parsed arguments into a game, a position and a :class:`SearchRequest`
+here, so every command reads them the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from rich.console import Console
+
+from plies.engine.games import find_player, load_game, players_text, position
+from plies.engine.policy import SearchRequest
+from plies.engine.text import mover_name
+from plies.errors import OptionError, UsageError
+from plies.search import Limit
+from plies.search.registry import ALGORITHMS
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports errors as a :class:`UsageError` instead of exiting."""
+
+    def error(self, message: str) -> Any:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def real(text: str) -> float:
+    """A float argument; NaN is refused (it compares false with everything)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    return value
+
+
+def algorithm_choices() -> list[str]:
+    """``auto`` and every registered algorithm."""
+    return ["auto", *ALGORITHMS]
+
+
+def search_arguments(
+    *, budgets: bool = True, engine: bool = True, short_option: bool = True
+) -> ArgumentParser:
+    """A parent parser with the game, the position and the search options.
+
+    ``budgets``: offer ``--time`` and ``--nodes``; ``engine``: offer ``--engine``;
+    ``short_option``: spell game options ``-o`` as well as ``--option`` (a command whose
+    ``-o`` is its output file says False).  A command offers only what it accepts.
+    """
+    common = ArgumentParser(add_help=False)
+    common.add_argument(
+        "game", help="a built-in game name, a .tree/.json tree file, a .kif GDL file, or "
+        "module:attribute of your own game"
+    )
+    common.add_argument(
+        *(("-o", "--option") if short_option else ("--option",)),
+        action="append", default=[], metavar="KEY=VALUE",
+        help="a game option, e.g. piles=3,4,5 (repeatable; 'plies games' lists them)",
+    )
+    common.add_argument(
+        "--moves", default="", help="moves from the start, space- or comma-separated"
+    )
+    common.add_argument("--algorithm", "-a", default="auto", choices=algorithm_choices())
+    common.add_argument("--depth", "-d", type=int, help="depth limit (in --unit)")
+    common.add_argument("--unit", choices=["ply", "round"], default="ply")
+    if budgets:
+        common.add_argument("--time", "-t", type=real, help="time budget in seconds")
+        common.add_argument("--nodes", type=int, help="node budget")
+    common.add_argument("--player", help="search from this player's point of view")
+    common.add_argument("--tie", choices=["first", "random"], default="first")
+    common.add_argument("--seed", type=int, default=None, help="seed for random choices")
+    if engine:
+        common.add_argument(
+            "--engine", action="store_true",
+            help="alpha-beta with engine craft: transposition table, move ordering, PVS, "
+            "iterative deepening shown live",
+        )
+    return common
+
+
+def game_of(args: argparse.Namespace) -> Any:
+    """The game ``args.game`` names, with its ``-o`` options."""
+    return load_game(args.game, args.option)
+
+
+def position_of(args: argparse.Namespace, game: Any) -> tuple[Any, list[str]]:
+    """The state after ``--moves`` and the moves as typed."""
+    return position(game, args.moves, "of --moves")
+
+
+def limit_of(args: argparse.Namespace, default_time: float | None = None) -> Limit | None:
+    """The ``--depth``/``--unit``/``--time``/``--nodes`` limit; None for an exact search."""
+    time, nodes = getattr(args, "time", None), getattr(args, "nodes", None)
+    if time is None and args.depth is None and nodes is None:
+        time = default_time
+    if args.depth is None and time is None and nodes is None and args.unit == "ply":
+        return None
+    return Limit(depth=args.depth, unit=args.unit, time=time, nodes=nodes)
+
+
+def player_of(game: Any, state: Any, text: str | None) -> int | None:
+    """The player ``--player`` names (a number or a name); None: the mover decides.
+
+    At a chance or simultaneous node nobody is to move, so the user must say whose value
+    to report.
+    """
+    if text is None:
+        if not game.is_terminal(state) and game.to_move(state) < 0:
+            raise OptionError(
+                f"nobody is to move here ({mover_name(game, state)}); say whose value "
+                f"to report with --player ({players_text(game)})"
+            )
+        return None
+    return find_player(game, text)
+
+
+def request_of(
+    args: argparse.Namespace,
+    game: Any,
+    state: Any,
+    *,
+    all_values: bool = False,
+    traced: bool = False,
+    default_time: float | None = None,
+) -> SearchRequest:
+    """The :class:`SearchRequest` that the common arguments describe."""
+    return SearchRequest(
+        algorithm=args.algorithm,
+        limit=limit_of(args, default_time),
+        player=player_of(game, state, args.player),
+        tie=args.tie,
+        seed=args.seed,
+        engine=getattr(args, "engine", False),
+        threshold=getattr(args, "threshold", None),
+        weak=getattr(args, "weak", False),
+        all_values=all_values,
+        traced=traced,
+    )
+
+
+def say(console: Console, text: str = "", *, style: str | None = None) -> None:
+    """Print plain text soft-wrapped: Rich would otherwise break lines at 80 columns
+    whenever the output is not a terminal (a pipe, a log, a test)."""
+    console.print(text, style=style, soft_wrap=True)
+
+
+__all__ = [
+    "ArgumentParser", "algorithm_choices", "game_of", "limit_of", "player_of", "position_of",
+    "real", "request_of", "say", "search_arguments",
+]

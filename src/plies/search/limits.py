@@ -1,0 +1,114 @@
+"""Limits of a search and how it is stopped: depth, clock, node budget, stop signal.
+
+:class:`Limit` says how far a search may go.  :class:`StopSignal` is how another thread
+stops it.  :func:`budget_check` is the one cadence at which every search, readable worker
+or compiled kernel, looks at its clock, node budget and stop signal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from plies.errors import OptionError
+
+Unit = Literal["ply", "round"]
+
+NEVER = 1 << 62  # a node count no search reaches: "never check"
+CHECK_FIRST = 16  # nodes before the first look at the clock and the stop signal
+CHECK_MOST = 1024  # the longest interval between two looks, in nodes
+CHECK_FAST = 0.0005  # looks closer than this (seconds) double the interval ...
+CHECK_SLOW = 0.002  # ... looks further apart than this halve it: about one per ms
+
+
+class StopSignal(Protocol):
+    """Anything a search can ask "should I stop now?": :class:`threading.Event` is one.
+
+    Set it from another thread (a UCI ``stop``, a GGP clock, a cancel button, Ctrl-C)
+    and the search returns within about a millisecond with the last iteration it
+    completed.
+    """
+
+    def is_set(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """How far a search may go; ``None`` means no limit of that kind.
+
+    ``depth`` counts in ``unit`` ("ply" or "round", see :mod:`plies.search.common`); ``time``
+    is in seconds and ``nodes`` counts visited nodes.  With ``time`` or ``nodes`` the
+    search deepens iteratively and returns the last iteration it completed.
+    """
+
+    depth: int | None = None
+    unit: Unit = "ply"
+    time: float | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.depth is not None and self.depth < 0:
+            raise OptionError(f"depth must be >= 0, got {self.depth}")
+        if self.unit not in ("ply", "round"):
+            raise OptionError(f"unknown depth unit {self.unit!r}; use 'ply' or 'round'")
+        if self.time is not None and not self.time > 0:  # also refuses NaN
+            raise OptionError(f"time must be > 0 seconds, got {self.time}")
+        if self.nodes is not None and self.nodes < 1:
+            raise OptionError(f"nodes must be >= 1, got {self.nodes}")
+
+    @property
+    def anytime(self) -> bool:
+        """True when a clock or node budget can stop the search early."""
+        return self.time is not None or self.nodes is not None
+
+
+class OutOfBudget(Exception):
+    """Raised inside a search when its time or node budget is spent, or it is stopped."""
+
+
+def budget_check(
+    deadline: float | None,
+    budget: int | None,
+    stop: StopSignal | None = None,
+    every: int = 0,
+) -> tuple[int, Callable[[int], int]]:
+    """When to look at the budget next, and the look: ``(first, check)``.
+
+    A search counts its nodes and calls ``check(nodes)`` once the count reaches the node
+    count last returned (``first`` to begin with).  ``check`` raises
+    :class:`OutOfBudget` when more than ``budget`` nodes were visited, the clock is past
+    ``deadline`` or ``stop`` is set, and otherwise returns the node count of the next
+    look.  The interval adapts so that the looks come about once a millisecond whatever
+    a node costs (a GDL game does a few thousand nodes a second, Connect Four half a
+    million): it starts at ``every`` nodes (default :data:`CHECK_FIRST`), doubles (up to
+    :data:`CHECK_MOST`) while looks come faster than :data:`CHECK_FAST` and halves (down to
+    1) while they come slower than :data:`CHECK_SLOW`.  A node budget is exact: a look
+    always falls on node ``budget + 1``.
+    """
+    if deadline is None and budget is None and stop is None:
+        return NEVER, lambda nodes: NEVER
+    interval = every or CHECK_FIRST
+    clock = time.perf_counter
+    last = clock()
+
+    def check(nodes: int) -> int:
+        nonlocal interval, last
+        if budget is not None and nodes > budget:
+            raise OutOfBudget
+        if stop is not None and stop.is_set():
+            raise OutOfBudget
+        now = clock()
+        if deadline is not None and now > deadline:
+            raise OutOfBudget
+        gap, last = now - last, now
+        if gap < CHECK_FAST:
+            interval = min(interval * 2, CHECK_MOST)
+        elif gap > CHECK_SLOW:
+            interval = max(interval // 2, 1)
+        nxt = nodes + interval
+        return nxt if budget is None else min(nxt, budget + 1)
+
+    first = interval if budget is None else min(interval, budget + 1)
+    return first, check

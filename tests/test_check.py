@@ -1,0 +1,310 @@
+"""The public conformance check: plies.check_game and its report.
+
+How each kind of breakage is caught is in tests/games/test_conformance.py (through the
+assertion helper of tests/conformance.py); here: the report itself, declared facts,
+simultaneous moves, games that raise, and every built-in game passing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+import plies
+from plies.check import CHECKS, CheckReport, check_game
+from plies.game import SIMULTANEOUS, Game
+from tests.games.test_conformance import Race, SameText
+
+
+def statuses(report: CheckReport) -> dict[str, str]:
+    return {check.name: check.status for check in report.checks}
+
+
+@pytest.mark.parametrize("name", plies.games.names())
+def test_every_builtin_game_passes_every_check(name: str) -> None:
+    report = plies.check_game(plies.games.load(name), playouts=20)
+    assert report.ok, str(report)
+    assert [check.name for check in report.checks] == list(CHECKS)
+    assert set(statuses(report).values()) == {"pass"}, str(report)
+
+
+def test_the_report_keeps_going_after_a_failure() -> None:
+    report = check_game(SameText())
+    assert not report.ok
+    assert [check.name for check in report.failures] == ["action text"]
+    failed = report.check("action text")
+    assert failed.reason.startswith("playout 0, step 0, state (0, 0): format_action(2) = 'add'")
+    assert str(failed).startswith("fail  action text: playout 0")
+    # text is for people: the playouts still ran, and every other check passed
+    assert report.playouts == report.terminals == 50 and report.abandoned == 0
+    assert report.check("result is pure").passed
+
+
+def test_a_game_that_raises_fails_the_check_that_called_it() -> None:
+    class Crashing(Race):
+        def utility(self, state: tuple[int, int], player: int) -> float:
+            raise KeyError("no winner yet")
+
+    report = check_game(Crashing(), playouts=3)
+    assert [check.name for check in report.failures] == ["utilities"]
+    assert report.check("utilities").reason.endswith("raised KeyError: 'no winner yet'")
+    assert report.abandoned == 3 and report.playouts == 0
+
+
+def test_a_duck_typed_game_missing_members_is_reported_not_raised() -> None:
+    class Partial:
+        num_players = 2
+
+        def initial_state(self) -> int:
+            return 0
+
+    report = check_game(Partial())
+    assert report.check("model").reason == (
+        "the game lacks to_move, actions, result, is_terminal, utility"
+    )
+    assert set(statuses(report).values()) == {"fail", "skip"}
+    assert not report.ok
+
+
+def test_a_bad_num_players_is_reported() -> None:
+    class NoOne:
+        num_players = 0
+        initial_state = to_move = actions = result = is_terminal = utility = print
+
+    report = check_game(NoOne())
+    assert report.check("model").reason == "num_players must be an int >= 1, got 0"
+
+
+def test_arguments_are_checked() -> None:
+    with pytest.raises(ValueError, match="playouts and max_steps must be >= 1"):
+        check_game(Race(), playouts=0)
+
+
+def test_unfinished_playouts_are_counted_not_failed() -> None:
+    pig = plies.games.load("pig", max_turns=None, goal=50)
+    report = check_game(pig, playouts=3, max_steps=20)
+    assert report.ok and report.unfinished == 3
+    assert "3 were cut off after 20 steps" in report.check("playouts").reason
+
+
+# --- declared facts against what the playouts meet ------------------------------------------
+
+
+class Dice(Race):
+    """Race with chance nodes that does not say so."""
+
+    def __init__(self) -> None:
+        super().__init__(dice=True)
+
+
+class DiceDenied(Dice):
+    has_chance = False  # said, and wrong
+
+
+class ChanceClaimed(Race):
+    has_chance = True  # said, never met
+
+
+def test_chance_nodes_that_a_game_denies_fail() -> None:
+    report = check_game(DiceDenied())
+    assert report.check("has_chance").status == "fail"
+    assert "has_chance is False but the playouts met" in report.check("has_chance").reason
+
+
+def test_undeclared_chance_nodes_warn() -> None:
+    report = check_game(Dice())
+    check = report.check("has_chance")
+    assert check.status == "warn" and check.passed and report.ok
+    assert check.reason.endswith("declare has_chance = True so searches can tell up front")
+
+
+def test_a_declared_fact_never_met_warns() -> None:
+    report = check_game(ChanceClaimed())
+    check = report.check("has_chance")
+    assert check.status == "warn" and check.reason == (
+        "declared True, but the playouts met no CHANCE node"
+    )
+
+
+def test_a_wrapper_inherits_the_games_declaration() -> None:
+    report = check_game(plies.OpponentsAsChance(plies.games.load("tictactoe")), playouts=5)
+    assert report.check("has_chance").status == "pass" and report.chance_nodes > 0
+
+
+# --- simultaneous moves -------------------------------------------------------------------
+
+
+class UndeclaredPennies(Game[int, Any]):
+    """Matching pennies, once: both show heads or tails at the same time.
+
+    It does not declare ``has_simultaneous`` (as GDL games cannot know it up front).
+    """
+
+    num_players = 2
+    utility_range = (-1.0, 1.0)
+    zero_sum = True
+
+    def initial_state(self) -> int:
+        return 0
+
+    def to_move(self, state: Any) -> int:
+        return SIMULTANEOUS
+
+    def actions(self, state: Any) -> Sequence[Any]:
+        return [(a, b) for a in "HT" for b in "HT"]
+
+    def result(self, state: Any, action: Any) -> Any:
+        return action
+
+    def is_terminal(self, state: Any) -> bool:
+        return bool(state != 0)
+
+    def utility(self, state: Any, player: int) -> float:
+        same = 1.0 if state[0] == state[1] else -1.0
+        return same if player == 0 else -same
+
+
+class Pennies(UndeclaredPennies):
+    has_simultaneous = True
+
+
+class OwnActionsWrong(Pennies):
+    def player_actions(self, state: Any, player: int) -> Sequence[Any]:
+        return ["H", "T", "E"]  # "E" (edge) is in no joint action
+
+
+class NotEveryCombination(Pennies):
+    def actions(self, state: Any) -> Sequence[Any]:
+        return [("H", "H"), ("T", "T"), ("H", "T")]
+
+
+class FlatJoint(Pennies):
+    def actions(self, state: Any) -> Sequence[Any]:
+        return ["HH", "HT"]
+
+
+class SimultaneousDenied(Pennies):
+    has_simultaneous = False
+
+
+def test_a_correct_simultaneous_game_passes() -> None:
+    report = check_game(Pennies())
+    assert report.ok and report.simultaneous_nodes == 50
+    assert report.check("simultaneous moves").reason == "checked at 50 simultaneous nodes"
+
+
+@pytest.mark.parametrize(
+    ("game", "check", "reason"),
+    [
+        (
+            OwnActionsWrong(), "simultaneous moves",
+            "player_actions(state, 0) is ['H', 'T', 'E'], but the joint actions give player 0 "
+            "['H', 'T']",
+        ),
+        (
+            NotEveryCombination(), "simultaneous moves",
+            "the 3 joint actions are not every combination of the players' actions (4)",
+        ),
+        (
+            FlatJoint(), "simultaneous moves",
+            "joint action 'HH' is not a tuple with one action per player",
+        ),
+        (
+            SimultaneousDenied(), "has_simultaneous",
+            "has_simultaneous is False but the playouts met 50 SIMULTANEOUS nodes",
+        ),
+    ],
+    ids=lambda v: "" if isinstance(v, str) else type(v).__name__,
+)
+def test_broken_simultaneous_games_are_caught(game: Any, check: str, reason: str) -> None:
+    report = check_game(game)
+    assert [c.name for c in report.failures] == [check]
+    assert report.check(check).reason.endswith(reason)
+
+
+def test_a_game_that_leaves_has_simultaneous_out_gets_a_warning() -> None:
+    report = check_game(UndeclaredPennies())
+    assert report.ok and report.check("has_simultaneous").status == "warn"
+
+
+def test_evaluate_outside_the_range_fails() -> None:
+    class Wild(Race):
+        def evaluate(self, state: tuple[int, int], player: int) -> float:
+            return 5.0 if not self.is_terminal(state) else self.utility(state, player)
+
+    report = check_game(Wild())
+    assert report.check("evaluate").reason.endswith(
+        "evaluate 5.0 for player 0 lies outside utility_range (-1.0, 1.0)"
+    )
+
+
+# --- plies check ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def check_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``plies check`` in the command table (the lead's cli.py lists it after the merge)."""
+    from plies import cli
+
+    monkeypatch.setitem(cli.COMMAND_MODULES, "check", "plies.checkcli")
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "120")
+
+
+def plies_check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from plies.cli import main
+
+    code = main(["check", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.usefixtures("check_command")
+def test_plies_check_prints_every_check_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = plies_check(capsys, "tictactoe", "--playouts", "5")
+    assert (code, err) == (0, "")
+    assert "tictactoe: 5 random playouts (seed 0)" in out
+    for name in CHECKS:
+        assert name in out
+    assert out.rstrip().endswith(f"all {len(CHECKS)} checks passed; 41 states met")
+
+
+@pytest.mark.usefixtures("check_command")
+def test_plies_check_exits_1_when_a_check_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = plies_check(capsys, "tests.test_check:OwnActionsWrong", "--playouts", "3")
+    assert code == 1
+    assert "1 of 16 checks failed" in out and "player_actions(state, 0)" in out
+
+
+@pytest.mark.usefixtures("check_command")
+def test_plies_check_reads_your_game_and_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = plies_check(capsys, "tests.usergames:Trio", "-o", "target=3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["ok"] and data["game"] == "trio" and data["playouts"] == 50
+    assert [c["name"] for c in data["checks"]] == list(CHECKS)
+    code, out, _ = plies_check(capsys, "tests.test_check:UndeclaredPennies", "--json")
+    data = json.loads(out)
+    assert code == 0 and {c["status"] for c in data["checks"]} == {"pass", "warn"}
+
+
+@pytest.mark.usefixtures("check_command")
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["chess960"], "unknown game 'chess960'; available games:"),
+        (["tests.usergames:Nope"], "module 'tests.usergames' has no attribute 'Nope'"),
+        (["nim", "-o", "pile=3"], "unknown option 'pile' for nim"),
+        (["nim", "--playouts", "0"], "--playouts must be at least 1, got 0"),
+        (["x.kif", "-o", "a=1"], "a GDL game takes no -o options"),
+    ],
+)
+def test_plies_check_user_errors_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = plies_check(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("plies: error: ") and message in err and err.count("\n") == 1

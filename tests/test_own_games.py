@@ -1,0 +1,66 @@
+"""A user's own game reaches every command: ``module:attribute`` specs and ``.kif`` files
+in solve, analyze, trace, tree, tournament, batch analysis and the web app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plies.web import api
+from tests.clirun import fail, run, run_json
+
+SPEC = "tests.usergames:Trio"
+KIF = str(Path(__file__).parent / "data" / "gdl" / "ticTacToe.kif")
+
+
+def test_solve_and_analyze_a_game_given_as_module_attribute(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = run_json(capsys, "solve", SPEC, "-o", "target=4")
+    assert data["game"] == "trio" and data["exact"] is True
+    assert set(run_json(capsys, "analyze", SPEC)["action_values"]) == {"1", "2"}
+    assert "Tracing alphabeta on trio" in run(capsys, "trace", SPEC, "--depth", "1")
+
+
+def test_tournament_and_batch_analysis_of_your_own_game_and_of_a_kif_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Regression: ``plies tournament game.kif`` said "unknown game"."""
+    out = run(capsys, "tournament", KIF, "--agent", "alphabeta:depth=2", "--agent", "random",
+              "--games", "1", "--workers", "1", "--seed", "3")
+    assert "alphabeta:depth=2" in out
+    out = run(capsys, "tournament", SPEC, "--agent", "maxn:depth=2", "--agent", "random",
+              "--agent", "random", "--games", "1", "--workers", "1", "--seed", "3")
+    assert "maxn:depth=2" in out
+    positions = tmp_path / "trio.txt"
+    positions.write_text("-\n1 2\n")
+    data = run_json(capsys, "analyze", SPEC, "--file", str(positions), "--workers", "1")
+    assert [p["line"] for p in data["positions"]] == [1, 2]
+
+
+def test_a_spec_that_names_no_game_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    message = fail(capsys, "solve", "tests.usergames:Quartet")
+    assert "tests.usergames" in message and "Quartet" in message
+    assert "\n" not in message.strip()
+
+
+def test_plies_web_offers_games_given_with_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(api, "SERVED", {})
+    assert api.serve_games([SPEC, KIF]) == ["trio", "ticTacToe"]
+    names = [g["name"] for g in api.catalogue()["games"]]
+    assert "trio" in names and "ticTacToe" in names
+    view: dict[str, Any] = api.state({"game": "trio", "moves": ["2"]})
+    assert view["to_move"] == 1
+    answer = api.move({"game": "trio", "moves": ["2"], "depth": 3})
+    assert answer["by"] == "engine"
+    with pytest.raises(api.ApiError, match="takes no"):
+        api.state({"game": "trio", "options": {"target": 9}})
+
+
+def test_plies_web_refuses_a_bad_game_spec_before_listening(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    message = fail(capsys, "web", "--no-browser", "--port", "0", "--game", "nosuchmodule:X")
+    assert "nosuchmodule" in message
