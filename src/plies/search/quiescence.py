@@ -43,16 +43,19 @@ class Quiescent(GameWrapper[S, A]):
         noisy = getattr(game, "noisy_actions", None)
         self._tree = None if noisy is None else StandPatGame(self._ops, noisy)
         self._kernels: dict[int, Kernel] = {}  # one per searching player, reused
+        self._quiet = 0  # evaluations of a game without noisy actions
 
     @property
     def nodes(self) -> int:
-        """Quiescence nodes searched so far (the stand-pat moves not counted)."""
+        """Quiescence nodes searched so far (the stand-pat moves not counted); a game
+        without noisy actions counts one node per evaluation, as a quiet position does."""
         if self._tree is None:
-            return 0
+            return self._quiet
         return sum(k.stats.nodes for k in self._kernels.values()) - self._tree.stands
 
     def evaluate(self, state: S, player: int) -> float:
         if self._tree is None:
+            self._quiet += 1
             return float(self._ops.evaluate(state, player))
         kernel = self._kernels.get(player)
         if kernel is None:
