@@ -529,3 +529,12 @@ def test_connect4_4453_is_solved(capsys: pytest.CaptureFixture[str]) -> None:
     game = games.load("connect4")
     state = game.moves_from_string("4453" + "".join(data["pv"]))  # the PV plays to the end
     assert game.is_terminal(state) and game.utility(state, 0) == -2
+
+
+def test_solve_of_a_game_that_never_ends_is_one_line_not_a_recursion_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Regression: ``plies solve pig -o max_turns=none`` (an endless game tree) printed a
+    RecursionError traceback."""
+    message = fail(capsys, "solve", "pig", "-o", "max_turns=none")
+    assert "deeper than Python's recursion allows" in message and "depth" in message

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from plies.errors import OptionError, UnsupportedGameError
+from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import hook
 from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import Trace
@@ -142,6 +142,24 @@ class Plan:
         test of a dedicated solver.  ``table`` is a transposition table kept between
         searches of one game, used when the plan has one.
         """
+        try:
+            return self._run(game, state, stop, trace, on_iteration, on_test, table)
+        except RecursionError:
+            raise SearchLimitError(
+                "the search went deeper than Python's recursion allows (does the game ever "
+                "end from here?); give it a depth or a time limit"
+            ) from None
+
+    def _run(
+        self,
+        game: Any,
+        state: Any,
+        stop: Any,
+        trace: Trace | None,
+        on_iteration: Callable[[SearchResult], None] | None,
+        on_test: Callable[[SolverTest], None] | None,
+        table: TranspositionTable | None,
+    ) -> SearchResult:
         if self.kind == "solver":
             return self._solve(game, state, on_test)
         request = self.request
