@@ -32,6 +32,7 @@ class AlphaBetaSearcher(Searcher):
 
     algorithm = "alphabeta"
     windowed = True
+    kernel_rounds = True
     order: Order | None = None
 
     def node_value(
@@ -82,29 +83,6 @@ class AlphaBetaSearcher(Searcher):
             self.ops, self.player, self.max_depth, order=self.order, rounds=self.rounds,
             deadline=self.deadline, budget=self.kernel_budget(), stop=self.stop,
         )
-
-    def root(
-        self,
-        state: Any,
-        *,
-        tie: str = "first",
-        rng: random.Random | None = None,
-        all_values: bool = False,
-    ) -> tuple[float, Any, list[Any], dict[Any, float] | None]:
-        # The kernel counts rounds too (Searcher.root compiles none for unit="round").
-        if self.trace is None and self.rounds:
-            self.kernel = self.compile()
-        return super().root(state, tie=tie, rng=rng, all_values=all_values)
-
-    def child_value(
-        self, state: Any, action: Any, depth: int, last: int, ply: int,
-        alpha: float = -INF, beta: float = INF,
-    ) -> float:
-        kernel = self.kernel
-        if kernel is not None:
-            child = self.ops.result(state, action)
-            return kernel.worker(child, kernel.entry_depth(depth, last), ply + 1, alpha, beta)
-        return super().child_value(state, action, depth, last, ply, alpha, beta)
 
 
 def alphabeta(

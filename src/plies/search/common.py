@@ -114,6 +114,7 @@ class Searcher:
     simultaneous_ok: ClassVar[bool] = False
     max_players: ClassVar[int | None] = None
     windowed: ClassVar[bool] = False
+    kernel_rounds: ClassVar[bool] = False  # the compiled kernel also counts unit="round"
     algorithm: ClassVar[str] = "search"
 
     def __post_init__(self) -> None:
@@ -317,8 +318,10 @@ class Searcher:
         alpha: float = -INF, beta: float = INF,
     ) -> float:
         """Search the child reached by ``action`` (``depth`` and ``last`` are the parent's)."""
-        if self.kernel is not None:
-            return self.kernel.worker(self.ops.result(state, action), depth, ply + 1, alpha, beta)
+        kernel = self.kernel
+        if kernel is not None:
+            child = self.ops.result(state, action)
+            return kernel.worker(child, kernel.entry_depth(depth, last), ply + 1, alpha, beta)
         return self.descend(state, action, self.node_value, depth, last, ply + 1, alpha, beta)
 
     def line(self, ply: int) -> list[Any]:
@@ -350,7 +353,7 @@ class Searcher:
 
         Untraced searches in plies run the algorithm's compiled kernel below the root.
         """
-        if self.trace is None and not self.rounds:
+        if self.trace is None and (not self.rounds or self.kernel_rounds):
             self.kernel = self.compile()
         try:
             return self.search_root(state, tie=tie, rng=rng, all_values=all_values)
