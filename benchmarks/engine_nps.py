@@ -24,14 +24,14 @@ those of the plain search.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import statistics
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from timing import timed
 
 import plies
 
@@ -87,17 +87,6 @@ def _search(game: Any, depth: int, options: dict[str, Any]) -> Callable[[], Any]
     return run
 
 
-def _timed(run: Callable[[], Any]) -> tuple[float, Any]:
-    gc.collect()
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        out = run()
-        return time.perf_counter() - start, out
-    finally:
-        gc.enable()
-
-
 def measure(
     depths: Sequence[int] = DEPTHS,
     repeat: int = 3,
@@ -125,7 +114,7 @@ def measure(
                 run.status = "skipped" if run.predicted_s is None else "over budget"
                 tick(f"NPS depth {depth} {name}: {run.status}")
                 continue
-            elapsed, r = _timed(_search(game, depth, COMBOS[name]))
+            elapsed, r = timed(_search(game, depth, COMBOS[name]))
             run.nodes, run.value, run.action, run.warmup_s = (
                 r.stats.nodes, r.value, r.action, elapsed
             )
@@ -139,7 +128,7 @@ def measure(
         for i in range(repeat):
             shift = i % len(here) if here else 0
             for run in here[shift:] + here[:shift]:
-                elapsed, _ = _timed(_search(game, depth, COMBOS[run.combo]))
+                elapsed, _ = timed(_search(game, depth, COMBOS[run.combo]))
                 run.times.append(elapsed)
                 tick(f"NPS depth {depth} {run.combo} ({i + 1}/{repeat})")
     _ratios(runs)

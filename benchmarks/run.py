@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import gc
 import json
 import os
 import shlex
@@ -37,7 +36,6 @@ import engine  # noqa: E402
 import engine_nps  # noqa: E402
 from adapter_openspiel import make_openspiel  # noqa: E402
 from adapters import MAKERS, Search, Unavailable  # noqa: E402
-from bare import Outcome  # noqa: E402
 from report import (  # noqa: E402
     BASELINE,
     Row,
@@ -57,6 +55,7 @@ from rich.progress import (  # noqa: E402
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from timing import timed  # noqa: E402
 from workloads import TREE_NODES  # noqa: E402
 
 import plies  # noqa: E402
@@ -79,17 +78,6 @@ TASKS = (
 
 
 # --- running ---------------------------------------------------------------------------------
-
-
-def timed(run: Callable[[], Outcome]) -> tuple[float, Outcome]:
-    gc.collect()
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        out = run()
-        return time.perf_counter() - start, out
-    finally:
-        gc.enable()
 
 
 def prepare(task: Task, libraries: Sequence[str]) -> tuple[list[Row], dict[str, Search]]:

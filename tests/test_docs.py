@@ -429,7 +429,7 @@ def serve_without_blocking(monkeypatch: pytest.MonkeyPatch) -> None:
             return self.address
 
         def close(self) -> None:
-            pass
+            """Nothing to close: the stand-in never opened a socket."""
 
     monkeypatch.setattr(GgpServer, "server_bind", bind_free_port)
     monkeypatch.setattr(GgpServer, "serve_forever", lambda self, poll_interval=0.5: None)

@@ -1,6 +1,6 @@
 """The architecture, enforced: no private cross-package imports, imports point inward.
 
-``../shared/DESIGN.md`` §3: ``game, errors <- search, games, gdl, solvers <- engine <-
+The design notes (DESIGN.md §3): ``game, errors <- search, games, gdl, solvers <- engine <-
 ggp, uci, viz, parallel <- web, cli``.  Every ``import`` in ``src/plies`` counts, also
 the ones inside functions (a lazy import of an outer layer is still an upward
 dependency); docstrings are not imports.

@@ -501,3 +501,16 @@ def test_show_the_tree_of_the_last_search_draws_the_same_search(client: TestClie
     # A move's search stays the one-window alpha-beta search: fewer nodes than the analysis.
     move_tree = ok(client, "tree", {"game": "tictactoe", "moves": moves, "depth": 3})["tree"]
     assert move_tree["stats"]["nodes"] < tree["stats"]["nodes"]
+
+
+def test_the_servers_cap_stops_a_search_that_asked_for_more() -> None:
+    """A request keeps its limit (the command line's search); the cap only stops it."""
+    import plies
+    from plies.engine import Deadline, SearchRequest, load_game, plan
+
+    c4 = load_game("connect4")
+    request = SearchRequest(limit=plies.Limit(depth=30))
+    result = plan(c4, c4.initial_state(), request).run(c4, c4.initial_state(),
+                                                       stop=Deadline(0.2))
+    assert result.stopped and result.action in c4.actions(c4.initial_state())
+    assert 1 <= result.stats.depth < 30

@@ -46,7 +46,7 @@ from typing import Any, Literal, NamedTuple
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import hook
 from plies.search import Limit, SearchResult, SearchStats, analyze
-from plies.search.common import Trace
+from plies.search.common import StopSignal, Trace
 from plies.search.engine import TranspositionTable
 from plies.search.registry import Algorithm, algorithm, auto_algorithm
 
@@ -54,18 +54,17 @@ Kind = Literal["solver", "engine", "plain"]
 
 
 class Deadline:
-    """A stop signal that is set once ``seconds`` have passed (or ``also`` is set).
+    """A stop signal that is set once ``seconds`` have passed.
 
     A server caps every search with one: the request keeps the limit it asked for (so
     it gets the same search as on the command line), and the cap only stops it.
     """
 
-    def __init__(self, seconds: float, also: Any = None) -> None:
+    def __init__(self, seconds: float) -> None:
         self.at = time.perf_counter() + seconds
-        self.also = also
 
     def is_set(self) -> bool:
-        return time.perf_counter() > self.at or (self.also is not None and self.also.is_set())
+        return time.perf_counter() > self.at
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +127,7 @@ class Plan:
         game: Any,
         state: Any,
         *,
-        stop: Any = None,
+        stop: StopSignal | None = None,
         trace: Trace | None = None,
         on_iteration: Callable[[SearchResult], None] | None = None,
         on_test: Callable[[SolverTest], None] | None = None,
@@ -154,7 +153,7 @@ class Plan:
         self,
         game: Any,
         state: Any,
-        stop: Any,
+        stop: StopSignal | None,
         trace: Trace | None,
         on_iteration: Callable[[SearchResult], None] | None,
         on_test: Callable[[SolverTest], None] | None,

@@ -114,7 +114,7 @@ def report(
         "pv": pv_text(game, state, r.pv),
         "stats": r.stats.as_dict(),
     }
-    if getattr(r, "stopped", False):
+    if r.stopped:
         data["stopped"] = True
     if r.values is not None:
         data["values"] = {player_name(game, p): clean(v) for p, v in enumerate(r.values)}

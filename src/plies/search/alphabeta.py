@@ -18,11 +18,18 @@ from typing import Any
 
 from plies.errors import OptionError
 from plies.game import Game
-from plies.search.common import INF, Limit, Searcher, SearchResult, StopSignal, Trace
+from plies.search.common import (
+    INF,
+    Limit,
+    Searcher,
+    SearchResult,
+    StopSignal,
+    Trace,
+    search_with,
+)
 from plies.search.engine import PLAIN, Craft, Order, Ordering, TranspositionTable, move_order
 from plies.search.kernels import Kernel, alphabeta_kernel
 from plies.search.mate import MateDistance
-from plies.search.minimax import _search
 
 __all__ = ["AlphaBetaSearcher", "Craft", "EngineSearcher", "Order", "alphabeta"]
 
@@ -181,7 +188,7 @@ def alphabeta(
         ))
     cls, configure = setup(game, craft, stop=stop)
     deepen = craft.deepens and limit is not None and limit.depth is not None
-    return _search(
+    return search_with(
         cls, game, state, limit, player, tie, seed, trace, configure,
         deepen=deepen, on_iteration=on_iteration, stop=stop,
     )

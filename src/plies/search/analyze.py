@@ -14,8 +14,7 @@ from plies.search.common import (
     SearchResult,
     StopSignal,
     Trace,
-    resolve_player,
-    run,
+    search_with,
 )
 
 
@@ -59,16 +58,7 @@ def analyze(
         if algorithm != "alphabeta":
             raise OptionError(f"engine options are for alphabeta, not {algorithm}")
         cls, configure = engine_setup(game, **craft)
-    who = resolve_player(game, state, player)
-    unit = limit.unit if limit else "ply"
-
-    def factory(depth: int | None) -> Searcher:
-        searcher = cls(game, who, depth, unit, trace)
-        if configure is not None:
-            configure(searcher)
-        return searcher
-
-    return run(
-        factory, state, limit, tie=tie, seed=seed, all_values=True, on_iteration=on_iteration,
-        stop=stop,
+    return search_with(
+        cls, game, state, limit, player, tie, seed, trace, configure, stop=stop,
+        all_values=True, on_iteration=on_iteration,
     )

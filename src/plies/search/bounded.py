@@ -15,8 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 from plies.game import Game
-from plies.search.common import INF, Limit, Searcher, SearchResult, StopSignal, Trace
-from plies.search.minimax import _search
+from plies.search.common import (
+    INF,
+    Limit,
+    Searcher,
+    SearchResult,
+    StopSignal,
+    Trace,
+    search_with,
+)
 
 
 class BoundedSearcher(Searcher):
@@ -111,7 +118,7 @@ def bounded_minimax(
     def configure(searcher: BoundedSearcher) -> None:
         searcher.set_threshold(threshold)
 
-    return _search(
+    return search_with(
         BoundedSearcher, game, state, limit, player, tie, seed, trace, configure=configure,
         stop=stop, on_iteration=on_iteration,
     )

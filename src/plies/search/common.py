@@ -612,3 +612,33 @@ def _fallback(
     total.evals += 1
     return SearchResult(value, actions[0], (actions[0],), total, s.player, exact=False)
 
+
+def search_with(
+    cls: type[Searcher],
+    game: Any,
+    state: Any,
+    limit: Limit | None,
+    player: int | None,
+    tie: str,
+    seed: int | None,
+    trace: Trace | None,
+    configure: Callable[[Any], None] | None = None,
+    *,
+    stop: StopSignal | None = None,
+    **run_options: Any,
+) -> SearchResult:
+    """Run the searcher class ``cls`` under ``limit``: what every entry point shares.
+
+    ``configure`` sets algorithm options on each searcher; ``stop`` and ``run_options``
+    go to :func:`run` (``deepen``, ``on_iteration``, ``all_values``).
+    """
+    who = resolve_player(game, state, player)
+    unit = limit.unit if limit else "ply"
+
+    def factory(depth: int | None) -> Searcher:
+        searcher = cls(game, who, depth, unit, trace)
+        if configure is not None:
+            configure(searcher)
+        return searcher
+
+    return run(factory, state, limit, tie=tie, seed=seed, stop=stop, **run_options)

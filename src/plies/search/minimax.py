@@ -22,8 +22,7 @@ from plies.search.common import (
     SearchResult,
     StopSignal,
     Trace,
-    resolve_player,
-    run,
+    search_with,
 )
 from plies.search.kernels import Kernel, alphabeta_kernel, minimax_kernel
 
@@ -130,7 +129,7 @@ def minimax(
     >>> minimax(load("aima-5-2"), load("aima-5-2").initial_state()).value
     3.0
     """
-    return _search(
+    return search_with(
         MinimaxSearcher, game, state, limit, player, tie, seed, trace, stop=stop,
         on_iteration=on_iteration,
     )
@@ -175,37 +174,6 @@ def expectiminimax(
         if not (math.isfinite(lo) and math.isfinite(hi)):
             raise OptionError("pruning at chance nodes needs a finite game.utility_range")
         cls = Star2Searcher if pruning == "star2" else Star1Searcher
-    return _search(
+    return search_with(
         cls, game, state, limit, player, tie, seed, trace, stop=stop, on_iteration=on_iteration
     )
-
-
-def _search(
-    cls: type[Searcher],
-    game: Game[Any, Any],
-    state: Any,
-    limit: Limit | None,
-    player: int | None,
-    tie: str,
-    seed: int | None,
-    trace: Trace | None,
-    configure: Callable[[Any], None] | None = None,
-    *,
-    stop: StopSignal | None = None,
-    **run_options: Any,
-) -> SearchResult:
-    """Run ``cls`` under ``limit``; ``configure`` sets algorithm options on each searcher.
-
-    ``stop`` and ``run_options`` go to :func:`plies.search.common.run` (``deepen``,
-    ``on_iteration``).
-    """
-    who = resolve_player(game, state, player)
-    unit = limit.unit if limit else "ply"
-
-    def factory(depth: int | None) -> Searcher:
-        searcher = cls(game, who, depth, unit, trace)
-        if configure is not None:
-            configure(searcher)
-        return searcher
-
-    return run(factory, state, limit, tie=tie, seed=seed, stop=stop, **run_options)

@@ -26,7 +26,7 @@ from plies.errors import OptionError, SearchLimitError
 from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
-from plies.search.narrate import format_number as _num
+from plies.search.narrate import format_number
 from plies.search.registry import ALGORITHMS as REGISTRY
 
 __all__ = [
@@ -399,19 +399,19 @@ class _Recorder:
         write it with Greek letters."""
         maximizing = event.mover == self.player
         if event.alpha is not None and event.beta is not None:  # alpha-beta
-            a, b = _num(event.alpha), _num(event.beta)
+            a, b = format_number(event.alpha), format_number(event.beta)
             return f"alpha={a} >= beta={b}" if maximizing else f"beta={b} <= alpha={a}"
         # bounded minimax: a utility bound or the satisficing threshold was reached
-        value = _num(event.value)
+        value = format_number(event.value)
         lo, hi = self.ops.utility_range
         t = self.threshold
         if maximizing:
             if t is not None and t <= hi:
-                return f"v={value} >= threshold {_num(t)}"
+                return f"v={value} >= threshold {format_number(t)}"
             return f"v={value} = max utility"
         if t is None or (event.value is not None and event.value <= lo):
             return f"v={value} = min utility"
-        return f"v={value} < threshold {_num(t)}"
+        return f"v={value} < threshold {format_number(t)}"
 
     def kind(self, mover: int) -> str:
         if mover == CHANCE:

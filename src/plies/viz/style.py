@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from plies.search.narrate import format_number as _num
+from plies.search.narrate import format_number
 from plies.viz.capture import SearchTree, TreeNode
 
 PV_COLOUR: Final = "#1b9e4b"
@@ -84,7 +84,7 @@ def kinds_in_order(tree: SearchTree) -> list[str]:
 
 def num(value: float | None) -> str:
     """A value for people: 3, 2.1, 0.4867, +∞."""
-    return _num(value).replace("inf", "∞")
+    return format_number(value).replace("inf", "∞")
 
 
 def vector(values: Sequence[float]) -> str:

@@ -554,12 +554,8 @@ def _joint_move(
         if len(choices) == 1:
             joint.append(choices[0])
             continue
-        picked = settings(body, game, state, player=p)
-        request = picked.plan.request
-        simultaneous = plan(game, state, SearchRequest(
-            "simultaneous", request.limit, player=p, tie=request.tie, seed=request.seed,
-        ))
-        result = simultaneous.run(game, state, stop=Deadline(MAX_TIME))
+        picked = settings(body, game, state, player=p)  # auto: the simultaneous search
+        result = picked.run(game, state)
         strategy = result.strategy or {result.action: 1.0}
         moves = list(strategy)
         action = rng.choices(moves, [strategy[a] for a in moves])[0]
@@ -567,7 +563,7 @@ def _joint_move(
         name = player_name(game, p)
         strategies[name] = {own_action_text(game, state, p, a): q for a, q in strategy.items()}
         if search is None:
-            search = _search_report(position, Settings(simultaneous, picked.depth), result)
+            search = _search_report(position, picked, result)
     return tuple(joint), search, strategies
 
 
