@@ -7,6 +7,7 @@
 """
 
 from plies import games
+from plies.budget import Budget, BudgetExceeded, Stopped
 from plies.check import Check, CheckReport, check_game
 from plies.errors import (
     GameDefinitionError,
@@ -58,6 +59,8 @@ __all__ = [
     "ALGORITHMS",
     "CHANCE",
     "SIMULTANEOUS",
+    "Budget",
+    "BudgetExceeded",
     "Check",
     "CheckReport",
     "Game",
@@ -80,6 +83,7 @@ __all__ = [
     "SearchStats",
     "Sequentialized",
     "StopSignal",
+    "Stopped",
     "TraceEvent",
     "TranspositionTable",
     "UnknownGameError",

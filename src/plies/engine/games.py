@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from plies import games
+from plies.budget import UNLIMITED, Budget
 from plies.errors import IllegalActionError, OptionError
 from plies.game import Game, play
 
@@ -32,20 +33,25 @@ def is_gdl_path(spec: str) -> bool:
     return spec.lower().endswith(GDL_SUFFIXES)
 
 
-def load_game(spec: str, options: Sequence[str] | Mapping[str, Any] = ()) -> Game[Any, Any]:
+def load_game(
+    spec: str, options: Sequence[str] | Mapping[str, Any] = (), *, budget: Budget = UNLIMITED
+) -> Game[Any, Any]:
     """The game ``spec`` names, with ``options`` (``["k=v", ...]`` or typed keywords).
+
+    ``budget`` bounds the building of a GDL game's reasoner (see :mod:`plies.budget`).
 
     Raises:
         UnknownGameError: no such game; the message lists the built-in ones.
         OptionError: an unknown or malformed option, or options for a GDL file.
         GameFormatError: a tree or GDL file that cannot be read.
+        BudgetExceeded: the budget ran out while the game was being built.
     """
     if is_gdl_path(spec):
         if options:
             raise OptionError("a GDL game takes no -o options; its rules are in the file")
         from plies.gdl import load_game as load_gdl
 
-        return load_gdl(Path(spec))
+        return load_gdl(Path(spec), budget=budget)
     typed = dict(options) if isinstance(options, Mapping) else games.parse_options(spec, options)
     return games.load(spec, **typed)
 

@@ -37,6 +37,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any, Final
 
+from plies.budget import UNLIMITED, Budget
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import SIMULTANEOUS, Game
 from plies.gdl.ground import natural_key
@@ -62,8 +63,11 @@ class GdlGame(Game[State, Any]):
 
     utility_range = (0.0, 100.0)
 
-    def __init__(self, rules: Description | Reasoner, *, name: str | None = None) -> None:
-        self.reasoner = rules if isinstance(rules, Reasoner) else Reasoner(rules)
+    def __init__(
+        self, rules: Description | Reasoner, *, name: str | None = None,
+        budget: Budget = UNLIMITED,
+    ) -> None:
+        self.reasoner = rules if isinstance(rules, Reasoner) else Reasoner(rules, budget=budget)
         self.description = self.reasoner.description
         self.roles = self.reasoner.roles
         self.num_players = len(self.roles)
@@ -197,17 +201,21 @@ def _name_from_source(source: str) -> str:
     return Path(source).stem or "gdl"
 
 
-def load_game(path_or_text: str | Path, *, name: str | None = None) -> GdlGame:
+def load_game(
+    path_or_text: str | Path, *, name: str | None = None, budget: Budget = UNLIMITED
+) -> GdlGame:
     """Parse, validate and build a GDL game from a ``.kif`` file or from KIF text.
 
     A :class:`~pathlib.Path`, or a string without ``(``, is read as a file; any other
     string is the description itself.  The game's name is the file's stem (``ticTacToe``)
-    unless ``name`` is given.
+    unless ``name`` is given.  ``budget`` bounds building the reasoner (see
+    :class:`~plies.gdl.reasoner.Reasoner`).
 
     Raises:
         GameFormatError: the file cannot be read or the text is not KIF.
         GdlValidationError: the description breaks a GDL restriction.
         plies.gdl.ground.GroundingError: the rules cannot be grounded.
+        plies.budget.BudgetExceeded: the budget ran out before the reasoner was built.
     """
     from plies.gdl.validator import check
 
@@ -216,4 +224,4 @@ def load_game(path_or_text: str | Path, *, name: str | None = None) -> GdlGame:
     else:
         desc = parse(path_or_text)
     check(desc)
-    return GdlGame(desc, name=name)
+    return GdlGame(desc, name=name, budget=budget)

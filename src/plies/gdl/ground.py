@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Final, NamedTuple, TypeAlias, TypeVar
 
+from plies.budget import UNLIMITED, Budget, Meter
 from plies.errors import GameFormatError
 from plies.gdl.terms import Description, Rule, Term, to_kif
 
@@ -524,7 +525,9 @@ class _Evaluator:
         dynamic: set[Pred],
         relaxed: bool,
         record: Callable[[NormalRule, Binding], None] | None,
+        meter: Meter,
     ) -> None:
+        self.meter = meter
         self.db = db
         self.dynamic = dynamic
         self.relaxed = relaxed
@@ -579,6 +582,7 @@ class _Evaluator:
         head_pred = pred_of(rule.head)
         nests = isinstance(rule.head, tuple) and any(isinstance(a, tuple) for a in rule.head)
         record = self.record
+        meter = self.meter
         n = len(steps)
 
         def emit(b: Binding) -> None:
@@ -595,6 +599,9 @@ class _Evaluator:
                 record(rule, b)
 
         def walk(k: int, b: Binding) -> None:
+            meter.count += 1  # meter.tick(), inlined: this is the innermost loop
+            if meter.count >= meter.due:
+                meter.look()
             if k == n:
                 emit(b)
                 return
@@ -663,13 +670,18 @@ def natural_key(t: Term) -> tuple[Any, ...]:
     return (2, 0, tuple(natural_key(x) for x in t))
 
 
-def ground(desc: Description) -> Grounding:
-    """Ground ``desc`` (see the module docstring for the method).
+def ground(desc: Description, budget: Budget = UNLIMITED) -> Grounding:
+    """Ground ``desc`` (see the module docstring for the method) within ``budget``.
+
+    A step of the budget is one step of a join (one partial binding extended).
 
     Raises:
         GroundingError: an unsafe or unstratified rule, a role or ``init`` that depends on
             the state, or a grounding larger than :data:`MAX_ATOMS`.
+        plies.budget.BudgetExceeded: the budget ran out (:class:`plies.budget.Stopped`
+            when its stop signal was set).
     """
+    meter = budget.meter("grounding the rules")
     rules = normalise(desc.rules)
     edges = _dependencies(rules)
     dynamic = _reaching(edges, {TRUE, DOES})
@@ -688,7 +700,7 @@ def ground(desc: Description) -> Grounding:
     static_rules = [r for r in rules if pred_of(r.head) not in dynamic]
     preds = list(dict.fromkeys([pred_of(r.head) for r in rules]))
     static_preds = [p for p in preds if p not in dynamic]
-    _Evaluator(db, dynamic, relaxed=False, record=None).run(
+    _Evaluator(db, dynamic, relaxed=False, record=None, meter=meter).run(
         static_rules, strongly_connected(static_preds, edges)
     )
     static = {p: set(db.get(p)) for p in static_preds}
@@ -720,7 +732,7 @@ def ground(desc: Description) -> Grounding:
     dyn_rules = [r for r in rules if pred_of(r.head) in dynamic]
     relaxed_edges = _dependencies(dyn_rules + bridge)
     dyn_preds = list(dict.fromkeys([TRUE, DOES, *[pred_of(r.head) for r in dyn_rules]]))
-    evaluator = _Evaluator(db, dynamic, relaxed=True, record=None)
+    evaluator = _Evaluator(db, dynamic, relaxed=True, record=None, meter=meter)
     by_id = {id(r) for r in dyn_rules}
 
     def record_dynamic(rule: NormalRule, b: Binding) -> None:

@@ -39,6 +39,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from plies.budget import UNLIMITED, Budget, Stopped
 from plies.errors import GameFormatError, IllegalActionError, PliesError
 from plies.gdl.ground import ground, natural_key
 from plies.gdl.propnet import Compiled, Network, build_network, compile_network
@@ -84,17 +85,24 @@ class Reasoner:
     Roles are numbered by the order of their ``(role ...)`` facts.  Moves and fluents are
     GDL terms (``("mark", "1", "1")``, ``"noop"``).  Every method is pure.
 
+    ``budget`` bounds the building (grounding and compiling): its seconds, its steps and
+    its stop signal (see :mod:`plies.budget`).
+
     Raises (on construction):
         plies.gdl.ground.GroundingError: the rules cannot be grounded (unsafe or
             unstratified rules, infinite grounding, a non-integer goal value, or a
             ``legal``/``goal``/``terminal`` that depends on ``does``).
+        plies.budget.BudgetExceeded: the budget ran out first (:class:`~plies.budget.Stopped`
+            when its stop signal was set).
     """
 
-    def __init__(self, desc: Description) -> None:
+    def __init__(self, desc: Description, *, budget: Budget = UNLIMITED) -> None:
         started = time.perf_counter()
-        g = ground(desc)
+        g = ground(desc, budget)
         net = build_network(g)
         grounded = time.perf_counter()
+        if budget.stop is not None and budget.stop.is_set():
+            raise Stopped("building the reasoner was stopped")
         compiled = compile_network(net)
         self.description = desc
         self.roles: tuple[str, ...] = g.roles

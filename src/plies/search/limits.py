@@ -10,8 +10,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal
 
+from plies.budget import StopSignal as StopSignal
 from plies.errors import OptionError
 
 Unit = Literal["ply", "round"]
@@ -21,17 +22,6 @@ CHECK_FIRST = 16  # nodes before the first look at the clock and the stop signal
 CHECK_MOST = 1024  # the longest interval between two looks, in nodes
 CHECK_FAST = 0.0005  # looks closer than this (seconds) double the interval ...
 CHECK_SLOW = 0.002  # ... looks further apart than this halve it: about one per ms
-
-
-class StopSignal(Protocol):
-    """Anything a search can ask "should I stop now?": :class:`threading.Event` is one.
-
-    Set it from another thread (a UCI ``stop``, a GGP clock, a cancel button, Ctrl-C)
-    and the search returns within about a millisecond with the last iteration it
-    completed.
-    """
-
-    def is_set(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
