@@ -51,11 +51,15 @@ from __future__ import annotations
 import functools
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+import time as clock
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
 from plies import games
+from plies.budget import Budget, StopSignal
 from plies.engine import (
     ALGORITHMS,
     Deadline,
@@ -109,6 +113,11 @@ MAX_OPTION_INT: Final = 64
 """Largest number in a game option (a bigger board or pile only makes a slow page)."""
 MAX_OPTION_LIST: Final = 16
 """Most numbers in a list option (piles)."""
+REQUEST_TIME: Final = 15.0
+"""The default budget of a whole request in seconds: loading its game (grounding GDL) and
+its searches together (each search is also capped at :data:`MAX_TIME`)."""
+MAX_TREE_TEXT: Final = MAX_BODY
+"""Longest tree text (``tree``) in characters: the body cap, whatever the transport."""
 
 _UNITS: Final = ("ply", "round")
 _TIES: Final = ("first", "random")
@@ -229,6 +238,8 @@ def _stem(name: str, *suffixes: str) -> str:
 
 
 def _load_tree(text: str, name: str) -> TreeGame:
+    if len(text) > MAX_TREE_TEXT:
+        raise ApiError(f"the tree text is longer than {MAX_TREE_TEXT // 1024} KiB", 413)
     stem = _stem(name, ".tree", ".json")
     if text.lstrip().startswith(("{", "[")):
         return TreeGame.from_json(text, source=name, name=stem)
@@ -241,6 +252,8 @@ def _load_tree(text: str, name: str) -> TreeGame:
 def _load_gdl(text: str, name: str | None) -> GdlGame:
     if "(" not in text:  # a name, not rules: never read a file from the server's disk
         raise ApiError('"gdl" must be the text of a GDL (KIF) description, not a file name')
+    if len(text) > MAX_BODY:
+        raise ApiError(f"the GDL text is longer than {MAX_BODY // 1024} KiB", 413)
     try:
         return _gdl_game(text, name or "gdl")
     except RecursionError:
@@ -257,7 +270,58 @@ def _gdl_game(text: str, source: str) -> GdlGame:
     """
     description = parse_gdl(text, source)
     check_gdl(description)
-    return GdlGame(description, name=_stem(source, ".kif", ".gdl"))
+    ends = _ENDS.get() or _NO_END
+    return GdlGame(description, name=_stem(source, ".kif", ".gdl"),
+                   budget=Budget(seconds=ends.left(), stop=ends.stop))
+
+
+# --- the budget of a request ----------------------------------------------------------------
+
+
+class _Ends:
+    """The stop signal of a request: set once its time is spent or its own stop is set."""
+
+    def __init__(self, seconds: float | None, stop: StopSignal | None) -> None:
+        self.at = None if seconds is None else clock.monotonic() + seconds
+        self.stop = stop
+
+    def is_set(self) -> bool:
+        if self.stop is not None and self.stop.is_set():
+            return True
+        return self.at is not None and clock.monotonic() > self.at
+
+    def left(self) -> float | None:
+        return None if self.at is None else max(self.at - clock.monotonic(), 1e-3)
+
+
+_ENDS: ContextVar[_Ends | None] = ContextVar("plies.web.api ends", default=None)
+_NO_END: Final = _Ends(None, None)
+
+
+@contextmanager
+def budgeted(budget: Budget) -> Iterator[None]:
+    """Serve the requests made inside under ``budget``, a whole request's budget.
+
+    Loading a game (grounding GDL) counts against ``budget.seconds`` and ``budget.stop``
+    (:class:`plies.budget.BudgetExceeded` when it runs out); every search stops at the
+    first of :data:`MAX_TIME` seconds, the end of ``budget.seconds`` and ``budget.stop``.
+    Without it a request has no budget but the search cap.  ``budget.steps`` is not used.
+    """
+    token = _ENDS.set(_Ends(budget.seconds, budget.stop))
+    try:
+        yield
+    finally:
+        _ENDS.reset(token)
+
+
+class _FirstOf:
+    """Set when any of its signals is set."""
+
+    def __init__(self, *signals: StopSignal) -> None:
+        self.signals = signals
+
+    def is_set(self) -> bool:
+        return any(signal.is_set() for signal in self.signals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,8 +372,9 @@ class Settings:
         return self.plan.limit
 
     def run(self, game: Any, state: Any) -> SearchResult:
-        """The plan's search, stopped by the server's cap of :data:`MAX_TIME` seconds."""
-        return self.plan.run(game, state, stop=Deadline(MAX_TIME))
+        """The plan's search, stopped by the server's cap of :data:`MAX_TIME` seconds and
+        by the end of the request's budget (:func:`budgeted`)."""
+        return self.plan.run(game, state, stop=_FirstOf(Deadline(MAX_TIME), _ENDS.get() or _NO_END))
 
 
 def settings(
@@ -657,7 +722,7 @@ def _no_constant(name: str) -> Any:
 
 
 __all__ = [
-    "ENDPOINTS", "MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_TIME", "ApiError", "Position",
-    "analyze_moves", "catalogue", "decode", "encode", "load_game", "load_position", "move",
-    "search_tree", "state", "view",
+    "ENDPOINTS", "MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_TIME", "MAX_TREE_TEXT",
+    "REQUEST_TIME", "ApiError", "Position", "analyze_moves", "budgeted", "catalogue", "decode",
+    "encode", "load_game", "load_position", "move", "search_tree", "state", "view",
 ]

@@ -35,7 +35,8 @@ def _port(text: str) -> int:
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
-    """Add ``plies web [--host H] [--port P] [--no-browser]`` to the subparsers ``sub``."""
+    """Add ``plies web [--host H] [--port P] [--no-browser] [--game SPEC] [--workers N]
+    [--queue N] [--worker-memory MB]`` to the subparsers ``sub``."""
     p = sub.add_parser(
         "web", help="play and inspect searches in the browser",
         description="Serve the plies web app: play any game against the engine, see the "
@@ -50,6 +51,26 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="offer this game too: module:attribute of your own game, a .tree/.json or a "
         ".kif file (repeatable)",
     )
+    p.add_argument("--workers", type=_count("workers", 1, 64), default=2,
+                   help="processes that run searches and GDL games (default 2)")
+    p.add_argument("--queue", type=_count("queue", 0, 10_000), default=None,
+                   help="searches that may wait for a worker before the server answers 503 "
+                   "(default: twice --workers)")
+    p.add_argument("--worker-memory", type=_count("worker-memory", 64, 1 << 20), default=1024,
+                   metavar="MB", help="memory a worker may use, in MB (default 1024); a "
+                   "request that needs more gets an error")
+
+
+def _count(what: str, low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+        if not low <= n <= high:
+            raise argparse.ArgumentTypeError(f"--{what} is {low}..{high:,}, got {text[:40]}")
+        return n
+    return parse
 
 
 def is_loopback(host: str) -> bool:
@@ -63,7 +84,8 @@ def is_loopback(host: str) -> bool:
 
 
 def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``(host, port)``; :class:`WebError` when that is impossible."""
+    """A socket bound to ``(host, port)`` and listening; :class:`WebError` when that is
+    impossible."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as err:
@@ -77,6 +99,7 @@ def listen(host: str, port: int) -> socket.socket:
         sock.close()
         hint = "; try another --port" if port else ""
         raise WebError(f"cannot listen on {host}:{port}: {err.strerror or err}{hint}") from None
+    sock.listen(2048)  # connections wait in the backlog until the server is up
     return sock
 
 
@@ -86,6 +109,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
         import uvicorn
 
         from plies.web.app import LOOPBACK_HOSTS, create_app
+        from plies.web.pool import MB
+        from plies.web.server import config
     except ImportError as err:
         raise WebError(
             f"the web app needs Starlette and uvicorn ({err.name or err} is missing): "
@@ -99,8 +124,11 @@ def run(console: Console, args: argparse.Namespace) -> int:
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{shown}:{port}/"
     loopback = is_loopback(args.host)
-    app = create_app(allowed_hosts=LOOPBACK_HOSTS if loopback else None)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    app = create_app(
+        allowed_hosts=LOOPBACK_HOSTS if loopback else None, workers=args.workers,
+        queue=args.queue, memory=args.worker_memory * MB, specs=args.game,
+    )
+    server = uvicorn.Server(config(app))
     console.print(f"plies web: serving on {url} (Ctrl+C to stop)", soft_wrap=True)
     if added:
         console.print(f"plies web: also offering {', '.join(added)}", soft_wrap=True)

@@ -1,0 +1,417 @@
+"""A bounded pool of worker processes for the web app's expensive requests.
+
+Searches and GDL loading run here, never in the server's own process, so that
+
+- cheap requests (the page, the catalogue, the state of a built-in game) never wait
+  behind them: the event loop's threads serve those;
+- a runaway request can be stopped for real: each request has a budget in seconds; the
+  worker stops its work cooperatively at the end of it (:func:`plies.web.api.budgeted`),
+  and a worker that has not answered ``grace`` seconds later is killed and replaced;
+- memory stays bounded: a worker whose resident memory passes ``memory`` bytes while it
+  works answers 422 and exits; one that holds more than half of it after a request (its
+  cache of ground GDL games) is replaced by a fresh process;
+- at most ``size`` requests run and at most ``queue`` wait; the next one gets
+  :class:`PoolFull` (the app answers 503 with ``Retry-After``).
+
+Workers start with the ``forkserver`` method (``spawn`` where there is none): never a
+plain ``fork`` of a server that runs threads.  They ignore Ctrl-C (the server stops
+them), and each watches a pipe from the server so that it exits at once when the
+server's process ends, however it ends (no orphans).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+from typing import Any, Final
+
+import anyio
+import anyio.to_thread
+
+from plies.errors import PliesError
+
+log = logging.getLogger("plies.web")
+
+POLL: Final = 0.2
+"""Seconds between two looks at a waiting client (gone?) and at a worker's memory."""
+MB: Final = 1024 * 1024
+
+
+class PoolFull(PliesError):
+    """Every worker is busy and the queue is full: try again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A worker's answer: an HTTP status and the JSON body."""
+
+    status: int
+    body: bytes
+
+
+def internal_error_id() -> str:
+    """A fresh id (8 hex digits) that ties a 500 answer to its entry in the server log."""
+    return os.urandom(4).hex()
+
+
+def internal_error(error_id: str) -> bytes:
+    """The JSON body of a 500: the id only, never the exception's text."""
+    return (b'{"error":"internal error (id %s); see the server log"}'
+            % error_id.encode())
+
+
+def error_body(message: str) -> bytes:
+    from plies.web.api import encode
+
+    return encode({"error": " ".join(message.split())})
+
+
+# --- the worker process ----------------------------------------------------------------------
+
+
+def rss() -> int:
+    """This process's resident memory in bytes (Linux ``/proc``; else the peak so far)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+class _Current:
+    """The worker's request in progress, shared by its main thread and its watcher."""
+
+    def __init__(self) -> None:
+        self.seq = -1  # the request being served (-1: none)
+        self.stopped = -2  # the last request the server asked to stop
+        self.send = threading.Lock()
+
+    def is_set(self) -> bool:  # the request's stop signal
+        return self.stopped == self.seq
+
+
+def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory: int) -> None:
+    """The worker's main loop: requests in, replies out, until the server goes away."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    logging.basicConfig(format="plies web worker %(process)d: %(message)s")
+    current = _Current()
+    threading.Thread(target=_watch, args=(conn, lifeline, current, memory), daemon=True).start()
+    from plies.web import api
+
+    api.serve_games(specs)
+    while True:
+        try:
+            seq, endpoint, body, seconds = conn.recv()
+        except (EOFError, OSError):  # the server is gone
+            os._exit(0)
+        current.seq = seq
+        reply = _answer(api, endpoint, body, seconds, current)
+        with current.send:
+            current.seq = -1
+            conn.send((seq, reply.status, reply.body, rss()))
+
+
+def _answer(api: Any, endpoint: str, body: Mapping[str, Any], seconds: float,
+            current: _Current) -> Reply:
+    from plies.budget import Budget
+
+    try:
+        with api.budgeted(Budget(seconds=seconds, stop=current)):
+            data = api.ENDPOINTS[endpoint](body)
+        return Reply(200, api.encode(data))
+    except api.ApiError as err:
+        return Reply(err.status, error_body(str(err)))
+    except PliesError as err:  # an unknown game, a bad option, a budget that ran out, ...
+        return Reply(422, error_body(str(err)))
+    except RecursionError:
+        return Reply(422, error_body("the game is too deep to search here"))
+    except MemoryError:
+        return Reply(422, error_body("the request needs more memory than the server gives one"))
+    except Exception:
+        error_id = internal_error_id()
+        log.error("internal error (id %s) on /api/%s\n%s", error_id, endpoint,
+                  traceback.format_exc())
+        return Reply(500, internal_error(error_id))
+
+
+def _watch(conn: Connection, lifeline: Connection, current: _Current, memory: int) -> None:
+    """Stop requests the server asks to stop; exit when the server is gone or when a
+    request takes more than ``memory`` bytes (after answering it with 422)."""
+    while True:
+        try:
+            if lifeline.poll(POLL):
+                current.stopped = lifeline.recv()
+        except (EOFError, OSError):
+            os._exit(0)  # the server's process has ended: never outlive it
+        if memory and current.seq >= 0 and rss() > memory:
+            with current.send:
+                if current.seq >= 0:
+                    message = (f"the request took more than {memory // MB} MB of memory, "
+                               "the most the server gives one; it was stopped")
+                    conn.send((current.seq, 422, error_body(message), rss()))
+                    os._exit(3)
+
+
+# --- the server's side -----------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    lifeline: Connection
+    served: int = 0
+    broken: bool = False  # killed, dead or too big: replace it
+
+
+@dataclass
+class PoolStats:
+    """What the pool did: requests served, workers killed, replaced and full answers."""
+
+    served: int = 0
+    killed: int = 0
+    recycled: int = 0
+    full: int = 0
+    pids: list[int] = field(default_factory=list)
+
+
+class WorkerPool:
+    """``size`` worker processes that serve :data:`plies.web.api.ENDPOINTS` requests.
+
+    ``queue``: requests that may wait for a worker (default ``2 * size``); ``grace``:
+    seconds a worker gets past a request's budget before it is killed; ``memory``: bytes
+    of resident memory a worker may use (0: no cap); ``specs``: the server's own games
+    (``plies web --game``), loaded in every worker.  :meth:`start` before use,
+    :meth:`close` after (it kills the workers); both block, call them outside the event
+    loop (or in a thread).  :meth:`run` is async and safe for many tasks of one loop.
+    """
+
+    def __init__(self, size: int = 2, *, queue: int | None = None, grace: float = 2.0,
+                 memory: int = 1024 * MB, specs: Sequence[str] = ()) -> None:
+        if size < 1:
+            raise ValueError(f"a pool needs at least 1 worker, got {size}")
+        self.size = size
+        self.queue = 2 * size if queue is None else queue
+        self.grace = grace
+        self.memory = memory
+        self.specs = tuple(specs)
+        self.stats = PoolStats()
+        self._context: BaseContext = _context()
+        self._idle: list[_Worker] = []
+        self._all: set[_Worker] = set()
+        self._waiters: deque[tuple[anyio.Event, list[_Worker]]] = deque()
+        self._seq = 0
+        self._closed = False
+        self._lock = threading.Lock()
+
+    # -- life cycle --
+
+    def start(self) -> None:
+        """Start the workers (blocks until every process is running); again after
+        :meth:`close` too (an app's lifespan may run more than once)."""
+        self._closed = False
+        for _ in range(self.size):
+            self._idle.append(self._spawn())
+
+    def close(self) -> None:
+        """Kill every worker and wait for it; the pool serves no more requests."""
+        self._closed = True
+        with self._lock:
+            workers = list(self._all)
+            self._all.clear()
+        for worker in workers:
+            _kill(worker)
+        self._idle.clear()
+
+    def pids(self) -> list[int]:
+        """The process ids of the live workers."""
+        with self._lock:
+            return [w.process.pid for w in self._all if w.process.pid is not None]
+
+    def _spawn(self) -> _Worker:
+        ours, theirs = self._context.Pipe()
+        life_r, life_w = self._context.Pipe(duplex=False)
+        process = self._context.Process(  # type: ignore[attr-defined]
+            target=_serve, args=(theirs, life_r, self.specs, self.memory),
+            name="plies-web-worker", daemon=True,
+        )
+        process.start()
+        theirs.close()
+        life_r.close()
+        worker = _Worker(process, ours, life_w)
+        with self._lock:
+            if self._closed:
+                _kill(worker)
+                raise PoolFull("the server is stopping", 5)
+            self._all.add(worker)
+        return worker
+
+    # -- serving --
+
+    async def run(self, endpoint: str, body: Mapping[str, Any], *, seconds: float,
+                  gone: Callable[[], Awaitable[bool]] | None = None) -> Reply | None:
+        """Serve ``body`` at ``endpoint`` in a worker within ``seconds`` (plus the grace).
+
+        Returns the worker's reply, or None when ``gone()`` said the client went away
+        (the work is then stopped).  Raises :class:`PoolFull` when the queue is full.
+        """
+        worker = await self._acquire(gone)
+        if worker is None:
+            return None
+        try:
+            return await self._exchange(worker, endpoint, body, seconds, gone)
+        finally:
+            await self._release(worker)
+
+    async def _acquire(self, gone: Callable[[], Awaitable[bool]] | None) -> _Worker | None:
+        if self._closed:
+            raise PoolFull("the server is stopping", 5)
+        if self._idle and not self._waiters:
+            return self._idle.pop()
+        if len(self._waiters) >= self.queue:
+            self.stats.full += 1
+            raise PoolFull(
+                f"the server is busy: {self.size} searches are running and "
+                f"{len(self._waiters)} are waiting; try again in a few seconds",
+                retry_after=5,
+            )
+        ready = anyio.Event()
+        slot: list[_Worker] = []
+        entry = (ready, slot)
+        self._waiters.append(entry)
+        got = False
+        try:
+            while not ready.is_set():
+                with anyio.move_on_after(POLL):
+                    await ready.wait()
+                if not ready.is_set() and gone is not None and await gone():
+                    return None
+            got = True
+        finally:
+            if entry in self._waiters:
+                self._waiters.remove(entry)
+            if slot and not got:  # handed a worker, then cancelled: pass it on
+                self._hand_over(slot[0])
+        worker = slot[0]
+        if gone is not None and await gone():
+            await self._release(worker)
+            return None
+        return worker
+
+    def _hand_over(self, worker: _Worker) -> None:
+        """Give ``worker`` to the first waiting request, else make it idle."""
+        if self._waiters:
+            ready, slot = self._waiters.popleft()
+            slot.append(worker)
+            ready.set()
+        else:
+            self._idle.append(worker)
+
+    async def _release(self, worker: _Worker) -> None:
+        if worker.broken:
+            _kill(worker)
+            with self._lock:
+                self._all.discard(worker)
+            if self._closed:
+                return
+            try:
+                worker = await anyio.to_thread.run_sync(self._spawn)
+            except PoolFull:
+                return
+        if self._closed:
+            _kill(worker)
+            return
+        self._hand_over(worker)
+
+    async def _exchange(self, worker: _Worker, endpoint: str, body: Mapping[str, Any],
+                        seconds: float, gone: Callable[[], Awaitable[bool]] | None
+                        ) -> Reply | None:
+        self._seq += 1
+        seq = self._seq
+        try:
+            worker.conn.send((seq, endpoint, dict(body), seconds))
+        except OSError:
+            worker.broken = True
+            return self._died(worker, endpoint)
+        limit = time.monotonic() + seconds + self.grace
+        left = False
+        while not worker.conn.poll():
+            now = time.monotonic()
+            if now > limit:
+                worker.broken = True
+                self.stats.killed += 1
+                log.warning("killed worker %s: /api/%s ran %.1f s past its budget of %g s",
+                            worker.process.pid, endpoint, self.grace, seconds)
+                if left:
+                    return None
+                return Reply(422, error_body(
+                    f"the request ran over its budget of {seconds:g} s and was stopped"))
+            if not left and gone is not None and await gone():
+                left = True  # stop the work; the worker gets the grace to finish
+                with contextlib.suppress(OSError):
+                    worker.lifeline.send(seq)
+                limit = min(limit, now + self.grace)
+            with anyio.move_on_after(min(POLL, max(limit - now, 0.01))):
+                await anyio.wait_readable(worker.conn.fileno())
+        try:
+            got, status, payload, size = worker.conn.recv()
+        except (EOFError, OSError):
+            worker.broken = True
+            return None if left else self._died(worker, endpoint)
+        assert got == seq, (got, seq)
+        worker.served += 1
+        self.stats.served += 1
+        if self.memory and size > self.memory // 2:
+            worker.broken = True  # its caches hold too much: a fresh process instead
+            self.stats.recycled += 1
+        return None if left else Reply(status, payload)
+
+    def _died(self, worker: _Worker, endpoint: str) -> Reply:
+        worker.process.join(1)
+        error_id = internal_error_id()
+        log.error("internal error (id %s) on /api/%s: worker %s ended with exit code %s",
+                  error_id, endpoint, worker.process.pid, worker.process.exitcode)
+        return Reply(500, internal_error(error_id))
+
+
+def _kill(worker: _Worker) -> None:
+    process = worker.process
+    if process.is_alive():
+        process.kill()
+    process.join(5)
+    for end in (worker.conn, worker.lifeline):
+        end.close()
+    if hasattr(process, "close") and process.exitcode is not None:
+        process.close()
+
+
+def _context() -> BaseContext:
+    """``forkserver`` (workers fork from a clean, preloaded server), else ``spawn``."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["plies.web.api"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+__all__ = ["PoolFull", "PoolStats", "Reply", "WorkerPool", "internal_error",
+           "internal_error_id", "rss"]
