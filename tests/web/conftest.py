@@ -6,15 +6,13 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-
 from typing import Any
 
 import pytest
-import uvicorn
 
 from plies.web.app import LOOPBACK_HOSTS, create_app
 from plies.web.cli import listen
-from plies.web.server import config
+from plies.web.server import Server, config
 
 
 @contextmanager
@@ -24,7 +22,7 @@ def serving(app: Any, **options: Any) -> Iterator[str]:
     on the way out, even on failure."""
     sock = listen("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(config(app, **options))
+    server = Server(config(app, **options), on_shutdown=app.state.pool.stop)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -106,11 +106,9 @@ def listen(host: str, port: int) -> socket.socket:
 def run(console: Console, args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl+C); returns the exit code."""
     try:
-        import uvicorn
-
         from plies.web.app import LOOPBACK_HOSTS, create_app
         from plies.web.pool import MB
-        from plies.web.server import config
+        from plies.web.server import Server, config
     except ImportError as err:
         raise WebError(
             f"the web app needs Starlette and uvicorn ({err.name or err} is missing): "
@@ -128,7 +126,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
         allowed_hosts=LOOPBACK_HOSTS if loopback else None, workers=args.workers,
         queue=args.queue, memory=args.worker_memory * MB, specs=args.game,
     )
-    server = uvicorn.Server(config(app))
+    server = Server(config(app), on_shutdown=app.state.pool.stop)
     console.print(f"plies web: serving on {url} (Ctrl+C to stop)", soft_wrap=True)
     if added:
         console.print(f"plies web: also offering {', '.join(added)}", soft_wrap=True)

@@ -232,6 +232,11 @@ class WorkerPool:
         for _ in range(self.size):
             self._idle.append(self._spawn())
 
+    def stop(self) -> None:
+        """Start a shutdown (from the event loop's thread; it does not block): requests
+        waiting or running answer 503 within :data:`POLL` seconds, new ones at once."""
+        self._closed = True
+
     def close(self) -> None:
         """Kill every worker and wait for it; the pool serves no more requests."""
         self._closed = True
@@ -303,7 +308,11 @@ class WorkerPool:
             while not ready.is_set():
                 with anyio.move_on_after(POLL):
                     await ready.wait()
-                if not ready.is_set() and gone is not None and await gone():
+                if ready.is_set():
+                    break
+                if self._closed:
+                    raise PoolFull("the server is stopping", 5)
+                if gone is not None and await gone():
                     return None
             got = True
         finally:
@@ -356,6 +365,9 @@ class WorkerPool:
         left = False
         while not worker.conn.poll():
             now = time.monotonic()
+            if self._closed:
+                worker.broken = True
+                return Reply(503, error_body("the server is stopping"))
             if now > limit:
                 worker.broken = True
                 self.stats.killed += 1

@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
+import socket
+from collections.abc import Callable
 from typing import Any, Final
 
 import h11
@@ -96,6 +98,22 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
 
+class Server(uvicorn.Server):
+    """uvicorn's server that calls ``on_shutdown()`` as soon as a shutdown begins
+    (Ctrl-C, SIGTERM), before it waits for the requests in progress, so that they can
+    end at once (the app's worker pool answers them 503) instead of being cancelled."""
+
+    def __init__(self, config: uvicorn.Config,
+                 on_shutdown: Callable[[], None] | None = None) -> None:
+        super().__init__(config)
+        self.on_shutdown = on_shutdown
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        if self.on_shutdown is not None:
+            self.on_shutdown()
+        await super().shutdown(sockets)
+
+
 def _peer(client: tuple[str, int] | None) -> str:
     return f"{client[0]}:{client[1]}" if client else "?"
 
@@ -117,4 +135,5 @@ def config(app: Any, *, header_time: float = HEADER_TIME, keep_alive: int = KEEP
     )
 
 
-__all__ = ["HEADER_TIME", "KEEP_ALIVE", "GuardedH11Protocol", "config", "connection_cap"]
+__all__ = ["HEADER_TIME", "KEEP_ALIVE", "GuardedH11Protocol", "Server", "config",
+           "connection_cap"]
