@@ -72,6 +72,7 @@ def error(message: str, status: int) -> Response:
 def create_app(
     *, allowed_hosts: Sequence[str] | None = None, workers: int = 2, queue: int | None = None,
     request_time: float = api.REQUEST_TIME, memory: int = 1024 * MB, specs: Sequence[str] = (),
+    body_time: float = BODY_TIME,
 ) -> Starlette:
     """The web app.  ``allowed_hosts``: Host headers to answer (None: any).
 
@@ -80,6 +81,7 @@ def create_app(
     (loading its game and its searches), a worker may hold ``memory`` bytes (see
     :class:`~.pool.WorkerPool`), and ``specs`` are the server's own games
     (:func:`~.api.serve_games`, which the caller has already run in this process).
+    ``body_time``: seconds a request body may take to arrive (408 after).
     The workers start with the app's lifespan and are killed when it ends.
     """
     pool = WorkerPool(workers, queue=queue, memory=memory, specs=specs)
@@ -147,7 +149,7 @@ def create_app(
         if kind != "application/json":
             return error(f"send the body as application/json, not {kind or 'nothing'}", 415)
         try:
-            body = api.decode(await _read(request))
+            body = api.decode(await _read(request, body_time))
         except api.ApiError as err:
             response = error(str(err), err.status)
             if err.status == 408:  # the rest of the body may still come: end the connection
@@ -211,9 +213,9 @@ def _internal(request: Request, exc: BaseException | None = None) -> Response:
                     media_type="application/json")
 
 
-async def _read(request: Request) -> bytes:
+async def _read(request: Request, body_time: float = BODY_TIME) -> bytes:
     """The body, refused with 413 as soon as it passes :data:`~.api.MAX_BODY` bytes and
-    with 408 when it takes more than :data:`BODY_TIME` seconds to arrive.
+    with 408 when it takes more than ``body_time`` seconds to arrive.
 
     Raises:
         starlette.requests.ClientDisconnect: the client went away before the end.
@@ -224,12 +226,12 @@ async def _read(request: Request) -> bytes:
         raise too_big
     chunks: list[bytes] = []
     size = 0
-    with anyio.move_on_after(BODY_TIME) as late:
+    with anyio.move_on_after(body_time) as late:
         async for chunk in request.stream():
             size += len(chunk)
             if size > api.MAX_BODY:
                 raise too_big
             chunks.append(chunk)
     if late.cancelled_caught:
-        raise api.ApiError(f"the body took more than {BODY_TIME:g} s to arrive", 408)
+        raise api.ApiError(f"the body took more than {body_time:g} s to arrive", 408)
     return b"".join(chunks)

@@ -247,6 +247,17 @@ class WorkerPool:
             _kill(worker)
         self._idle.clear()
 
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for a worker now."""
+        return len(self._waiters)
+
+    @property
+    def busy(self) -> int:
+        """Workers serving a request now."""
+        with self._lock:
+            return len(self._all) - len(self._idle)
+
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
         with self._lock:
