@@ -30,11 +30,13 @@ clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
 
 # The side-by-side benchmark (benchmarks/README.md); not part of `make test`.
-# Pass options with BENCH_ARGS, e.g. `make bench BENCH_ARGS=--quick`.
+# Pass options with BENCH_ARGS, e.g. `make bench BENCH_ARGS=--quick`; the web app's load
+# benchmark (benchmarks/web_load.py, in the project's venv) takes WEB_BENCH_ARGS.
 BENCH_VENV := benchmarks/.venv
 
 $(BENCH_VENV)/.installed: benchmarks/setup_env.sh pyproject.toml
 	PYTHON=$(PYTHON) bash benchmarks/setup_env.sh
 
-bench: $(BENCH_VENV)/.installed
+bench: $(BENCH_VENV)/.installed $(STAMP)
 	$(BENCH_VENV)/bin/python benchmarks/run.py $(BENCH_ARGS)
+	$(BIN)/python benchmarks/web_load.py $(WEB_BENCH_ARGS)
