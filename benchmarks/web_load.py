@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import socket
@@ -132,10 +133,12 @@ class Sampler:
 # --- clients ---------------------------------------------------------------------------------
 
 
-def probe(url: str, until: float, out: list[float]) -> None:
-    """The state of tic-tac-toe every 50 ms until ``until``; latencies into ``out``."""
+def probe(url: str, until: float, out: list[float], done: threading.Event | None = None
+          ) -> None:
+    """The state of tic-tac-toe every 50 ms until ``until`` (or ``done``); latencies into
+    ``out``."""
     with httpx.Client(base_url=url, timeout=120) as http:
-        while time.monotonic() < until:
+        while time.monotonic() < until and not (done is not None and done.is_set()):
             start = time.perf_counter()
             response = http.post("/api/state", json=CHEAP)
             out.append(time.perf_counter() - start)
@@ -232,12 +235,8 @@ def bomb_case(url: str, pid: int) -> dict[str, Any]:
         answers.append((response.status_code, time.perf_counter() - start,
                         response.json().get("error", "")))
 
-    def probing() -> None:
-        while not done.is_set():
-            probe(url, time.monotonic() + 0.5, latencies)
-
     bombs = [threading.Thread(target=bomb) for _ in range(2)]
-    prober = threading.Thread(target=probing)
+    prober = threading.Thread(target=probe, args=(url, math.inf, latencies, done))
     with Sampler(pid) as rss:
         prober.start()
         for t in bombs:
@@ -263,13 +262,13 @@ def memory_case(url: str, pid: int) -> dict[str, Any]:
         with httpx.Client(base_url=url, timeout=300) as http:
             statuses.append(http.post("/api/move", json=body).status_code)
 
-    until = [time.monotonic() + 3600]
-    prober = threading.Thread(target=lambda: probe(url, until[0], latencies))
+    done = threading.Event()
+    prober = threading.Thread(target=probe, args=(url, math.inf, latencies, done))
     with Sampler(pid) as rss:
         prober.start()
         for pair in range(3):  # two at a time: one per worker
             run_all([lambda i=i: load(i) for i in (2 * pair, 2 * pair + 1)])
-        until[0] = 0.0
+        done.set()
         prober.join()
     p50, p99, worst = quantiles(latencies)
     return {"case": "6 distinct GDL games, 5 s search each", "n": len(latencies), "p50": p50,

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
@@ -377,3 +378,16 @@ def test_worker_processes_die_with_the_server(how: signal.Signals) -> None:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_games_the_server_added_are_searched_in_the_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`plies web --game buttons.kif`: the workers load the server's games too."""
+    monkeypatch.setattr(api, "SERVED", {})
+    spec = str(Path(__file__).parents[1] / "data" / "gdl" / "buttons.kif")
+    (name,) = api.serve_games([spec])
+    with app_server(workers=1, specs=[spec]) as (url, _):
+        answer = post(url, "/api/move", {"game": name, "depth": 3})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["by"] == "engine"

@@ -35,7 +35,9 @@ then returns its last completed iteration and says so (``"stopped_early"``).
 Every mistake in a request is an :class:`ApiError` carrying an HTTP status (400 for a body
 that is not a JSON object, 422 for a field the game cannot use) and a one-line message.
 Games that every request would build again at a cost (GDL: grounding the rules) are kept
-in a small cache keyed by their text.
+in a small cache keyed by their text (in the web app, one per worker process, which is
+replaced when it holds too much memory: :mod:`plies.web.pool`).  Inside
+:func:`budgeted`, loading a game and searching share the request's budget.
 
 >>> view = state({"game": "tictactoe", "moves": ["5", "1"]})
 >>> view["to_move_name"], view["legal"]

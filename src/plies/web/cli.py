@@ -51,9 +51,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="offer this game too: module:attribute of your own game, a .tree/.json or a "
         ".kif file (repeatable)",
     )
-    p.add_argument("--workers", type=_count("workers", 1, 64), default=2,
+    p.add_argument("--workers", type=_count("workers", 1, 64), default=2, metavar="N",
                    help="processes that run searches and GDL games (default 2)")
-    p.add_argument("--queue", type=_count("queue", 0, 10_000), default=None,
+    p.add_argument("--queue", type=_count("queue", 0, 10_000), default=None, metavar="N",
                    help="searches that may wait for a worker before the server answers 503 "
                    "(default: twice --workers)")
     p.add_argument("--worker-memory", type=_count("worker-memory", 64, 1 << 20), default=1024,
