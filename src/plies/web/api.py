@@ -273,8 +273,10 @@ def _gdl_game(text: str, source: str) -> GdlGame:
     description = parse_gdl(text, source)
     check_gdl(description)
     ends = _ENDS.get() or _NO_END
+    left = ends.left()  # rounded: the message names "its budget of 15 s", not 14.9988 s
+    seconds = None if left is None else max(round(left, 1), 0.1)
     return GdlGame(description, name=_stem(source, ".kif", ".gdl"),
-                   budget=Budget(seconds=ends.left(), stop=ends.stop))
+                   budget=Budget(seconds=seconds, stop=ends.stop))
 
 
 # --- the budget of a request ----------------------------------------------------------------
