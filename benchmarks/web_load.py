@@ -158,7 +158,7 @@ def searcher(url: str, until: float, counts: dict[int, int], lock: threading.Loc
 
 
 def run_all(calls: list[Callable[[], Any]]) -> None:
-    threads = [threading.Thread(target=c) for c in calls]
+    threads = [threading.Thread(target=c, daemon=True) for c in calls]  # Ctrl-C ends all
     for t in threads:
         t.start()
     for t in threads:
