@@ -31,7 +31,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
@@ -181,6 +181,7 @@ class _Worker:
     lifeline: Connection
     served: int = 0
     broken: bool = False  # killed, dead or too big: replace it
+    killed: bool = False
 
 
 @dataclass
@@ -191,7 +192,6 @@ class PoolStats:
     killed: int = 0
     recycled: int = 0
     full: int = 0
-    pids: list[int] = field(default_factory=list)
 
 
 class WorkerPool:
@@ -238,14 +238,16 @@ class WorkerPool:
         self._closed = True
 
     def close(self) -> None:
-        """Kill every worker and wait for it; the pool serves no more requests."""
+        """Kill every worker and wait for it; the pool serves no more requests.  (A
+        request still in progress sees its worker end and answers 503.)"""
         self._closed = True
         with self._lock:
             workers = list(self._all)
             self._all.clear()
-        for worker in workers:
-            _kill(worker)
+        idle = set(self._idle)
         self._idle.clear()
+        for worker in workers:  # the pipes of a busy one are its request's to close
+            _kill(worker, pipes=worker in idle)
 
     @property
     def waiting(self) -> int:
@@ -348,9 +350,9 @@ class WorkerPool:
 
     async def _release(self, worker: _Worker) -> None:
         if worker.broken:
-            _kill(worker)
             with self._lock:
                 self._all.discard(worker)
+            _kill(worker)
             if self._closed:
                 return
             try:
@@ -409,6 +411,8 @@ class WorkerPool:
         return None if left else Reply(status, payload)
 
     def _died(self, worker: _Worker, endpoint: str) -> Reply:
+        if self._closed or worker.killed:
+            return Reply(503, error_body("the server is stopping"))
         worker.process.join(1)
         error_id = internal_error_id()
         log.error("internal error (id %s) on /api/%s: worker %s ended with exit code %s",
@@ -416,15 +420,19 @@ class WorkerPool:
         return Reply(500, internal_error(error_id))
 
 
-def _kill(worker: _Worker) -> None:
-    process = worker.process
-    if process.is_alive():
-        process.kill()
-    process.join(5)
-    for end in (worker.conn, worker.lifeline):
-        end.close()
-    if hasattr(process, "close") and process.exitcode is not None:
-        process.close()
+def _kill(worker: _Worker, *, pipes: bool = True) -> None:
+    """Kill ``worker``'s process and wait for it (once), and close its pipes."""
+    if not worker.killed:
+        worker.killed = True
+        process = worker.process
+        if process.is_alive():
+            process.kill()
+        process.join(5)
+        if process.exitcode is not None:
+            process.close()
+    if pipes:
+        for end in (worker.conn, worker.lifeline):
+            end.close()
 
 
 def _context() -> BaseContext:
