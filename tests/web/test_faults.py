@@ -201,6 +201,30 @@ def test_a_search_is_stopped_when_its_client_goes_away(caplog: pytest.LogCapture
         assert post(url, "/api/move", {"game": "nim", "depth": 2}).status_code == 200
 
 
+def test_a_client_that_leaves_the_queue_frees_its_place(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """One worker, a queue of one: a waiting client hangs up, and the next client gets
+    the place in the queue (not 503), then the worker."""
+    caplog.set_level(logging.INFO, logger="plies.web")
+    with app_server(workers=1, queue=1) as (url, pool):
+        threads, done = in_threads(lambda: post(url, "/api/move", SEARCH))
+        wait_for(lambda: pool.busy == 1, "the search to start")
+        body = api.encode({"game": "nim", "depth": 2})
+        sock = raw(url)
+        sock.sendall(b"POST /api/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                     % (len(body), body))
+        wait_for(lambda: pool.waiting == 1, "the second client to wait")
+        sock.close()
+        wait_for(lambda: pool.waiting == 0, "the queue to empty")
+        assert post(url, "/api/analyze", {"game": "nim", "depth": 2}).status_code == 200
+        threads[0].join()
+        assert [r.status_code for r in done] == [200]
+        assert any("went away during POST /api/analyze" in r.getMessage()
+                   for r in caplog.records)
+
+
 def test_a_worker_over_its_memory_cap_is_stopped_and_replaced() -> None:
     """A request that takes more than the worker's memory (20 MB here) gets a one-line
     422; a worker holding more than half of it after a request is replaced."""
