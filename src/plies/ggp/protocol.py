@@ -62,7 +62,8 @@ class Message:
     """One decoded message from a game manager.
 
     ``moves`` is the joint move of a PLAY or STOP (one term per role, in the order of
-    the ``(role ...)`` facts), or None for ``nil``.  ``rules`` are the sentences of a
+    the ``(role ...)`` facts), or None for ``nil``; a bare symbol other than ``nil``
+    is read as a joint move of that one move.  ``rules`` are the sentences of a
     START (or PREVIEW) as terms.  Clocks are in seconds.  ``keyword`` is the message's
     keyword in lower case (``"ping"`` or ``"info"`` for ``kind="info"``).
     """
@@ -125,7 +126,7 @@ def parse_message(text: str) -> Message:
             f"play; expected ({kind} <id> nil) or ({kind} <id> (<move> ...))"
         )
     _arity(kind, args, 2, f"({kind} <id> nil) or ({kind} <id> (<move> ...))")
-    return Message(kind, match_id=_symbol(args[0], "match id"), moves=_joint(args[1], kind))
+    return Message(kind, match_id=_symbol(args[0], "match id"), moves=_joint(args[1]))
 
 
 def format_reply(term: Term) -> str:
@@ -183,11 +184,12 @@ def _clock(term: Term, what: str) -> float:
     return value
 
 
-def _joint(term: Term, kind: str) -> tuple[Term, ...] | None:
+def _joint(term: Term) -> tuple[Term, ...] | None:
     if _is_nil(term):
         return None
     if isinstance(term, str):
-        raise ProtocolError(
-            f"the moves of a {kind} must be nil or a list (<move> ...), got {term!r}"
-        )
+        # Not the protocol's form, but refusing it would put the player a step behind
+        # the manager: read it as one move (right for a one-role game; otherwise the
+        # player sees a joint move of the wrong length and guesses, see plies.ggp.sync).
+        return (term,)
     return tuple(term)
