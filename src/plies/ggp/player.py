@@ -53,6 +53,7 @@ from plies.ggp.protocol import (
     format_reply,
     info_reply,
     parse_message,
+    peek_keyword,
 )
 from plies.ggp.strategy import Choice, Clock, Mode, Thinker, choose_move, profile_game
 from plies.ggp.sync import always_legal, apply_joint
@@ -180,6 +181,11 @@ class GgpPlayer:
         raises.
         """
         received = time.perf_counter() if received is None else received
+        if self.busy and peek_keyword(text) == "start":
+            # Answered without parsing the rules: a busy player pays nothing for them.
+            note = "start refused without reading it: already playing a match"
+            log.warning(note)
+            return Reply(200, BUSY, note)
         try:
             message = parse_message(text)
             return self._dispatch(message, received)
