@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
+import plies.ggp.player as player_module
 from plies.gdl.parser import parse_term
 from plies.ggp.player import GgpPlayer, Match
 from plies.ggp.server import GgpServer
@@ -87,9 +90,12 @@ def test_three_aborted_bomb_matches_do_not_delay_the_next_match() -> None:
         assert post(server.host, server.port, "(abort ttt)").body == "aborted"
 
 
-def test_a_description_that_cannot_be_built_within_its_budget_is_given_up() -> None:
-    # Building may take the start clock plus three play clocks (here about 1.2 s); then
-    # the match cannot be played, and PLAY says so instead of waiting for ever.
+def test_a_description_that_cannot_be_built_within_its_budget_is_given_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Building may take the start clock plus three play clocks (here about 1.2 s, with
+    # no floor); then the match cannot be played, and PLAY says so instead of waiting.
+    monkeypatch.setattr(player_module, "BUILD_FLOOR", 0.0)
     player = GgpPlayer(margin=0.7, seed=1)
     with serving(player) as server:
         match = start_bomb(server, "bomb.4", play_clock=1)

@@ -72,7 +72,12 @@ METAGAME_CAP = 1.0
 
 BUILD_PLAY_CLOCKS = 3
 """Building the reasoner may take the start clock (less the margin) plus this many play
-clocks; a description that needs longer is given up (its match cannot be played)."""
+clocks (and at least :data:`BUILD_FLOOR`); a description that needs longer is given up
+(its match cannot be played)."""
+
+BUILD_FLOOR = 20.0
+"""However short the clocks, building a reasoner may take this many seconds: a large
+game (breakthrough compiles in 3 to 6 s) stays playable after a few answers without it."""
 
 BUILD_CAP = 600.0
 """However long the clocks, building a reasoner never takes more seconds than this."""
@@ -273,10 +278,10 @@ class GgpPlayer:
 
     def build_seconds(self, start_clock: float, play_clock: float) -> float:
         """Seconds allowed for building a match's reasoner: the start clock's budget plus
-        :data:`BUILD_PLAY_CLOCKS` play clocks (the first PLAYs wait for it), at most
-        :data:`BUILD_CAP`."""
+        :data:`BUILD_PLAY_CLOCKS` play clocks (the first PLAYs wait for it), at least
+        :data:`BUILD_FLOOR` and at most :data:`BUILD_CAP`."""
         seconds = self.budget(start_clock) + BUILD_PLAY_CLOCKS * self.budget(play_clock)
-        return min(BUILD_CAP, max(seconds, 0.001))
+        return min(BUILD_CAP, max(seconds, BUILD_FLOOR, 0.001))
 
     def _prepare(self, match: Match, deadline: float) -> None:
         """Metagaming, in the background: build the reasoner, then profile the game.
