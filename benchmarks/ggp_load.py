@@ -286,10 +286,16 @@ def latency_table(rows: list[Row]) -> str:
 
 def memory_table() -> str:
     lines = ["| case | player peak RSS |", "|---|---|"]
-    for label, n in (("idle", 0), ("one 15 MiB message", 1), ("three 15 MiB messages at once", 3)):
+    cases = (
+        ("idle", 0, 0),
+        ("one 1 MiB message (the largest accepted)", 1, MiB),
+        ("one 15 MiB message", 1, 15 * MiB),
+        ("three 15 MiB messages at once", 3, 15 * MiB),
+    )
+    for label, n, size in cases:
         with player_process() as (port, pid):
             post("127.0.0.1", port, "(info)")
-            threads = [threading.Thread(target=oversized, args=(port,)) for _ in range(n)]
+            threads = [threading.Thread(target=oversized, args=(port, size)) for _ in range(n)]
             for t in threads:
                 t.start()
             for t in threads:
