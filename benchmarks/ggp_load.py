@@ -2,12 +2,13 @@
 """The GGP player under hostile load: reply latency against the play clock, and memory.
 
     PYTHONPATH=src python benchmarks/ggp_load.py [--clocks 1,2,3] [--games ticTacToe,connectFour]
-        [--max-steps 14] [--quick] [--memory-only] [--player-src OTHER/src]
+        [--max-steps 14] [--repeat 2] [--quick] [--memory-only] [--player-src OTHER/src]
 
 The player runs in a process of its own (``GgpServer`` on 127.0.0.1, margin 0.5 s), as a
 game manager would hire it.  This process plays whole matches against it with the test
 suite's game manager (``tests/ggp/manager.py``: HTTP/1.0 as ggp-base sends it, a random
-opponent), one match per game and play clock, while hostile clients keep at it:
+opponent), ``2 x --repeat`` matches per game and play clock (plies plays each role in
+turn), while hostile clients keep at it:
 
 * between matches: an aborted *bomb* match (a valid description whose grounding runs for
   days; START, one PLAY, ABORT), the fault that used to cost the next match its first
@@ -231,7 +232,7 @@ class Row:
 
 
 def play(
-    port: int, games: list[str], clocks: list[int], max_steps: int, log: Hostility
+    port: int, games: list[str], clocks: list[int], max_steps: int, repeat: int, log: Hostility
 ) -> list[Row]:
     rows = []
     k = 0
@@ -239,7 +240,7 @@ def play(
         row = Row(clock)
         for game in games:
             manager = GameManager(rules(game))
-            for role in (0, 1):
+            for role in [0, 1] * repeat:
                 bomb_match(port, k, log)
                 seats: list[HttpSeat | RandomSeat] = [RandomSeat(random.Random(k))] * 2
                 seats[role] = HttpSeat("127.0.0.1", port)
@@ -310,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clocks", default="1,2,3", help="play clocks in seconds")
     parser.add_argument("--games", default="ticTacToe,connectFour")
     parser.add_argument("--max-steps", type=int, default=14, help="steps per match (then ABORT)")
+    parser.add_argument("--repeat", type=int, default=2, help="matches per role, game and clock")
     parser.add_argument("--quick", action="store_true", help="play clock 1 only, tic-tac-toe")
     parser.add_argument("--memory-only", action="store_true")
     parser.add_argument("--player-src", type=Path, help="plies sources the player runs from")
@@ -332,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
                 t.start()
             started = time.perf_counter()
             try:
-                rows = play(port, games, clocks, args.max_steps, log)
+                rows = play(port, games, clocks, args.max_steps, args.repeat, log)
             finally:
                 stop.set()
                 for t in threads:
