@@ -189,6 +189,8 @@ def test_deeply_nested_message_is_refused(server: GgpServer) -> None:
     depth = MAX_DEPTH + 10
     reply = post(server.host, server.port, "(info " + "(" * depth + ")" * depth + ")")
     assert reply.status == 400 and f"nests {depth + 1} deep" in reply.body
+    reply = raw(server, b"GET /(info" + b"%28" * depth + b"%29" * depth + b") HTTP/1.0\r\n\r\n")
+    assert reply.status == 400 and f"nests {depth + 1} deep" in reply.body
     assert post(server.host, server.port, "(info)").body == AVAILABLE
 
 

@@ -129,6 +129,15 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
         if not text.strip():
             self._send(Reply(400, "error: empty message; send one, e.g. GET /(info)"))
             return
+        try:  # the request line is at most 64 KiB: the same caps as a body
+            if len(text) > SMALL_BODY:
+                self._large()
+            scanner = MessageScanner()
+            scanner.feed(text.encode("utf-8", errors="replace"))
+            _check_depth(scanner)
+        except _BadRequest as err:
+            self._send(Reply(err.status, f"error: {err}"), retry=err.status == 503)
+            return
         self._answer(text)
 
     def do_OPTIONS(self) -> None:
@@ -185,10 +194,7 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
             data, scanner = self._read_chunked()
         else:
             data, scanner = self._read_until_closed()
-        if scanner.max_depth > MAX_DEPTH:
-            raise _BadRequest(
-                400, f"the message nests {scanner.max_depth} deep; at most {MAX_DEPTH} is accepted"
-            )
+        _check_depth(scanner)
         return data.decode("utf-8", errors="replace")
 
     def _large(self) -> None:
@@ -261,6 +267,13 @@ class _BadRequest(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+def _check_depth(scanner: MessageScanner) -> None:
+    if scanner.max_depth > MAX_DEPTH:
+        raise _BadRequest(
+            400, f"the message nests {scanner.max_depth} deep; at most {MAX_DEPTH} is accepted"
+        )
 
 
 _BUSY_BODY = b"error: too many requests at once; try again\n"
