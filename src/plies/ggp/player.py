@@ -374,6 +374,7 @@ class GgpPlayer:
                 time.perf_counter() - received,
             )
             return Reply(200, format_reply(move))
+        match.replied = None  # no move of ours this step
         if match.failure is not None:
             return Reply(400, f"error: match {match.match_id} cannot be played: {match.failure}")
         return Reply(503, f"error: still building the reasoner for {match.match_id}")
