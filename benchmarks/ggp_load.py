@@ -344,9 +344,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{time.perf_counter() - started:.0f} s; player peak RSS {rss / MiB:.0f} MiB")
         print("hostile requests: " + ", ".join(f"{k} {v}" for k, v in sorted(log.sent.items())))
         print("their answers: " + ", ".join(f"{k} x{v}" for k, v in sorted(log.answers.items())))
-        for row in rows:
-            for error in row.errors:
-                print(f"  clock {row.clock}: {error}")
+        errors = [f"clock {row.clock}: {error}" for row in rows for error in row.errors]
+        for error in errors[:10]:
+            print(f"  {error}")
+        if len(errors) > 10:
+            print(f"  ... {len(errors) - 10} more errors")
     print()
     print(memory_table())
     return 0
