@@ -192,3 +192,27 @@ def test_play_before_the_reasoner_is_ready_answers_a_move_legal_in_every_state()
     assert player.handle("(play m1 (c))").body == "a"
     assert match.pending == [("c",)]  # kept, to be applied once the reasoner is built
     assert player.handle("(abort m1)").body == "aborted"
+
+
+def test_joint_moves_received_before_the_reasoner_is_built_are_applied_once_it_is() -> None:
+    import time
+
+    import plies.ggp.player as player_module
+
+    player = GgpPlayer(margin=0.9, metagame_cap=0.05)
+    desc = parse(rules("buttons"))
+    match = player_module.Match("m1", "robot", 0, desc, 5, 1, random.Random(0))
+    player.match = match  # not prepared yet, and no move legal in every state known
+    assert player.handle("(play m1 nil)").status == 503
+    assert player.handle("(play m1 (a))").status == 503
+    assert player.handle("(play m1 (b))").status == 503
+    player._prepare(match, time.perf_counter() + 0.1)  # the reasoner is built now
+    reply = player.handle("(play m1 (c))")
+    assert reply.status == 200 and reply.body in ("a", "b", "c")
+    assert match.moves == [("a",), ("b",), ("c",)]  # nothing lost while waiting
+    assert match.reasoner is not None
+    state = match.reasoner.initial_state()
+    for joint in match.moves:
+        state = match.reasoner.next_state(state, joint)
+    assert match.state == state
+    assert player.handle("(abort m1)").body == "aborted"
