@@ -31,7 +31,8 @@ clean:
 
 # The side-by-side benchmark (benchmarks/README.md); not part of `make test`.
 # Pass options with BENCH_ARGS, e.g. `make bench BENCH_ARGS=--quick`; the web app's load
-# benchmark (benchmarks/web_load.py, in the project's venv) takes WEB_BENCH_ARGS.
+# benchmark (benchmarks/web_load.py, in the project's venv) takes WEB_BENCH_ARGS and the
+# GGP player's (benchmarks/ggp_load.py) GGP_BENCH_ARGS.
 BENCH_VENV := benchmarks/.venv
 
 $(BENCH_VENV)/.installed: benchmarks/setup_env.sh pyproject.toml
@@ -40,3 +41,4 @@ $(BENCH_VENV)/.installed: benchmarks/setup_env.sh pyproject.toml
 bench: $(BENCH_VENV)/.installed $(STAMP)
 	$(BENCH_VENV)/bin/python benchmarks/run.py $(BENCH_ARGS)
 	$(BIN)/python benchmarks/web_load.py $(WEB_BENCH_ARGS)
+	$(BIN)/python benchmarks/ggp_load.py $(GGP_BENCH_ARGS)

@@ -142,12 +142,17 @@ class GameManager:
         max_steps: int | None = None,
         rng: random.Random | None = None,
         override: Callable[[int, int, Term], Term] | None = None,
+        rewrite: Callable[[Any, tuple[Term, ...]], tuple[Term, ...]] | None = None,
+        garble: Callable[[Any, tuple[Term, ...]], str] | None = None,
     ) -> MatchRecord:
         """Play one match; ``seats[i]`` plays role ``i``.
 
         ``override(step, role, move)`` may replace a role's move before it is applied
         (as a server does with a late reply): players must follow the joint move they are
-        sent, not what they answered.
+        sent, not what they answered.  ``rewrite(state, joint)`` may replace the whole
+        joint move applied in ``state`` (by moves that are not legal there, for
+        instance).  ``garble(state, joint)`` gives the text sent for the joint move
+        applied in ``state`` instead of its KIF (misspelt, unknown or missing moves).
         """
         assert len(seats) == len(self.roles)
         rng = rng or random.Random(0)
@@ -204,9 +209,13 @@ class GameManager:
                     joint.append(rng.choice(legal[r]) if move is None else move)
                 if override is not None:
                     joint = [override(len(record.steps), r, m) for r, m in enumerate(joint)]
+                if rewrite is not None:
+                    joint = list(rewrite(state, tuple(joint)))
                 record.steps.append(Step(state, tuple(joint), replies))
-                state = reasoner.next_state(state, tuple(joint))
                 last = "(" + " ".join(to_kif(m) for m in joint) + ")"
+                if garble is not None:
+                    last = garble(state, tuple(joint))
+                state = reasoner.next_state(state, tuple(joint))
             record.final_state = state
             record.goals = tuple(reasoner.goal(state, r) for r in range(len(self.roles)))
             record.stop_replies = broadcast(

@@ -13,10 +13,16 @@ each request with the time it was received.  It plays one match at a time:
 * **PLAY** first applies the joint move the manager sent (the moves *actually played*,
   which may differ from what this player answered if it was late), then thinks under
   the play clock and answers its move.  The reply leaves at ``receipt + budget(clock)``
-  at the latest, however far the search got (:meth:`GgpPlayer.budget`).
+  at the latest, however far the search got (:meth:`GgpPlayer.budget`).  A joint move
+  that is illegal in the player's view is applied as sent, and one that cannot be
+  applied at all is guessed, with a warning (:mod:`plies.ggp.sync`): the player never
+  falls a step behind the manager.  While the reasoner is still being built, the joint
+  moves are queued and applied once it is; a PLAY then gets a move that is legal in
+  every state if the rules have one (:func:`plies.ggp.sync.always_legal`), else HTTP 503.
 * **STOP** applies the final joint move and logs the goals; **ABORT** ends the match.
-  Both free the player.  PLAY, STOP and ABORT naming another match (or none) are
-  answered ``busy``, as ggp-base does.
+  Both free the player and end all work of the match: its search, its playouts and the
+  building of its reasoner (grounding stops within milliseconds of the ABORT).  PLAY,
+  STOP and ABORT naming another match (or none) are answered ``busy``, as ggp-base does.
 * **INFO** / **PING** are answered at any time, also while a move is being computed.
 """
 
@@ -30,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from plies.budget import Budget, Stopped
 from plies.errors import PliesError
 from plies.gdl.game import GdlGame
 from plies.gdl.parser import description_from_terms
@@ -46,8 +53,10 @@ from plies.ggp.protocol import (
     format_reply,
     info_reply,
     parse_message,
+    peek_keyword,
 )
 from plies.ggp.strategy import Choice, Clock, Mode, Thinker, choose_move, profile_game
+from plies.ggp.sync import always_legal, apply_joint
 from plies.search.engine import TranspositionTable
 
 log = logging.getLogger("plies.ggp")
@@ -60,6 +69,22 @@ MIN_FRACTION = 0.25
 
 METAGAME_CAP = 1.0
 """Metagaming playouts stop after this many seconds even if the start clock is longer."""
+
+BUILD_PLAY_CLOCKS = 3
+"""Building the reasoner may take the start clock (less the margin) plus this many play
+clocks (and at least :data:`BUILD_FLOOR`); a description that needs longer is given up
+(its match cannot be played)."""
+
+BUILD_FLOOR = 20.0
+"""However short the clocks, building a reasoner may take this many seconds: a large
+game (breakthrough compiles in 3 to 6 s) stays playable after a few answers without it."""
+
+BUILD_CAP = 600.0
+"""However long the clocks, building a reasoner never takes more seconds than this."""
+
+ABORT_WAIT = 0.5
+"""Seconds an ABORT or STOP waits for the match's background work to end (it stops
+within milliseconds of being told; this only bounds a reply if it did not)."""
 
 @dataclass(frozen=True, slots=True)
 class Reply:
@@ -77,7 +102,12 @@ class Match:
     ``reasoner``, ``state`` and ``thinker`` are filled in by the background preparation,
     which sets ``ready`` when it ends (``failure`` says why if it failed).
     ``pending`` holds joint moves received but not yet applied (while preparing);
-    ``moves`` the joint moves applied, ``state`` the state they lead to.
+    ``moves`` the joint moves applied (as the rules spell them, guesses included),
+    ``state`` the state they lead to.  ``cancel`` stops the current move's thinking;
+    ``over`` is set when the match ends (STOP, ABORT, the player closing) and stops all
+    of its work, the building of the reasoner included.  ``worker`` is the thread that
+    builds the reasoner; ``replied`` the move last answered (used to guess our own move
+    if the manager's cannot be read).
     """
 
     match_id: str
@@ -97,6 +127,10 @@ class Match:
     pending: list[tuple[Term, ...]] = field(default_factory=list)
     moves: list[tuple[Term, ...]] = field(default_factory=list)
     goals: tuple[int, ...] | None = None
+    over: threading.Event = field(default_factory=threading.Event)
+    worker: threading.Thread | None = None
+    replied: Term | None = None
+    fallback: tuple[Term, ...] = ()
 
     @property
     def steps(self) -> int:
@@ -152,6 +186,11 @@ class GgpPlayer:
         raises.
         """
         received = time.perf_counter() if received is None else received
+        if self.busy and peek_keyword(text) == "start":
+            # Answered without parsing the rules: a busy player pays nothing for them.
+            note = "start refused without reading it: already playing a match"
+            log.warning(note)
+            return Reply(200, BUSY, note)
         try:
             message = parse_message(text)
             return self._dispatch(message, received)
@@ -159,10 +198,11 @@ class GgpPlayer:
             return Reply(400, f"error: {err}", str(err))
 
     def close(self) -> None:
-        """Stop thinking and forget the current match."""
+        """Stop all work of the current match and forget it."""
         match = self.match
         if match is not None:
             match.cancel.set()
+            match.over.set()
         self.match = None
 
     # -- messages ----------------------------------------------------------------------
@@ -212,13 +252,16 @@ class GgpPlayer:
                 message.match_id, message.role, desc.roles.index(message.role), desc,
                 message.start_clock, message.play_clock, random.Random(self.rng.random()),
             )
+            match.fallback = always_legal(desc, match.role)
             deadline = received + self.budget(message.start_clock)
             worker = threading.Thread(
                 target=self._prepare, args=(match, deadline),
                 name=f"ggp-prepare-{match.match_id}", daemon=True,
             )
+            match.worker = worker
             worker.start()
             if match.ready.wait(max(0.0, deadline - time.perf_counter())) and match.failure:
+                match.over.set()
                 raise ProtocolError(match.failure)
             if not match.ready.is_set():
                 log.warning(
@@ -233,10 +276,25 @@ class GgpPlayer:
         finally:
             self._starting = False
 
+    def build_seconds(self, start_clock: float, play_clock: float) -> float:
+        """Seconds allowed for building a match's reasoner: the start clock's budget plus
+        :data:`BUILD_PLAY_CLOCKS` play clocks (the first PLAYs wait for it), at least
+        :data:`BUILD_FLOOR` and at most :data:`BUILD_CAP`."""
+        seconds = self.budget(start_clock) + BUILD_PLAY_CLOCKS * self.budget(play_clock)
+        return min(BUILD_CAP, max(seconds, BUILD_FLOOR, 0.001))
+
     def _prepare(self, match: Match, deadline: float) -> None:
-        """Metagaming, in the background: build the reasoner, then profile the game."""
+        """Metagaming, in the background: build the reasoner, then profile the game.
+
+        The building has a budget (:meth:`build_seconds`) and stops as soon as the match
+        is over (``match.over``), so no grounding outlives its match.
+        """
         try:
-            reasoner = Reasoner(match.description)
+            budget = Budget(
+                seconds=self.build_seconds(match.start_clock, match.play_clock),
+                stop=match.over,
+            )
+            reasoner = Reasoner(match.description, budget=budget)
             match.state = reasoner.initial_state()
             clock = Clock(min(deadline, time.perf_counter() + self.metagame_cap), match.cancel)
             profile = profile_game(reasoner, match.state, clock, match.rng)
@@ -252,6 +310,9 @@ class GgpPlayer:
                 profile.length, profile.branching,
                 "informative" if profile.informative else "uninformative",
             )
+        except Stopped:
+            match.failure = "the match ended before its reasoner was built"
+            log.info("match %s: %s", match.match_id, match.failure)
         except Exception as err:  # the rules parse and validate, yet cannot be played
             match.failure = f"{type(err).__name__}: {err}"
             log.warning("match %s cannot be played: %s", match.match_id, match.failure)
@@ -266,17 +327,22 @@ class GgpPlayer:
             self._receive(match, message.moves)
             reasoner = self._ready(match, deadline)
             if reasoner is None:
-                return Reply(503, f"error: still building the reasoner for {match.match_id}")
+                return self._unready(match, received)
             assert match.thinker is not None
             state = match.state
-            if reasoner.is_terminal(state):
-                raise ProtocolError(
-                    f"match {match.match_id} is over after step {match.steps} "
-                    "(a terminal state); expected stop"
-                )
             legal = reasoner.legal(state, match.role_index)
-            if not legal:
-                raise ProtocolError(f"{match.role} has no legal move at step {match.steps}")
+            if reasoner.is_terminal(state) or not legal:
+                # The manager plays on where our view says it cannot: answer something
+                # the rules know rather than an error; the manager decides what counts.
+                move = legal[0] if legal else reasoner.move_table[match.role_index][0]
+                log.warning(
+                    "match %s step %d: %s in our view, yet the manager plays on; answering %s",
+                    match.match_id, match.steps + 1,
+                    "a terminal state" if legal else f"no legal move for {match.role}",
+                    to_kif(move),
+                )
+                match.replied = move
+                return Reply(200, format_reply(move))
             clock = Clock(deadline, match.cancel)
             choice = Choice(legal[0])
             worker = threading.Thread(
@@ -287,12 +353,31 @@ class GgpPlayer:
             choice.done.wait(max(0.0, deadline - time.perf_counter()))
             match.cancel.set()
             move, source, detail = choice.read()
+            match.replied = move
             log.info(
                 "match %s step %d: %s by %s%s (%.2fs)",
                 match.match_id, match.steps + 1, to_kif(move), source,
                 f", {detail}" if detail else "", time.perf_counter() - received,
             )
             return Reply(200, format_reply(move))
+
+    def _unready(self, match: Match, received: float) -> Reply:
+        """The answer to a PLAY when there is no reasoner (not built yet, or it cannot be):
+        a move legal in every state if the rules have one, else 503 (or 400 if the match
+        cannot be played at all).  The joint moves stay queued either way."""
+        if match.fallback:
+            move = match.fallback[0]
+            match.replied = move
+            log.warning(
+                "match %s step %d: no reasoner yet; answering %s, legal in every state "
+                "(%.2fs)", match.match_id, match.steps + 1, to_kif(move),
+                time.perf_counter() - received,
+            )
+            return Reply(200, format_reply(move))
+        match.replied = None  # no move of ours this step
+        if match.failure is not None:
+            return Reply(400, f"error: match {match.match_id} cannot be played: {match.failure}")
+        return Reply(503, f"error: still building the reasoner for {match.match_id}")
 
     def _stop(self, match: Match, message: Message, received: float) -> Reply:
         match.cancel.set()
@@ -318,69 +403,65 @@ class GgpPlayer:
 
     def _abort(self, match: Match) -> Reply:
         match.cancel.set()
+        match.over.set()
         with match.lock:
             log.info("match %s aborted after %d joint move(s)", match.match_id, match.steps)
             self._finish(match)
         return Reply(200, ABORTED)
 
     def _finish(self, match: Match) -> None:
+        """Free the player and end every piece of work of ``match``."""
+        match.cancel.set()
+        match.over.set()
         with self._lock:
             if self.match is match:
                 self.match = None
             self.last = match
+        worker = match.worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join(ABORT_WAIT)
+            if worker.is_alive():
+                log.warning(
+                    "match %s: its reasoner is still being built %.1fs after the end",
+                    match.match_id, ABORT_WAIT,
+                )
 
     # -- the state of the match ----------------------------------------------------------
 
     def _receive(self, match: Match, moves: Sequence[Term] | None) -> None:
-        """Queue the joint move the manager says was played (it is authoritative)."""
-        if moves is None:
-            return
-        roles = match.description.roles
-        if len(moves) != len(roles):
-            raise ProtocolError(
-                f"the joint move has {len(moves)} move(s), but the game has {len(roles)} "
-                f"roles ({', '.join(roles)})"
-            )
-        match.pending.append(tuple(moves))
+        """Queue the joint move the manager says was played (it is authoritative; it is
+        applied, or guessed where it cannot be, once the reasoner is ready)."""
+        if moves is not None:
+            match.pending.append(tuple(moves))
 
     def _ready(self, match: Match, deadline: float) -> Reasoner | None:
         """The reasoner, once built (waiting until ``deadline``), with every queued joint
-        move applied to ``match.state``; None if it is not built by then."""
+        move applied to ``match.state``; None if it is not built by then or cannot be."""
         if not match.ready.wait(max(0.0, deadline - time.perf_counter())):
-            log.warning("match %s: no reasoner yet, no move", match.match_id)
+            log.warning("match %s: no reasoner yet", match.match_id)
             return None
         if match.failure is not None:
-            raise ProtocolError(f"match {match.match_id} cannot be played: {match.failure}")
+            log.warning("match %s cannot be played: %s", match.match_id, match.failure)
+            return None
         reasoner = match.reasoner
         assert reasoner is not None
         while match.pending:
-            sent = match.pending.pop(0)  # a move that cannot be applied is dropped
+            sent = match.pending.pop(0)
             if reasoner.is_terminal(match.state):
-                raise ProtocolError(
-                    f"match {match.match_id} is already over; no move applies"
+                log.warning(
+                    "match %s: a joint move after a terminal state in our view; applied",
+                    match.match_id,
                 )
-            joint = tuple(_canonical(reasoner, match.state, r, m) for r, m in enumerate(sent))
-            match.state = reasoner.next_state(match.state, joint)
-            match.moves.append(joint)
+            # Our own reply of this step is only known for the step just answered.
+            replied = match.replied if not match.pending else None
+            applied = apply_joint(
+                reasoner, match.state, sent, mine=match.role_index, replied=replied
+            )
+            for problem in applied.problems:
+                log.warning("match %s step %d: %s", match.match_id, len(match.moves) + 1, problem)
+            match.state = applied.state
+            match.moves.append(applied.joint)
         return reasoner
-
-
-def _canonical(reasoner: Reasoner, state: Any, role: int, move: Term) -> Term:
-    """``move`` as the reasoner spells it among ``role``'s legal moves.
-
-    A manager that ignores case may send ``(MARK 1 1)`` for ``(mark 1 1)``.  A move the
-    rules do not allow here is applied as sent, with a warning: the manager decides what
-    was played.
-    """
-    legal = reasoner.legal(state, role)
-    if move in legal:
-        return move
-    text = to_kif(move).lower()
-    for candidate in legal:
-        if to_kif(candidate).lower() == text:
-            return candidate
-    log.warning("%s played %s, which is not legal here", reasoner.roles[role], to_kif(move))
-    return move
 
 
 def _goal(reasoner: Reasoner, state: Any, role: int) -> int:

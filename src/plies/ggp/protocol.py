@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -62,7 +63,8 @@ class Message:
     """One decoded message from a game manager.
 
     ``moves`` is the joint move of a PLAY or STOP (one term per role, in the order of
-    the ``(role ...)`` facts), or None for ``nil``.  ``rules`` are the sentences of a
+    the ``(role ...)`` facts), or None for ``nil``; a bare symbol other than ``nil``
+    is read as a joint move of that one move.  ``rules`` are the sentences of a
     START (or PREVIEW) as terms.  Clocks are in seconds.  ``keyword`` is the message's
     keyword in lower case (``"ping"`` or ``"info"`` for ``kind="info"``).
     """
@@ -125,7 +127,80 @@ def parse_message(text: str) -> Message:
             f"play; expected ({kind} <id> nil) or ({kind} <id> (<move> ...))"
         )
     _arity(kind, args, 2, f"({kind} <id> nil) or ({kind} <id> (<move> ...))")
-    return Message(kind, match_id=_symbol(args[0], "match id"), moves=_joint(args[1], kind))
+    return Message(kind, match_id=_symbol(args[0], "match id"), moves=_joint(args[1]))
+
+
+_SPECIAL = re.compile(rb"[();]")
+
+
+class MessageScanner:
+    """Follows a message's parentheses as its bytes arrive, in linear time.
+
+    Feed it every chunk once (:meth:`feed`); ``complete`` turns True once a whole
+    parenthesised s-expression has been seen (``;`` comments ignored), and ``max_depth``
+    is the deepest nesting so far.  Each byte is looked at once, however the message is
+    cut into chunks: a body without ``Content-Length`` is read until it closes in time
+    proportional to its length (re-scanning the whole body after every chunk, as before,
+    took time quadratic in the number of chunks).
+
+    >>> scanner = MessageScanner()
+    >>> scanner.feed(b"( PLAY m1 ((mark 1 ; a comment )\\n 1) noop")
+    >>> scanner.complete, scanner.depth
+    (False, 2)
+    >>> scanner.feed(b"))")
+    >>> scanner.complete, scanner.max_depth, scanner.scanned
+    (True, 3, 43)
+    """
+
+    __slots__ = ("_in_comment", "_opened", "complete", "depth", "max_depth", "scanned")
+
+    def __init__(self) -> None:
+        self.complete = False
+        self.depth = 0
+        self.max_depth = 0
+        self.scanned = 0  # bytes fed so far
+        self._in_comment = False
+        self._opened = False
+
+    def feed(self, data: bytes) -> None:
+        """Scan the next chunk (bytes after the message closed are counted, not scanned)."""
+        self.scanned += len(data)
+        pos, end = 0, len(data)
+        while pos < end and not self.complete:
+            if self._in_comment:
+                newline = data.find(b"\n", pos)
+                if newline < 0:
+                    return
+                self._in_comment = False
+                pos = newline + 1
+                continue
+            found = _SPECIAL.search(data, pos)
+            if found is None:
+                return
+            pos = found.end()
+            byte = data[found.start()]
+            if byte == 0x3B:  # ;
+                self._in_comment = True
+            elif byte == 0x28:  # (
+                self.depth += 1
+                self._opened = True
+                if self.depth > self.max_depth:
+                    self.max_depth = self.depth
+            else:  # )
+                self.depth -= 1
+                if self.depth <= 0 and self._opened:
+                    self.complete = True
+
+
+def peek_keyword(text: str) -> str:
+    """The message's keyword in lower case, read without parsing the message (the first
+    word after an optional opening parenthesis); "" if there is none.
+
+    >>> peek_keyword("( START m1 robot (...) 10 5)"), peek_keyword("info"), peek_keyword("((")
+    ('start', 'info', '')
+    """
+    found = re.match(r"\s*\(?\s*([^\s();]+)", text[:256])
+    return found.group(1).lower() if found else ""
 
 
 def format_reply(term: Term) -> str:
@@ -183,11 +258,12 @@ def _clock(term: Term, what: str) -> float:
     return value
 
 
-def _joint(term: Term, kind: str) -> tuple[Term, ...] | None:
+def _joint(term: Term) -> tuple[Term, ...] | None:
     if _is_nil(term):
         return None
     if isinstance(term, str):
-        raise ProtocolError(
-            f"the moves of a {kind} must be nil or a list (<move> ...), got {term!r}"
-        )
+        # Not the protocol's form, but refusing it would put the player a step behind
+        # the manager: read it as one move (right for a one-role game; otherwise the
+        # player sees a joint move of the wrong length and guesses, see plies.ggp.sync).
+        return (term,)
     return tuple(term)

@@ -13,11 +13,26 @@ Every answer is ``HTTP/1.0`` with ``Content-Type: text/acl``, ``Content-Length``
 CORS headers ggp-base's players send, and closes the connection.  The server is threaded
 (:class:`http.server.ThreadingHTTPServer`), so INFO is answered while a PLAY is thinking.
 It binds ``127.0.0.1`` unless told otherwise.
+
+Nothing a request can do takes the player down (issue 11):
+
+* a body is at most :data:`MAX_BODY` bytes (a ``Content-Length`` over it is refused with
+  413 before a byte of the body is read) and nests at most :data:`MAX_DEPTH` deep;
+* at most ``max_handlers`` connections are handled at once; one more is answered 503
+  (``Retry-After: 1``) at once, without reading its request;
+* a body over :data:`SMALL_BODY` (only a START carries one: the rules) needs one of
+  :data:`MAX_LARGE` permits, else 503 without reading it, so the memory that parsing
+  takes (tens of bytes per byte of message) is paid for one large message at a time;
+* a request must arrive whole within :data:`READ_DEADLINE` seconds of its connection,
+  however slowly its bytes trickle in;
+* a body without ``Content-Length`` is read in linear time (:class:`MessageScanner`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -26,14 +41,35 @@ from urllib.parse import unquote_plus
 
 from plies.errors import PliesError
 from plies.ggp.player import GgpPlayer, Reply
+from plies.ggp.protocol import MessageScanner
 
 log = logging.getLogger("plies.ggp")
 
-MAX_BODY = 16 * 1024 * 1024
-"""The largest request body accepted (bytes); a game description is far smaller."""
+MAX_BODY = 1 << 20
+"""The largest request body accepted, in bytes (1 MiB): 27 times the largest description
+in the shared game base (chess, 38 KB), and parsing it takes at most about 90 MB."""
+
+SMALL_BODY = 16 << 10
+"""Bodies up to this size (16 KiB: every message but a START of a large game) are read
+without a large-body permit."""
+
+MAX_LARGE = 1
+"""Bodies over :data:`SMALL_BODY` read and parsed at once."""
+
+MAX_HANDLERS = 32
+"""Connections handled at once (default of :class:`GgpServer`); the next is answered 503."""
+
+MAX_DEPTH = 256
+"""The deepest nesting of parentheses accepted in a message (GDL needs a few dozen)."""
 
 READ_TIMEOUT = 10.0
 """Seconds a connection may stay silent while its request is being read."""
+
+READ_DEADLINE = 10.0
+"""Seconds from a connection's arrival by which its whole request must have been read."""
+
+_DRAIN_SECONDS = 1.0  # how long a refused connection's unread bytes are discarded
+_MAX_DRAINING = 256  # refused connections drained at once; beyond, closed at once
 
 CORS = (
     ("Access-Control-Allow-Origin", "*"),
@@ -63,22 +99,44 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
     def handle(self) -> None:
         # The play clock runs from receipt: take the time before reading anything.
         self.received = time.perf_counter()
-        super().handle()
+        self.server.reading(self, self.received + READ_DEADLINE)
+        self._permit = False
+        try:
+            super().handle()
+        finally:
+            self.server.reading(self, None)
+            if self._permit:
+                self.server.large.release()
 
     def do_POST(self) -> None:
         try:
             body = self._read_body()
         except _BadRequest as err:
-            self._send(Reply(err.status, f"error: {err}"))
+            self._send(Reply(err.status, f"error: {err}"), retry=err.status == 503)
             return
+        except OSError as err:  # the client went away, or was too slow (READ_DEADLINE)
+            log.info("%s: request not read: %s", self.address_string(), err)
+            self.close_connection = True
+            return
+        self.server.reading(self, None)
         self._answer(body)
 
     def do_GET(self) -> None:
+        self.server.reading(self, None)
         # The whole path is the message: GDL variables start with "?", so a query string
         # cannot be told apart from a message that a tool did not encode.
         text = unquote_plus(self.path[1:] if self.path.startswith("/") else self.path)
         if not text.strip():
             self._send(Reply(400, "error: empty message; send one, e.g. GET /(info)"))
+            return
+        try:  # the request line is at most 64 KiB: the same caps as a body
+            if len(text) > SMALL_BODY:
+                self._large()
+            scanner = MessageScanner()
+            scanner.feed(text.encode("utf-8", errors="replace"))
+            _check_depth(scanner)
+        except _BadRequest as err:
+            self._send(Reply(err.status, f"error: {err}"), retry=err.status == 503)
             return
         self._answer(text)
 
@@ -97,12 +155,14 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
             log.info("%s %s -> %d %s", self.command, _excerpt(text), reply.status, reply.body)
         self._send(reply)
 
-    def _send(self, reply: Reply) -> None:
+    def _send(self, reply: Reply, *, retry: bool = False) -> None:
         data = reply.body.encode("utf-8")
         self.send_response(reply.status)
         kind = "text/acl" if reply.status == 200 else "text/plain; charset=utf-8"
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
+        if retry:
+            self.send_header("Retry-After", "1")
         self.end_headers()
         try:
             self.wfile.write(data)
@@ -123,17 +183,41 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
                 raise _BadRequest(400, f"bad Content-Length {length!r}") from None
             if n < 0:
                 raise _BadRequest(400, f"bad Content-Length {length!r}")
-            if n > MAX_BODY:
+            if n > MAX_BODY:  # refused before reading a byte of it
                 raise _BadRequest(413, f"request body of {n} bytes is over {MAX_BODY}")
-            data = self.rfile.read(n)
+            if n > SMALL_BODY:
+                self._large()
+            data = self._read_exact(n)
+            scanner = MessageScanner()
+            scanner.feed(data)
         elif "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            data = self._read_chunked()
+            data, scanner = self._read_chunked()
         else:
-            data = self._read_until_closed()
+            data, scanner = self._read_until_closed()
+        _check_depth(scanner)
         return data.decode("utf-8", errors="replace")
 
-    def _read_chunked(self) -> bytes:
+    def _large(self) -> None:
+        """Take a large-body permit (released when the request ends), or refuse."""
+        if not self._permit:
+            if not self.server.large.acquire(blocking=False):
+                raise _BadRequest(503, "busy with another large message; try again")
+            self._permit = True
+
+    def _read_exact(self, n: int) -> bytes:
         parts: list[bytes] = []
+        left = n
+        while left > 0:
+            chunk = self.rfile.read1(min(left, 65536))
+            if not chunk:
+                raise _BadRequest(400, f"the body ended after {n - left} of {n} bytes")
+            parts.append(chunk)
+            left -= len(chunk)
+        return b"".join(parts)
+
+    def _read_chunked(self) -> tuple[bytes, MessageScanner]:
+        parts: list[bytes] = []
+        scanner = MessageScanner()
         total = 0
         while True:
             line = self.rfile.readline(1024)
@@ -146,25 +230,34 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
             total += size
             if total > MAX_BODY:
                 raise _BadRequest(413, f"request body is over {MAX_BODY} bytes")
-            parts.append(self.rfile.read(size))
+            if total > SMALL_BODY:
+                self._large()
+            part = self._read_exact(size)
+            scanner.feed(part)
+            parts.append(part)
             self.rfile.readline(1024)
-        return b"".join(parts)
+        return b"".join(parts), scanner
 
-    def _read_until_closed(self) -> bytes:
+    def _read_until_closed(self) -> tuple[bytes, MessageScanner]:
         """A body without a length: read until the message's parentheses balance, the
-        client closes its side, or it stays silent for :data:`READ_TIMEOUT`."""
-        data = b""
-        while not _complete(data):
+        client closes its side, or it stays silent for :data:`READ_TIMEOUT`.  Each byte
+        is scanned once (:class:`MessageScanner`) and the parts are joined once."""
+        parts: list[bytes] = []
+        scanner = MessageScanner()
+        while not scanner.complete:
             try:
                 chunk = self.rfile.read1(65536)
             except TimeoutError:
                 break
             if not chunk:
                 break
-            data += chunk
-            if len(data) > MAX_BODY:
+            if scanner.scanned + len(chunk) > MAX_BODY:
                 raise _BadRequest(413, f"request body is over {MAX_BODY} bytes")
-        return data
+            if scanner.scanned + len(chunk) > SMALL_BODY:
+                self._large()
+            scanner.feed(chunk)
+            parts.append(chunk)
+        return b"".join(parts), scanner
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.address_string(), *args)
@@ -176,24 +269,34 @@ class _BadRequest(Exception):
         self.status = status
 
 
-def _complete(data: bytes) -> bool:
-    """True once ``data`` holds a whole parenthesised s-expression (comments ignored)."""
-    depth = 0
-    opened = False
-    in_comment = False
-    for byte in data:
-        if in_comment:
-            in_comment = byte != 0x0A
-        elif byte == 0x3B:  # ;
-            in_comment = True
-        elif byte == 0x28:  # (
-            depth += 1
-            opened = True
-        elif byte == 0x29:  # )
-            depth -= 1
-            if depth <= 0 and opened:
-                return True
-    return False
+def _check_depth(scanner: MessageScanner) -> None:
+    if scanner.max_depth > MAX_DEPTH:
+        raise _BadRequest(
+            400, f"the message nests {scanner.max_depth} deep; at most {MAX_DEPTH} is accepted"
+        )
+
+
+_BUSY_BODY = b"error: too many requests at once; try again\n"
+_BUSY_RESPONSE = (
+    b"HTTP/1.0 503 Service Unavailable\r\n"
+    b"Content-Type: text/plain; charset=utf-8\r\n"
+    + f"Content-Length: {len(_BUSY_BODY)}\r\n".encode("ascii")
+    + b"Retry-After: 1\r\n"
+    b"Access-Control-Allow-Origin: *\r\n"
+    b"\r\n" + _BUSY_BODY
+)
+
+
+def _drain(sock: socket.socket) -> bool:
+    """Discard what a refused client sent; False once it has closed its side."""
+    try:
+        while True:
+            if not sock.recv(65536):
+                return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
 
 
 def _excerpt(text: str, width: int = 120) -> str:
@@ -210,14 +313,31 @@ class GgpServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 64
 
-    def __init__(self, player: GgpPlayer, host: str = "127.0.0.1", port: int = 9147) -> None:
+    def __init__(
+        self,
+        player: GgpPlayer,
+        host: str = "127.0.0.1",
+        port: int = 9147,
+        *,
+        max_handlers: int = MAX_HANDLERS,
+    ) -> None:
+        if max_handlers < 1:
+            raise ValueError(f"max_handlers must be >= 1, got {max_handlers}")
+        self.player = player
+        self.max_handlers = max_handlers
+        self.handlers = threading.BoundedSemaphore(max_handlers)
+        self.large = threading.BoundedSemaphore(MAX_LARGE)
+        self.refused = 0  # connections answered 503 because every handler was busy
+        self._thread: threading.Thread | None = None
+        self._guard = threading.Lock()
+        self._deadlines: dict[GgpRequestHandler, float] = {}
+        self._draining: list[tuple[socket.socket, float]] = []
         try:
             super().__init__((host, port), GgpRequestHandler)
         except OSError as err:
             raise ServeError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
-        self.player = player
-        self._thread: threading.Thread | None = None
 
     @property
     def host(self) -> str:
@@ -248,6 +368,79 @@ class GgpServer(ThreadingHTTPServer):
             self._thread = None
         self.player.close()
         self.server_close()
+
+    # -- caps ------------------------------------------------------------------------------
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Hand the connection to a handler thread if one of ``max_handlers`` is free;
+        else answer 503 at once, in the accepting thread, without reading the request."""
+        if not self.handlers.acquire(blocking=False):
+            self._refuse(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.handlers.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.handlers.release()
+
+    def _refuse(self, request: socket.socket) -> None:
+        self.refused += 1
+        try:
+            request.setblocking(False)
+            request.send(_BUSY_RESPONSE)  # a few hundred bytes: fits an empty send buffer
+            request.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+        if len(self._draining) < _MAX_DRAINING:
+            # Closing a socket with unread bytes resets it, and the client may lose the
+            # 503: discard what it sends for a moment (service_actions), then close.
+            self._draining.append((request, time.monotonic() + _DRAIN_SECONDS))
+        else:
+            request.close()
+
+    def reading(self, handler: GgpRequestHandler, deadline: float | None) -> None:
+        """Note that ``handler`` must have read its request by ``deadline``
+        (``time.perf_counter``), or that it has (None)."""
+        with self._guard:
+            if deadline is None:
+                self._deadlines.pop(handler, None)
+            else:
+                self._deadlines[handler] = deadline
+
+    def service_actions(self) -> None:
+        """Between two accepts: cut the connections past :data:`READ_DEADLINE`, and drain
+        and close the refused ones."""
+        now = time.perf_counter()
+        with self._guard:
+            late = [h for h, deadline in self._deadlines.items() if deadline < now]
+            for handler in late:
+                del self._deadlines[handler]
+        for handler in late:
+            log.info("%s: request not read within %gs; closing", handler.address_string(),
+                     READ_DEADLINE)
+            with contextlib.suppress(OSError):
+                handler.connection.shutdown(socket.SHUT_RDWR)
+        if self._draining:
+            clock = time.monotonic()
+            keep: list[tuple[socket.socket, float]] = []
+            for sock, until in self._draining:
+                if clock < until and _drain(sock):
+                    keep.append((sock, until))
+                else:
+                    sock.close()
+            self._draining = keep
+
+    def server_close(self) -> None:
+        for sock, _ in self._draining:
+            sock.close()
+        self._draining = []
+        super().server_close()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         log.exception("error while serving %s", client_address)
