@@ -135,12 +135,25 @@ def find_player(game: Any, text: int | str | None) -> int | None:
     if text is None:
         return None
     token = str(text).strip()
-    if token.isdigit() and int(token) < game.num_players:
+    # A player number has a few digits: int() of thousands of them raises ValueError
+    # (Python's limit on integer string conversion) and is slow well before.
+    if token.isdigit() and len(token) <= 6 and int(token) < game.num_players:
         return int(token)
     for p in range(game.num_players):
         if player_name(game, p).lower() == token.lower():
             return p
-    raise OptionError(f"unknown player {token!r}; players are {players_text(game)}")
+    raise OptionError(f"unknown player {_shown(token)}; players are {players_text(game)}")
+
+
+def _shown(text: str, width: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``width`` characters when longer.
+
+    >>> _shown("7" * 5000)
+    "'7777777777777777777777777777777777777777...' (5,000 characters)"
+    """
+    if len(text) <= width:
+        return repr(text)
+    return f"{text[:width]!r}"[:-1] + f"...' ({len(text):,} characters)"
 
 
 __all__ = [
