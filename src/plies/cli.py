@@ -60,7 +60,7 @@ from plies.game import (
 from plies.search import Limit, SearchResult
 from plies.search.narrate import Narrator
 
-__all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "main", "run"]
+__all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits", "main", "run"]
 
 
 # --- arguments --------------------------------------------------------------------------
@@ -393,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Ctrl-C stops the command, its worker processes included, and prints
     ``plies: interrupted``; a second Ctrl-C while it stops exits at once, quietly.
     """
-    with _ctrl_c_twice_exits():
+    with ctrl_c_twice_exits():
         return _main(argv)
 
 
@@ -436,7 +436,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 @contextmanager
-def _ctrl_c_twice_exits() -> Iterator[None]:
+def ctrl_c_twice_exits() -> Iterator[None]:
     """The first Ctrl-C raises KeyboardInterrupt as usual; from then on a Ctrl-C ends the
     process at once with code 130 and no traceback (its worker processes terminated).
 
