@@ -122,6 +122,11 @@ def test_time_bounds_building_a_gdl_game(
     path.write_text(BIG_JOIN)
     message = fail(capsys, "solve", str(path), "--time", "0.3")
     assert message.startswith("grounding the rules ran out of its budget of 0.3 s")
+    positions = tmp_path / "positions.txt"
+    positions.write_text("-\n")
+    message = fail(capsys, "analyze", str(path), "--file", str(positions), "--time", "0.3",
+                   "--workers", "1")
+    assert message.startswith("grounding the rules ran out of its budget of 0.3 s")
 
 
 def test_time_spent_building_is_taken_off_the_search(
