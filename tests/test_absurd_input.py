@@ -13,6 +13,7 @@ import pytest
 
 from plies.budget import MAX_INPUT_BYTES, Budget, BudgetExceeded, InputTooLarge, read_text
 from plies.engine import args as engine_args
+from plies.parallel.backends import max_workers
 from tests.clirun import fail, plain_pipe  # noqa: F401  (plain_pipe: an autouse fixture)
 
 FIVE_THOUSAND_DIGITS = "7" * 5000
@@ -149,3 +150,18 @@ def test_time_spent_building_is_taken_off_the_search(
     assert limit is not None and limit.time == 1.5
     with pytest.raises(BudgetExceeded, match="nothing is left for the search"):
         engine_args.limit_of(args, spent=2.5)
+
+
+def test_absurd_worker_count_is_refused_before_any_process_starts(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # --workers 100000 started a process per task: thousands of them.
+    cap = max_workers()
+    message = fail(capsys, "tournament", "tictactoe", "--agent", "random", "--agent", "random",
+                   "--workers", "100000")
+    assert message.startswith(f"--workers 100,000 is more than {cap} (8 per CPU")
+    positions = tmp_path / "positions.txt"
+    positions.write_text("5\n")
+    message = fail(capsys, "analyze", "tictactoe", "--file", str(positions), "--workers",
+                   str(cap + 1))
+    assert message.startswith(f"--workers {cap + 1:,} is more than {cap}")

@@ -146,11 +146,28 @@ class Backend(Protocol):
         ...
 
 
+WORKERS_PER_CPU = 8
+"""At most this many workers per CPU (``os.cpu_count()``): more only share the same CPUs,
+and each costs a process of its own (about 40 MB), so ``--workers 100000`` would exhaust
+memory or the process table before any result."""
+
+
+def max_workers() -> int:
+    """The most workers a local pool or a local Ray instance may have."""
+    return WORKERS_PER_CPU * (os.cpu_count() or 1)
+
+
 def _check_workers(workers: int | None) -> int:
     if workers is None:
         return os.cpu_count() or 1
     if workers < 1:
         raise BackendError(f"--workers must be at least 1, got {workers}")
+    if workers > max_workers():
+        shown = f"{workers:,}" if workers < 10**9 else f"of {len(str(workers))} digits"
+        raise BackendError(
+            f"--workers {shown} is more than {max_workers()} ({WORKERS_PER_CPU} per CPU "
+            f"of this machine's {os.cpu_count() or 1})"
+        )
     return workers
 
 
