@@ -165,3 +165,12 @@ def test_absurd_worker_count_is_refused_before_any_process_starts(
     message = fail(capsys, "analyze", "tictactoe", "--file", str(positions), "--workers",
                    str(cap + 1))
     assert message.startswith(f"--workers {cap + 1:,} is more than {cap}")
+
+
+def test_billion_game_tournament_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # The schedule of 2 * 10**9 games was built in memory before the first game.
+    assert fail(capsys, "tournament", "tictactoe", "--agent", "random", "--agent", "random",
+                "--games", "1000000000", "--workers", "1") == (
+        "a tournament of 2,000,000,000 games is more than the cap of 1,000,000; lower --games "
+        "or the number of agents"
+    )
