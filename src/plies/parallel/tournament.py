@@ -82,7 +82,7 @@ def schedule(num_agents: int, num_players: int, rounds: int = 1) -> list[tuple[i
         raise OptionError(f"--games must be at least 1, got {rounds}")
     total = math.comb(num_agents, num_players) * num_players * rounds
     if total > MAX_GAMES:
-        shown = f"{total:,}" if total < 10**15 else f"a number of {len(str(total))} digits"
+        shown = f"{total:,}" if total < 10**15 else "over 10**15"
         raise OptionError(
             f"a tournament of {shown} games is more than the cap of {MAX_GAMES:,}; "
             f"lower --games or the number of agents"
