@@ -149,14 +149,18 @@ def ctrl_c(proc: subprocess.Popen[str], whom: str) -> None:
 
 
 def assert_stopped_cleanly(
-    proc: subprocess.Popen[str], below: list[int], stderr: str | None = "plies: interrupted\n"
+    proc: subprocess.Popen[str],
+    below: list[int],
+    stderr: str | None = "plies: interrupted\n",
+    codes: tuple[int, ...] = (130,),
 ) -> None:
-    """Exit 130 within :data:`HANG`, nothing but ``stderr`` said, nobody left behind."""
+    """Exit with one of ``codes`` within :data:`HANG`, nothing but ``stderr`` said, nobody
+    left behind."""
     try:
         out, err = proc.communicate(timeout=HANG)
     except subprocess.TimeoutExpired:
         pytest.fail(f"plies did not exit within {HANG:.0f} s of Ctrl-C")
-    assert proc.returncode == 130, err
+    assert proc.returncode in codes, err
     assert "Traceback" not in out + err
     if stderr is not None:
         assert err == stderr
@@ -226,7 +230,9 @@ def test_second_ctrl_c_while_batch_workers_stop_exits_quietly(
     ctrl_c(proc, "terminal")
     time.sleep(0.01)  # wherever the second one lands, it must not print a traceback
     ctrl_c(proc, "terminal")
-    assert_stopped_cleanly(proc, below, stderr=None)
+    # Landing in the interpreter's last milliseconds, after Python has put the default
+    # handler back, it ends the process by SIGINT: quiet too, and 130 to a shell.
+    assert_stopped_cleanly(proc, below, stderr=None, codes=(130, -signal.SIGINT))
 
 
 def test_ctrl_c_stops_batch_analysis_on_ray(launch: Any, positions: str) -> None:
