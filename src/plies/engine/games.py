@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from plies import games
 from plies.budget import UNLIMITED, Budget, read_text
-from plies.errors import GameFormatError, IllegalActionError, OptionError
+from plies.errors import GameFormatError, IllegalActionError, OptionError, quoted
 from plies.game import Game, play
 
 GDL_SUFFIXES: Final = (".kif", ".gdl")
@@ -161,18 +161,7 @@ def find_player(game: Any, text: int | str | None) -> int | None:
     for p in range(game.num_players):
         if player_name(game, p).lower() == token.lower():
             return p
-    raise OptionError(f"unknown player {_shown(token)}; players are {players_text(game)}")
-
-
-def _shown(text: str, width: int = 40) -> str:
-    """``text`` quoted for a message, cut to ``width`` characters when longer.
-
-    >>> _shown("7" * 5000)
-    "'7777777777777777777777777777777777777777...' (5,000 characters)"
-    """
-    if len(text) <= width:
-        return repr(text)
-    return f"{text[:width]!r}"[:-1] + f"...' ({len(text):,} characters)"
+    raise OptionError(f"unknown player {quoted(token)}; players are {players_text(game)}")
 
 
 __all__ = [

@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from plies.errors import GameFormatError, UnknownGameError
+from plies.errors import GameFormatError, UnknownGameError, quoted
 from plies.game import Game
 from plies.games.civ import civ
 from plies.games.connect4 import SCORINGS, Connect4
@@ -329,24 +329,17 @@ def _convert(entry: GameInfo, option: Option, value: Any) -> Any:
             return option.type.parse(value)
         except _TooLong:
             raise GameFormatError(
-                f"option {option.name}={_clipped(value)} is out of range: {entry.name} accepts "
+                f"option {option.name}={quoted(value)} is out of range: {entry.name} accepts "
                 f"{option.accepted_range()}"
             ) from None
         except ValueError:
             pass
     elif option.type.accepts(value):
         return tuple(value) if option.type is INTS else value
-    shown = _clipped(value) if isinstance(value, str) else repr(value)
+    shown = quoted(value) if isinstance(value, str) else repr(value)
     raise GameFormatError(
         f"option {option.name}={shown} is not a valid {option.type.name}; {entry.accepted()}"
     )
-
-
-def _clipped(text: str, width: int = 40) -> str:
-    """``text`` quoted, cut to ``width`` characters when longer (a message stays short)."""
-    if len(text) <= width:
-        return repr(text)
-    return f"{text[:width]!r}"[:-1] + f"...' ({len(text):,} characters)"
 
 
 # --- the built-in games ----------------------------------------------------------------------
