@@ -94,10 +94,14 @@ def is_worker(pid: int) -> bool:
     return b"spawn_main" in line or line.startswith(b"ray::")
 
 
-def default_sigint() -> None:
-    # A shell without job control starts background jobs with SIGINT ignored, and the
-    # ignored disposition would reach the command: give it the default one.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+"""Run the rest of the command line with SIGINT's default disposition.  A shell without
+job control starts background jobs (a CI step, ``pytest &``) with SIGINT ignored, and an
+ignored signal stays ignored through ``exec``; this resets it without a ``preexec_fn``
+(unsafe in a process with threads).  ``exec`` keeps the process id."""
 
 
 @pytest.fixture
@@ -110,9 +114,9 @@ def launch() -> Iterator[Any]:
             [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])]
         ), "PYTHONUNBUFFERED": "1"}
         proc = subprocess.Popen(
-            [sys.executable, *program, *argv], stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
-            preexec_fn=default_sigint,
+            [sys.executable, "-c", DEFAULT_SIGINT, sys.executable, *program, *argv],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            start_new_session=True,
         )
         started.append(proc)
         return proc
