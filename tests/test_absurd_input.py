@@ -13,6 +13,7 @@ import pytest
 
 from plies.budget import MAX_INPUT_BYTES, Budget, BudgetExceeded, InputTooLarge, read_text
 from plies.engine import args as engine_args
+from plies.engine import load_game as load_game_of_engine
 from plies.parallel.backends import max_workers
 from tests.clirun import fail, plain_pipe  # noqa: F401  (plain_pipe: an autouse fixture)
 
@@ -134,7 +135,7 @@ def test_time_spent_building_is_taken_off_the_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     given: list[Budget] = []
-    real = engine_args.load_game
+    real = load_game_of_engine
 
     def load_game(spec: str, options: Any, *, budget: Budget) -> Any:
         given.append(budget)
