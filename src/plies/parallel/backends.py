@@ -252,7 +252,8 @@ def terminate_workers(executor: Executor) -> None:
     """
     terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
     if terminate is not None:
-        terminate()
+        terminate()  # before shutdown(), which forgets the processes
+        executor.shutdown(wait=False, cancel_futures=True)
         return
     # Before 3.14 the pool's processes are only reachable through this attribute, which
     # shutdown() clears: take them first.
