@@ -25,9 +25,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final, Protocol
 
 from plies.errors import PliesError
+
+MAX_INPUT_BYTES: Final = 16 * 2**20
+"""The most bytes plies reads from one input file (a tree, a GDL description, a
+positions file): 16 MiB, over 400 times the largest GDL game of the shared collection
+(``chess.kif``, 38 KB).  A
+larger file, or one without an end (``/dev/zero``), is refused with :class:`InputTooLarge`
+after reading at most this much."""
 
 LOOK_EVERY: Final = 4096
 """Steps between two looks at the clock and the stop signal."""
@@ -49,6 +57,38 @@ class BudgetExceeded(PliesError):
 
 class Stopped(BudgetExceeded):
     """Work was stopped from outside (its :class:`StopSignal` was set)."""
+
+
+class InputTooLarge(BudgetExceeded):
+    """An input file larger than the cap on what plies reads (:data:`MAX_INPUT_BYTES`)."""
+
+
+def read_text(
+    path: str | Path, *, limit: int = MAX_INPUT_BYTES, encoding: str = "utf-8"
+) -> str:
+    """The text of the file at ``path``, read only if it holds at most ``limit`` bytes.
+
+    At most ``limit + 1`` bytes are read, whatever the file is (a device such as
+    ``/dev/zero``, a pipe, a sparse file of a terabyte), so memory and time stay bounded.
+
+    Raises:
+        InputTooLarge: the file holds more than ``limit`` bytes; the message names the cap.
+        OSError: the file cannot be opened or read (as :meth:`pathlib.Path.read_text`).
+        UnicodeDecodeError: the bytes are not text in ``encoding``.
+    """
+    with open(path, "rb") as file:
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise InputTooLarge(
+            f"{path} is larger than the cap of {_size_text(limit)} that plies reads of an "
+            f"input file"
+        )
+    return data.decode(encoding)
+
+
+def _size_text(n: int) -> str:
+    """``16 MiB`` for a whole number of MiB, else a count of bytes."""
+    return f"{n // 2**20} MiB" if n % 2**20 == 0 and n else f"{n:,} bytes"
 
 
 @dataclass(frozen=True)
@@ -130,4 +170,7 @@ class Meter:
         return time.monotonic() - self.started
 
 
-__all__ = ["LOOK_EVERY", "UNLIMITED", "Budget", "BudgetExceeded", "Meter", "StopSignal", "Stopped"]
+__all__ = [
+    "LOOK_EVERY", "MAX_INPUT_BYTES", "UNLIMITED", "Budget", "BudgetExceeded", "InputTooLarge",
+    "Meter", "StopSignal", "Stopped", "read_text",
+]

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console
@@ -56,7 +60,7 @@ from plies.game import (
 from plies.search import Limit, SearchResult
 from plies.search.narrate import Narrator
 
-__all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "main", "run"]
+__all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits", "main", "run"]
 
 
 # --- arguments --------------------------------------------------------------------------
@@ -384,7 +388,16 @@ def _ask(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``plies`` command; returns the exit code (0 ok, 2 user error)."""
+    """Run the ``plies`` command; returns the exit code (0 ok, 2 user error, 130 Ctrl-C).
+
+    Ctrl-C stops the command, its worker processes included, and prints
+    ``plies: interrupted``; a second Ctrl-C while it stops exits at once, quietly.
+    """
+    with ctrl_c_twice_exits():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     # markup=False: action names and tree labels may contain "[...]".  Text goes through
     # say (soft-wrapped); tables wrap their cells to the console width.
     console = Console(highlight=False, markup=False)
@@ -420,6 +433,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         errors.print("plies: interrupted")
         return 130
+
+
+@contextmanager
+def ctrl_c_twice_exits() -> Iterator[None]:
+    """The first Ctrl-C raises KeyboardInterrupt as usual; from then on a Ctrl-C ends the
+    process at once with code 130 and no traceback (its worker processes terminated).
+
+    The second stage stays armed after the block: the process is on its way out, and a
+    Ctrl-C while it waits at exit must not print a traceback either.  Nothing changes
+    unless Python's own handler is in place in the main thread (a program that embeds
+    ``main`` keeps its own).
+    """
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    armed = False
+
+    def exit_now(signum: int, frame: Any) -> None:
+        processes = sys.modules.get("multiprocessing")  # never imported: no workers
+        for child in processes.active_children() if processes is not None else ():
+            child.terminate()
+        os._exit(130)
+
+    def interrupt(signum: int, frame: Any) -> None:
+        nonlocal armed
+        armed = True
+        signal.signal(signal.SIGINT, exit_now)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        if not armed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def run() -> None:

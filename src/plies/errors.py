@@ -9,6 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 
+def quoted(text: str, width: int = 40) -> str:
+    """``text`` quoted for an error message, cut to ``width`` characters when longer, so
+    that a message about a 5,000-character argument stays one short line.
+
+    >>> quoted("nim"), quoted("7" * 5000, 8)
+    ("'nim'", "'77777777...' (5,000 characters)")
+    """
+    if len(text) <= width:
+        return repr(text)
+    return f"{text[:width]!r}"[:-1] + f"...' ({len(text):,} characters)"
+
+
 class PliesError(Exception):
     """Base class of every error plies raises on purpose."""
 

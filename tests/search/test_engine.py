@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 
 import plies
 from plies.games import load
-from plies.search.engine import TranspositionTable
+from plies.search.engine import (
+    MAX_TABLE_SLOTS,
+    TranspositionTable,
+    is_prime,
+    largest_prime_at_most,
+)
 from tests.search.randomtree import RandomDag, RandomTree, random_dags, random_trees
 
 WINDOWS: list[dict[str, Any]] = [{}, {"aspiration": 0.5}, {"bisection": True}]
@@ -211,3 +216,21 @@ def test_mate_distance_keeps_the_value_and_finds_the_shortest_win(
             return 1 + best
 
         assert len(mate.pv) == shortest_win(0)
+
+
+def test_absurd_transposition_table_is_refused() -> None:
+    # tt=10**18 hung in the search for the largest prime below it (trial division).
+    ttt = load("tictactoe")
+    with pytest.raises(plies.OptionError, match=r"cap of 268,435,456 slots"):
+        plies.alphabeta(ttt, ttt.initial_state(), tt=10**18)
+    with pytest.raises(plies.OptionError, match=r"cap of 268,435,456 slots"):
+        TranspositionTable(MAX_TABLE_SLOTS + 1)
+    assert TranspositionTable(MAX_TABLE_SLOTS).modulus == 268_435_399
+
+
+def test_largest_prime_below_a_huge_number_is_found_at_once() -> None:
+    primes = [p for p in range(2, 2000) if all(p % d for d in range(2, int(p**0.5) + 1))]
+    assert [p for p in range(2000) if is_prime(p)] == primes
+    assert largest_prime_at_most(10**18) == 10**18 - 11
+    assert largest_prime_at_most(2**61 - 1) == 2**61 - 1  # a Mersenne prime
+    assert not is_prime(3_215_031_751)  # a strong pseudoprime to bases 2, 3, 5 and 7

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import math
+from time import monotonic
 from typing import Any
 
 from rich.console import Console
 
+from plies.budget import UNLIMITED, Budget, BudgetExceeded
 from plies.engine.games import find_player, load_game, players_text, position
 from plies.engine.policy import SearchRequest
 from plies.engine.text import mover_name
@@ -86,8 +88,25 @@ def search_arguments(
 
 
 def game_of(args: argparse.Namespace) -> Any:
-    """The game ``args.game`` names, with its ``-o`` options."""
-    return load_game(args.game, args.option)
+    """The game ``args.game`` names, with its ``-o`` options.
+
+    ``--time`` bounds the building too: a GDL game that grounds for longer fails with
+    :class:`~plies.budget.BudgetExceeded` within it.  The seconds spent are kept in
+    ``args.build_seconds``; :func:`request_of` takes them off the search's ``--time``, so
+    that building and searching together keep to it.
+    """
+    started = monotonic()
+    game = load_game(args.game, args.option, budget=build_budget(args))
+    args.build_seconds = monotonic() - started
+    return game
+
+
+def build_budget(args: argparse.Namespace) -> Budget:
+    """The budget for building the game: ``--time`` seconds, else none."""
+    seconds = getattr(args, "time", None)
+    if seconds is None or not seconds > 0:  # a bad --time is refused by the search's Limit
+        return UNLIMITED
+    return Budget(seconds=seconds)
 
 
 def position_of(args: argparse.Namespace, game: Any) -> tuple[Any, list[str]]:
@@ -95,9 +114,24 @@ def position_of(args: argparse.Namespace, game: Any) -> tuple[Any, list[str]]:
     return position(game, args.moves, "of --moves")
 
 
-def limit_of(args: argparse.Namespace, default_time: float | None = None) -> Limit | None:
-    """The ``--depth``/``--unit``/``--time``/``--nodes`` limit; None for an exact search."""
+def limit_of(
+    args: argparse.Namespace, default_time: float | None = None, *, spent: float = 0.0
+) -> Limit | None:
+    """The ``--depth``/``--unit``/``--time``/``--nodes`` limit; None for an exact search.
+
+    ``spent``: seconds of ``--time`` already used (building the game), taken off it.
+
+    Raises:
+        BudgetExceeded: ``spent`` leaves nothing of ``--time`` for the search.
+    """
     time, nodes = getattr(args, "time", None), getattr(args, "nodes", None)
+    if time is not None and spent > 0 and time > 0:
+        if spent >= time:
+            raise BudgetExceeded(
+                f"building the game took {spent:.2f} s, all of --time {time:g} s; nothing is "
+                f"left for the search"
+            )
+        time -= spent
     if time is None and args.depth is None and nodes is None:
         time = default_time
     if args.depth is None and time is None and nodes is None and args.unit == "ply":
@@ -130,10 +164,11 @@ def request_of(
     traced: bool = False,
     default_time: float | None = None,
 ) -> SearchRequest:
-    """The :class:`SearchRequest` that the common arguments describe."""
+    """The :class:`SearchRequest` that the common arguments describe (one search: the
+    time :func:`game_of` spent building the game is taken off ``--time``)."""
     return SearchRequest(
         algorithm=args.algorithm,
-        limit=limit_of(args, default_time),
+        limit=limit_of(args, default_time, spent=getattr(args, "build_seconds", 0.0)),
         player=player_of(game, state, args.player),
         tie=args.tie,
         seed=args.seed,
@@ -152,6 +187,6 @@ def say(console: Console, text: str = "", *, style: str | None = None) -> None:
 
 
 __all__ = [
-    "ArgumentParser", "algorithm_choices", "game_of", "limit_of", "player_of", "position_of",
-    "real", "request_of", "say", "search_arguments",
+    "ArgumentParser", "algorithm_choices", "build_budget", "game_of", "limit_of", "player_of",
+    "position_of", "real", "request_of", "say", "search_arguments",
 ]

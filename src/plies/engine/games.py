@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from plies import games
-from plies.budget import UNLIMITED, Budget
-from plies.errors import IllegalActionError, OptionError
+from plies.budget import UNLIMITED, Budget, read_text
+from plies.errors import GameFormatError, IllegalActionError, OptionError, quoted
 from plies.game import Game, play
 
 GDL_SUFFIXES: Final = (".kif", ".gdl")
@@ -39,21 +39,37 @@ def load_game(
     """The game ``spec`` names, with ``options`` (``["k=v", ...]`` or typed keywords).
 
     ``budget`` bounds the building of a GDL game's reasoner (see :mod:`plies.budget`).
+    A tree or GDL file is read only up to :data:`plies.budget.MAX_INPUT_BYTES`.
 
     Raises:
         UnknownGameError: no such game; the message lists the built-in ones.
         OptionError: an unknown or malformed option, or options for a GDL file.
         GameFormatError: a tree or GDL file that cannot be read.
+        InputTooLarge: a tree or GDL file larger than the cap.
         BudgetExceeded: the budget ran out while the game was being built.
     """
     if is_gdl_path(spec):
         if options:
             raise OptionError("a GDL game takes no -o options; its rules are in the file")
-        from plies.gdl import load_game as load_gdl
-
-        return load_gdl(Path(spec), budget=budget)
+        return _load_gdl(spec, budget)
     typed = dict(options) if isinstance(options, Mapping) else games.parse_options(spec, options)
     return games.load(spec, **typed)
+
+
+def _load_gdl(spec: str, budget: Budget) -> Game[Any, Any]:
+    """The GDL game in the file ``spec``, read here under the size cap (the same steps
+    as :func:`plies.gdl.load_game` of a path: parse, validate, build)."""
+    from plies.gdl import GdlGame, parse
+    from plies.gdl.validator import check
+
+    try:
+        text = read_text(spec, encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise GameFormatError(f"cannot read GDL file: {reason}", source=spec) from None
+    desc = parse(text, spec)
+    check(desc)
+    return GdlGame(desc, budget=budget)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +94,14 @@ class GameSpec:
             name = str(Path(name).resolve())
         return cls(name, tuple(typed.items()))
 
-    def load(self) -> Game[Any, Any]:
-        """The game, built once per process (GDL grounding is not cheap)."""
+    def load(self, *, budget: Budget = UNLIMITED) -> Game[Any, Any]:
+        """The game, built once per process (GDL grounding is not cheap).
+
+        ``budget`` bounds the building when this process has not built it yet.
+        """
         game = _LOADED.get(self)
         if game is None:
-            game = _LOADED[self] = load_game(self.name, dict(self.options))
+            game = _LOADED[self] = load_game(self.name, dict(self.options), budget=budget)
         return game
 
 
@@ -135,12 +154,14 @@ def find_player(game: Any, text: int | str | None) -> int | None:
     if text is None:
         return None
     token = str(text).strip()
-    if token.isdigit() and int(token) < game.num_players:
+    # A player number has a few digits: int() of thousands of them raises ValueError
+    # (Python's limit on integer string conversion) and is slow well before.
+    if token.isdigit() and len(token) <= 6 and int(token) < game.num_players:
         return int(token)
     for p in range(game.num_players):
         if player_name(game, p).lower() == token.lower():
             return p
-    raise OptionError(f"unknown player {token!r}; players are {players_text(game)}")
+    raise OptionError(f"unknown player {quoted(token)}; players are {players_text(game)}")
 
 
 __all__ = [

@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from plies.errors import GameFormatError, UnknownGameError
+from plies.errors import GameFormatError, UnknownGameError, quoted
 from plies.game import Game
 from plies.games.civ import civ
 from plies.games.connect4 import SCORINGS, Connect4
@@ -67,22 +67,38 @@ def _parse_bool(text: str) -> bool:
     raise ValueError(text)
 
 
+MAX_DIGITS: Final = 30
+"""More digits than this is out of range of every option (and ``int()`` of 4,301 or more
+raises a ValueError of its own, Python's limit on integer string conversion)."""
+
+
+class _TooLong(ValueError):
+    """A number with more than :data:`MAX_DIGITS` digits."""
+
+
+def _parse_int(text: str) -> int:
+    digits = text.strip().lstrip("+-")
+    if len(digits) > MAX_DIGITS and digits.isdigit():
+        raise _TooLong(text)
+    return int(text)
+
+
 def _parse_ints(text: str) -> tuple[int, ...]:
     parts = [part for part in text.replace(" ", ",").split(",") if part]
     if not parts:
         raise ValueError(text)
-    return tuple(int(part) for part in parts)
+    return tuple(_parse_int(part) for part in parts)
 
 
 def _parse_optional_int(text: str) -> int | None:
-    return None if text.strip().lower() in _NONE else int(text)
+    return None if text.strip().lower() in _NONE else _parse_int(text)
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-INT: Final = OptionType("int", int, _is_int)
+INT: Final = OptionType("int", _parse_int, _is_int)
 BOOL: Final = OptionType(
     "bool", _parse_bool, lambda v: isinstance(v, bool), lambda v: str(v).lower()
 )
@@ -311,12 +327,18 @@ def _convert(entry: GameInfo, option: Option, value: Any) -> Any:
     if isinstance(value, str):
         try:
             return option.type.parse(value)
+        except _TooLong:
+            raise GameFormatError(
+                f"option {option.name}={quoted(value)} is out of range: {entry.name} accepts "
+                f"{option.accepted_range()}"
+            ) from None
         except ValueError:
             pass
     elif option.type.accepts(value):
         return tuple(value) if option.type is INTS else value
+    shown = quoted(value) if isinstance(value, str) else repr(value)
     raise GameFormatError(
-        f"option {option.name}={value!r} is not a valid {option.type.name}; {entry.accepted()}"
+        f"option {option.name}={shown} is not a valid {option.type.name}; {entry.accepted()}"
     )
 
 

@@ -56,6 +56,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from plies.budget import read_text
 from plies.errors import GameFormatError
 from plies.game import CHANCE, Game
 from plies.games._treeparse import LEAF, PLAYER, RawNode, fail, parse_json, parse_text
@@ -169,12 +170,17 @@ class TreeGame(Game[int, str]):
 
         The game is named ``name``, else after the file (``aima-fig-5-2.tree`` gives
         ``aima-fig-5-2``).
+
+        Raises:
+            GameFormatError: the file cannot be read, or is not a tree.
+            InputTooLarge: the file is larger than :data:`plies.budget.MAX_INPUT_BYTES`.
         """
         path = Path(path)
         name = path.stem if name is None else name
         source = str(path)
         try:
-            text = path.read_text(encoding="utf-8-sig")  # -sig: Windows editors add a BOM
+            # -sig: Windows editors add a BOM.  At most MAX_INPUT_BYTES are read.
+            text = read_text(path, encoding="utf-8-sig")
         except OSError as exc:
             raise GameFormatError(f"cannot read the tree: {exc.strerror}", source=source) from None
         except UnicodeDecodeError:

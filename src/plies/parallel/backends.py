@@ -19,6 +19,14 @@ Work functions are top-level functions ``fn(shared, task)``: ``shared`` (the gam
 agents, ...) is sent once per chunk (once in all with Ray, through its object store).
 A :class:`~plies.errors.PliesError` raised by a task reaches the caller as a
 :class:`WorkerError` with the same message.
+
+**Stopping.**  Ctrl-C belongs to the caller: local workers never see SIGINT (it is
+blocked while they are spawned and ignored in them, so a Ctrl-C sent to the terminal's
+whole process group does not print a traceback from each of them).  When :meth:`map`
+is interrupted (:class:`KeyboardInterrupt`, or any other exception) it does not wait for
+the work: the tasks not started are cancelled and the worker processes are terminated at
+once, and on Ray every task is cancelled with ``ray.cancel(force=True)``.  Work that
+was running is lost; :meth:`map` re-raises the exception.
 """
 
 from __future__ import annotations
@@ -27,10 +35,12 @@ import importlib
 import logging
 import multiprocessing
 import os
+import signal
 import socket
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -136,11 +146,28 @@ class Backend(Protocol):
         ...
 
 
+WORKERS_PER_CPU = 8
+"""At most this many workers per CPU (``os.cpu_count()``): more only share the same CPUs,
+and each costs a process of its own (about 40 MB), so ``--workers 100000`` would exhaust
+memory or the process table before any result."""
+
+
+def max_workers() -> int:
+    """The most workers a local pool or a local Ray instance may have."""
+    return WORKERS_PER_CPU * (os.cpu_count() or 1)
+
+
 def _check_workers(workers: int | None) -> int:
     if workers is None:
         return os.cpu_count() or 1
     if workers < 1:
         raise BackendError(f"--workers must be at least 1, got {workers}")
+    if workers > max_workers():
+        shown = f"{workers:,}" if workers < 10**9 else f"of {len(str(workers))} digits"
+        raise BackendError(
+            f"--workers {shown} is more than {max_workers()} ({WORKERS_PER_CPU} per CPU "
+            f"of this machine's {os.cpu_count() or 1})"
+        )
     return workers
 
 
@@ -174,23 +201,68 @@ class LocalBackend:
             serial = ((s, run_chunk(fn, shared, _take(tasks, s))) for s in spans)
             return _collect(serial, len(tasks), progress)
         context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(min(self.workers, len(spans)), mp_context=context)
+        pool = ProcessPoolExecutor(
+            min(self.workers, len(spans)), mp_context=context, initializer=ignore_sigint
+        )
         try:
-            futures: dict[Future[Any], range] = {
-                pool.submit(run_chunk, fn, shared, _take(tasks, s)): s for s in spans
-            }
+            with sigint_blocked():  # the workers are spawned in submit and inherit the mask
+                futures: dict[Future[Any], range] = {
+                    pool.submit(run_chunk, fn, shared, _take(tasks, s)): s for s in spans
+                }
             results = _collect(_as_completed(futures), len(tasks), progress)
         except BrokenProcessPool:
-            pool.shutdown(wait=False, cancel_futures=True)
+            terminate_workers(pool)
             raise BackendError(
                 "a worker process died; a script that uses several workers must start them "
                 "under 'if __name__ == \"__main__\":' (workers are spawned, and import it)"
             ) from None
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
+        except BaseException:  # Ctrl-C or a user error: nobody waits for the other tasks
+            terminate_workers(pool)
             raise
         pool.shutdown()
         return results
+
+
+def ignore_sigint() -> None:
+    """A worker's initializer: Ctrl-C is for the parent, which stops the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread for the block: processes started in it inherit the
+    mask, so a Ctrl-C that reaches them while they start up (before
+    :func:`ignore_sigint` runs) is not a traceback.  A Ctrl-C in the block is delivered
+    when it ends, not lost.  Does nothing where signal masks do not exist (Windows)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def terminate_workers(executor: Executor) -> None:
+    """Stop a process pool now: cancel the tasks not started, terminate its processes.
+
+    ``shutdown(wait=False)`` alone lets running (and already queued) tasks run on for
+    minutes, and the interpreter waits for them at exit.
+    """
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()  # before shutdown(), which forgets the processes
+        executor.shutdown(wait=False, cancel_futures=True)
+        return
+    # Before 3.14 the pool's processes are only reachable through this attribute, which
+    # shutdown() clears: take them first.
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
 
 
 def _as_completed(futures: dict[Future[Any], range]) -> Iterator[tuple[range, Any]]:
@@ -309,17 +381,30 @@ class RayBackend:
                 for s in chunks(len(tasks), cpus)
             }
 
+            pending = list(refs)
+
             def finished() -> Iterator[tuple[range, Any]]:
-                pending = list(refs)
+                nonlocal pending
                 while pending:
                     ready, pending = ray.wait(pending, num_returns=1)
                     for ref in ready:
                         yield refs[ref], ray.get(ref)
 
-            return _collect(finished(), len(tasks), progress)
+            try:
+                return _collect(finished(), len(tasks), progress)
+            except BaseException:  # Ctrl-C or a user error: the other tasks are not wanted
+                _cancel(ray, pending)
+                raise
         finally:
             if started:
                 ray.shutdown()
+
+
+def _cancel(ray: Any, refs: Sequence[Any]) -> None:
+    """Cancel Ray tasks, running ones included (``force=True`` kills their workers)."""
+    for ref in refs:
+        with suppress(Exception):  # a task that finished meanwhile cannot be cancelled
+            ray.cancel(ref, force=True)
 
 
 def backend(workers: int | None = None, ray: str | None = None) -> Backend:

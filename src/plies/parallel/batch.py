@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from plies.budget import read_text
 from plies.engine import SearchRequest, find_player, plan, player_name, split_moves
 from plies.engine import position as engine_position
 from plies.errors import OptionError
@@ -73,9 +74,10 @@ def read_positions(path: str | Path) -> list[Position]:
 
     Raises:
         OptionError: the file cannot be read, or holds no position.
+        InputTooLarge: the file is larger than :data:`plies.budget.MAX_INPUT_BYTES`.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path)  # at most MAX_INPUT_BYTES: /dev/zero is refused, not read
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or str(err)
         raise OptionError(f"cannot read positions file {str(path)!r}: {reason}") from None

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plies.engine import jsonable, number
-from plies.engine.args import limit_of, say
+from plies.engine.args import build_budget, limit_of, say
 from plies.errors import OptionError
 from plies.parallel.agents import ALGORITHMS, KEYS, parse_agent
 from plies.parallel.backends import Backend, GameRef, backend
@@ -193,14 +193,18 @@ def print_tournament(console: Console, result: TournamentResult) -> None:
 
 
 def run_batch(console: Console, args: argparse.Namespace) -> int:
-    """``plies analyze GAME --file positions.txt``: every position, on any backend."""
+    """``plies analyze GAME --file positions.txt``: every position, on any backend.
+
+    ``--time`` is per position, and bounds building the game (once, here) as well; it is
+    not shortened by the building, which is shared by all positions.
+    """
     if args.moves:
         raise OptionError(
             "--moves and --file do not mix: write each position's moves on a line of the file"
         )
     ref = GameRef.parse(args.game, args.option)
     positions = read_positions(args.file)
-    game = ref.load()
+    game = ref.load(budget=build_budget(args))  # --time bounds building the game too
     algorithm = args.algorithm
     with _started(backend(args.workers, args.ray)) as runner, progress_bar(
         len(positions), "positions"

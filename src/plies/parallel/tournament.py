@@ -25,6 +25,7 @@ players that is one result per game, seen from both sides.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -53,6 +54,11 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+MAX_GAMES = 1_000_000
+"""The most games a tournament may hold: the schedule and the records are kept in memory
+(``--games 10**9`` would exhaust it before the first game)."""
+
+
 def schedule(num_agents: int, num_players: int, rounds: int = 1) -> list[tuple[int, ...]]:
     """The seatings of a round robin: ``seats[p]`` is the agent playing as player ``p``.
 
@@ -60,7 +66,8 @@ def schedule(num_agents: int, num_players: int, rounds: int = 1) -> list[tuple[i
     [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
 
     Raises:
-        OptionError: fewer than two agents, or fewer agents than seats.
+        OptionError: fewer than two agents, fewer agents than seats, or more than
+            :data:`MAX_GAMES` games.
     """
     if num_players < 2:
         raise OptionError("a tournament needs a game of two or more players")
@@ -73,6 +80,13 @@ def schedule(num_agents: int, num_players: int, rounds: int = 1) -> list[tuple[i
         )
     if rounds < 1:
         raise OptionError(f"--games must be at least 1, got {rounds}")
+    total = math.comb(num_agents, num_players) * num_players * rounds
+    if total > MAX_GAMES:
+        shown = f"{total:,}" if total < 10**15 else "over 10**15"
+        raise OptionError(
+            f"a tournament of {shown} games is more than the cap of {MAX_GAMES:,}; "
+            f"lower --games or the number of agents"
+        )
     seatings: list[tuple[int, ...]] = []
     for _ in range(rounds):
         for group in combinations(range(num_agents), num_players):
