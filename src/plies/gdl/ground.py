@@ -245,7 +245,7 @@ def _plain_matcher(pattern: Term) -> Matcher:
 
 def _depth(t: Term) -> int:
     """How deep ``t`` nests: 0 for a symbol, 1 for ``(f a)``, ..."""
-    return 0 if isinstance(t, str) else 1 + max(map(_depth, t))
+    return 0 if isinstance(t, str) else 1 + max(map(_depth, t), default=-1)
 
 
 def deepest(desc: Description) -> int:
@@ -458,8 +458,22 @@ def _reaching(edges: dict[Pred, set[Pred]], targets: set[Pred]) -> set[Pred]:
 # --- bottom-up evaluation -----------------------------------------------------------------
 
 
+def _shape(t: Term) -> Term:
+    """What an index on the shape of an argument keys on: a compound's functor and arity,
+    a constant itself (so that ``(true (control ?p))`` does not scan every fluent)."""
+    return (t[0], len(t)) if isinstance(t, tuple) else t
+
+
+def _index_key(atom: Term, positions: tuple[int, ...]) -> tuple[Term, ...]:
+    return tuple([atom[i] if i > 0 else _shape(atom[-i]) for i in positions])
+
+
 class FactBase:
-    """Ground atoms by relation, with hash indexes on bound argument positions."""
+    """Ground atoms by relation, with hash indexes on bound argument positions.
+
+    A position ``i > 0`` keys on the whole argument ``i``; ``-i`` on its shape
+    (:func:`_shape`).
+    """
 
     def __init__(self) -> None:
         self.facts: dict[Pred, set[Term]] = {}
@@ -485,8 +499,7 @@ class FactBase:
                 "the description is too large or violates the recursion restriction"
             )
         for positions, index in self._indexes.get(pred, {}).items():
-            key = tuple([atom[i] for i in positions])
-            index.setdefault(key, []).append(atom)
+            index.setdefault(_index_key(atom, positions), []).append(atom)
         return True
 
     def _index(self, pred: Pred, positions: tuple[int, ...]) -> dict[tuple[Term, ...], list[Term]]:
@@ -495,11 +508,11 @@ class FactBase:
         if index is None:
             index = by_pred[positions] = {}
             for atom in self.get(pred):
-                index.setdefault(tuple([atom[i] for i in positions]), []).append(atom)
+                index.setdefault(_index_key(atom, positions), []).append(atom)
         return index
 
     def lookup(self, pred: Pred, positions: tuple[int, ...], key: tuple[Term, ...]) -> list[Term]:
-        """The atoms of ``pred`` whose arguments at ``positions`` (1-based) equal ``key``."""
+        """The atoms of ``pred`` whose arguments (or shapes) at ``positions`` equal ``key``."""
         return self._index(pred, positions).get(key, [])
 
     def estimate(self, pred: Pred, positions: tuple[int, ...]) -> float:
@@ -568,7 +581,7 @@ def _plan(
             steps.append(("check", lit, (), None, None))
         else:
             positions = _bound_positions(atom, bound)
-            key = builder(tuple(atom[i] for i in positions)) if positions else None
+            key = _key_builder(atom, positions) if positions else None
             steps.append(("scan", lit, positions, key, matcher(atom, frozenset(bound))))
         bound |= lit.vars
         place_filters()
@@ -576,9 +589,23 @@ def _plan(
 
 
 def _bound_positions(atom: Term, bound: set[str]) -> tuple[int, ...]:
+    """The positions an index can use: bound arguments, then (negated) the positions of
+    compound arguments that are not bound, whose shape is known all the same."""
     if isinstance(atom, str):
         return ()
-    return tuple(i for i in range(1, len(atom)) if _vars(atom[i], set()) <= bound)
+    whole = [i for i in range(1, len(atom)) if _vars(atom[i], set()) <= bound]
+    shaped = [-i for i in range(1, len(atom)) if isinstance(atom[i], tuple) and i not in whole]
+    return tuple(whole + shaped)
+
+
+def _key_builder(atom: Term, positions: tuple[int, ...]) -> Builder:
+    """The index key of ``atom`` at ``positions`` (see :func:`_bound_positions`) under a
+    binding: the bound arguments built, then the constant shapes."""
+    whole = builder(tuple([atom[i] for i in positions if i > 0]))
+    shapes = tuple([_shape(atom[-i]) for i in positions if i < 0])
+    if not shapes:
+        return whole
+    return lambda b: whole(b) + shapes  # type: ignore[operator]
 
 
 class _Evaluator:
@@ -692,17 +719,18 @@ class _Evaluator:
             kind, lit, positions, key, m = steps[k]
             if kind == "scan":
                 assert m is not None
-                if key is not None:
-                    candidates: Iterable[Term] = db.lookup(lit.pred, positions, key(b))  # type: ignore[arg-type]
-                else:
-                    candidates = db.get(lit.pred)
-                for fact in tuple(candidates):  # a copy: the rule may add to it
+                found = db.get(lit.pred) if key is None else db.lookup(lit.pred, positions, key(b))  # type: ignore[arg-type]
+                candidates = tuple(found)  # a copy: the rule may add to it
+                meter.count += len(candidates)  # a failed match is work too
+                for fact in candidates:
                     nb = m(fact, b)
                     if nb is not None:
                         walk(k + 1, nb)
             elif kind == "delta":
                 assert m is not None
-                for fact in delta.get(lit.pred, ()):
+                facts = delta.get(lit.pred, ())
+                meter.count += len(facts)
+                for fact in facts:
                     nb = m(fact, b)
                     if nb is not None:
                         walk(k + 1, nb)
