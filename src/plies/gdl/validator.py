@@ -128,6 +128,8 @@ def check(desc: Description) -> list[Diagnostic]:
         first = errors[0]
         more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
         shown = f": {first.sentence}" if first.sentence else ""
+        if len(shown) > 200:  # the message stays one readable line, whatever the rule
+            shown = shown[:195] + " ..."
         raise GdlValidationError(
             f"invalid GDL [{first.check}]: {first.message}{shown}{more}",
             source=desc.source,
@@ -236,13 +238,13 @@ def _rule_shape(rule: Rule) -> Iterator[Diagnostic]:
         )
     if head_name == "goal" and isinstance(rule.head, tuple) and len(rule.head) == 3:
         value = rule.head[2]
-        if is_ground(value) and not (
-            isinstance(value, str) and value.isdigit() and 0 <= int(value) <= 100
-        ):
+        if is_ground(value) and not _is_goal_value(value):
+            shown = _kif(value)
+            shown = shown if len(shown) <= 40 else f"{shown[:20]}... ({len(shown):,} characters)"
             yield _diagnostic(
                 "error",
                 "goal-value",
-                f"the goal value {_kif(value)} is not an integer from 0 to 100",
+                f"the goal value {shown} is not an integer from 0 to 100",
                 rule,
             )
     literals = [(rule.head, True)] + [
@@ -262,6 +264,15 @@ def _rule_shape(rule: Rule) -> Iterator[Diagnostic]:
                         rule,
                     )
                     break
+
+
+def _is_goal_value(value: Term) -> bool:
+    """An integer from 0 to 100 (its length is checked first: ``int()`` refuses 4,301
+    digits and more, and ``"²".isdigit()`` is true)."""
+    return (
+        isinstance(value, str) and len(value) <= 3 and value.isascii() and value.isdigit()
+        and int(value) <= 100
+    )
 
 
 def _literal_shape(rule: Rule, literal: Term, is_head: bool) -> Iterator[Diagnostic]:
