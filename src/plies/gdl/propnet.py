@@ -82,6 +82,7 @@ def _metered(meter: Meter | None, what: str) -> Iterator[None]:
         yield
         return
     meter.what = what
+    meter.look()  # a stop that came between two phases ends the build at once
     token = _METER.set(meter)
     try:
         yield
