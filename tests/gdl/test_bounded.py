@@ -221,9 +221,9 @@ def test_constants_of_5000_digits_are_names_like_any_other() -> None:
 
 def test_terms_nested_beyond_the_limit_are_a_format_error() -> None:
     for depth in (MAX_NESTING + 1, 100_000):
-        with pytest.raises(GameFormatError, match=f"nested more than {MAX_NESTING} deep"):
+        with pytest.raises(GameFormatError, match=f"nested too deeply: more than {MAX_NESTING} levels"):
             load_game(f"{GAME} (<= terminal (true s)) (init {nested(depth)})")
-        with pytest.raises(GameFormatError, match=f"nested more than {MAX_NESTING} deep"):
+        with pytest.raises(GameFormatError, match=f"nested too deeply: more than {MAX_NESTING} levels"):
             parse_terms(nested(depth))
 
 

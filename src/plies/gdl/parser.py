@@ -119,8 +119,8 @@ class _Reader:
                 items = node.items
                 if len(stack) > MAX_NESTING:
                     self.fail(
-                        f"parentheses nested more than {MAX_NESTING} deep: at most "
-                        f"{MAX_NESTING} levels are accepted",
+                        f"terms are nested too deeply: more than {MAX_NESTING} levels of "
+                        f"parentheses (at most {MAX_NESTING} are accepted)",
                         match.start(),
                     )
             elif first == ")":

@@ -204,11 +204,17 @@ class Prover:
         """Every goal value of ``role`` that holds."""
         name = self.roles[role]
         model = self._query(state)
-        return sorted(
-            int(a[2])
+        values = [
+            a[2]
             for a in model
             if isinstance(a, tuple) and a[0] == "goal" and len(a) == 3 and a[1] == name
-        )
+        ]
+        for value in values:  # the length first: int() of 5,000 digits is a ValueError
+            if not (isinstance(value, str) and len(value) <= 3 and value.isascii()
+                    and value.isdigit()):
+                shown = value if isinstance(value, str) and len(value) <= 20 else "a long term"
+                raise GameFormatError(f"goal values must be integers from 0 to 100, found {shown}")
+        return sorted(int(v) for v in values)
 
 
 def _is_ground(t: Term) -> bool:
