@@ -266,3 +266,16 @@ def test_a_rule_body_of_200_literals_grounds() -> None:
     body = " ".join(f"(q ?x{i})" for i in range(200))
     game = load_game(f"{GAME} (q 1) (<= terminal {body})")
     assert game.is_terminal(game.initial_state())
+
+
+def test_the_engine_loads_gdl_files_within_the_default_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import plies.gdl
+    from plies.engine import load_game as load_any
+
+    bomb = tmp_path / "bomb.kif"
+    bomb.write_text(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)"))
+    monkeypatch.setattr(plies.gdl, "DEFAULT_BUDGET", Budget(steps=1000))
+    with pytest.raises(BudgetExceeded, match="budget of 1,000 steps"):
+        load_any(str(bomb))

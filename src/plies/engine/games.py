@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from plies import games
-from plies.budget import UNLIMITED, Budget
+from plies.budget import Budget
 from plies.errors import IllegalActionError, OptionError
 from plies.game import Game, play
 
@@ -34,11 +34,12 @@ def is_gdl_path(spec: str) -> bool:
 
 
 def load_game(
-    spec: str, options: Sequence[str] | Mapping[str, Any] = (), *, budget: Budget = UNLIMITED
+    spec: str, options: Sequence[str] | Mapping[str, Any] = (), *, budget: Budget | None = None
 ) -> Game[Any, Any]:
     """The game ``spec`` names, with ``options`` (``["k=v", ...]`` or typed keywords).
 
-    ``budget`` bounds the building of a GDL game's reasoner (see :mod:`plies.budget`).
+    ``budget`` bounds the building of a GDL game's reasoner (see :mod:`plies.budget`);
+    None is :data:`plies.gdl.DEFAULT_BUDGET`.
 
     Raises:
         UnknownGameError: no such game; the message lists the built-in ones.
@@ -49,9 +50,10 @@ def load_game(
     if is_gdl_path(spec):
         if options:
             raise OptionError("a GDL game takes no -o options; its rules are in the file")
+        from plies.gdl import DEFAULT_BUDGET
         from plies.gdl import load_game as load_gdl
 
-        return load_gdl(Path(spec), budget=budget)
+        return load_gdl(Path(spec), budget=DEFAULT_BUDGET if budget is None else budget)
     typed = dict(options) if isinstance(options, Mapping) else games.parse_options(spec, options)
     return games.load(spec, **typed)
 
