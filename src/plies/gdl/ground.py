@@ -69,21 +69,23 @@ the largest game in the shared data, has 1.4 million)."""
 
 MAX_DEPTH: Final = 32
 """... or when a derived atom nests function terms this much deeper than the deepest term
-written in the description (a rule that builds ever deeper terms; a term written 40 deep
-is fine, one built 40 deeper than anything written is not)."""
+written in the description (a rule that builds ever deeper terms: a head written 40
+deep is fine, a term built more than 32 levels deeper than anything written is not)."""
 
 MAX_BODY: Final = 256
 """The most literals a rule body may have (after expanding ``or``); no game comes close,
 and a join that deep would exhaust Python's stack."""
 
-DEFAULT_BUDGET: Final = Budget(seconds=120.0, steps=60_000_000)
+DEFAULT_BUDGET: Final = Budget(seconds=180.0, steps=200_000_000)
 """The budget of building a GDL reasoner when none is given.
 
-A step is one step of a join while grounding, one ground literal put into the network,
-one disjunct looked at while factoring, one line of generated code.  The largest game
-in the shared data that loads (quarto) takes about 6 million steps and 20 s on a busy
-two-core machine, so this is ten times the work; the seconds are a backstop.  Pass a
-smaller :class:`~plies.budget.Budget` for a server, or :data:`plies.budget.UNLIMITED`.
+A step is one step of a join while grounding (one candidate fact tried), one literal
+of a ground rule instance, one disjunct looked at while simplifying the network, one
+line of generated code.  The largest game in the shared data that loads (quarto) takes
+21 million steps and about 20 s on a busy two-core machine, checkers 7 million and 7 s,
+every other one under a million: the default is ten times quarto's work, and the seconds
+a backstop.  Pass a smaller :class:`~plies.budget.Budget` for a server (with a ``stop``
+signal), or :data:`plies.budget.UNLIMITED`.
 """
 
 
