@@ -13,6 +13,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from plies.budget import Budget, BudgetExceeded, Stopped
 from plies.cli import main
@@ -29,7 +31,7 @@ from plies.gdl import (
 )
 from plies.gdl.ground import MAX_BODY, MAX_DEPTH, ground, natural_key
 from plies.gdl.parser import MAX_NESTING, parse_terms
-from plies.gdl.propnet import build_network, compile_network
+from plies.gdl.propnet import bitset, build_network, compile_network
 from plies.gdl.terms import to_kif
 from plies.gdl.validator import validate
 from tests.data import GDL_DATA
@@ -172,6 +174,21 @@ def test_a_120_by_120_board_plays(board_120: GdlGame) -> None:
     assert marked == {("cell", "1", "1", "white"), ("cell", "120", "120", "black"),
                       ("cell", "60", "7", "white")}
     assert len(game.actions(s)) == 120 * 120 - 3
+
+
+def test_the_states_of_a_120_by_120_board_convert_to_fluents_and_back(board_120: GdlGame) -> None:
+    r = board_120.reasoner
+    s = board_120.result(board_120.initial_state(), ("mark", "120", "1"))
+    assert r.state_from_fluents(r.fluents(s)) == s
+    assert ("cell", "120", "1", "white") in r.fluents(s)
+
+
+@given(st.sets(st.integers(0, 5000), max_size=60))
+def test_bitset_sets_exactly_its_bits(bits: set[int]) -> None:
+    expected = 0
+    for b in bits:
+        expected |= 1 << b
+    assert bitset(bits) == expected
 
 
 def test_wide_masks_as_named_constants_agree_with_the_prover(

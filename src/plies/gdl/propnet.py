@@ -358,7 +358,7 @@ def _build_network(g: Grounding) -> Network:
     net = Network(
         fluents=fluents,
         moves=g.moves,
-        init=sum(1 << fbit[f] for f in g.init),
+        init=bitset(fbit[f] for f in g.init),
         atoms=atoms,
         views=views,
         order=order,
@@ -404,10 +404,19 @@ def _check_no_does(net: Network) -> None:
 
 
 def _mask(bits: Iterable[int]) -> int:
-    m = 0
+    return bitset(bits)
+
+
+def bitset(bits: Iterable[int]) -> int:
+    """The integer with exactly the given bits set, in time linear in its size (setting
+    one bit at a time in an ``int`` copies it each time: quadratic for a big board)."""
+    buf = bytearray()
     for b in bits:
-        m |= 1 << b
-    return m
+        byte = b >> 3
+        if byte >= len(buf):
+            buf.extend(bytes(byte + 1 - len(buf)))
+        buf[byte] |= 1 << (b & 7)
+    return int.from_bytes(buf, "little")
 
 
 class _Constants:

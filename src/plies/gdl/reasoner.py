@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from plies.budget import Budget
 from plies.errors import GameFormatError, IllegalActionError, PliesError
 from plies.gdl.ground import DEFAULT_BUDGET, ground, natural_key
-from plies.gdl.propnet import Compiled, Network, build_network, compile_network
+from plies.gdl.propnet import Compiled, Network, bitset, build_network, compile_network
 from plies.gdl.terms import Description, Term, to_kif
 
 State = int
@@ -249,13 +249,14 @@ class Reasoner:
     def fluents(self, state: State) -> frozenset[Term]:
         """The ground fluents that hold in ``state``."""
         table = self.fluent_table
+        # The binary digits, least significant first: linear in the number of fluents,
+        # where shifting a 40,000-bit state once per bit would be quadratic.
+        bits = bin(state)[:1:-1]
         out = []
-        i = 0
-        while state:
-            if state & 1:
-                out.append(table[i])
-            state >>= 1
-            i += 1
+        i = bits.find("1")
+        while i >= 0:
+            out.append(table[i])
+            i = bits.find("1", i + 1)
         return frozenset(out)
 
     def state_from_fluents(self, fluents: Iterable[Term]) -> State:
@@ -264,13 +265,13 @@ class Reasoner:
         Raises:
             GameFormatError: a fluent that no rule of the game can ever make true.
         """
-        state = 0
+        bits = []
         for f in fluents:
             i = self._fluent_index.get(f)
             if i is None:
                 raise GameFormatError(f"{to_kif(f)} is not a fluent of this game")
-            state |= 1 << i
-        return state
+            bits.append(i)
+        return bitset(bits)
 
     def format_state(self, state: State) -> str:
         """``state`` as KIF fluents in a stable order: ``{(cell 1 1 b) (control x)}``."""
