@@ -31,6 +31,7 @@ through the state, such as a path on a board) are computed by a small fixpoint l
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -800,11 +801,12 @@ def compile_network(net: Network, meter: Meter | None = None) -> Compiled:
     """
     with _metered(meter, "compiling the propositional network"):
         source, namespace = generate(net)
-        # Python's compiler cannot be interrupted (its lines were paid for as they were
-        # written): a stop that came meanwhile is honoured before it starts.
-        _meter().look()
-        code = compile(source, "<gdl propnet>", "exec")
-    exec(code, namespace)
+        # Python's compiler cannot be interrupted (the lines were paid for as they were
+        # written): the top-level statements are compiled one by one, and a stop that
+        # comes meanwhile is honoured between two of them.
+        for statement in re.split(r"\n(?=\S)", source):
+            _meter().look()
+            exec(compile(statement, "<gdl propnet>", "exec"), namespace)
     return Compiled(
         terminal=namespace["terminal"],
         legal=namespace["legal"],
