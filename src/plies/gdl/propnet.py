@@ -72,9 +72,12 @@ bits is more than Python will convert, and would bloat the source anyway)."""
 _METER: ContextVar[Meter | None] = ContextVar("plies_gdl_propnet_meter", default=None)
 
 
+_NO_METER: Final = UNLIMITED.meter("building a network")  # counts, never looks
+
+
 def _meter() -> Meter:
-    """The meter of this thread's build (a fresh unlimited one when there is none)."""
-    return _METER.get() or UNLIMITED.meter("")
+    """The meter of this thread's build (one that never stops when there is none)."""
+    return _METER.get() or _NO_METER
 
 
 @contextmanager
@@ -180,6 +183,7 @@ def factor(disjuncts: list[tuple[Formula, ...]]) -> Formula:
 def _refs(f: Formula, out: list[int]) -> list[int]:
     if isinstance(f, tuple):
         if f[0] in ("and", "or"):
+            _meter().tick(len(f[1]))
             for p in f[1]:
                 _refs(p, out)
         elif f[0] in ("v", "!v"):
@@ -481,6 +485,7 @@ class _Writer:
         if not isinstance(f, tuple):
             return 0
         if f[0] in ("and", "or"):
+            self.meter.tick(len(f[1]))
             return 1 + max(self._depth(p, depth) for p in f[1])
         if f[0] in ("v", "!v"):
             return 1 + depth.get(f[1], 0)
@@ -490,6 +495,7 @@ class _Writer:
 
     def expr(self, f: Formula) -> str:
         """Python source for ``f`` (truthy when ``f`` holds)."""
+        self.meter.tick()  # one line can hold a formula of millions of literals
         if f is True or f is False:
             return str(f)
         tag = f[0]
@@ -515,6 +521,7 @@ class _Writer:
     ) -> tuple[dict[str, list[int]], dict[str, list[int]], list[str]]:
         """Plain and negated state/move bits apart from other formulas (``nested`` ones
         in parentheses): what both ``and`` and ``or`` turn into mask tests."""
+        self.meter.tick(len(parts))
         pos: dict[str, list[int]] = {"s": [], "d": []}
         neg: dict[str, list[int]] = {"s": [], "d": []}
         other: list[str] = []
