@@ -277,8 +277,11 @@ def test_terms_that_grow_without_end_are_still_refused() -> None:
 
 def test_a_rule_body_of_1000_literals_is_a_grounding_error() -> None:
     body = " ".join(f"(q ?x{i})" for i in range(1000))
+    text = f"{GAME} (q 1) (<= terminal {body})"
     with pytest.raises(GroundingError, match=f"a rule body of 1,000 literals; at most {MAX_BODY}"):
-        load_game(f"{GAME} (q 1) (<= terminal {body})")
+        load_game(text)
+    with pytest.raises(GameFormatError, match="a rule body of 1,000 literals"):
+        Prover(parse(text))
 
 
 def test_a_rule_body_of_200_literals_grounds() -> None:

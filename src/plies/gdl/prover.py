@@ -30,6 +30,9 @@ from plies.gdl.terms import Description, Rule, Term
 
 Binding = dict[str, Term]
 
+MAX_BODY = 256
+"""The most literals a rule body may have (as for the grounder)."""
+
 
 def _key(atom: Term) -> Hashable:
     return atom if isinstance(atom, str) else (atom[0], len(atom) - 1)
@@ -82,6 +85,12 @@ class Prover:
         self.rules: list[Rule] = [
             Rule(rule.head, body) for rule in desc.rules for body in _expand_or(rule.body)
         ]
+        for rule in self.rules:  # the join recurses once per literal
+            if len(rule.body) > MAX_BODY:
+                raise GameFormatError(
+                    f"a rule body of {len(rule.body):,} literals; at most {MAX_BODY} are "
+                    "accepted"
+                )
         self.strata = self._stratify()
         deps: dict[Hashable, set[Hashable]] = {}
         for rule in self.rules:
