@@ -76,15 +76,15 @@ MAX_BODY: Final = 256
 """The most literals a rule body may have (after expanding ``or``); no game comes close,
 and a join that deep would exhaust Python's stack."""
 
-DEFAULT_BUDGET: Final = Budget(seconds=180.0, steps=200_000_000)
+DEFAULT_BUDGET: Final = Budget(seconds=180.0, steps=250_000_000)
 """The budget of building a GDL reasoner when none is given.
 
 A step is one step of a join while grounding (one candidate fact tried), one literal
 of a ground rule instance, one disjunct looked at while simplifying the network, one
-line of generated code.  The largest game in the shared data that loads (quarto) takes
-21 million steps and about 20 s on a busy two-core machine, checkers 7 million and 7 s,
-every other one under a million: the default is ten times quarto's work, and the seconds
-a backstop.  Pass a smaller :class:`~plies.budget.Budget` for a server (with a ``stop``
+formula node or line of generated code.  The largest game in the shared data that loads
+(quarto) takes 25 million steps and about 18 s on a busy two-core machine, checkers 8
+million and 7 s, every other one under a million: the default is ten times quarto's
+work, and the seconds a backstop.  Pass a smaller :class:`~plies.budget.Budget` for a server (with a ``stop``
 signal), or :data:`plies.budget.UNLIMITED`.
 """
 
