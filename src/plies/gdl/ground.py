@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Final, NamedTuple, TypeAlias, TypeVar
 
-from plies.budget import Budget, Meter
+from plies.budget import LOOK_EVERY, Budget, Meter
 from plies.errors import GameFormatError
 from plies.gdl.terms import Description, Rule, Term, to_kif
 
@@ -84,8 +84,8 @@ of a ground rule instance, one disjunct looked at while simplifying the network,
 formula node or line of generated code.  The largest game in the shared data that loads
 (quarto) takes 25 million steps and about 18 s on a busy two-core machine, checkers 8
 million and 7 s, every other one under a million: the default is ten times quarto's
-work, and the seconds a backstop.  Pass a smaller :class:`~plies.budget.Budget` for a server (with a ``stop``
-signal), or :data:`plies.budget.UNLIMITED`.
+work, and the seconds a backstop.  Pass a smaller :class:`~plies.budget.Budget` for a
+server (with a ``stop`` signal), or :data:`plies.budget.UNLIMITED`.
 """
 
 
@@ -146,6 +146,8 @@ Builder = Callable[[Binding], Term]
 _CODE_CACHE_LIMIT: Final = 50_000  # compiled builders and matchers kept between groundings
 _BUILDERS: dict[Term, Builder] = {}
 
+
+_CHUNK: Final = LOOK_EVERY  # candidates of a scan between two looks at the budget
 
 _COMPILE_DEPTH: Final = 40
 """Terms nested deeper than this are matched and built by plain recursion: compiled code
@@ -252,8 +254,8 @@ def _depth(t: Term) -> int:
 
 def deepest(desc: Description) -> int:
     """The nesting depth of the deepest atom or literal written in ``desc``."""
-    return max((_depth(part) for rule in desc.rules for part in (rule.head, *rule.body)),
-               default=0)
+    parts = (part for rule in desc.rules for part in (rule.head, *rule.body))
+    return max(map(_depth, parts), default=0)
 
 
 def _vars(t: Term, out: set[str]) -> set[str]:
@@ -723,11 +725,15 @@ class _Evaluator:
                 assert m is not None
                 found = db.get(lit.pred) if key is None else db.lookup(lit.pred, positions, key(b))  # type: ignore[arg-type]
                 candidates = tuple(found)  # a copy: the rule may add to it
-                meter.count += len(candidates)  # a failed match is work too
-                for fact in candidates:
-                    nb = m(fact, b)
-                    if nb is not None:
-                        walk(k + 1, nb)
+                for start in range(0, len(candidates), _CHUNK):
+                    chunk = candidates[start : start + _CHUNK]
+                    meter.count += len(chunk)  # a failed match is work too
+                    if meter.count >= meter.due:  # even a scan that matches nothing
+                        meter.look()
+                    for fact in chunk:
+                        nb = m(fact, b)
+                        if nb is not None:
+                            walk(k + 1, nb)
             elif kind == "delta":
                 assert m is not None
                 facts = delta.get(lit.pred, ())
@@ -794,7 +800,8 @@ def natural_key(t: Term) -> tuple[Any, ...]:
 def ground(desc: Description, budget: Budget | Meter = DEFAULT_BUDGET) -> Grounding:
     """Ground ``desc`` (see the module docstring for the method) within ``budget``.
 
-    A step of the budget is one step of a join (one partial binding extended).  A
+    A step of the budget is one step of a join (a partial binding extended, or a
+    candidate fact tried) or one literal of a ground rule instance.  A
     :class:`~plies.budget.Meter` instead of a budget continues its count (the reasoner
     counts grounding and compiling against one budget).
 
