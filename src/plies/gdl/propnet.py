@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Final, TypeAlias
 
 from plies.budget import UNLIMITED, Meter
@@ -159,9 +160,9 @@ def factor(disjuncts: list[tuple[Formula, ...]]) -> Formula:
     the factor alone absorbs its group (``a or (a and b)`` is ``a``).
     """
     _meter().tick(len(disjuncts))
-    counts: Counter[Formula] = Counter()
-    for parts in disjuncts:
-        counts.update(parts)
+    # One count over all parts at C speed (an update() per disjunct cost half the build of
+    # a big game); the order of first occurrence, hence the choice among ties, is the same.
+    counts: Counter[Formula] = Counter(chain.from_iterable(disjuncts))
     best, count = counts.most_common(1)[0] if counts else (None, 0)
     if count < 2:
         flat = [make_and(parts) for parts in disjuncts]
@@ -591,9 +592,7 @@ class _Writer:
         """
         while items:
             self.meter.tick(len(items))
-            counts: Counter[Formula] = Counter()
-            for parts, _ in items:
-                counts.update(parts)
+            counts: Counter[Formula] = Counter(chain.from_iterable(parts for parts, _ in items))
             best, count = counts.most_common(1)[0] if counts else (None, 0)
             if count < 2 or indent >= _FACTOR_DEPTH:
                 for parts, action in items:
