@@ -82,8 +82,8 @@ DEFAULT_BUDGET: Final = Budget(seconds=180.0, steps=250_000_000)
 A step is one step of a join while grounding (one candidate fact tried), one literal
 of a ground rule instance, one disjunct looked at while simplifying the network, one
 formula node or line of generated code.  The largest game in the shared data that loads
-(quarto) takes 25 million steps and about 18 s on a busy two-core machine, checkers 8
-million and 7 s, every other one under a million: the default is ten times quarto's
+(quarto) takes 25 million steps and about 13 s on a busy two-core machine, checkers 8
+million and 6 s, every other one under a million: the default is ten times quarto's
 work, and the seconds a backstop.  Pass a smaller :class:`~plies.budget.Budget` for a
 server (with a ``stop`` signal), or :data:`plies.budget.UNLIMITED`.
 """
