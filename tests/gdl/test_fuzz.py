@@ -131,7 +131,10 @@ def run_every_stage(text: str, rng: random.Random) -> str:
         for _ in range(rng.randint(0, 6)):
             if game.is_terminal(state):
                 break
-            state = game.result(state, rng.choice(list(game.actions(state))))
+            action = rng.choice(list(game.actions(state)))
+            # What a person reads is what they can type back.
+            assert game.parse_action(state, game.format_action(state, action)) == action
+            state = game.result(state, action)
             game.render(state)
         if game.is_terminal(state):
             for player in range(game.num_players):
