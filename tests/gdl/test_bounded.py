@@ -316,3 +316,23 @@ def test_a_dependency_chain_of_thousands_of_relations_gives_one_line_messages() 
         "legal must not depend on does, but it does (legal -> r0 -> r1 -> r2 -> r3 -> ... -> does)"
     )
     assert max(len(d.message) for d in errors) < 120
+
+
+def test_a_counter_of_nested_terms_that_stops_at_depth_40_grounds() -> None:
+    # Peano numerals z, (s z), (s (s z)), ... up to 40 deep: the counter stops where its
+    # successor facts stop, so the terms do not grow without end.
+    numerals = ["z"]
+    for _ in range(40):
+        numerals.append(f"(s {numerals[-1]})")
+    succ = " ".join(f"(succ {a} {b})" for a, b in itertools.pairwise(numerals))
+    text = (
+        "(role p) (init (count z)) (legal p tick) "
+        "(<= (next (count ?y)) (true (count ?x)) (succ ?x ?y)) "
+        f"(<= terminal (true (count {numerals[-1]}))) (goal p 100) {succ}"
+    )
+    game = load_game(text)
+    s = game.initial_state()
+    for _ in range(40):
+        assert not game.is_terminal(s)
+        s = game.result(s, "tick")
+    assert game.is_terminal(s) and len(game.reasoner.fluent_table) == 41
