@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
-from plies.budget import UNLIMITED, Budget, BudgetExceeded
+from plies.budget import Budget, BudgetExceeded
 from plies.engine.games import find_player, load_game, players_text, position
 from plies.engine.policy import SearchRequest
 from plies.engine.text import mover_name
@@ -101,12 +101,15 @@ def game_of(args: argparse.Namespace) -> Any:
     return game
 
 
-def build_budget(args: argparse.Namespace) -> Budget:
-    """The budget for building the game: ``--time`` seconds, else none."""
+def build_budget(args: argparse.Namespace) -> Budget | None:
+    """The budget for building the game: ``--time`` seconds (and the default steps), else
+    None, the default of :func:`~plies.engine.games.load_game`."""
     seconds = getattr(args, "time", None)
     if seconds is None or not seconds > 0:  # a bad --time is refused by the search's Limit
-        return UNLIMITED
-    return Budget(seconds=seconds)
+        return None
+    from plies.gdl import DEFAULT_BUDGET  # only when a time is given: gdl is not light
+
+    return Budget(seconds=seconds, steps=DEFAULT_BUDGET.steps)
 
 
 def position_of(args: argparse.Namespace, game: Any) -> tuple[Any, list[str]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from plies import games
-from plies.budget import UNLIMITED, Budget, read_text
+from plies.budget import Budget, read_text
 from plies.errors import GameFormatError, IllegalActionError, OptionError, quoted
 from plies.game import Game, play
 
@@ -34,12 +34,13 @@ def is_gdl_path(spec: str) -> bool:
 
 
 def load_game(
-    spec: str, options: Sequence[str] | Mapping[str, Any] = (), *, budget: Budget = UNLIMITED
+    spec: str, options: Sequence[str] | Mapping[str, Any] = (), *, budget: Budget | None = None
 ) -> Game[Any, Any]:
     """The game ``spec`` names, with ``options`` (``["k=v", ...]`` or typed keywords).
 
-    ``budget`` bounds the building of a GDL game's reasoner (see :mod:`plies.budget`).
-    A tree or GDL file is read only up to :data:`plies.budget.MAX_INPUT_BYTES`.
+    ``budget`` bounds the building of a GDL game's reasoner (see :mod:`plies.budget`);
+    None is :data:`plies.gdl.DEFAULT_BUDGET`.  A tree or GDL file is read only up to
+    :data:`plies.budget.MAX_INPUT_BYTES`.
 
     Raises:
         UnknownGameError: no such game; the message lists the built-in ones.
@@ -56,10 +57,10 @@ def load_game(
     return games.load(spec, **typed)
 
 
-def _load_gdl(spec: str, budget: Budget) -> Game[Any, Any]:
+def _load_gdl(spec: str, budget: Budget | None) -> Game[Any, Any]:
     """The GDL game in the file ``spec``, read here under the size cap (the same steps
     as :func:`plies.gdl.load_game` of a path: parse, validate, build)."""
-    from plies.gdl import GdlGame, parse
+    from plies.gdl import DEFAULT_BUDGET, GdlGame, parse
     from plies.gdl.validator import check
 
     try:
@@ -69,7 +70,7 @@ def _load_gdl(spec: str, budget: Budget) -> Game[Any, Any]:
         raise GameFormatError(f"cannot read GDL file: {reason}", source=spec) from None
     desc = parse(text, spec)
     check(desc)
-    return GdlGame(desc, budget=budget)
+    return GdlGame(desc, budget=DEFAULT_BUDGET if budget is None else budget)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +95,11 @@ class GameSpec:
             name = str(Path(name).resolve())
         return cls(name, tuple(typed.items()))
 
-    def load(self, *, budget: Budget = UNLIMITED) -> Game[Any, Any]:
+    def load(self, *, budget: Budget | None = None) -> Game[Any, Any]:
         """The game, built once per process (GDL grounding is not cheap).
 
-        ``budget`` bounds the building when this process has not built it yet.
+        ``budget`` bounds the building when this process has not built it yet (None: the
+        default of :func:`load_game`).
         """
         game = _LOADED.get(self)
         if game is None:

@@ -11,7 +11,7 @@ which makes any GDL description a plies :class:`~plies.game.Game`.
 """
 
 from plies.gdl.game import GdlGame, load_game
-from plies.gdl.ground import GroundingError
+from plies.gdl.ground import DEFAULT_BUDGET, GroundingError
 from plies.gdl.parser import load, parse, parse_term, parse_terms
 from plies.gdl.prover import Prover
 from plies.gdl.reasoner import (
@@ -24,6 +24,7 @@ from plies.gdl.reasoner import (
 from plies.gdl.terms import Description, Rule, Term, to_kif
 
 __all__ = [
+    "DEFAULT_BUDGET",
     "Description",
     "GdlGame",
     "GdlRulesError",

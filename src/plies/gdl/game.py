@@ -37,10 +37,10 @@ from itertools import product
 from pathlib import Path
 from typing import Any, Final
 
-from plies.budget import UNLIMITED, Budget
+from plies.budget import Budget
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import SIMULTANEOUS, Game
-from plies.gdl.ground import natural_key
+from plies.gdl.ground import DEFAULT_BUDGET, natural_key
 from plies.gdl.parser import load as load_description
 from plies.gdl.parser import parse, parse_terms
 from plies.gdl.reasoner import MoveDefinitionError, Reasoner, State
@@ -65,7 +65,7 @@ class GdlGame(Game[State, Any]):
 
     def __init__(
         self, rules: Description | Reasoner, *, name: str | None = None,
-        budget: Budget = UNLIMITED,
+        budget: Budget = DEFAULT_BUDGET,
     ) -> None:
         self.reasoner = rules if isinstance(rules, Reasoner) else Reasoner(rules, budget=budget)
         self.description = self.reasoner.description
@@ -202,7 +202,7 @@ def _name_from_source(source: str) -> str:
 
 
 def load_game(
-    path_or_text: str | Path, *, name: str | None = None, budget: Budget = UNLIMITED
+    path_or_text: str | Path, *, name: str | None = None, budget: Budget = DEFAULT_BUDGET
 ) -> GdlGame:
     """Parse, validate and build a GDL game from a ``.kif`` file or from KIF text.
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any, Final, NamedTuple, TypeAlias, TypeVar
 
-from plies.budget import UNLIMITED, Budget, Meter
+from plies.budget import LOOK_EVERY, Budget, Meter
 from plies.errors import GameFormatError
 from plies.gdl.terms import Description, Rule, Term, to_kif
 
@@ -63,8 +63,30 @@ TERMINAL: Final[Pred] = "terminal"
 MAX_ATOMS: Final = 2_000_000
 """Grounding gives up (with :class:`GroundingError`) beyond this many atoms or instances."""
 
+MAX_LITERALS: Final = 8_000_000
+"""... or beyond this many literals in all ground rule instances together (memory: quarto,
+the largest game in the shared data, has 1.4 million)."""
+
 MAX_DEPTH: Final = 32
-"""... or when a derived atom nests function terms deeper than this (no game does)."""
+"""... or when a derived atom nests function terms this much deeper than the deepest term
+written in the description (a rule that builds ever deeper terms: a head written 40
+deep is fine, a term built more than 32 levels deeper than anything written is not)."""
+
+MAX_BODY: Final = 256
+"""The most literals a rule body may have (after expanding ``or``); no game comes close,
+and a join that deep would exhaust Python's stack."""
+
+DEFAULT_BUDGET: Final = Budget(seconds=180.0, steps=250_000_000)
+"""The budget of building a GDL reasoner when none is given.
+
+A step is one step of a join while grounding (one candidate fact tried), one literal
+of a ground rule instance, one disjunct looked at while simplifying the network, one
+formula node or line of generated code.  The largest game in the shared data that loads
+(quarto) takes 25 million steps and about 13 s on a busy two-core machine, checkers 8
+million and 6 s, every other one under a million: the default is ten times quarto's
+work, and the seconds a backstop.  Pass a smaller :class:`~plies.budget.Budget` for a
+server (with a ``stop`` signal), or :data:`plies.budget.UNLIMITED`.
+"""
 
 
 class GroundingError(GameFormatError):
@@ -125,6 +147,13 @@ _CODE_CACHE_LIMIT: Final = 50_000  # compiled builders and matchers kept between
 _BUILDERS: dict[Term, Builder] = {}
 
 
+_CHUNK: Final = LOOK_EVERY  # candidates of a scan between two looks at the budget
+
+_COMPILE_DEPTH: Final = 40
+"""Terms nested deeper than this are matched and built by plain recursion: compiled code
+for them would hit the Python compiler's nesting limits."""
+
+
 def _source(t: Term) -> str:
     if isinstance(t, str):
         return f"b[{t!r}]" if t[:1] == "?" else repr(t)
@@ -141,7 +170,10 @@ def builder(t: Term) -> Builder:
     if fn is None:
         if len(_BUILDERS) > _CODE_CACHE_LIMIT:  # a long-lived process grounding many games
             _BUILDERS.clear()
-        fn = _BUILDERS[t] = eval(f"lambda b: {_source(t)}")
+        if _depth(t) > _COMPILE_DEPTH:
+            fn = _BUILDERS[t] = lambda b: subst(t, b)
+        else:
+            fn = _BUILDERS[t] = eval(f"lambda b: {_source(t)}")
     return fn
 
 
@@ -167,6 +199,9 @@ def matcher(pattern: Term, bound: frozenset[str]) -> Matcher:
         return fn
     if len(_MATCHERS) > _CODE_CACHE_LIMIT:
         _MATCHERS.clear()
+    if _depth(pattern) > _COMPILE_DEPTH:
+        made_plain = _MATCHERS[cache_key] = _plain_matcher(pattern)
+        return made_plain
     tests: list[str] = []
     assigned: dict[str, str] = {}
 
@@ -204,8 +239,23 @@ def matcher(pattern: Term, bound: frozenset[str]) -> Matcher:
     return made
 
 
+def _plain_matcher(pattern: Term) -> Matcher:
+    def m(f: Term, b: Binding) -> Binding | None:
+        nb = dict(b)
+        return nb if match(pattern, f, nb) else None
+
+    return m
+
+
 def _depth(t: Term) -> int:
-    return 0 if isinstance(t, str) else 1 + max(map(_depth, t))
+    """How deep ``t`` nests: 0 for a symbol, 1 for ``(f a)``, ..."""
+    return 0 if isinstance(t, str) else 1 + max(map(_depth, t), default=-1)
+
+
+def deepest(desc: Description) -> int:
+    """The nesting depth of the deepest atom or literal written in ``desc``."""
+    parts = (part for rule in desc.rules for part in (rule.head, *rule.body))
+    return max(map(_depth, parts), default=0)
 
 
 def _vars(t: Term, out: set[str]) -> set[str]:
@@ -219,7 +269,13 @@ def _vars(t: Term, out: set[str]) -> set[str]:
 
 
 def _where(rule: Rule) -> str:
-    return f"line {rule.line}: {rule}" if rule.line else str(rule)
+    """The rule for a message: its line and its text (cut short: one line, whatever the rule)."""
+    return _short(f"line {rule.line}: {rule}" if rule.line else str(rule))
+
+
+def _short(text: str, limit: int = 200) -> str:
+    """``text`` cut to about ``limit`` characters: an error message stays one short line."""
+    return text if len(text) <= limit else text[: limit - 5] + " ..."
 
 
 # --- rules in a normal form ---------------------------------------------------------------
@@ -284,18 +340,29 @@ def _literal(lit: Term, rule: Rule) -> list[list[Literal]]:
     return [[Literal.make("pos", (lit,), pred_of(lit))]]
 
 
-def normalise(rules: Iterable[Rule]) -> list[NormalRule]:
+def normalise(rules: Iterable[Rule], meter: Meter | None = None) -> list[NormalRule]:
     """The rules with every ``(or ...)`` expanded (one rule per choice of disjuncts).
+
+    Each rule made is counted on ``meter`` (its number of literals, in steps).
 
     Raises:
         GroundingError: a rule is unsafe (a variable of its head, of a negated literal
-            or of a ``distinct`` occurs in no positive literal of the body).
+            or of a ``distinct`` occurs in no positive literal of the body), or has more
+            than :data:`MAX_BODY` literals.
+        plies.budget.BudgetExceeded: the meter's budget ran out (``or`` s multiply).
     """
     out: list[NormalRule] = []
     for rule in rules:
         choices = [_literal(lit, rule) for lit in rule.body]
         for combo in product(*choices):
             body = tuple(lit for part in combo for lit in part)
+            if meter is not None:
+                meter.tick(1 + len(body))
+            if len(body) > MAX_BODY:
+                raise GroundingError(
+                    f"a rule body of {len(body):,} literals; at most {MAX_BODY} are accepted, "
+                    f"in {_where(rule)}"
+                )
             bound: set[str] = set()
             for lit in body:
                 if lit.kind == "pos":
@@ -395,8 +462,22 @@ def _reaching(edges: dict[Pred, set[Pred]], targets: set[Pred]) -> set[Pred]:
 # --- bottom-up evaluation -----------------------------------------------------------------
 
 
+def _shape(t: Term) -> Term:
+    """What an index on the shape of an argument keys on: a compound's functor and arity,
+    a constant itself (so that ``(true (control ?p))`` does not scan every fluent)."""
+    return (t[0], len(t)) if isinstance(t, tuple) else t
+
+
+def _index_key(atom: Term, positions: tuple[int, ...]) -> tuple[Term, ...]:
+    return tuple([atom[i] if i > 0 else _shape(atom[-i]) for i in positions])
+
+
 class FactBase:
-    """Ground atoms by relation, with hash indexes on bound argument positions."""
+    """Ground atoms by relation, with hash indexes on bound argument positions.
+
+    A position ``i > 0`` keys on the whole argument ``i``; ``-i`` on its shape
+    (:func:`_shape`).
+    """
 
     def __init__(self) -> None:
         self.facts: dict[Pred, set[Term]] = {}
@@ -422,8 +503,7 @@ class FactBase:
                 "the description is too large or violates the recursion restriction"
             )
         for positions, index in self._indexes.get(pred, {}).items():
-            key = tuple([atom[i] for i in positions])
-            index.setdefault(key, []).append(atom)
+            index.setdefault(_index_key(atom, positions), []).append(atom)
         return True
 
     def _index(self, pred: Pred, positions: tuple[int, ...]) -> dict[tuple[Term, ...], list[Term]]:
@@ -432,11 +512,11 @@ class FactBase:
         if index is None:
             index = by_pred[positions] = {}
             for atom in self.get(pred):
-                index.setdefault(tuple([atom[i] for i in positions]), []).append(atom)
+                index.setdefault(_index_key(atom, positions), []).append(atom)
         return index
 
     def lookup(self, pred: Pred, positions: tuple[int, ...], key: tuple[Term, ...]) -> list[Term]:
-        """The atoms of ``pred`` whose arguments at ``positions`` (1-based) equal ``key``."""
+        """The atoms of ``pred`` whose arguments (or shapes) at ``positions`` equal ``key``."""
         return self._index(pred, positions).get(key, [])
 
     def estimate(self, pred: Pred, positions: tuple[int, ...]) -> float:
@@ -483,13 +563,15 @@ def _plan(
                     kind = lit.kind
                 steps.append((kind, lit, (), None, None))
 
-    def score(i: int) -> tuple[int, float]:
+    def score(i: int) -> tuple[int, float, int]:
         lit = rule.body[i]
         new = len(lit.vars - bound)
         if new == 0:
-            return (0, 0.0)
+            return (0, 0.0, 0)
         fanout = estimate(lit.pred, _bound_positions(lit.args[0], bound))
-        return (1, fanout ** (1.0 / new))
+        # On a tie, bind the head's variables first: the join can then stop early once
+        # the head is derived (see _Evaluator._fire).
+        return (1, fanout ** (1.0 / new), -len(lit.vars & rule.head_vars - bound))
 
     place_filters()
     while positives:
@@ -503,7 +585,7 @@ def _plan(
             steps.append(("check", lit, (), None, None))
         else:
             positions = _bound_positions(atom, bound)
-            key = builder(tuple(atom[i] for i in positions)) if positions else None
+            key = _key_builder(atom, positions) if positions else None
             steps.append(("scan", lit, positions, key, matcher(atom, frozenset(bound))))
         bound |= lit.vars
         place_filters()
@@ -511,9 +593,23 @@ def _plan(
 
 
 def _bound_positions(atom: Term, bound: set[str]) -> tuple[int, ...]:
+    """The positions an index can use: bound arguments, then (negated) the positions of
+    compound arguments that are not bound, whose shape is known all the same."""
     if isinstance(atom, str):
         return ()
-    return tuple(i for i in range(1, len(atom)) if _vars(atom[i], set()) <= bound)
+    whole = [i for i in range(1, len(atom)) if _vars(atom[i], set()) <= bound]
+    shaped = [-i for i in range(1, len(atom)) if isinstance(atom[i], tuple) and i not in whole]
+    return tuple(whole + shaped)
+
+
+def _key_builder(atom: Term, positions: tuple[int, ...]) -> Builder:
+    """The index key of ``atom`` at ``positions`` (see :func:`_bound_positions`) under a
+    binding: the bound arguments built, then the constant shapes."""
+    whole = builder(tuple([atom[i] for i in positions if i > 0]))
+    shapes = tuple([_shape(atom[-i]) for i in positions if i < 0])
+    if not shapes:
+        return whole
+    return lambda b: whole(b) + shapes  # type: ignore[operator]
 
 
 class _Evaluator:
@@ -526,8 +622,10 @@ class _Evaluator:
         relaxed: bool,
         record: Callable[[NormalRule, Binding], None] | None,
         meter: Meter,
+        max_depth: int = MAX_DEPTH,
     ) -> None:
         self.meter = meter
+        self.max_depth = max_depth
         self.db = db
         self.dynamic = dynamic
         self.relaxed = relaxed
@@ -576,24 +674,39 @@ class _Evaluator:
         out: dict[Pred, set[Term]],
         delta: dict[Pred, set[Term]],
     ) -> None:
+        meter = self.meter
+        meter.tick(len(rule.body) ** 2)  # planning compares every pair of literals
         steps = _plan(rule, first, self.db.estimate, self.dynamic.__contains__, self.relaxed)
         db = self.db
         head = builder(rule.head)
         head_pred = pred_of(rule.head)
+        head_facts = db.get(head_pred)
         nests = isinstance(rule.head, tuple) and any(isinstance(a, tuple) for a in rule.head)
+        max_depth = self.max_depth
         record = self.record
-        meter = self.meter
         n = len(steps)
+        # Once the head's variables are bound, a head that is already derived makes the
+        # rest of the join useless (unless every instance is recorded for the network):
+        # without this cut, (<= big (n ?a) ... (n ?h)) runs through all k^8 bindings.
+        cut = n
+        if record is None:
+            bound: set[str] = set()
+            for k, (kind, lit, *_) in enumerate(steps):
+                if rule.head_vars <= bound:
+                    cut = k
+                    break
+                if kind in ("scan", "delta"):
+                    bound |= lit.vars
 
         def emit(b: Binding) -> None:
             atom = head(b)
             if db.add(head_pred, atom):
                 out.setdefault(head_pred, set()).add(atom)
-                if nests and _depth(atom) > MAX_DEPTH:
+                if nests and _depth(atom) > max_depth:
                     raise GroundingError(
                         f"grounding does not terminate: {pred_name(head_pred)} builds ever "
-                        f"deeper terms (the recursion restriction is broken), in "
-                        f"{_where(rule.source)}"
+                        f"deeper terms (deeper than {max_depth}; the recursion restriction "
+                        f"is broken), in {_where(rule.source)}"
                     )
             if record is not None:
                 record(rule, b)
@@ -605,20 +718,27 @@ class _Evaluator:
             if k == n:
                 emit(b)
                 return
+            if k >= cut and head(b) in head_facts:
+                return
             kind, lit, positions, key, m = steps[k]
             if kind == "scan":
                 assert m is not None
-                if key is not None:
-                    candidates: Iterable[Term] = db.lookup(lit.pred, positions, key(b))  # type: ignore[arg-type]
-                else:
-                    candidates = db.get(lit.pred)
-                for fact in tuple(candidates):  # a copy: the rule may add to it
-                    nb = m(fact, b)
-                    if nb is not None:
-                        walk(k + 1, nb)
+                found = db.get(lit.pred) if key is None else db.lookup(lit.pred, positions, key(b))  # type: ignore[arg-type]
+                candidates = tuple(found)  # a copy: the rule may add to it
+                for start in range(0, len(candidates), _CHUNK):
+                    chunk = candidates[start : start + _CHUNK]
+                    meter.count += len(chunk)  # a failed match is work too
+                    if meter.count >= meter.due:  # even a scan that matches nothing
+                        meter.look()
+                    for fact in chunk:
+                        nb = m(fact, b)
+                        if nb is not None:
+                            walk(k + 1, nb)
             elif kind == "delta":
                 assert m is not None
-                for fact in delta.get(lit.pred, ()):
+                facts = delta.get(lit.pred, ())
+                meter.count += len(facts)
+                for fact in facts:
                     nb = m(fact, b)
                     if nb is not None:
                         walk(k + 1, nb)
@@ -664,25 +784,37 @@ class Grounding:
 
 
 def natural_key(t: Term) -> tuple[Any, ...]:
-    """A sort key that orders numbers numerically: ``(cell 2 10)`` after ``(cell 2 9)``."""
+    """A sort key that orders numbers numerically: ``(cell 2 10)`` after ``(cell 2 9)``.
+
+    Numbers are compared by their digits (shorter first once leading zeros are dropped),
+    never converted: a constant of 5,000 digits is as good a name as any.
+    """
     if isinstance(t, str):
-        return (0, int(t), "") if t.isdigit() else (1, 0, t)
-    return (2, 0, tuple(natural_key(x) for x in t))
+        if t.isdigit() and t.isascii():
+            digits = t.lstrip("0")
+            return (0, len(digits), digits, t)
+        return (1, 0, t, "")
+    return (2, 0, tuple(natural_key(x) for x in t), "")
 
 
-def ground(desc: Description, budget: Budget = UNLIMITED) -> Grounding:
+def ground(desc: Description, budget: Budget | Meter = DEFAULT_BUDGET) -> Grounding:
     """Ground ``desc`` (see the module docstring for the method) within ``budget``.
 
-    A step of the budget is one step of a join (one partial binding extended).
+    A step of the budget is one step of a join (a partial binding extended, or a
+    candidate fact tried) or one literal of a ground rule instance.  A
+    :class:`~plies.budget.Meter` instead of a budget continues its count (the reasoner
+    counts grounding and compiling against one budget).
 
     Raises:
         GroundingError: an unsafe or unstratified rule, a role or ``init`` that depends on
-            the state, or a grounding larger than :data:`MAX_ATOMS`.
+            the state, a rule body longer than :data:`MAX_BODY`, a grounding larger than
+            :data:`MAX_ATOMS`, or terms that grow without end (:data:`MAX_DEPTH`).
         plies.budget.BudgetExceeded: the budget ran out (:class:`plies.budget.Stopped`
             when its stop signal was set).
     """
-    meter = budget.meter("grounding the rules")
-    rules = normalise(desc.rules)
+    meter = budget if isinstance(budget, Meter) else budget.meter("grounding the rules")
+    max_depth = deepest(desc) + MAX_DEPTH
+    rules = normalise(desc.rules, meter)
     edges = _dependencies(rules)
     dynamic = _reaching(edges, {TRUE, DOES})
     for pred in (ROLE, INIT):
@@ -700,7 +832,7 @@ def ground(desc: Description, budget: Budget = UNLIMITED) -> Grounding:
     static_rules = [r for r in rules if pred_of(r.head) not in dynamic]
     preds = list(dict.fromkeys([pred_of(r.head) for r in rules]))
     static_preds = [p for p in preds if p not in dynamic]
-    _Evaluator(db, dynamic, relaxed=False, record=None, meter=meter).run(
+    _Evaluator(db, dynamic, relaxed=False, record=None, meter=meter, max_depth=max_depth).run(
         static_rules, strongly_connected(static_preds, edges)
     )
     static = {p: set(db.get(p)) for p in static_preds}
@@ -719,10 +851,29 @@ def ground(desc: Description, budget: Budget = UNLIMITED) -> Grounding:
             lits = dyn_body[id(rule)] = [
                 lit for lit in rule.body if lit.kind in ("pos", "neg") and lit.pred in dynamic
             ]
-        body = tuple([(lit.kind == "pos", lit.build[0](b)) for lit in lits])
-        instances[GroundRule(rule.build_head(b), body)] = None
-        if len(instances) > MAX_ATOMS:
-            raise GroundingError(f"grounding produced more than {MAX_ATOMS:,} rule instances")
+        meter.tick(len(lits))  # an instance costs far more than a join step
+        # Equal literals are shared: millions of instances repeat a few thousand of them.
+        body = tuple([share(lit.kind == "pos", lit.build[0](b)) for lit in lits])
+        instance = GroundRule(rule.build_head(b), body)
+        if instance not in instances:
+            instances[instance] = None
+            size[0] += len(body) + 1
+            if len(instances) > MAX_ATOMS or size[0] > MAX_LITERALS:
+                what = (
+                    f"{MAX_ATOMS:,} rule instances" if len(instances) > MAX_ATOMS
+                    else f"{MAX_LITERALS:,} literals in its rule instances"
+                )
+                raise GroundingError(
+                    f"grounding produced more than {what}: the description is too large "
+                    "to ground"
+                )
+
+    shared: dict[tuple[bool, Term], tuple[bool, Term]] = {}
+    size = [0]
+
+    def share(positive: bool, atom: Term) -> tuple[bool, Term]:
+        pair = (positive, atom)
+        return shared.setdefault(pair, pair)
 
     bridge = [
         _bridge(("true", "?f"), ("init", "?f")),
@@ -732,7 +883,7 @@ def ground(desc: Description, budget: Budget = UNLIMITED) -> Grounding:
     dyn_rules = [r for r in rules if pred_of(r.head) in dynamic]
     relaxed_edges = _dependencies(dyn_rules + bridge)
     dyn_preds = list(dict.fromkeys([TRUE, DOES, *[pred_of(r.head) for r in dyn_rules]]))
-    evaluator = _Evaluator(db, dynamic, relaxed=True, record=None, meter=meter)
+    evaluator = _Evaluator(db, dynamic, relaxed=True, record=None, meter=meter, max_depth=max_depth)
     by_id = {id(r) for r in dyn_rules}
 
     def record_dynamic(rule: NormalRule, b: Binding) -> None:

@@ -38,7 +38,7 @@ from typing import NoReturn, TypeAlias
 from plies.errors import GameFormatError
 from plies.gdl.terms import KEYWORDS, RULE_ARROW, Description, Rule, Term, to_kif
 
-__all__ = ["description_from_terms", "load", "parse", "parse_term", "parse_terms"]
+__all__ = ["MAX_NESTING", "description_from_terms", "load", "parse", "parse_term", "parse_terms"]
 
 # A comment, a parenthesis, or a symbol (a maximal run of anything else but whitespace).
 _TOKEN = re.compile(r";[^\n]*|[()]|[^\s();]+")
@@ -46,6 +46,12 @@ _TOKEN = re.compile(r";[^\n]*|[()]|[^\s();]+")
 # no GDL game uses them, so they are far more likely to be a typo or an encoding problem.
 _BAD_CHAR = re.compile(r"[\"'`,\\#|\x00-\x08\x0e-\x1b\x7f]")
 _LITERAL_KEYWORDS = frozenset({"not", "or", "distinct"})
+
+MAX_NESTING = 256
+"""The deepest nesting of parentheses the reader accepts.  No game nests deeper than
+about ten; the limit keeps every later stage (the validator, grounding, printing) well
+inside Python's recursion limit, and makes a description nested 100,000 deep a one-line
+:class:`~plies.errors.GameFormatError` rather than a crash."""
 _NOT_A_RELATION = frozenset({"not", "or", RULE_ARROW})
 
 
@@ -111,6 +117,12 @@ class _Reader:
                 items.append(node)
                 stack.append(node)
                 items = node.items
+                if len(stack) > MAX_NESTING:
+                    self.fail(
+                        f"terms are nested too deeply: more than {MAX_NESTING} levels of "
+                        f"parentheses (at most {MAX_NESTING} are accepted)",
+                        match.start(),
+                    )
             elif first == ")":
                 if not stack:
                     self.fail("unexpected ')': there is no open '(' for it to close", match.start())

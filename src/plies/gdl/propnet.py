@@ -31,11 +31,16 @@ through the state, such as a path on a board) are computed by a small fixpoint l
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Final, TypeAlias
 
+from plies.budget import UNLIMITED, Meter
 from plies.gdl.ground import (
     DOES,
     GOAL,
@@ -57,6 +62,37 @@ _INLINE_DEPTH: Final = 24  # beyond this nesting, an inlined view becomes a loca
 _FACTOR_DEPTH: Final = 40  # nested ifs at most (Python allows 100 levels of indentation)
 
 _NEGATE: Final = {"s": "!s", "!s": "s", "d": "!d", "!d": "d", "v": "!v", "!v": "v"}
+
+_LITERAL_BITS: Final = 256
+"""Masks narrower than this are written into the generated code as literals; wider ones
+are named constants of its namespace (a decimal literal of a mask beyond about 14,000
+bits is more than Python will convert, and would bloat the source anyway)."""
+
+# The meter of the network being built or compiled in this thread (or task): factoring
+# and code generation tick it, deep inside helpers that would otherwise all need it.
+_METER: ContextVar[Meter | None] = ContextVar("plies_gdl_propnet_meter", default=None)
+
+
+_NO_METER: Final = UNLIMITED.meter("building a network")  # counts, never looks
+
+
+def _meter() -> Meter:
+    """The meter of this thread's build (one that never stops when there is none)."""
+    return _METER.get() or _NO_METER
+
+
+@contextmanager
+def _metered(meter: Meter | None, what: str) -> Iterator[None]:
+    if meter is None:
+        yield
+        return
+    meter.what = what
+    meter.look()  # a stop that came between two phases ends the build at once
+    token = _METER.set(meter)
+    try:
+        yield
+    finally:
+        _METER.reset(token)
 
 
 def negate(f: Formula) -> Formula:
@@ -123,9 +159,10 @@ def factor(disjuncts: list[tuple[Formula, ...]]) -> Formula:
     ``(a and b) or (a and c) or d`` becomes ``(a and (b or c)) or d``; a disjunct that is
     the factor alone absorbs its group (``a or (a and b)`` is ``a``).
     """
-    counts: Counter[Formula] = Counter()
-    for parts in disjuncts:
-        counts.update(parts)
+    _meter().tick(len(disjuncts))
+    # One count over all parts at C speed (an update() per disjunct cost half the build of
+    # a big game); the order of first occurrence, hence the choice among ties, is the same.
+    counts: Counter[Formula] = Counter(chain.from_iterable(disjuncts))
     best, count = counts.most_common(1)[0] if counts else (None, 0)
     if count < 2:
         flat = [make_and(parts) for parts in disjuncts]
@@ -147,6 +184,7 @@ def factor(disjuncts: list[tuple[Formula, ...]]) -> Formula:
 def _refs(f: Formula, out: list[int]) -> list[int]:
     if isinstance(f, tuple):
         if f[0] in ("and", "or"):
+            _meter().tick(len(f[1]))
             for p in f[1]:
                 _refs(p, out)
         elif f[0] in ("v", "!v"):
@@ -217,13 +255,22 @@ class Network:
     next: list[tuple[int, Formula]]
 
 
-def build_network(g: Grounding) -> Network:
+def build_network(g: Grounding, meter: Meter | None = None) -> Network:
     """Turn the ground rules of ``g`` into simplified formulas over state and move bits.
+
+    The work is counted on ``meter`` (one step per ground literal, per disjunct factored).
 
     Raises:
         GroundingError: a goal value that is not an integer from 0 to 100, or a
             ``legal``, ``goal`` or ``terminal`` that depends on ``does``.
+        plies.budget.BudgetExceeded: the meter's budget ran out.
     """
+    with _metered(meter, "building the propositional network"):
+        return _build_network(g)
+
+
+def _build_network(g: Grounding) -> Network:
+    meter = _meter()
     fluents = tuple(sorted(g.fluents, key=natural_key))
     fbit = {f: i for i, f in enumerate(fluents)}
     dbit: dict[Term, int] = {}
@@ -233,6 +280,7 @@ def build_network(g: Grounding) -> Network:
 
     bodies: dict[Term, list[tuple[tuple[bool, Term], ...]]] = {}
     for rule in g.rules:
+        meter.tick(1 + len(rule.body))
         bodies.setdefault(rule.head, []).append(rule.body)
     atoms = list(bodies)
     view_of = {a: n for n, a in enumerate(atoms)}
@@ -263,6 +311,7 @@ def build_network(g: Grounding) -> Network:
     known: dict[int, Formula] = {}
     first_with: dict[Formula, int] = {}
     for comp in order:
+        meter.tick(len(comp))
         for n in comp:
             views[n] = _substitute(views[n], known.get)
         if len(comp) == 1 and comp[0] not in cyclic:
@@ -303,16 +352,19 @@ def build_network(g: Grounding) -> Network:
         if atom[1] not in role_index:
             continue
         value = atom[2]
-        if not (isinstance(value, str) and value.isdigit() and 0 <= int(value) <= 100):
-            raise GroundingError(
-                f"goal values must be integers from 0 to 100, found {to_kif(atom)}"
-            )
+        if not (  # the length first: int() of 5,000 digits is a ValueError
+            isinstance(value, str) and len(value) <= 3 and value.isascii()
+            and value.isdigit() and int(value) <= 100
+        ):
+            shown = to_kif(atom)
+            shown = shown if len(shown) <= 80 else shown[:75] + " ..."
+            raise GroundingError(f"goal values must be integers from 0 to 100, found {shown}")
         goals[role_index[atom[1]]].append((int(value), formula(atom)))
     nxt = [(i, formula(("next", f))) for i, f in enumerate(fluents)]
     net = Network(
         fluents=fluents,
         moves=g.moves,
-        init=sum(1 << fbit[f] for f in g.init),
+        init=bitset(fbit[f] for f in g.init),
         atoms=atoms,
         views=views,
         order=order,
@@ -358,17 +410,47 @@ def _check_no_does(net: Network) -> None:
 
 
 def _mask(bits: Iterable[int]) -> int:
-    m = 0
+    return bitset(bits)
+
+
+def bitset(bits: Iterable[int]) -> int:
+    """The integer with exactly the given bits set, in time linear in its size (setting
+    one bit at a time in an ``int`` copies it each time: quadratic for a big board)."""
+    buf = bytearray()
     for b in bits:
-        m |= 1 << b
-    return m
+        byte = b >> 3
+        if byte >= len(buf):
+            buf.extend(bytes(byte + 1 - len(buf)))
+        buf[byte] |= 1 << (b & 7)
+    return int.from_bytes(buf, "little")
+
+
+class _Constants:
+    """How masks appear in the generated code: narrow ones as decimal literals, wide ones
+    (see :data:`_LITERAL_BITS`) as named constants ``M0``, ``M1``, ... of its namespace."""
+
+    def __init__(self) -> None:
+        self.names: dict[int, str] = {}
+
+    def __call__(self, m: int) -> str:
+        if m.bit_length() < _LITERAL_BITS:
+            return str(m)
+        name = self.names.get(m)
+        if name is None:
+            name = self.names[m] = f"M{len(self.names)}"
+        return name
+
+    def namespace(self) -> dict[str, Any]:
+        return {name: m for m, name in self.names.items()}
 
 
 class _Writer:
     """Writes the source of one function; decides which views become local variables."""
 
-    def __init__(self, net: Network, outputs: Sequence[Formula]) -> None:
+    def __init__(self, net: Network, outputs: Sequence[Formula], const: _Constants) -> None:
         self.net = net
+        self.const = const
+        self.meter = _meter()
         self.lines: list[str] = []
         self.order: list[str] = []  # the actions of guarded(), in the order written
         # The cone of the outputs: every view they (transitively) use.
@@ -404,6 +486,7 @@ class _Writer:
         if not isinstance(f, tuple):
             return 0
         if f[0] in ("and", "or"):
+            self.meter.tick(len(f[1]))
             return 1 + max(self._depth(p, depth) for p in f[1])
         if f[0] in ("v", "!v"):
             return 1 + depth.get(f[1], 0)
@@ -413,17 +496,18 @@ class _Writer:
 
     def expr(self, f: Formula) -> str:
         """Python source for ``f`` (truthy when ``f`` holds)."""
+        self.meter.tick()  # one line can hold a formula of millions of literals
         if f is True or f is False:
             return str(f)
         tag = f[0]
         if tag == "s":
-            return f"s & {1 << f[1]}"
+            return f"s & {self.const(1 << f[1])}"
         if tag == "!s":
-            return f"not s & {1 << f[1]}"
+            return f"not s & {self.const(1 << f[1])}"
         if tag == "d":
-            return f"d & {1 << f[1]}"
+            return f"d & {self.const(1 << f[1])}"
         if tag == "!d":
-            return f"not d & {1 << f[1]}"
+            return f"not d & {self.const(1 << f[1])}"
         if tag == "v":
             return f"v{f[1]}" if f[1] in self.local else f"({self.expr(self.net.views[f[1]])})"
         if tag == "!v":
@@ -438,6 +522,7 @@ class _Writer:
     ) -> tuple[dict[str, list[int]], dict[str, list[int]], list[str]]:
         """Plain and negated state/move bits apart from other formulas (``nested`` ones
         in parentheses): what both ``and`` and ``or`` turn into mask tests."""
+        self.meter.tick(len(parts))
         pos: dict[str, list[int]] = {"s": [], "d": []}
         neg: dict[str, list[int]] = {"s": [], "d": []}
         other: list[str] = []
@@ -457,10 +542,10 @@ class _Writer:
         out: list[str] = []
         for var in ("s", "d"):
             if pos[var]:
-                m = _mask(pos[var])
+                m = self.const(_mask(pos[var]))
                 out.append(f"{var} & {m}" if len(pos[var]) == 1 else f"{var} & {m} == {m}")
             if neg[var]:
-                out.append(f"not {var} & {_mask(neg[var])}")
+                out.append(f"not {var} & {self.const(_mask(neg[var]))}")
         return " and ".join(out + other)
 
     def _or(self, parts: Sequence[Formula]) -> str:
@@ -468,15 +553,16 @@ class _Writer:
         out: list[str] = []
         for var in ("s", "d"):
             if pos[var]:
-                out.append(f"{var} & {_mask(pos[var])}")
+                out.append(f"{var} & {self.const(_mask(pos[var]))}")
             if neg[var]:
-                m = _mask(neg[var])
+                m = self.const(_mask(neg[var]))
                 out.append(f"not {var} & {m}" if len(neg[var]) == 1 else f"{var} & {m} != {m}")
         return " or ".join(out + other)
 
     # statements
 
     def emit(self, line: str, indent: int) -> None:
+        self.meter.tick()
         self.lines.append("    " * indent + line)
 
     def prologue(self, indent: int = 1) -> None:
@@ -505,9 +591,8 @@ class _Writer:
         (recursively); what remains is tested item by item.
         """
         while items:
-            counts: Counter[Formula] = Counter()
-            for parts, _ in items:
-                counts.update(parts)
+            self.meter.tick(len(items))
+            counts: Counter[Formula] = Counter(chain.from_iterable(parts for parts, _ in items))
             best, count = counts.most_common(1)[0] if counts else (None, 0)
             if count < 2 or indent >= _FACTOR_DEPTH:
                 for parts, action in items:
@@ -556,18 +641,20 @@ def _pure_does(f: Formula) -> list[int] | None:
     return None
 
 
-def generate(net: Network) -> str:
-    """The Python source of the four functions (see the module docstring)."""
+def generate(net: Network) -> tuple[str, dict[str, Any]]:
+    """The Python source of the four functions (see the module docstring), and the
+    constants it names (wide masks and per-move tables) for its namespace."""
     roles = range(len(net.moves))
     out: list[str] = []
+    const = _Constants()
 
-    w = _Writer(net, [net.terminal])
+    w = _Writer(net, [net.terminal], const)
     w.prologue()
     w.emit(f"return True if {w.expr(net.terminal)} else False", 1)
     out += ["def terminal(s):", *w.lines, ""]
 
     legal_outputs = [f for role in net.legal for _, f in role]
-    w = _Writer(net, legal_outputs)
+    w = _Writer(net, legal_outputs, const)
     for r in roles:
         w.emit(f"l{r} = []", 1)
     w.prologue()
@@ -580,7 +667,7 @@ def generate(net: Network) -> str:
     w.emit("return (" + "".join(f"l{r}, " for r in roles) + ")", 1)
     out += ["def legal(s):", *w.lines, ""]
 
-    w = _Writer(net, [f for role in net.goals for _, f in role])
+    w = _Writer(net, [f for role in net.goals for _, f in role], const)
     for r in roles:
         w.emit(f"g{r} = []", 1)
     w.prologue()
@@ -588,8 +675,9 @@ def generate(net: Network) -> str:
     w.emit("return (" + "".join(f"g{r}, " for r in roles) + ")", 1)
     out += ["def goals(s):", *w.lines, ""]
 
-    out += _generate_next(net)
-    return "\n".join(out) + "\n"
+    tables: dict[str, Any] = {}
+    out += _generate_next(net, const, tables)
+    return "\n".join(out) + "\n", {**const.namespace(), **tables}
 
 
 def _state_masks(parts: Iterable[Formula]) -> tuple[int, int] | None:
@@ -605,7 +693,7 @@ def _state_masks(parts: Iterable[Formula]) -> tuple[int, int] | None:
     return pos, neg
 
 
-def _generate_next(net: Network) -> list[str]:
+def _generate_next(net: Network, const: _Constants, tables: dict[str, Any]) -> list[str]:
     """The source of ``next``: per-move tables where the rules allow, tests elsewhere.
 
     Each disjunct of a fluent's ``next`` formula is classified: ``True`` (always set),
@@ -614,7 +702,7 @@ def _generate_next(net: Network) -> list[str]:
     literals and a disjunction of moves (``COND[k]``: set when the state masks match);
     anything else becomes a test.
     """
-    const = copy = 0
+    always = copy = 0
     n_moves = sum(len(m) for m in net.moves)
     add = [0] * n_moves
     keep = [0] * n_moves
@@ -626,7 +714,7 @@ def _generate_next(net: Network) -> list[str]:
         if f is False:
             continue
         if f is True:
-            const |= bit
+            always |= bit
             continue
         rest: list[Formula] = []
         for part in f[1] if f[0] == "or" else (f,):
@@ -665,12 +753,13 @@ def _generate_next(net: Network) -> list[str]:
             when[g] = when.get(g, 0) | bit
 
     generic = list(when) + list(when_kept)
-    w = _Writer(net, generic)
+    w = _Writer(net, generic, const)
     w.prologue()
     if copy:
-        w.emit(f"n = {const} | s & {copy}" if const else f"n = s & {copy}", 1)
+        kept = f"s & {const(copy)}"
+        w.emit(f"n = {const(always)} | {kept}" if always else f"n = {kept}", 1)
     else:
-        w.emit(f"n = {const}", 1)
+        w.emit(f"n = {const(always)}", 1)
     conds = [tuple((p, q, b) for (p, q), b in c.items()) for c in cond]
     updates = []
     if any(add):
@@ -685,12 +774,17 @@ def _generate_next(net: Network) -> list[str]:
             w.emit("for p, q, b in COND[k]:", 2)
             w.emit("if s & p == p and not s & q:", 3)
             w.emit("n |= b", 4)
-    items = _items((f, f"n |= {bits}") for f, bits in when.items())
-    items += _items((f, f"n |= s & {bits}") for f, bits in when_kept.items())
+    items = _items((f, f"n |= {const(bits)}") for f, bits in when.items())
+    items += _items((f, f"n |= s & {const(bits)}") for f, bits in when_kept.items())
     w.guarded(items, 1)
     w.emit("return n", 1)
-    head = [f"ADD = {tuple(add)!r}", f"KEEP = {tuple(keep)!r}", f"COND = {tuple(conds)!r}", ""]
-    return [*head, "def next(s, d, ks):", *w.lines, ""]
+    widest = max([*add, *keep, *(b for c in conds for p, q, b in c), 0]).bit_length()
+    if widest < _LITERAL_BITS:  # small tables are written out, for people to read
+        head = [f"ADD = {tuple(add)!r}", f"KEEP = {tuple(keep)!r}", f"COND = {tuple(conds)!r}"]
+    else:
+        tables.update(ADD=tuple(add), KEEP=tuple(keep), COND=tuple(conds))
+        head = [f"# ADD, KEEP, COND: per-move tables of {n_moves} masks, in the namespace"]
+    return [*head, "", "def next(s, d, ks):", *w.lines, ""]
 
 
 @dataclass(frozen=True)
@@ -704,11 +798,21 @@ class Compiled:
     source: str
 
 
-def compile_network(net: Network) -> Compiled:
-    """Generate and compile the network's functions."""
-    source = generate(net)
-    namespace: dict[str, Any] = {}
-    exec(compile(source, "<gdl propnet>", "exec"), namespace)
+def compile_network(net: Network, meter: Meter | None = None) -> Compiled:
+    """Generate and compile the network's functions, counting the work on ``meter``
+    (a step per line of code).
+
+    Raises:
+        plies.budget.BudgetExceeded: the meter's budget ran out.
+    """
+    with _metered(meter, "compiling the propositional network"):
+        source, namespace = generate(net)
+        # Python's compiler cannot be interrupted (the lines were paid for as they were
+        # written): the top-level statements are compiled one by one, and a stop that
+        # comes meanwhile is honoured between two of them.
+        for statement in re.split(r"\n(?=\S)", source):
+            _meter().look()
+            exec(compile(statement, "<gdl propnet>", "exec"), namespace)
     return Compiled(
         terminal=namespace["terminal"],
         legal=namespace["legal"],

@@ -30,6 +30,9 @@ from plies.gdl.terms import Description, Rule, Term
 
 Binding = dict[str, Term]
 
+MAX_BODY = 256
+"""The most literals a rule body may have (as for the grounder)."""
+
 
 def _key(atom: Term) -> Hashable:
     return atom if isinstance(atom, str) else (atom[0], len(atom) - 1)
@@ -82,6 +85,12 @@ class Prover:
         self.rules: list[Rule] = [
             Rule(rule.head, body) for rule in desc.rules for body in _expand_or(rule.body)
         ]
+        for rule in self.rules:  # the join recurses once per literal
+            if len(rule.body) > MAX_BODY:
+                raise GameFormatError(
+                    f"a rule body of {len(rule.body):,} literals; at most {MAX_BODY} are "
+                    "accepted"
+                )
         self.strata = self._stratify()
         deps: dict[Hashable, set[Hashable]] = {}
         for rule in self.rules:
@@ -204,11 +213,17 @@ class Prover:
         """Every goal value of ``role`` that holds."""
         name = self.roles[role]
         model = self._query(state)
-        return sorted(
-            int(a[2])
+        values = [
+            a[2]
             for a in model
             if isinstance(a, tuple) and a[0] == "goal" and len(a) == 3 and a[1] == name
-        )
+        ]
+        for value in values:  # the length first: int() of 5,000 digits is a ValueError
+            if not (isinstance(value, str) and len(value) <= 3 and value.isascii()
+                    and value.isdigit()):
+                shown = value if isinstance(value, str) and len(value) <= 20 else "a long term"
+                raise GameFormatError(f"goal values must be integers from 0 to 100, found {shown}")
+        return sorted(int(v) for v in values)
 
 
 def _is_ground(t: Term) -> bool:

@@ -39,10 +39,10 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from plies.budget import UNLIMITED, Budget, Stopped
+from plies.budget import Budget
 from plies.errors import GameFormatError, IllegalActionError, PliesError
-from plies.gdl.ground import ground, natural_key
-from plies.gdl.propnet import Compiled, Network, build_network, compile_network
+from plies.gdl.ground import DEFAULT_BUDGET, ground, natural_key
+from plies.gdl.propnet import Compiled, Network, bitset, build_network, compile_network
 from plies.gdl.terms import Description, Term, to_kif
 
 State = int
@@ -77,6 +77,7 @@ class ReasonerStats:
     source_lines: int
     ground_seconds: float
     compile_seconds: float
+    steps: int = 0
 
 
 class Reasoner:
@@ -85,8 +86,10 @@ class Reasoner:
     Roles are numbered by the order of their ``(role ...)`` facts.  Moves and fluents are
     GDL terms (``("mark", "1", "1")``, ``"noop"``).  Every method is pure.
 
-    ``budget`` bounds the building (grounding and compiling): its seconds, its steps and
-    its stop signal (see :mod:`plies.budget`).
+    ``budget`` bounds the building (grounding and compiling, counted together): its
+    seconds, its steps and its stop signal (see :mod:`plies.budget`);
+    :data:`~plies.gdl.ground.DEFAULT_BUDGET` by default, which every game in the shared
+    data fits in ten times over.  ``self.stats.steps`` tells how many steps a game took.
 
     Raises (on construction):
         plies.gdl.ground.GroundingError: the rules cannot be grounded (unsafe or
@@ -96,14 +99,14 @@ class Reasoner:
             when its stop signal was set).
     """
 
-    def __init__(self, desc: Description, *, budget: Budget = UNLIMITED) -> None:
+    def __init__(self, desc: Description, *, budget: Budget = DEFAULT_BUDGET) -> None:
         started = time.perf_counter()
-        g = ground(desc, budget)
-        net = build_network(g)
+        # One meter for every phase: the budget bounds the whole build, not each part.
+        meter = budget.meter("grounding the rules")
+        g = ground(desc, meter)
+        net = build_network(g, meter)
         grounded = time.perf_counter()
-        if budget.stop is not None and budget.stop.is_set():
-            raise Stopped("building the reasoner was stopped")
-        compiled = compile_network(net)
+        compiled = compile_network(net, meter)
         self.description = desc
         self.roles: tuple[str, ...] = g.roles
         self.network: Network = net
@@ -137,6 +140,7 @@ class Reasoner:
             source_lines=compiled.source.count("\n"),
             ground_seconds=grounded - started,
             compile_seconds=time.perf_counter() - grounded,
+            steps=meter.count,
         )
 
     def __reduce__(self) -> tuple[type[Reasoner], tuple[Description]]:
@@ -245,13 +249,14 @@ class Reasoner:
     def fluents(self, state: State) -> frozenset[Term]:
         """The ground fluents that hold in ``state``."""
         table = self.fluent_table
+        # The binary digits, least significant first: linear in the number of fluents,
+        # where shifting a 40,000-bit state once per bit would be quadratic.
+        bits = bin(state)[:1:-1]
         out = []
-        i = 0
-        while state:
-            if state & 1:
-                out.append(table[i])
-            state >>= 1
-            i += 1
+        i = bits.find("1")
+        while i >= 0:
+            out.append(table[i])
+            i = bits.find("1", i + 1)
         return frozenset(out)
 
     def state_from_fluents(self, fluents: Iterable[Term]) -> State:
@@ -260,13 +265,13 @@ class Reasoner:
         Raises:
             GameFormatError: a fluent that no rule of the game can ever make true.
         """
-        state = 0
+        bits = []
         for f in fluents:
             i = self._fluent_index.get(f)
             if i is None:
                 raise GameFormatError(f"{to_kif(f)} is not a fluent of this game")
-            state |= 1 << i
-        return state
+            bits.append(i)
+        return bitset(bits)
 
     def format_state(self, state: State) -> str:
         """``state`` as KIF fluents in a stable order: ``{(cell 1 1 b) (control x)}``."""

@@ -128,6 +128,8 @@ def check(desc: Description) -> list[Diagnostic]:
         first = errors[0]
         more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
         shown = f": {first.sentence}" if first.sentence else ""
+        if len(shown) > 200:  # the message stays one readable line, whatever the rule
+            shown = shown[:195] + " ..."
         raise GdlValidationError(
             f"invalid GDL [{first.check}]: {first.message}{shown}{more}",
             source=desc.source,
@@ -236,13 +238,13 @@ def _rule_shape(rule: Rule) -> Iterator[Diagnostic]:
         )
     if head_name == "goal" and isinstance(rule.head, tuple) and len(rule.head) == 3:
         value = rule.head[2]
-        if is_ground(value) and not (
-            isinstance(value, str) and value.isdigit() and 0 <= int(value) <= 100
-        ):
+        if is_ground(value) and not _is_goal_value(value):
+            shown = _kif(value)
+            shown = shown if len(shown) <= 40 else f"{shown[:20]}... ({len(shown):,} characters)"
             yield _diagnostic(
                 "error",
                 "goal-value",
-                f"the goal value {_kif(value)} is not an integer from 0 to 100",
+                f"the goal value {shown} is not an integer from 0 to 100",
                 rule,
             )
     literals = [(rule.head, True)] + [
@@ -262,6 +264,15 @@ def _rule_shape(rule: Rule) -> Iterator[Diagnostic]:
                         rule,
                     )
                     break
+
+
+def _is_goal_value(value: Term) -> bool:
+    """An integer from 0 to 100 (its length is checked first: ``int()`` refuses 4,301
+    digits and more, and ``"²".isdigit()`` is true)."""
+    return (
+        isinstance(value, str) and len(value) <= 3 and value.isascii() and value.isdigit()
+        and int(value) <= 100
+    )
 
 
 def _literal_shape(rule: Rule, literal: Term, is_head: bool) -> Iterator[Diagnostic]:
@@ -451,6 +462,25 @@ class _DependencyGraph:
         """Whether q is p or p and q lie on a common cycle."""
         return p == q or self.component.get(p, p) == self.component.get(q, q)
 
+    def toward(self, goals: set[str]) -> dict[str, tuple[str | None, str, int]]:
+        """For every relation from which one in ``goals`` can be reached: the next relation
+        on a shortest path there (None for the goals themselves), the goal it leads to
+        and the path's length.  One backward search."""
+        reverse: dict[str, list[str]] = {}
+        for head, bodies in self.edges.items():
+            for body in sorted(bodies):
+                reverse.setdefault(body, []).append(head)
+        step: dict[str, tuple[str | None, str, int]] = {g: (None, g, 0) for g in sorted(goals)}
+        queue = deque(step)
+        while queue:
+            node = queue.popleft()
+            _, goal, length = step[node]
+            for up in reverse.get(node, ()):
+                if up not in step:
+                    step[up] = (node, goal, length + 1)
+                    queue.append(up)
+        return step
+
     def path(self, start: str, goals: set[str]) -> list[str] | None:
         """A shortest dependency path from ``start`` to a relation in ``goals``, if any."""
         parent: dict[str, str | None] = {start: None}
@@ -567,16 +597,22 @@ def _nonrecursive_arguments(body: Sequence[Term], head: str, graph: _DependencyG
 
 def _dependencies(rules: Sequence[Rule], graph: _DependencyGraph) -> Iterator[Diagnostic]:
     for keyword, forbidden in _FORBIDDEN_DEPENDENCIES:
-        targets = set(forbidden)
+        # Which relations reach a forbidden one, and how, in one backward search (a
+        # search per rule would be quadratic in a big game).
+        step = graph.toward(set(forbidden))
         for rule in rules:
             if _name(rule.head) != keyword:
                 continue
             for body in dict.fromkeys(_name(atom) for atom, _ in _body_atoms(rule)):
-                if body is None:
+                if body is None or body not in step:
                     continue
-                path = [body] if body in targets else graph.path(body, targets)
-                if path is None:
-                    continue
+                path = [body]
+                following, goal, length = step[body]
+                while following is not None and len(path) < 4:  # one readable line
+                    path.append(following)
+                    following = step[following][0]
+                if following is not None:
+                    path += ["...", goal] if length > 4 else [goal]
                 chain = " -> ".join([keyword, *path])
                 yield _diagnostic(
                     "error",
