@@ -13,21 +13,17 @@ import pytest
 
 from plies.budget import MAX_INPUT_BYTES, Budget, BudgetExceeded, InputTooLarge, read_text
 from plies.engine import args as engine_args
+from plies.gdl import DEFAULT_BUDGET
 from plies.engine import load_game as load_game_of_engine
 from plies.parallel.backends import max_workers
 from tests.clirun import fail, plain_pipe  # noqa: F401  (plain_pipe: an autouse fixture)
+from tests.gdl.hostile import join_bomb
 
 FIVE_THOUSAND_DIGITS = "7" * 5000
 
-BIG_JOIN = " ".join([
-    "(role p) (init (s 0))",
-    *(f"(n {i})" for i in range(30)),
-    "(<= big " + " ".join(f"(n ?{v})" for v in "abcdefgh") + ")",
-    "(<= (legal p go) (true (s 0))) (<= (next (s 1)) (does p go))",
-    "(<= terminal (true (s 1))) (goal p 100)",
-])
-"""The description of issue 11: 30 facts and a 0-arity rule over a 30^8 join, which
-grounds for days without a budget."""
+BIG_JOIN = join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)")
+"""30 facts and a rule over a 30^8 join whose head keeps every variable, so no shortcut
+applies: it grounds for days without a budget."""
 
 
 def sparse(path: Path, size: int) -> Path:
@@ -145,7 +141,7 @@ def test_time_spent_building_is_taken_off_the_search(
     args = argparse.Namespace(game="tictactoe", option=[], time=2.0, depth=None, nodes=None,
                               unit="ply")
     engine_args.game_of(args)
-    assert given == [Budget(seconds=2.0)]
+    assert given == [Budget(seconds=2.0, steps=DEFAULT_BUDGET.steps)]
     assert 0 <= args.build_seconds < 2.0
     limit = engine_args.limit_of(args, spent=0.5)  # as if building had taken 0.5 s
     assert limit is not None and limit.time == 1.5
