@@ -13,8 +13,8 @@ import pytest
 
 from plies.budget import MAX_INPUT_BYTES, Budget, BudgetExceeded, InputTooLarge, read_text
 from plies.engine import args as engine_args
-from plies.gdl import DEFAULT_BUDGET
 from plies.engine import load_game as load_game_of_engine
+from plies.gdl import DEFAULT_BUDGET
 from plies.parallel.backends import max_workers
 from tests.clirun import fail, plain_pipe  # noqa: F401  (plain_pipe: an autouse fixture)
 from tests.gdl.hostile import join_bomb
