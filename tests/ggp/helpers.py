@@ -36,10 +36,11 @@ BOMB_FACTS = 30
 BOMB = (
     "((role robot) (init s) "
     + " ".join(f"(n i{k})" for k in range(BOMB_FACTS))
-    + " (<= big (n ?a) (n ?b) (n ?c) (n ?d) (n ?e) (n ?f) (n ?g) (n ?h))"
-    " (<= (legal robot go) (true s)) (<= (next s) (true s))"
-    " (<= terminal big) (goal robot 100))"
+    + " (<= (big ?a ?b ?c ?d ?e ?f ?g ?h) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e) (n ?f) (n ?g)"
+    " (n ?h)) (<= (legal robot go) (true s)) (<= (next s) (true s))"
+    " (<= terminal (big i0 i0 i0 i0 i0 i0 i0 i0)) (goal robot 100))"
 )
-"""A valid description whose grounding runs for days: ``big`` is a 0-arity head over a
-30^8 join, so no new atom ever trips a cap (issue 11).  Its only move depends on the
-state, so nothing can be answered before the reasoner is built."""
+"""A valid description whose grounding would run for days: a head that keeps every
+variable of a 30^8 join, so no shortcut applies and only a budget, a stop or the
+grounding's atom cap (after some seconds) ends it (issue 11).  Its only move depends on
+the state, so nothing can be answered before the reasoner is built."""
