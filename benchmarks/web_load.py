@@ -50,7 +50,8 @@ CHEAP = {"game": "tictactoe", "moves": ["5"]}
 BOMB = (
     "(role a) (role b) (init s) " + " ".join(f"(n {i})" for i in range(30)) + "\n"
     "(<= (big ?a ?b ?c ?d ?e ?f ?g ?h) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e) (n ?f) (n ?g) (n ?h))\n"
-    "(<= terminal (big 0 0 0 0 0 0 0 0))\n(<= (legal ?r x) (role ?r))\n(<= (goal ?r 50) (role ?r))\n"
+    "(<= terminal (big 0 0 0 0 0 0 0 0))\n"
+    "(<= (legal ?r x) (role ?r))\n(<= (goal ?r 50) (role ?r))\n"
 )
 """A join bomb that no shortcut ends (its head keeps every variable; the issue's 0-arity
 head now loads at once): only the request's budget or the grounding's atom cap ends it."""

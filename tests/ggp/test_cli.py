@@ -67,7 +67,12 @@ def test_serve_answers_info_and_stops_on_a_signal(stop: signal.Signals) -> None:
         assert post("127.0.0.1", port, "(dance)").status == 400
     finally:
         proc.send_signal(stop)
-        out, err = proc.communicate(timeout=10)
+        try:
+            out, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # kill it, so that no pipe or process outlives the test
+            proc.kill()
+            out, err = proc.communicate()
+            pytest.fail(f"the player did not stop on {stop.name}: {out}{err}")
     assert proc.returncode == 0, err
     assert f"listening on http://127.0.0.1:{port}/" in out
     assert "stopped" in out

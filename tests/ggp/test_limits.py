@@ -9,6 +9,7 @@ connection got a thread of its own, without limit.
 from __future__ import annotations
 
 import socket
+import threading
 import time
 import tracemalloc
 from collections.abc import Iterator
@@ -201,3 +202,39 @@ def test_start_while_busy_is_answered_without_parsing_its_rules(server: GgpServe
     reply = post(server.host, server.port, "(start m2 robot ((((( 5 1)")
     assert (reply.status, reply.body) == (200, "busy")
     assert post(server.host, server.port, "(abort m1)").body == "aborted"
+
+
+def test_a_signal_while_a_handler_thread_starts_stops_the_server_and_frees_its_slot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Regression: SIGTERM landed in the accepting thread while it started a handler thread
+    # that had already answered and given back its slot; the accepting thread gave it back
+    # again, "Semaphore released too many times" replaced the signal's exception, and the
+    # player kept serving instead of stopping.
+    import socketserver
+
+    started = socketserver.ThreadingMixIn.process_request
+
+    def start_then_interrupt(self: GgpServer, request: socket.socket, address: object) -> None:
+        started(self, request, address)
+        for thread in threading.enumerate():  # the handler runs to its end first
+            if thread is not threading.current_thread() and thread.name.startswith("Thread"):
+                thread.join(5)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(socketserver.ThreadingMixIn, "process_request", start_then_interrupt)
+    server = GgpServer(GgpPlayer(seed=1), "127.0.0.1", 0, max_handlers=2)
+    try:
+        client = socket.create_connection((server.host, server.port))
+        client.sendall(b"POST / HTTP/1.0\r\nContent-Length: 6\r\n\r\n(info)")
+        request, address = server.get_request()
+        with pytest.raises(KeyboardInterrupt):
+            server.process_request(request, address)
+        assert read_reply(client).status == 200
+        client.close()
+        # Both slots are free: two more acquisitions succeed, a third does not.
+        assert server.handlers.acquire(blocking=False)
+        assert server.handlers.acquire(blocking=False)
+        assert not server.handlers.acquire(blocking=False)
+    finally:
+        server.server_close()

@@ -35,7 +35,8 @@ from .conftest import serving
 BOMB = (
     "(role a) (role b) (init s) " + " ".join(f"(n {i})" for i in range(30)) + "\n"
     "(<= (big ?a ?b ?c ?d ?e ?f ?g ?h) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e) (n ?f) (n ?g) (n ?h))\n"
-    "(<= terminal (big 0 0 0 0 0 0 0 0))\n(<= (legal ?r x) (role ?r))\n(<= (goal ?r 50) (role ?r))\n"
+    "(<= terminal (big 0 0 0 0 0 0 0 0))\n"
+    "(<= (legal ?r x) (role ?r))\n(<= (goal ?r 50) (role ?r))\n"
 )
 """30 facts and one rule over an 8-way join whose head keeps every variable: 30^8 join
 steps to ground, and no shortcut (the issue's 0-arity head now loads at once)."""

@@ -333,6 +333,7 @@ class GgpServer(ThreadingHTTPServer):
         self._thread: threading.Thread | None = None
         self._guard = threading.Lock()
         self._deadlines: dict[GgpRequestHandler, float] = {}
+        self._holding: set[int] = set()  # ids of the connections that hold a handler slot
         self._draining: list[tuple[socket.socket, float]] = []
         try:
             super().__init__((host, port), GgpRequestHandler)
@@ -377,17 +378,27 @@ class GgpServer(ThreadingHTTPServer):
         if not self.handlers.acquire(blocking=False):
             self._refuse(request)
             return
+        with self._guard:
+            self._holding.add(id(request))
         try:
             super().process_request(request, client_address)
-        except BaseException:
-            self.handlers.release()
+        except BaseException:  # e.g. Ctrl-C while the thread starts: it may release too
+            self._release(request)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self.handlers.release()
+            self._release(request)
+
+    def _release(self, request: Any) -> None:
+        """Give back ``request``'s handler slot, once, whichever thread asks first."""
+        with self._guard:
+            if id(request) not in self._holding:
+                return
+            self._holding.discard(id(request))
+        self.handlers.release()
 
     def _refuse(self, request: socket.socket) -> None:
         self.refused += 1
