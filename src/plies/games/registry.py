@@ -33,6 +33,7 @@ from plies.games.matrix import (
     rock_paper_scissors,
 )
 from plies.games.nim import Nim, sticks
+from plies.games.othello import Othello
 from plies.games.pig import Pig
 from plies.games.spec import is_spec, load_spec, spec_options
 from plies.games.tictactoe import TicTacToe
@@ -403,6 +404,11 @@ _register_builtins(
                     "pons: the solver score (quicker wins score more); winloss: +1/-1/0",
                 ),
             ),
+        ),
+        "othello": (
+            "Othello (Reversi) 8x8 on bitboards: flip discs, passes; disc difference at the end",
+            Othello,
+            (),
         ),
         "nim": (
             "Nim: take sticks from one pile; the last stick wins (or loses: misere)",
