@@ -132,10 +132,17 @@ def flips(mover: int, other: int, square: int) -> int:
     flipped = 0
     for s, mask in DIRECTIONS:
         line = 0
-        x = shift(placed, s, mask)
-        while x & other:
-            line |= x
-            x = shift(x, s, mask)
+        if s > 0:  # the shift written out: this is the hottest loop of the game
+            x = (placed << s) & mask
+            while x & other:
+                line |= x
+                x = (x << s) & mask
+        else:
+            t = -s
+            x = (placed >> t) & mask
+            while x & other:
+                line |= x
+                x = (x >> t) & mask
         if x & mover:
             flipped |= line
     return flipped
