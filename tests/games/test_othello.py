@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import plies
-from plies.errors import IllegalActionError
+from plies.errors import IllegalActionError, OptionError
 from plies.games import load, names
 from plies.games.othello import (
     CORNERS,
@@ -277,6 +277,8 @@ def test_the_solver_agrees_with_plain_alphabeta(empties: int, seed: int) -> None
     assert expected.exact
     got = solver.solve(state)
     assert got.value == expected.value == solver.score(state)
+    weak = solver.score(state, weak=True)
+    assert (weak > 0) == (got.value > 0) and (weak < 0) == (got.value < 0)
     assert solver.solve(state, player=1 - GAME.to_move(state)).value == -expected.value
     # the PV plays out to the solved score
     here = state
@@ -319,3 +321,23 @@ def test_the_registry_lists_othello() -> None:
     game = load("othello")
     assert isinstance(game, Othello) and game.name == "othello"
     assert game.utility_range == (-64.0, 64.0) and game.zero_sum
+
+
+def test_the_engine_layer_answers_exact_othello_requests_with_the_solver() -> None:
+    from plies.engine import SearchRequest, plan
+    from plies.solvers import solver_for
+
+    assert isinstance(solver_for(GAME), OthelloSolver) and solver_for(GAME) is solver_for(GAME)
+    with pytest.raises(OptionError, match="auto, python"):
+        solver_for(GAME, "numba")
+    state = endgame(9, random.Random(3))
+    expected = plies.alphabeta(GAME, state, tt=True, ordering=True, pvs=True).value
+    chosen = plan(GAME, state, SearchRequest())
+    assert chosen.kind == "solver"
+    assert chosen.run(GAME, state).value == expected
+    weak = plan(GAME, state, SearchRequest(weak=True)).run(GAME, state)
+    assert (weak.value > 0) == (expected > 0) and (weak.value < 0) == (expected < 0)
+    assert weak.exact == (expected == 0)
+    every = plan(GAME, state, SearchRequest(all_values=True)).run(GAME, state)
+    assert every.action_values == plies.analyze(GAME, state).action_values
+    assert plan(GAME, state, SearchRequest(limit=plies.Limit(depth=2))).kind != "solver"

@@ -13,21 +13,41 @@ True
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import Any, overload
 
+from plies.errors import OptionError
 from plies.games.connect4 import Connect4
+from plies.games.othello import Othello
 from plies.solvers.connect4 import Connect4Solver
+from plies.solvers.othello import OthelloSolver
 
-_SOLVERS: weakref.WeakKeyDictionary[Any, dict[str, Connect4Solver]] = (
+_SOLVERS: weakref.WeakKeyDictionary[Any, dict[str, Connect4Solver | OthelloSolver]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def solver_for(game: Any, backend: str = "auto") -> Connect4Solver | None:
+@overload
+def solver_for(game: Connect4, backend: str = "auto") -> Connect4Solver: ...
+@overload
+def solver_for(game: Othello, backend: str = "auto") -> OthelloSolver: ...
+@overload
+def solver_for(game: Any, backend: str = "auto") -> Connect4Solver | OthelloSolver | None: ...
+
+
+def solver_for(game: Any, backend: str = "auto") -> Connect4Solver | OthelloSolver | None:
     """The dedicated exact solver of ``game``, kept per game and backend; None if it has none.
 
-    Only Connect Four has one: :class:`~plies.solvers.connect4.Connect4Solver`.
+    Connect Four has :class:`~plies.solvers.connect4.Connect4Solver`; Othello has the
+    endgame solver :class:`~plies.solvers.othello.OthelloSolver` (pure Python: backend
+    ``auto`` or ``python``), practical for the last 14 or so empty squares.
     """
+    if isinstance(game, Othello):
+        if backend not in ("auto", "python"):
+            raise OptionError(f"backend {backend!r}: the Othello solver accepts auto, python")
+        kept = _SOLVERS.setdefault(game, {})
+        if "python" not in kept:
+            kept["python"] = OthelloSolver(game)
+        return kept["python"]
     if not isinstance(game, Connect4):
         return None
     kept = _SOLVERS.setdefault(game, {})
@@ -36,4 +56,4 @@ def solver_for(game: Any, backend: str = "auto") -> Connect4Solver | None:
     return kept[backend]
 
 
-__all__ = ["Connect4Solver", "solver_for"]
+__all__ = ["Connect4Solver", "OthelloSolver", "solver_for"]

@@ -36,6 +36,7 @@ for the side to move, in ``-64..64``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Final
 
 from plies.games.othello import (
@@ -50,6 +51,9 @@ from plies.games.othello import (
     squares,
 )
 from plies.search.common import SearchResult, SearchStats
+
+Test = Callable[[int, int, int, int, float], None]
+"""``on_test(m, result, lo, hi, elapsed)``, as for the Connect Four solver (never called here)."""
 
 FASTEST_FIRST: Final = 4
 """Above this many empty squares moves are sorted by the opponent's replies after them."""
@@ -194,19 +198,37 @@ class OthelloSolver:
         finally:
             self.nodes += self._counter[0]
 
-    def score(self, state: OthelloState) -> int:
-        """The exact final disc difference for the side to move, with perfect play."""
+    def score(
+        self, state: OthelloState, *, weak: bool = False, on_test: Test | None = None
+    ) -> int:
+        """The exact final disc difference for the side to move, with perfect play.
+
+        With ``weak`` only which side of a draw: a bound of the right sign (0 for a
+        draw), found with the window ``(-1, 1)``.  ``on_test`` is accepted for the
+        engine's interface and never called: this solver runs one window, not a series
+        of null-window tests.
+        """
         if state.over:
-            return self.game.score(state)
+            s = self.game.score(state)
+            return (s > 0) - (s < 0) if weak else s
+        if weak:
+            return self._search(state.mover, state.other, -1, 1)
         return self._search(state.mover, state.other, -65, 65)
 
-    def best_action(self, state: OthelloState, score: int) -> int | None:
-        """The first action (in ``actions()`` order) worth ``score``, the state's :meth:`score`."""
+    def best_action(self, state: OthelloState, score: int, *, weak: bool = False) -> int | None:
+        """The first action (in ``actions()`` order) worth ``score``, the state's :meth:`score`.
+
+        With ``weak``, the first action whose child lies on the same side of a draw.
+        """
         game = self.game
         actions = game.actions(state)
         for action in actions:
             child = game.result(state, action)
-            if child.over:
+            if weak:
+                v = -self.score(child, weak=True)
+                if (v > 0) - (v < 0) == (score > 0) - (score < 0):
+                    return action
+            elif child.over:
                 if -game.score(child) == score:
                     return action
             elif -self._search(child.mover, child.other, -score - 1, -score + 1) == score:
@@ -214,34 +236,44 @@ class OthelloSolver:
         return actions[0] if actions else None
 
     def solve(
-        self, state: OthelloState, *, player: int | None = None, pv: bool = True
+        self,
+        state: OthelloState,
+        *,
+        player: int | None = None,
+        weak: bool = False,
+        pv: bool = True,
+        on_test: Test | None = None,
     ) -> SearchResult:
         """A :class:`~plies.SearchResult` like :func:`plies.alphabeta`'s exact one.
 
         ``value`` is the final disc difference for ``player`` (default: the side to move)
         with perfect play from both sides; ``action`` is the first legal action (in
         ``actions()`` order) that reaches it, :data:`~plies.games.othello.PASS` when the
-        mover must pass; ``pv`` follows such actions to the end of the game.
+        mover must pass; ``pv`` follows such actions to the end of the game.  With
+        ``weak`` the value is only a bound on the right side of a draw (as
+        ``alphabeta(..., weak=True)`` gives) and ``exact`` is False unless it is a draw.
         """
         game = self.game
         mover = game.to_move(state)
         player = mover if player is None else player
         start, nodes0 = time.perf_counter(), self.nodes
-        s = self.score(state)
+        s = self.score(state, weak=weak)
         line: list[int] = []
         here, v = state, s
         while not here.over:
-            step = self.best_action(here, v)
+            step = self.best_action(here, v, weak=weak)
             assert step is not None
             line.append(step)
-            here, v = game.result(here, step), -v
+            here = game.result(here, step)
+            v = -v if not weak else -self.score(here, weak=True)
             if not pv:
                 break
         value = float(s if player == mover else -s)
         stats = SearchStats(
             nodes=self.nodes - nodes0, depth=len(line), elapsed=time.perf_counter() - start
         )
-        return SearchResult(value, line[0] if line else None, tuple(line), stats, player, True)
+        exact = not weak or s == 0
+        return SearchResult(value, line[0] if line else None, tuple(line), stats, player, exact)
 
     def analyze(self, state: OthelloState, *, player: int | None = None) -> dict[int, float]:
         """The exact value of every legal action for ``player`` (default: the side to move)."""
