@@ -6,9 +6,13 @@ dedicated solver (:class:`plies.solvers.othello.OthelloSolver`) reports the exac
 nodes, seconds and nodes per second; with ``--generic`` plain :func:`plies.alphabeta`
 and engine craft (``tt``, ``ordering``, ``pvs``) solve the same positions for comparison
 (slow beyond 10 empties).  ``--perft N`` also times perft from the start position through
-the game model.
+the game model.  ``--match N`` plays N games of depth-limited alpha-beta with the game's
+evaluation against the same search counting discs only (and against random moves), colours
+alternating, from seeded random 4-move openings: a check that the evaluation's weights
+(:class:`plies.games.othello.OthelloWeights`) pay for themselves.
 
     PYTHONPATH=src python benchmarks/othello_endgame.py --empties 10 12 14 --positions 3
+    PYTHONPATH=src python benchmarks/othello_endgame.py --empties --match 20 --depth 3
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import statistics
 import time
 
 import plies
-from plies.games.othello import Othello, OthelloState
+from plies.games.othello import Othello, OthelloState, OthelloWeights
 from plies.solvers.othello import OthelloSolver
 
 
@@ -38,15 +42,66 @@ def perft(game: Othello, state: OthelloState, depth: int) -> int:
     return sum(perft(game, game.result(state, a), depth - 1) for a in game.actions(state))
 
 
+def play(
+    game: Othello, black: object, white: object, opening: int, depth: int, exact: int = 0
+) -> float:
+    """Black's final disc difference; a player is an evaluation game or None (random).
+
+    A player that is ``game`` itself solves the last ``exact`` empty squares exactly.
+    """
+    rng = random.Random(opening)
+    state = game.initial_state()
+    solver = OthelloSolver(game)
+    for _ in range(4):
+        state = game.result(state, rng.choice(game.actions(state)))
+    while not state.over:
+        side = black if state.player == 0 else white
+        if side is None:
+            action = rng.choice(game.actions(state))
+        elif side is game and 64 - (state.mover | state.other).bit_count() <= exact:
+            action = solver.solve(state, pv=False).action
+        else:
+            assert isinstance(side, Othello)
+            action = plies.alphabeta(side, state, plies.Limit(depth=depth), tt=True,
+                                     ordering=True, pvs=True).action
+        state = game.result(state, action)
+    return game.utility(state, 0)
+
+
+def match(game: Othello, games: int, depth: int) -> None:
+    discs_only = Othello(OthelloWeights(mobility=0, frontier=0, corners=0, x_squares=0,
+                                        c_squares=0, stability=0, discs=64.0))
+    for name, rival, exact in (("discs only", discs_only, 0), ("random", None, 0),
+                               ("discs only", discs_only, 12), ("random", None, 12)):
+        wins = draws = 0
+        margin = 0.0
+        for i in range(games):
+            if i % 2 == 0:
+                diff = play(game, game, rival, i // 2, depth, exact)
+            else:
+                diff = -play(game, rival, game, i // 2, depth, exact)
+            wins += diff > 0
+            draws += diff == 0
+            margin += diff
+        solved = f", solver at <= {exact} empties" if exact else ""
+        print(f"evaluation{solved} vs {name} at depth {depth}: {wins} wins, {draws} draws, "
+              f"{games - wins - draws} losses in {games} games, "
+              f"mean disc difference {margin / games:+.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--empties", type=int, nargs="+", default=[10, 12, 14])
+    parser.add_argument("--empties", type=int, nargs="*", default=[10, 12, 14])
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--generic", action="store_true", help="also time plies.alphabeta")
     parser.add_argument("--perft", type=int, default=0, help="time perft to this depth")
+    parser.add_argument("--match", type=int, default=0, help="games against simpler players")
+    parser.add_argument("--depth", type=int, default=3, help="search depth of --match")
     args = parser.parse_args()
     game = Othello()
+    if args.match:
+        match(game, args.match, args.depth)
     if args.perft:
         for depth in range(1, args.perft + 1):
             start = time.perf_counter()
@@ -54,6 +109,8 @@ def main() -> None:
             elapsed = time.perf_counter() - start
             print(f"perft {depth}: {leaves:>10,} leaves  {elapsed:7.2f} s  "
                   f"{leaves / elapsed:>9,.0f} leaves/s")
+    if not args.empties:
+        return
     rng = random.Random(args.seed)
     print(f"{'empties':>7} {'#':>2} {'score':>5} {'nodes':>10} {'seconds':>8} {'nodes/s':>9}  "
           "search")

@@ -448,5 +448,5 @@ class Othello(Game[OthelloState, int]):
             diff = self.utility(state, 0)
             status = "draw" if diff == 0 else f"{MARKS[0 if diff > 0 else 1]} wins by {abs(diff):g}"
             return "\n".join(rows) + f"\n{status} ({count})"
-        status = f"{MARKS[state[2]]} to move" + (" (must pass)" if not state[3] else "")
+        status = f"{MARKS[state[2]]} to move" + (", must pass" if not state[3] else "")
         return "\n".join(rows) + f"\n{status} ({count})"
