@@ -5,14 +5,16 @@ Positions come from seeded random games stopped at the given number of empty squ
 dedicated solver (:class:`plies.solvers.othello.OthelloSolver`) reports the exact score,
 nodes, seconds and nodes per second; with ``--generic`` plain :func:`plies.alphabeta`
 and engine craft (``tt``, ``ordering``, ``pvs``) solve the same positions for comparison
-(slow beyond 10 empties).  ``--perft N`` also times perft from the start position through
-the game model.  ``--match N`` plays N games of depth-limited alpha-beta with the game's
-evaluation against the same search counting discs only (and against random moves), colours
-alternating, from seeded random 4-move openings: a check that the evaluation's weights
-(:class:`plies.games.othello.OthelloWeights`) pay for themselves.
+(slow beyond 12 empties); ``--selfplay`` takes the positions from games that the
+evaluation plays against itself instead of random games.  ``--perft N`` also times
+perft from the start position through the game model.  ``--match N`` plays N games of
+depth-limited alpha-beta with the game's evaluation against the same search counting discs
+only and against random moves (colours alternating, seeded random 4-move openings), with
+and without the solver for the last 12 empty squares: a check that the evaluation's
+weights (:class:`plies.games.othello.OthelloWeights`) pay for themselves.
 
     PYTHONPATH=src python benchmarks/othello_endgame.py --empties 10 12 14 --positions 3
-    PYTHONPATH=src python benchmarks/othello_endgame.py --empties --match 20 --depth 3
+    PYTHONPATH=src python benchmarks/othello_endgame.py --empties --match 40 --depth 3
 """
 
 from __future__ import annotations
@@ -27,11 +29,23 @@ from plies.games.othello import Othello, OthelloState, OthelloWeights
 from plies.solvers.othello import OthelloSolver
 
 
-def endgame(game: Othello, empties: int, rng: random.Random) -> OthelloState:
+def endgame(
+    game: Othello, empties: int, rng: random.Random, selfplay: bool = False
+) -> OthelloState:
+    """A position with ``empties`` empty squares from a random game, or with ``selfplay``
+    from a game of depth-2 alpha-beta with the evaluation after 6 random moves (closer to
+    real play: random games drift into lopsided positions that solve faster)."""
     while True:
         state = game.initial_state()
+        moves = 0
         while not state.over and 64 - (state.mover | state.other).bit_count() > empties:
-            state = game.result(state, rng.choice(game.actions(state)))
+            if selfplay and moves >= 6:
+                action = plies.alphabeta(game, state, plies.Limit(depth=2), tt=True,
+                                         ordering=True).action
+            else:
+                action = rng.choice(game.actions(state))
+            state = game.result(state, action)
+            moves += 1
         if not state.over:
             return state
 
@@ -94,6 +108,8 @@ def main() -> None:
     parser.add_argument("--empties", type=int, nargs="*", default=[10, 12, 14])
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--selfplay", action="store_true",
+                        help="positions from games of the evaluation, not random games")
     parser.add_argument("--generic", action="store_true", help="also time plies.alphabeta")
     parser.add_argument("--perft", type=int, default=0, help="time perft to this depth")
     parser.add_argument("--match", type=int, default=0, help="games against simpler players")
@@ -117,7 +133,7 @@ def main() -> None:
     for empties in args.empties:
         times = []
         for i in range(args.positions):
-            state = endgame(game, empties, rng)
+            state = endgame(game, empties, rng, args.selfplay)
             solver = OthelloSolver(game)
             start = time.perf_counter()
             score = solver.score(state)

@@ -1,12 +1,13 @@
 """An exact Othello endgame solver for the last 10 to 14 empty squares.
 
 Why a dedicated path (measured by ``benchmarks/othello_endgame.py --generic``): plain
-:func:`plies.alphabeta` visits about 110,000 positions a second through the ``Game``
-protocol, as fast as this module, but needs 30 to 50 times the nodes at 12 empty squares;
-with engine craft (``tt``, ``ordering`` with the game's ``order_hint``, ``pvs``) it needs
-2 to 5 times the nodes at half the speed.  This module searches two plain ints with the
-ordering and table of Othello endgame solvers, 5 to 10 times faster than the craft
-search; the last 14 empty squares take about a second.  The search:
+:func:`plies.alphabeta` visits about 100,000 positions a second through the ``Game``
+protocol, as fast as this module, but needs 5 to 40 times the nodes at 10 to 12 empty
+squares; with engine craft (``tt``, ``ordering`` with the game's ``order_hint``, ``pvs``)
+it needs about twice the nodes at half the speed.  This module searches two plain ints
+with the move ordering and table of Othello endgame solvers, 3 to 10 times faster than
+the craft search; 14 empty squares take 0.4 to 2 seconds (a median of 0.7 to 1.6 s over
+seeded sets of positions), 10 empty squares a few hundredths.  The search:
 
 - negamax over ``(mover, other)`` bitboards with :func:`~plies.games.othello.legal_moves`
   and :func:`~plies.games.othello.flips`; a side without a move passes, and two passes in
