@@ -76,13 +76,13 @@ MARKS: Final = "XO"
 EMPTY: Final = "."
 COLUMNS: Final = "abcdefgh"
 
-# order_hint(): the classic static square classes, best first.  0 corners, 1 the A and B
-# squares of the edges, 2 the inner squares, 3 the squares around the centre, 4 the C
-# squares, 5 the X squares (next to a corner, they give it away while it is empty).
+# order_hint(): the classic static square classes, best first.  0 corners, 1 the other
+# edge squares but C squares, 2 the central 16 squares, 3 the second ring but X squares,
+# 4 the C squares, 5 the X squares (next to a corner, they give it away while it is empty).
 _SQUARE_CLASS: Final = tuple(
     0 if (1 << sq) & CORNERS else 5 if (1 << sq) & X_SQUARES else 4 if (1 << sq) & C_SQUARES
     else 1 if sq % 8 in (0, 7) or sq // 8 in (0, 7)
-    else 2 if sq % 8 in (1, 6) or sq // 8 in (1, 6) else 3
+    else 3 if sq % 8 in (1, 6) or sq // 8 in (1, 6) else 2
     for sq in range(64)
 )
 
@@ -390,7 +390,7 @@ class Othello(Game[OthelloState, int]):
     def order_hint(self, state: OthelloState, actions: Sequence[int]) -> list[int]:
         """``actions``, corners first and X squares last, fewest replies first within a class.
 
-        Square classes: corners, A/B edge squares, inner squares, the centre ring, C
+        Square classes: corners, other edge squares, the central 16, the second ring, C
         squares, X squares (see ``_SQUARE_CLASS``); ties go to the move that leaves the
         opponent the fewest legal moves (fastest-first), then to the lower square.
         """
