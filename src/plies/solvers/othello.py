@@ -18,6 +18,9 @@ seeded sets of positions), 10 empty squares a few hundredths.  The search:
 - move ordering: fastest-first (the move that leaves the opponent the fewest replies,
   corners first on ties) while more than :data:`FASTEST_FIRST` squares are empty, the
   static square classes below that;
+- the stability cut-off: the opponent keeps its stable discs
+  (:func:`~plies.games.othello.stable_discs`), so the mover scores at most
+  ``64 - 2 * stable``; tried only when alpha is high (about 10% fewer seconds, measured);
 - a transposition table of bounds and best moves (a dict) above :data:`TABLE_MIN`
   empty squares;
 - the last empty square is played out directly (no move generation).
@@ -50,6 +53,7 @@ from plies.games.othello import (
     legal_moves,
     square_order,
     squares,
+    stable_discs,
 )
 from plies.search.common import SearchResult, SearchStats
 
@@ -61,6 +65,11 @@ FASTEST_FIRST: Final = 4
 
 TABLE_MIN: Final = 4
 """Above this many empty squares positions keep their bounds in the transposition table."""
+
+STABILITY_MIN: Final = 5
+STABILITY_ALPHA: Final = 30
+"""The stability cut-off is tried with at least STABILITY_MIN empty squares and only when
+alpha is at least STABILITY_ALPHA (it costs more than most nodes and rarely cuts below)."""
 
 TABLE_SIZE: Final = 1 << 21
 """The table is emptied before a search once it holds more positions than this."""
@@ -107,6 +116,11 @@ def _negamax(
         if not legal_moves(other, mover):
             return _final(mover, other)
         return -_negamax(other, mover, -beta, -alpha, table, counter)
+    if n_empty >= STABILITY_MIN and alpha >= STABILITY_ALPHA:
+        # The opponent keeps its stable discs: we cannot score more than 64 - 2 * stable.
+        hi = 64 - 2 * stable_discs(other, mover | other).bit_count()
+        if hi <= alpha:
+            return hi
     key = 0
     alpha0 = alpha
     hint = -1
