@@ -341,3 +341,19 @@ def test_the_engine_layer_answers_exact_othello_requests_with_the_solver() -> No
     every = plan(GAME, state, SearchRequest(all_values=True)).run(GAME, state)
     assert every.action_values == plies.analyze(GAME, state).action_values
     assert plan(GAME, state, SearchRequest(limit=plies.Limit(depth=2))).kind != "solver"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(5, 9), st.integers(0, 2**32 - 1))
+def test_the_stability_cutoff_bound_holds_and_windows_agree(empties: int, seed: int) -> None:
+    state = endgame(empties, random.Random(seed))
+    solver = OthelloSolver(GAME)
+    exact = solver.score(state)
+    # the cut-off's bound: the opponent keeps its stable discs
+    assert exact <= 64 - 2 * stable_discs(state.other, state.mover | state.other).bit_count()
+    assert exact >= 2 * stable_discs(state.mover, state.mover | state.other).bit_count() - 64
+    for lo in (exact - 1, exact, 29, 40):  # null windows around the score and high alphas
+        fresh = OthelloSolver(GAME)
+        r = fresh._search(state.mover, state.other, lo, lo + 1)
+        assert (r > lo) == (exact > lo)
+        assert exact <= r if r <= lo else exact >= r  # fail-soft: an upper or a lower bound
