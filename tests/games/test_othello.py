@@ -25,6 +25,7 @@ from plies.games.othello import (
     stable_discs,
 )
 from plies.solvers.othello import OthelloSolver
+from tests.clirun import plain_pipe, run, run_json  # noqa: F401 (autouse fixture)
 from tests.conformance import check_game
 
 GAME = Othello()
@@ -357,3 +358,17 @@ def test_the_stability_cutoff_bound_holds_and_windows_agree(empties: int, seed: 
         r = fresh._search(state.mover, state.other, lo, lo + 1)
         assert (r > lo) == (exact > lo)
         assert exact <= r if r <= lo else exact >= r  # fail-soft: an upper or a lower bound
+
+
+def test_plies_solve_and_play_othello_in_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(4)
+    state, moves = GAME.initial_state(), []
+    while 64 - (state.mover | state.other).bit_count() > 10:
+        action = rng.choice(GAME.actions(state))
+        moves.append(GAME.format_action(state, action))
+        state = GAME.result(state, action)
+    data = run_json(capsys, "solve", "othello", "--moves", " ".join(moves))
+    assert data["exact"] is True
+    assert data["value"] == OthelloSolver(GAME).score(state)
+    out = run(capsys, "play", "othello", "--human", "none", "--depth", "1")
+    assert "game over" in out and "  a b c d e f g h" in out
