@@ -150,6 +150,16 @@ def _rebuild(fen: str, ply: int, history: tuple[int, Any] | None) -> ChessState:
     return ChessState(chess_module().Board(fen), ply, history)
 
 
+def _check_status(chess: Any, board: chesslib.Board, fen: str) -> None:
+    """Raise :class:`GameFormatError` naming what makes ``board`` illegal, if anything."""
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        problems = ", ".join(
+            str(flag.name).lower().replace("_", " ") for flag in chess.Status if flag & status
+        )
+        raise GameFormatError(f"fen {fen!r} is not a legal chess position: {problems}")
+
+
 class Chess(Game[ChessState, Any]):
     """Chess from ``fen`` (default: the starting position); see the module docstring."""
 
@@ -167,9 +177,7 @@ class Chess(Game[ChessState, Any]):
             board = chess.Board(fen)
         except ValueError as exc:
             raise GameFormatError(f"fen {fen!r} is not a chess position: {exc}") from None
-        status = board.status()
-        if status != chess.STATUS_VALID:
-            raise GameFormatError(f"fen {fen!r} is not a legal chess position ({status!r})")
+        _check_status(chess, board, fen)
         if max_plies is not None and max_plies < 1:
             raise GameFormatError(f"max_plies must be at least 1 or None, got {max_plies}")
         self.fen = board.fen()
@@ -193,8 +201,7 @@ class Chess(Game[ChessState, Any]):
             board = self._chess.Board(fen)
         except ValueError as exc:
             raise GameFormatError(f"fen {fen!r} is not a chess position: {exc}") from None
-        if board.status() != self._chess.STATUS_VALID:
-            raise GameFormatError(f"fen {fen!r} is not a legal chess position")
+        _check_status(self._chess, board, fen)
         return ChessState(board)
 
     def to_move(self, state: ChessState) -> int:
@@ -228,10 +235,8 @@ class Chess(Game[ChessState, Any]):
             True for _ in board.generate_legal_moves()
         )
         if not has_move:
-            if board.is_check():
-                outcome = BLACK_WINS if board.turn else WHITE_WINS
-            else:
-                outcome = DRAWN  # stalemate
+            mated = BLACK_WINS if board.turn else WHITE_WINS
+            outcome = mated if board.is_check() else DRAWN  # else stalemate
         elif (
             board.halfmove_clock >= 100
             or (self.max_plies is not None and state.ply >= self.max_plies)
@@ -292,8 +297,8 @@ class Chess(Game[ChessState, Any]):
         board = state.board
         piece_at = board.piece_type_at
         ep = board.ep_square
-        scored = []
-        quiet = []
+        scored: list[tuple[int, int, Any]] = []
+        quiet: list[Any] = []
         for move in actions:
             promo = move.promotion
             victim = piece_at(move.to_square)

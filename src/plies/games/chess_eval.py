@@ -255,7 +255,9 @@ class Evaluator:
         )
         if phase > PHASE_MAX:
             phase = PHASE_MAX
-        return (mg * phase + eg * (PHASE_MAX - phase)) // PHASE_MAX
+        total = mg * phase + eg * (PHASE_MAX - phase)
+        # Rounded towards zero, so that a position and its colour mirror score opposite.
+        return total // PHASE_MAX if total >= 0 else -(-total // PHASE_MAX)
 
 
 def _fold(value: int, table: Table, scale: float, sign: int) -> Table:

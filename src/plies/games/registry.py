@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from plies.errors import GameFormatError, UnknownGameError, quoted
 from plies.game import Game
+from plies.games.chess import STARTING_FEN, Chess
 from plies.games.civ import civ
 from plies.games.connect4 import SCORINGS, Connect4
 from plies.games.matrix import (
@@ -362,6 +363,10 @@ CIV_ROUNDS: Final = 10
 MATRIX_ROUNDS: Final = 100
 GOOFSPIEL_CARDS: Final = 13
 """A suit of cards, as the game is played."""
+CHESS_PLIES: Final = 10_000
+"""Far beyond any real game (the fifty-move rule ends one within about 6,000 plies)."""
+FEN: Final = OptionType("FEN text", str.strip, lambda v: isinstance(v, str))
+"""A chess position in Forsyth-Edwards Notation (checked by the game)."""
 
 
 def _builtin_tree(filename: str, name: str) -> Callable[[], TreeGame]:
@@ -401,6 +406,18 @@ _register_builtins(
                     choice(*SCORINGS),
                     "pons",
                     "pons: the solver score (quicker wins score more); winloss: +1/-1/0",
+                ),
+            ),
+        ),
+        "chess": (
+            "Chess (python-chess rules): SAN or UCI moves, a PeSTO evaluation; needs plies[chess]",
+            Chess,
+            (
+                Option("fen", FEN, STARTING_FEN, "the starting position"),
+                Option(
+                    "max_plies", OPTIONAL_INT, None,
+                    "plies after which the game is a draw (none: the rules alone end it)",
+                    bounds=(1, CHESS_PLIES),
                 ),
             ),
         ),
