@@ -365,8 +365,20 @@ GOOFSPIEL_CARDS: Final = 13
 """A suit of cards, as the game is played."""
 CHESS_PLIES: Final = 10_000
 """Far beyond any real game (the fifty-move rule ends one within about 6,000 plies)."""
-FEN: Final = OptionType("FEN text", str.strip, lambda v: isinstance(v, str))
-"""A chess position in Forsyth-Edwards Notation (checked by the game)."""
+
+
+def _parse_fen(text: str) -> str:
+    word = text.strip()
+    return STARTING_FEN if word.lower() == "startpos" else word
+
+
+FEN: Final = OptionType(
+    "FEN or startpos",
+    _parse_fen,
+    lambda v: isinstance(v, str),
+    lambda v: "startpos" if v == STARTING_FEN else str(v),
+)
+"""A chess position in Forsyth-Edwards Notation, or ``startpos`` (as UCI writes it)."""
 
 
 def _builtin_tree(filename: str, name: str) -> Callable[[], TreeGame]:
