@@ -68,33 +68,38 @@ def timed(run: Callable[[], int]) -> tuple[int, float]:
     return nodes, time.perf_counter() - start
 
 
+def measure(name: str, fen: str, depth: int) -> None:
+    game = Chess(fen)
+    runs = {
+        "raw": lambda: raw(chess.Board(fen), depth),
+        "copy": lambda: copying(chess.Board(fen), depth),
+        "plies": lambda: through_plies(game, game.initial_state(), depth),
+    }
+    base = 0.0
+    for way, run in runs.items():
+        nodes, seconds = timed(run)
+        nps = nodes / seconds
+        base = base or nps
+        ratio = nps / base
+        print(f"{name:<10} {way:<8} {nodes:>9,} {seconds:>8.2f} {nps:>9,.0f} {ratio:>6.2f}x")
+    states: list[ChessState] = []
+
+    def collect(state: ChessState, d: int) -> None:
+        states.append(state)
+        if d and not game.is_terminal(state):
+            for action in game.actions(state):
+                collect(game.result(state, action), d - 1)
+
+    collect(game.initial_state(), depth - 1)  # outcomes decided: evaluate alone is timed
+    count, seconds = timed(lambda: sum(1 for s in states if game.evaluate(s, 0) < 1e9))
+    print(f"{name:<10} {'evaluate':<8} {count:>9,} {seconds:>8.2f} {count / seconds:>9,.0f}")
+
+
 def main(depth: int) -> None:
     print(f"perft to depth {depth}: positions made per second (every node counted)")
     print(f"{'position':<10} {'way':<8} {'nodes':>9} {'seconds':>8} {'nodes/s':>9} {'vs raw':>7}")
     for name, fen in POSITIONS.items():
-        game = Chess(fen)
-        runs = {
-            "raw": lambda: raw(chess.Board(fen), depth),
-            "copy": lambda: copying(chess.Board(fen), depth),
-            "plies": lambda: through_plies(game, game.initial_state(), depth),
-        }
-        base = 0.0
-        for way, run in runs.items():
-            nodes, seconds = timed(run)
-            nps = nodes / seconds
-            base = base or nps
-            print(f"{name:<10} {way:<8} {nodes:>9,} {seconds:>8.2f} {nps:>9,.0f} {nps / base:>6.2f}x")
-        states: list[ChessState] = []
-
-        def collect(state: ChessState, d: int) -> None:
-            states.append(state)
-            if d and not game.is_terminal(state):
-                for action in game.actions(state):
-                    collect(game.result(state, action), d - 1)
-
-        collect(game.initial_state(), depth - 1)
-        count, seconds = timed(lambda: sum(1 for s in states if game.evaluate(s, 0) is not None))
-        print(f"{name:<10} {'evaluate':<8} {count:>9,} {seconds:>8.2f} {count / seconds:>9,.0f}")
+        measure(name, fen, depth)
 
 
 if __name__ == "__main__":

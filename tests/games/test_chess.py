@@ -171,17 +171,21 @@ def test_without_quiescence_depth_one_falls_for_the_horizon_effect() -> None:
     assert quiet.evaluate(after, 0) < 0 < game.evaluate(after, 0)
 
 
-def test_noisy_actions_are_the_captures_and_promotions_most_valuable_victim_first() -> None:
+def test_noisy_actions_are_queen_promotions_and_captures_that_lose_nothing_at_once() -> None:
     game = Chess("1r2k3/P7/8/3q4/2P1N3/8/8/4K3 w - - 0 1")
     state = game.initial_state()
     noisy = [game.format_action(state, a) for a in game.noisy_actions(state)]
-    # Promotions first (queen first, a capturing one before a quiet one), then captures.
-    assert noisy == [
-        "axb8=Q+", "a8=Q", "axb8=R+", "a8=R", "axb8=B", "a8=B", "axb8=N", "a8=N", "cxd5",
-    ]
+    assert noisy == ["axb8=Q+", "a8=Q", "cxd5"]  # promotions first, the capturing one first
     ordered = game.order_hint(state, game.actions(state))
     texts = [game.format_action(state, a) for a in ordered]
-    assert texts[:8] == noisy[:8] and texts.index("cxd5") < texts.index("Nc3")
+    assert texts[:4] == ["axb8=Q+", "a8=Q", "axb8=R+", "a8=R"]  # every promotion, queen first
+    assert texts.index("cxd5") < texts.index("Nc3")
+    # The queen taking a defended pawn is no quiescence move; a pawn taking it back is.
+    horizon = Chess(HORIZON)
+    start = horizon.initial_state()
+    assert horizon.noisy_actions(start) == []
+    after = horizon.result(start, horizon.parse_action(start, "Qxd5"))
+    assert [horizon.format_action(after, a) for a in horizon.noisy_actions(after)] == ["exd5"]
 
 
 def test_mvv_lva_takes_the_queen_with_the_pawn_before_the_knight() -> None:

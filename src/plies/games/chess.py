@@ -319,11 +319,40 @@ class Chess(Game[ChessState, Any]):
         return [m for _, _, m in scored] + quiet
 
     def noisy_actions(self, state: ChessState) -> list[Any]:
-        """Captures and promotions, ordered as :meth:`order_hint` orders them."""
+        """The moves a quiescence search plays: queen promotions and the captures that
+        cannot lose material at once, ordered as :meth:`order_hint` orders them.
+
+        A capture is kept when the victim is worth at least the capturing piece, or when
+        the opponent does not defend the square (a cheap stand-in for static exchange
+        evaluation).  Without that filter every capture of every piece is searched
+        to the quiescence depth from every leaf, and a position full of mutual threats
+        (Kiwipete) took minutes for a 3-ply search; under-promotions are left out too.
+        """
         if self.is_terminal(state):
             return []
         board = state.board
-        noisy = [m for m in self.actions(state) if m.promotion or board.is_capture(m)]
+        piece_at = board.piece_type_at
+        defended = board.is_attacked_by
+        them = not board.turn
+        noisy = []
+        for move in board.generate_legal_captures():
+            if move.promotion is not None and move.promotion != 5:
+                continue
+            victim = piece_at(move.to_square) or 1  # en passant: a pawn
+            attacker = piece_at(move.from_square) or 1
+            if (
+                move.promotion is not None
+                or _ORDER_VALUE[victim] >= _ORDER_VALUE[attacker]
+                or not defended(them, move.to_square)
+            ):
+                noisy.append(move)
+        pawns = board.pawns & board.occupied_co[board.turn]
+        seventh = pawns & (0xFF << 48 if board.turn else 0xFF << 8)
+        if seventh:
+            empty = ~board.occupied & 0xFFFFFFFFFFFFFFFF
+            noisy.extend(
+                m for m in board.generate_legal_moves(seventh, empty) if m.promotion == 5
+            )
         return self.order_hint(state, noisy) if noisy else noisy
 
     # --- text ----------------------------------------------------------------------------
