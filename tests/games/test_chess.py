@@ -285,3 +285,13 @@ def test_the_registry_lists_chess_with_its_options() -> None:
     game: Any = load("chess", fen="8/8/8/8/8/k7/8/K6R w - - 0 1", max_plies="40")
     assert isinstance(game, Chess) and game.max_plies == 40
     assert len(game.actions(game.initial_state())) > 10
+
+
+def test_a_game_and_its_states_pickle_for_worker_processes() -> None:
+    import pickle
+
+    game = Chess(max_plies=50)
+    state = game.play_moves("e4 e5 Nf3 Nc6 Ng1 Nb8 Nf3")
+    copy_game, copy_state = pickle.loads(pickle.dumps((game, state)))
+    assert copy_state == state and copy_state.repetitions() == state.repetitions() == 2
+    assert copy_game.max_plies == 50 and copy_game.actions(copy_state) == game.actions(state)

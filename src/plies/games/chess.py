@@ -171,8 +171,7 @@ class Chess(Game[ChessState, Any]):
     def __init__(
         self, fen: str = STARTING_FEN, max_plies: int | None = None, weights: Weights = WEIGHTS
     ) -> None:
-        chess = chess_module()
-        self._chess = chess
+        chess = chess_module()  # not kept on the game: a module does not pickle
         try:
             board = chess.Board(fen)
         except ValueError as exc:
@@ -198,10 +197,10 @@ class Chess(Game[ChessState, Any]):
             GameFormatError: ``fen`` is not a legal position.
         """
         try:
-            board = self._chess.Board(fen)
+            board = chess_module().Board(fen)
         except ValueError as exc:
             raise GameFormatError(f"fen {fen!r} is not a chess position: {exc}") from None
-        _check_status(self._chess, board, fen)
+        _check_status(chess_module(), board, fen)
         return ChessState(board)
 
     def to_move(self, state: ChessState) -> int:
