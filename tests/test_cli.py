@@ -346,8 +346,8 @@ def test_play_human_is_o(
 
 
 def test_unknown_game_lists_the_games(capsys: pytest.CaptureFixture[str]) -> None:
-    message = fail(capsys, "solve", "chess")
-    assert "unknown game 'chess'" in message
+    message = fail(capsys, "solve", "shogi")
+    assert "unknown game 'shogi'" in message
     for name in games.names():
         assert name in message
 

@@ -28,8 +28,9 @@ from plies.games.pig import Pig
 from tests.conformance import check_game
 
 ALL = [
-    "aima-5-2", "aima-5-4", "chance-demo", "civ", "connect4", "goofspiel", "matching-pennies",
-    "nim", "othello", "pig", "prisoners-dilemma", "rps", "sticks", "tictactoe",
+    "aima-5-2", "aima-5-4", "chance-demo", "chess", "civ", "connect4", "goofspiel",
+    "matching-pennies", "nim", "othello", "pig", "prisoners-dilemma", "rps", "sticks",
+    "tictactoe",
 ]
 
 

@@ -283,7 +283,7 @@ def test_tree_node_cap_and_depth(client: TestClient) -> None:
 # --- errors ----------------------------------------------------------------------------------
 
 BAD_BODIES: list[tuple[str, dict[str, Any], str]] = [
-    ("state", {"game": "chess"}, "unknown game 'chess'; available games: aima-5-2"),
+    ("state", {"game": "shogi"}, "unknown game 'shogi'; available games: aima-5-2"),
     ("state", {"game": "src/plies/games/trees/aima-fig-5-2.tree"}, "unknown game 'src/"),
     ("state", {}, 'give exactly one of "game"'),
     ("state", {"game": "nim", "tree": "1"}, "got 2"),

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from plies.errors import GameFormatError, UnknownGameError, quoted
 from plies.game import Game
+from plies.games.chess import STARTING_FEN, Chess
 from plies.games.civ import civ
 from plies.games.connect4 import SCORINGS, Connect4
 from plies.games.matrix import (
@@ -363,6 +364,22 @@ CIV_ROUNDS: Final = 10
 MATRIX_ROUNDS: Final = 100
 GOOFSPIEL_CARDS: Final = 13
 """A suit of cards, as the game is played."""
+CHESS_PLIES: Final = 10_000
+"""Far beyond any real game (the fifty-move rule ends one within about 6,000 plies)."""
+
+
+def _parse_fen(text: str) -> str:
+    word = text.strip()
+    return STARTING_FEN if word.lower() == "startpos" else word
+
+
+FEN: Final = OptionType(
+    "FEN or startpos",
+    _parse_fen,
+    lambda v: isinstance(v, str),
+    lambda v: "startpos" if v == STARTING_FEN else str(v),
+)
+"""A chess position in Forsyth-Edwards Notation, or ``startpos`` (as UCI writes it)."""
 
 
 def _builtin_tree(filename: str, name: str) -> Callable[[], TreeGame]:
@@ -409,6 +426,18 @@ _register_builtins(
             "Othello (Reversi) 8x8 on bitboards: flip discs, passes; disc difference at the end",
             Othello,
             (),
+        ),
+        "chess": (
+            "Chess (python-chess rules): SAN or UCI moves, a PeSTO evaluation; needs plies[chess]",
+            Chess,
+            (
+                Option("fen", FEN, STARTING_FEN, "the starting position"),
+                Option(
+                    "max_plies", OPTIONAL_INT, None,
+                    "plies after which the game is a draw (none: the rules alone end it)",
+                    bounds=(1, CHESS_PLIES),
+                ),
+            ),
         ),
         "nim": (
             "Nim: take sticks from one pile; the last stick wins (or loses: misere)",

@@ -1,0 +1,407 @@
+"""Chess as a plies game: python-chess knows the rules, plies searches.
+
+The rules (legality, check, castling, en passant, promotion, the fifty-move rule,
+insufficient material, repetition) are python-chess's (``pip install 'plies[chess]'``);
+it is imported when a :class:`Chess` game is made, never by ``import plies``.
+
+- **Players**: 0 is White, 1 is Black.
+- **Actions**: ``chess.Move`` values in python-chess's legal-move order.  People read them
+  in SAN (``format_action``) and may type SAN or UCI (``parse_action``: ``"Nf3"``,
+  ``"g1f3"``).
+- **States**: :class:`ChessState`, immutable and hashable; ``result`` copies the board
+  (``copy(stack=False)``) and pushes, never touching its input.
+- **The end**: checkmate, stalemate, insufficient material (python-chess's test), a
+  halfmove clock of 100 (the fifty-move rule, *claimable* in the rules, taken as a draw
+  here, as engines do), and threefold repetition, also claimable and taken as a draw: a
+  state keeps a linked list of the position keys since the last capture or pawn move,
+  so the test walks at most 100 keys and a move costs one tuple.  The key is the
+  position (pieces, side to move, castling rights, en-passant square as the board holds
+  it); the halfmove clock and the history are not in it, so a transposition table may
+  mix a position's values across histories (the graph-history interaction every engine
+  accepts).  ``max_plies`` (an option) ends the game in a draw after that many plies
+  from the given position, for playouts and tournaments.
+- **Utility**: ``+WIN`` / ``-WIN`` / 0 for a win, loss or draw of ``player``, with
+  ``utility_range == (-WIN, WIN)``.  ``evaluate`` is the weighted-feature evaluation of
+  :mod:`plies.games.chess_eval` in centipawns from ``player``'s side, capped at
+  :data:`EVAL_CAP`, so every win outranks every heuristic value and mate-distance
+  scores (:mod:`plies.search.mate`) stay apart from them.
+- **Hooks** for engines: ``order_hint`` (promotions, then captures by MVV-LVA, then the
+  rest) and ``noisy_actions`` (captures and promotions, the quiescence search's moves).
+
+>>> game = Chess()
+>>> s = game.initial_state()
+>>> len(game.actions(s)), game.format_action(s, game.parse_action(s, "g1f3"))
+(20, 'Nf3')
+>>> s = game.play_moves("f3 e5 g4 Qh4")  # fool's mate
+>>> game.is_terminal(s), game.utility(s, 1)
+(True, 100000.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
+from plies.game import Game
+from plies.games.chess_eval import WEIGHTS, Evaluator, Weights
+
+if TYPE_CHECKING:
+    import chess as chesslib
+
+STARTING_FEN: Final = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+WIN: Final = 100_000.0
+"""The utility of a win (centipawns, far above any material count)."""
+EVAL_CAP: Final = 50_000
+"""``evaluate`` stays within ``[-EVAL_CAP, EVAL_CAP]``: well inside ``utility_range``."""
+
+ONGOING, WHITE_WINS, BLACK_WINS, DRAWN = 0, 1, 2, 3
+
+# MVV-LVA: a capture scores 8 * victim - attacker (victim first, then the cheapest attacker).
+_ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)  # by python-chess piece type (1 pawn .. 6 king)
+
+
+def chess_module() -> Any:
+    """python-chess, imported on first use.
+
+    Raises:
+        UnsupportedGameError: python-chess is not installed (one line naming the extra).
+    """
+    try:
+        import chess
+    except ImportError:  # pragma: no cover - the extra is installed where tests run
+        raise UnsupportedGameError(
+            "chess needs python-chess: pip install 'plies[chess]'"
+        ) from None
+    return chess
+
+
+def position_key(board: chesslib.Board) -> int:
+    """One int per position: pieces, colours, side to move, castling rights, en passant."""
+    ep = board.ep_square
+    return (
+        board.pawns
+        | board.knights << 64
+        | board.bishops << 128
+        | board.rooks << 192
+        | board.queens << 256
+        | board.kings << 320
+        | board.occupied_co[1] << 384
+        | board.castling_rights << 448
+        | (0 if ep is None else ep + 1) << 512
+        | int(board.turn) << 520
+    )
+
+
+class ChessState:
+    """A chess position with what the rules need of its past (immutable, hashable).
+
+    ``board`` is a python-chess board that nobody may mutate (copy it to play on);
+    ``key`` the position key (:func:`position_key`); ``ply`` the plies played since the
+    game's starting position; ``history`` the keys of the earlier positions since the last
+    capture or pawn move, as a linked list ``(key, rest)``.  Equal states have equal
+    position, halfmove clock and history.  The legal moves and the outcome are
+    computed once, on first use.
+    """
+
+    __slots__ = ("_moves", "_outcome", "board", "history", "key", "ply")
+
+    def __init__(
+        self, board: chesslib.Board, ply: int = 0, history: tuple[int, Any] | None = None
+    ) -> None:
+        self.board = board
+        self.key = position_key(board)
+        self.ply = ply
+        self.history = history
+        self._moves: list[chesslib.Move] | None = None
+        self._outcome = -1
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ChessState)
+            and self.key == other.key
+            and self.board.halfmove_clock == other.board.halfmove_clock
+            and self.history == other.history
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChessState:
+        return self  # immutable
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.board.fen(), self.ply, self.history))
+
+    def __repr__(self) -> str:
+        return f"ChessState({self.board.fen()!r})"
+
+    def repetitions(self) -> int:
+        """How often this position occurred since the last capture or pawn move (>= 1)."""
+        count, key, node = 1, self.key, self.history
+        while node is not None:
+            if node[0] == key:
+                count += 1
+            node = node[1]
+        return count
+
+
+def _rebuild(fen: str, ply: int, history: tuple[int, Any] | None) -> ChessState:
+    return ChessState(chess_module().Board(fen), ply, history)
+
+
+def _check_status(chess: Any, board: chesslib.Board, fen: str) -> None:
+    """Raise :class:`GameFormatError` naming what makes ``board`` illegal, if anything."""
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        problems = ", ".join(
+            str(flag.name).lower().replace("_", " ") for flag in chess.Status if flag & status
+        )
+        raise GameFormatError(f"fen {fen!r} is not a legal chess position: {problems}")
+
+
+class Chess(Game[ChessState, Any]):
+    """Chess from ``fen`` (default: the starting position); see the module docstring."""
+
+    num_players = 2
+    zero_sum = True
+    name = "chess"
+    utility_range = (-WIN, WIN)
+
+    def __init__(
+        self, fen: str = STARTING_FEN, max_plies: int | None = None, weights: Weights = WEIGHTS
+    ) -> None:
+        chess = chess_module()  # not kept on the game: a module does not pickle
+        try:
+            board = chess.Board(fen)
+        except ValueError as exc:
+            raise GameFormatError(f"fen {fen!r} is not a chess position: {exc}") from None
+        _check_status(chess, board, fen)
+        if max_plies is not None and max_plies < 1:
+            raise GameFormatError(f"max_plies must be at least 1 or None, got {max_plies}")
+        self.fen = board.fen()
+        self.max_plies = max_plies
+        self.weights = weights
+        self.evaluator = Evaluator(weights)
+        self._board = board
+
+    # --- the game model ------------------------------------------------------------------
+
+    def initial_state(self) -> ChessState:
+        return ChessState(self._board.copy(stack=False))
+
+    def state_from_fen(self, fen: str) -> ChessState:
+        """The state of the position ``fen`` (no history before it).
+
+        Raises:
+            GameFormatError: ``fen`` is not a legal position.
+        """
+        try:
+            board = chess_module().Board(fen)
+        except ValueError as exc:
+            raise GameFormatError(f"fen {fen!r} is not a chess position: {exc}") from None
+        _check_status(chess_module(), board, fen)
+        return ChessState(board)
+
+    def to_move(self, state: ChessState) -> int:
+        return 0 if state.board.turn else 1
+
+    def actions(self, state: ChessState) -> list[chesslib.Move]:
+        """The legal moves in python-chess's order (none once the game is over)."""
+        moves = state._moves
+        if moves is None:
+            moves = state._moves = list(state.board.generate_legal_moves())
+        if state._outcome == -1:
+            self._decide(state)
+        return moves if state._outcome == ONGOING else []
+
+    def result(self, state: ChessState, action: chesslib.Move) -> ChessState:
+        board = state.board.copy(stack=False)
+        board.push(action)
+        history = None if board.halfmove_clock == 0 else (state.key, state.history)
+        return ChessState(board, state.ply + 1, history)
+
+    def is_terminal(self, state: ChessState) -> bool:
+        outcome = state._outcome
+        if outcome == -1:
+            outcome = self._decide(state)
+        return outcome != ONGOING
+
+    def _decide(self, state: ChessState) -> int:
+        board = state.board
+        moves = state._moves
+        has_move = bool(moves) if moves is not None else any(
+            True for _ in board.generate_legal_moves()
+        )
+        if not has_move:
+            mated = BLACK_WINS if board.turn else WHITE_WINS
+            outcome = mated if board.is_check() else DRAWN  # else stalemate
+        elif (
+            board.halfmove_clock >= 100
+            or (self.max_plies is not None and state.ply >= self.max_plies)
+            or (state.history is not None and state.repetitions() >= 3)
+            or (
+                not (board.pawns | board.rooks | board.queens)
+                and board.is_insufficient_material()
+            )
+        ):
+            outcome = DRAWN
+        else:
+            outcome = ONGOING
+        state._outcome = outcome
+        return outcome
+
+    def outcome(self, state: ChessState) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` or ``"*"`` (the game goes on)."""
+        self.is_terminal(state)
+        return ("*", "1-0", "0-1", "1/2-1/2")[state._outcome]
+
+    def utility(self, state: ChessState, player: int) -> float:
+        """``+WIN`` if ``player`` won, ``-WIN`` if it lost, 0 for a draw."""
+        if not self.is_terminal(state):
+            raise ValueError("utility of a chess position that is not over")
+        outcome = state._outcome
+        if outcome == DRAWN:
+            return 0.0
+        white_won = outcome == WHITE_WINS
+        return WIN if white_won == (player == 0) else -WIN
+
+    def key(self, state: ChessState) -> Hashable:
+        return state.key
+
+    # --- evaluation and engine hooks ---------------------------------------------------------
+
+    def centipawns(self, state: ChessState) -> int:
+        """The static evaluation for White, in centipawns (no search, no terminal test)."""
+        b = state.board
+        occ = b.occupied_co
+        return self.evaluator.score(
+            (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings), occ[1], occ[0]
+        )
+
+    def evaluate(self, state: ChessState, player: int) -> float:
+        """The weighted-feature evaluation for ``player`` in centipawns (capped at
+        :data:`EVAL_CAP`); the utility at a terminal state."""
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        cp = self.centipawns(state)
+        if cp > EVAL_CAP:
+            cp = EVAL_CAP
+        elif cp < -EVAL_CAP:
+            cp = -EVAL_CAP
+        return float(cp if player == 0 else -cp)
+
+    def order_hint(self, state: ChessState, actions: Sequence[chesslib.Move]) -> list[Any]:
+        """Promotions first (queen first), then captures by MVV-LVA, then the rest in order."""
+        board = state.board
+        piece_at = board.piece_type_at
+        ep = board.ep_square
+        scored: list[tuple[int, int, Any]] = []
+        quiet: list[Any] = []
+        for move in actions:
+            promo = move.promotion
+            victim = piece_at(move.to_square)
+            if victim is None and move.to_square == ep and piece_at(move.from_square) == 1:
+                victim = 1
+            if promo is not None:
+                scored.append((-1000 - 10 * promo - (victim or 0), len(scored), move))
+            elif victim is not None:
+                attacker = piece_at(move.from_square) or 1
+                scored.append(
+                    (-(8 * _ORDER_VALUE[victim] - _ORDER_VALUE[attacker]), len(scored), move)
+                )
+            else:
+                quiet.append(move)
+        if not scored:
+            return list(actions)
+        scored.sort()
+        return [m for _, _, m in scored] + quiet
+
+    def noisy_actions(self, state: ChessState) -> list[Any]:
+        """The moves a quiescence search plays: queen promotions and the captures that
+        cannot lose material at once, ordered as :meth:`order_hint` orders them.
+
+        A capture is kept when the victim is worth at least the capturing piece, or when
+        the opponent does not defend the square (a cheap stand-in for static exchange
+        evaluation).  Without that filter every capture of every piece is searched
+        to the quiescence depth from every leaf, and a position full of mutual threats
+        (Kiwipete) took minutes for a 3-ply search; under-promotions are left out too.
+        """
+        if self.is_terminal(state):
+            return []
+        board = state.board
+        piece_at = board.piece_type_at
+        defended = board.is_attacked_by
+        them = not board.turn
+        noisy = []
+        for move in board.generate_legal_captures():
+            if move.promotion is not None and move.promotion != 5:
+                continue
+            victim = piece_at(move.to_square) or 1  # en passant: a pawn
+            attacker = piece_at(move.from_square) or 1
+            if (
+                move.promotion is not None
+                or _ORDER_VALUE[victim] >= _ORDER_VALUE[attacker]
+                or not defended(them, move.to_square)
+            ):
+                noisy.append(move)
+        pawns = board.pawns & board.occupied_co[board.turn]
+        seventh = pawns & (0xFF << 48 if board.turn else 0xFF << 8)
+        if seventh:
+            empty = ~board.occupied & 0xFFFFFFFFFFFFFFFF
+            noisy.extend(
+                m for m in board.generate_legal_moves(seventh, empty) if m.promotion == 5
+            )
+        return self.order_hint(state, noisy) if noisy else noisy
+
+    # --- text ----------------------------------------------------------------------------
+
+    def format_action(self, state: ChessState, action: chesslib.Move) -> str:
+        """The move in SAN (``"Nf3"``, ``"O-O"``, ``"exd8=Q+"``)."""
+        return str(state.board.san(action))
+
+    def parse_action(self, state: ChessState, text: str) -> chesslib.Move:
+        """The legal move written in SAN or UCI.
+
+        Raises:
+            IllegalActionError: not a legal move here; the message lists them in SAN.
+        """
+        board = state.board
+        word = text.strip()
+        legal = self.actions(state)
+        move = None
+        try:
+            move = board.parse_uci(word.lower()) if len(word) in (4, 5) else None
+        except ValueError:
+            move = None
+        if move is None or move not in legal:
+            try:
+                move = board.parse_san(word)
+            except ValueError:
+                move = None
+        if move is None or move not in legal:
+            raise IllegalActionError(text, [board.san(m) for m in legal])
+        return move
+
+    def play_moves(self, text: str, state: ChessState | None = None) -> ChessState:
+        """The state after the moves in ``text`` (SAN or UCI, blank-separated)."""
+        state = self.initial_state() if state is None else state
+        for token in self.split_moves(text):
+            if token[0].isdigit() and token.rstrip(".").isdigit():
+                continue  # a move number ("1.")
+            state = self.result(state, self.parse_action(state, token))
+        return state
+
+    def render(self, state: ChessState) -> str:
+        board = state.board
+        rows = [f"{8 - i} {row}" for i, row in enumerate(str(board).splitlines())]
+        rows.append("  a b c d e f g h")
+        if self.is_terminal(state):
+            rows.append(f"game over: {self.outcome(state)}")
+        else:
+            who = "White" if board.turn else "Black"
+            rows.append(f"{who} to move" + (" (check)" if board.is_check() else ""))
+        return "\n".join(rows)
+
+    def player_name(self, player: int) -> str:
+        return ("White", "Black")[player]

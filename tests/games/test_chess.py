@@ -1,0 +1,297 @@
+"""Chess over python-chess: perft through the game model, published mates, the horizon
+effect and quiescence, the conformance check, the registry."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+import plies
+from plies.errors import GameFormatError, IllegalActionError
+from plies.games import load, names
+from plies.games.chess import EVAL_CAP, WIN, Chess, ChessState
+from plies.games.chess_eval import WEIGHTS, Evaluator, Weights
+from plies.search.quiescence import Quiescent
+
+
+def perft(game: Chess, state: ChessState, depth: int) -> int:
+    """Leaf count of the legal-move tree ``depth`` plies deep, through actions + result."""
+    if depth == 1:
+        return len(game.actions(state))
+    return sum(perft(game, game.result(state, a), depth - 1) for a in game.actions(state))
+
+
+# The standard perft positions of the Chess Programming Wiki ("Perft Results"): the start
+# position, "Kiwipete" (Peter McKenzie), and positions 3, 4 and 5, with their counts.
+PERFT = [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", (20, 400, 8902)),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", (48, 2039)),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", (14, 191, 2812)),
+    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", (6, 264)),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", (44, 1486)),
+]
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_perft_of_the_standard_positions_through_the_game_model(
+    fen: str, counts: tuple[int, ...]
+) -> None:
+    game = Chess(fen)
+    state = game.initial_state()
+    assert tuple(perft(game, state, d) for d in range(1, len(counts) + 1)) == counts
+
+
+def test_result_does_not_mutate_its_input() -> None:
+    game = Chess(PERFT[1][0])  # Kiwipete: castling, en passant soon, captures
+    state = game.initial_state()
+    fen, key = state.board.fen(), state.key
+    for action in game.actions(state):
+        child = game.result(state, action)
+        assert child.board.fen() != fen
+    assert state.board.fen() == fen and state.key == key and len(game.actions(state)) == 48
+    assert copy.deepcopy(state) == state
+
+
+# Published mates: (source, FEN, N, the first moves that mate in N, in UCI).  Each
+# position is from a famous game or opening trap, taken before the mating side's last
+# N moves; each was checked with python-chess by brute force to be a forced mate in N
+# and in no fewer (the accepted first moves are every move that mates in N).
+MATES: list[tuple[str, str, int, tuple[str, ...]]] = [
+    # --- mate in 1 ---
+    ("Fool's mate, 1.f3 e5 2.g4 Qh4#",
+     "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", 1, ("d8h4",)),
+    ("Scholar's mate, 4.Qxf7#",
+     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, ("h5f7",)),
+    ("Legal's mate (Legal de Kermur - Saint Brie, Paris 1750), 7.Nd5#",
+     "rn1q1bnr/ppp1kB1p/3p2p1/4N3/4P3/2N5/PPPP1PPP/R1BbK2R w KQ - 1 7", 1, ("c3d5",)),
+    ("Morphy - Duke of Brunswick and Count Isouard, Paris 1858, 17.Rd8#",
+     "1n2kb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2KR4 w k - 0 17", 1, ("d1d8",)),
+    ("Ed. Lasker - Thomas, London 1912, 18.Kd2#",
+     "rn3r2/pbppq1p1/1p2pN2/8/3P2NP/6P1/PPP1BP1R/R3K1k1 w Q - 5 18", 1, ("e1d2", "e1c1")),
+    ("Reti - Tartakower, Vienna 1910, 11.Bd8#",
+     "rnb2b1r/ppk2ppp/2p5/4q1B1/4n3/8/PPP2PPP/2KR1BNR w - - 2 11", 1, ("g5d8",)),
+    ("Anderssen - Kieseritzky, London 1851 (the Immortal Game), 23.Be7#",
+     "r1bk3r/p2p1pNp/n2B1n2/1p1NP2P/6P1/3P4/P1P1K3/q5b1 w - - 0 23", 1, ("d6e7",)),
+    ("Anderssen - Dufresne, Berlin 1852 (the Evergreen Game), 24.Bxe7#",
+     "1r3kr1/pbpBnp1p/1b3P2/8/8/B1P2q2/P4PPP/3R2K1 w - - 4 24", 1, ("a3e7",)),
+    ("Blackburne Shilling Gambit trap, 7...Nf3#",
+     "r1b1kbnr/pppp1Npp/8/8/3nq3/8/PPPPBP1P/RNBQKR2 b Qkq - 1 7", 1, ("d4f3",)),
+    ("Englund Gambit trap, 8...Qc1#",
+     "r1b1k1nr/pppp1ppp/2n5/4P3/8/2Q2N2/PqP1PPPP/RN2KB1R b KQkq - 0 8", 1, ("b2c1",)),
+    ("Kieninger trap (Budapest Gambit), 8...Nd3#",
+     "r1b1k2r/ppppqppp/2n5/4n3/1PP2B2/5N2/1P1NPPPP/R2QKB1R b KQkq - 0 8", 1, ("e5d3",)),
+    ("Fishing pole trap (Ruy Lopez), 9...Qh2#",
+     "r1b1kb1r/pppp1pp1/2B5/4p3/4P2q/5Pp1/PPPP2P1/RNBQNRK1 b kq - 0 9", 1, ("h4h2", "h4h1")),
+    ("Greco, 1620 (1.e4 b6 2.d4 Bb7), 8.Bg6#",
+     "rn1qkb1r/p1ppp2P/1p6/7n/3P4/3B4/PPP2PbP/RNB1K1NR w KQkq - 0 8", 1, ("d3g6",)),
+    ("Greco, 1620 (Damiano Defence), 14.Rxh5#",
+     "rn3bnr/pbp2Q2/7k/6qp/3PP3/8/PPP2PP1/RNB1K2R w KQ - 0 14", 1, ("h1h5",)),
+    ("Teed - Delmar, New York 1896, 8.Bg6#",
+     "rnbqkbn1/ppppp3/8/6pr/3P1p2/3BP1B1/PPP2PPP/RN2K1NR w KQq - 0 8", 1, ("d3g6",)),
+    # --- mate in 2 ---
+    ("Legal's mate, 6.Bxf7+ Ke7 7.Nd5#",
+     "rn1qkbnr/ppp2p1p/3p2p1/4N3/2B1P3/2N5/PPPP1PPP/R1BbK2R w KQkq - 0 6", 2, ("c4f7",)),
+    ("Morphy - Duke of Brunswick and Count Isouard, Paris 1858, 16.Qb8+ Nxb8 17.Rd8#",
+     "4kb1r/p2n1ppp/4q3/4p1B1/4P3/1Q6/PPP2PPP/2KR4 w k - 0 16", 2, ("b3b8",)),
+    ("Ed. Lasker - Thomas, London 1912, 17.Rh2+ Kg1 18.Kd2#",
+     "rn3r2/pbppq1p1/1p2pN2/8/3P2NP/6P1/PPP1BPk1/R3K2R w KQ - 3 17", 2, ("h1h2", "e1c1")),
+    ("Reti - Tartakower, Vienna 1910, 10.Bg5+ Kc7 11.Bd8#",
+     "rnbk1b1r/pp3ppp/2p5/4q3/4n3/8/PPPB1PPP/2KR1BNR w - - 0 10", 2, ("d2g5",)),
+    ("Anderssen - Kieseritzky, London 1851, 22.Qf6+ Nxf6 23.Be7#",
+     "r1bk2nr/p2p1pNp/n2B4/1p1NP2P/6P1/3P1Q2/P1P1K3/q5b1 w - - 1 22", 2, ("f3f6",)),
+    ("Anderssen - Dufresne, Berlin 1852, 23.Bd7+ Kf8 24.Bxe7#",
+     "1r2k1r1/pbp1np1p/1b3P2/5B2/8/B1P2q2/P4PPP/3R2K1 w - - 2 23", 2, ("f5d7",)),
+    ("Fishing pole trap (Ruy Lopez), 8...g3 and 9...Qh2#",
+     "r1b1kb1r/pppp1pp1/2n5/1B2p3/4P1pq/5P2/PPPP2P1/RNBQNRK1 b kq - 0 8", 2, ("g4g3",)),
+    ("Greco, 1620 (1.e4 b6 2.d4 Bb7), 7.gxh7+ Nxh5 8.Bg6#",
+     "rn1qkb1r/p1ppp2p/1p3nP1/7Q/3P4/3B4/PPP2PbP/RNB1K1NR w KQkq - 1 7", 2, ("g6h7",)),
+    ("Greco, 1620 (Damiano Defence), 13.hxg5+ Qxg5 14.Rxh5#",
+     "rn3bnr/pbp1qQ2/7k/6pp/3PP2P/8/PPP2PP1/RNB1K2R w KQ - 2 13", 2, ("h4g5",)),
+    ("Teed - Delmar, New York 1896, 7.Qxh5+ Rxh5 8.Bg6#",
+     "rnbqkbn1/ppppp3/7r/6pp/3P1p2/3BP1B1/PPP2PPP/RN1QK1NR w KQq - 2 7", 2, ("d1h5",)),
+    # --- mate in 3 ---
+    ("Reti - Tartakower, Vienna 1910, 9.Qd8+ Kxd8 10.Bg5+ Kc7 11.Bd8#",
+     "rnb1kb1r/pp3ppp/2p5/4q3/4n3/3Q4/PPPB1PPP/2KR1BNR w kq - 0 9", 3, ("d3d8",)),
+    ("Anderssen - Kieseritzky, London 1851, 21.Nxg7+ Kd8 22.Qf6+ Nxf6 23.Be7#",
+     "r1b1k1nr/p2p1ppp/n2B4/1p1NPN1P/6P1/3P1Q2/P1P1K3/q5b1 w kq - 2 21", 3, ("f5g7",)),
+    ("Anderssen - Dufresne, Berlin 1852, 22.Bf5+ Ke8 23.Bd7+ Kf8 24.Bxe7#",
+     "1r4r1/pbpknp1p/1b3P2/8/8/B1PB1q2/P4PPP/3R2K1 w - - 0 22", 3, ("d3f5",)),
+]
+
+
+def test_there_are_at_least_twenty_published_mates_of_each_length() -> None:
+    assert len(MATES) >= 20
+    assert {n for _, _, n, _ in MATES} == {1, 2, 3}
+
+
+@pytest.mark.parametrize(("source", "fen", "n", "first"), MATES, ids=[m[0][:40] for m in MATES])
+def test_alphabeta_finds_each_published_mate_at_depth_2n_minus_1(
+    source: str, fen: str, n: int, first: tuple[str, ...]
+) -> None:
+    game = Chess(fen)
+    state = game.initial_state()
+    result = plies.alphabeta(
+        game, state, plies.Limit(depth=2 * n - 1), tt=True, ordering=True
+    )
+    assert result.value == WIN, source
+    assert result.action is not None and result.action.uci() in first, source
+    if n > 1:  # and not one move earlier: the mate is exactly that long
+        shorter = plies.alphabeta(game, state, plies.Limit(depth=2 * n - 3), tt=True, ordering=True)
+        assert shorter.value < WIN, source
+
+
+def test_mate_distance_scores_prefer_the_mate_in_one() -> None:
+    # Reti - Tartakower before 11.Bd8#: with mate-distance scores a deeper search still
+    # plays the mate in one.
+    game = Chess("rnb2b1r/ppk2ppp/2p5/4q1B1/4n3/8/PPP2PPP/2KR1BNR w - - 2 11")
+    result = plies.alphabeta(game, game.initial_state(), plies.Limit(depth=3), mate=True)
+    assert result.action is not None and result.action.uci() == "g5d8"
+
+
+# The horizon effect, constructed: White's queen on d4 can take a pawn on d5 that a
+# black pawn on e6 defends.  At depth 1 a plain search sees only "a pawn up" and takes;
+# with quiescence the recapture is searched too, the capture loses the queen for a
+# pawn, and the search keeps the queen.
+HORIZON = "4k3/8/4p3/3p4/3Q4/8/8/4K3 w - - 0 1"
+
+
+def test_without_quiescence_depth_one_falls_for_the_horizon_effect() -> None:
+    game = Chess(HORIZON)
+    state = game.initial_state()
+    plain = plies.alphabeta(game, state, plies.Limit(depth=1))
+    assert plain.action is not None and game.format_action(state, plain.action) == "Qxd5"
+    quiet = Quiescent(game)
+    searched = plies.alphabeta(quiet, state, plies.Limit(depth=1))
+    assert searched.action is not None and game.format_action(state, searched.action) != "Qxd5"
+    assert searched.value > 600  # still a queen up for a pawn or so
+    # What the quiescence search sees after Qxd5: the recapture, a pawn for the queen.
+    after = game.result(state, plain.action)
+    assert quiet.evaluate(after, 0) < 0 < game.evaluate(after, 0)
+
+
+def test_noisy_actions_are_queen_promotions_and_captures_that_lose_nothing_at_once() -> None:
+    game = Chess("1r2k3/P7/8/3q4/2P1N3/8/8/4K3 w - - 0 1")
+    state = game.initial_state()
+    noisy = [game.format_action(state, a) for a in game.noisy_actions(state)]
+    assert noisy == ["axb8=Q+", "a8=Q", "cxd5"]  # promotions first, the capturing one first
+    ordered = game.order_hint(state, game.actions(state))
+    texts = [game.format_action(state, a) for a in ordered]
+    assert texts[:4] == ["axb8=Q+", "a8=Q", "axb8=R+", "a8=R"]  # every promotion, queen first
+    assert texts.index("cxd5") < texts.index("Nc3")
+    # The queen taking a defended pawn is no quiescence move; a pawn taking it back is.
+    horizon = Chess(HORIZON)
+    start = horizon.initial_state()
+    assert horizon.noisy_actions(start) == []
+    after = horizon.result(start, horizon.parse_action(start, "Qxd5"))
+    assert [horizon.format_action(after, a) for a in horizon.noisy_actions(after)] == ["exd5"]
+
+
+def test_mvv_lva_takes_the_queen_with_the_pawn_before_the_knight() -> None:
+    game = Chess("4k3/8/8/3q4/2P5/4N3/8/4K3 w - - 0 1")
+    state = game.initial_state()
+    texts = [game.format_action(state, a) for a in game.order_hint(state, game.actions(state))]
+    assert texts[:2] == ["cxd5", "Nxd5"]
+
+
+# --- the rules of the end ------------------------------------------------------------------
+
+
+def test_checkmate_and_stalemate() -> None:
+    game = Chess()
+    mated = game.play_moves("f3 e5 g4 Qh4")
+    assert game.is_terminal(mated) and game.outcome(mated) == "0-1"
+    assert game.utility(mated, 1) == WIN and game.utility(mated, 0) == -WIN
+    assert game.actions(mated) == []
+    stale = Chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert stale.is_terminal(stale.initial_state())
+    assert stale.utility(stale.initial_state(), 0) == 0.0
+
+
+def test_fifty_moves_insufficient_material_and_threefold_repetition_draw() -> None:
+    fifty = Chess("4k3/8/8/8/8/8/R7/4K3 w - - 100 80")
+    assert fifty.outcome(fifty.initial_state()) == "1/2-1/2"
+    bare = Chess("4k3/8/8/8/8/8/4N3/4K3 w - - 0 1")
+    assert bare.outcome(bare.initial_state()) == "1/2-1/2"
+    game = Chess()
+    twice = game.play_moves("Nf3 Nf6 Ng1 Ng8")
+    assert not game.is_terminal(twice) and twice.repetitions() == 2
+    thrice = game.play_moves("Nf3 Nf6 Ng1 Ng8", twice)
+    assert thrice.repetitions() == 3 and game.outcome(thrice) == "1/2-1/2"
+    assert thrice.key == game.initial_state().key  # the key is the position alone
+
+
+def test_max_plies_ends_the_game_in_a_draw() -> None:
+    game = Chess(max_plies=2)
+    state = game.play_moves("e4 e5")
+    assert game.is_terminal(state) and game.utility(state, 0) == 0.0
+
+
+# --- text ----------------------------------------------------------------------------------
+
+
+def test_moves_read_in_san_or_uci_and_print_in_san() -> None:
+    game = Chess()
+    state = game.initial_state()
+    assert game.parse_action(state, "Nf3") == game.parse_action(state, "g1f3")
+    assert game.format_action(state, game.parse_action(state, " e2e4 ")) == "e4"
+    with pytest.raises(IllegalActionError, match=r"illegal move 'e5'.*Nf3"):
+        game.parse_action(state, "e5")
+    assert "White to move" in game.render(state) and "a b c d e f g h" in game.render(state)
+
+
+def test_a_bad_fen_is_one_line_naming_the_fen() -> None:
+    with pytest.raises(GameFormatError, match="fen 'nonsense'"):
+        Chess("nonsense")
+    with pytest.raises(GameFormatError, match="not a legal chess position"):
+        Chess("8/8/8/8/8/8/8/8 w - - 0 1")  # no kings
+
+
+# --- evaluation ------------------------------------------------------------------------------
+
+
+def test_evaluation_is_symmetric_and_counts_material() -> None:
+    game = Chess()
+    assert game.centipawns(game.initial_state()) == 0
+    up = Chess("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
+    s = up.initial_state()
+    assert up.evaluate(s, 0) == -up.evaluate(s, 1) > 900
+    mirrored = Chess("3qk3/8/8/8/8/8/8/4K3 b - - 0 1")
+    assert mirrored.centipawns(mirrored.initial_state()) == -up.centipawns(s)
+    assert abs(up.evaluate(s, 0)) <= EVAL_CAP
+
+
+def test_every_weight_lives_in_weights() -> None:
+    no_tables = Evaluator(Weights(pst=0.0, bishop_pair=(0, 0)))
+    queen = 1 << 3  # d1
+    kings = 1 << 4 | 1 << 60
+    assert no_tables.score((0, 0, 0, 0, queen, kings), queen | 1 << 4, 1 << 60) == (
+        WEIGHTS.piece_eg[4]  # no phase but the queen's 4 of 24: mostly endgame
+        + (WEIGHTS.piece_mg[4] - WEIGHTS.piece_eg[4]) * 4 // 24
+    )
+
+
+# --- the plies model -------------------------------------------------------------------------
+
+
+def test_chess_passes_the_conformance_check() -> None:
+    report = plies.check_game(Chess(max_plies=120), playouts=4)
+    assert report.ok, str(report)
+
+
+def test_the_registry_lists_chess_with_its_options() -> None:
+    assert "chess" in names()
+    game: Any = load("chess", fen="8/8/8/8/8/k7/8/K6R w - - 0 1", max_plies="40")
+    assert isinstance(game, Chess) and game.max_plies == 40
+    assert len(game.actions(game.initial_state())) > 10
+
+
+def test_a_game_and_its_states_pickle_for_worker_processes() -> None:
+    import pickle
+
+    game = Chess(max_plies=50)
+    state = game.play_moves("e4 e5 Nf3 Nc6 Ng1 Nb8 Nf3")
+    copy_game, copy_state = pickle.loads(pickle.dumps((game, state)))
+    assert copy_state == state and copy_state.repetitions() == state.repetitions() == 2
+    assert copy_game.max_plies == 50 and copy_game.actions(copy_state) == game.actions(state)
