@@ -39,6 +39,7 @@ def test_uci_lists_id_and_options_then_uciok() -> None:
     out = Gui().say("uci")
     assert out[0] == "id name plies" and out[1].startswith("id author")
     assert out[2] == f"option name Hash type spin default 16 min 1 max {HASH_MAX}"
+    assert out[3] == "option name Quiescence type spin default 4 min 0 max 16"
     assert out[-1] == "uciok"
 
 
@@ -76,8 +77,9 @@ def test_a_bad_fen_is_an_info_string() -> None:
         ("position moves e2e4", "expected startpos or fen"),
         ("position fen", "expected startpos or fen"),
         ("setoption Hash 8", "setoption needs: setoption name"),
-        ("setoption name Hash value lots", "Hash takes a whole number of MB"),
+        ("setoption name Hash value lots", "Hash takes a whole number"),
         ("setoption name Hash value 0", "Hash must be 1.."),
+        ("setoption name Quiescence value 17", "Quiescence must be 0..16, got 17"),
         ("setoption name Contempt value 10", "unknown option 'Contempt'"),
         ("debug maybe", "debug takes on or off"),
     ],
@@ -105,6 +107,13 @@ def test_setoption_hash_resizes_the_table_and_ucinewgame_clears_it() -> None:
     assert len(gui.engine.table) > 0
     gui.say("ucinewgame")
     assert len(gui.engine.table) == 0
+
+
+def test_setoption_quiescence_sets_the_depth_past_the_limit() -> None:
+    gui = Gui()
+    gui.say("setoption name Quiescence value 0")
+    assert gui.engine.quiescence == 0
+    assert gui.bestmove("go depth 1") in {m.uci() for m in chess.Board().legal_moves}
 
 
 def test_garbage_lines_never_kill_the_engine() -> None:

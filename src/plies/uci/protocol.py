@@ -45,9 +45,14 @@ NAME: Final = "plies"
 AUTHOR: Final = "the plies authors"
 MAX_DEPTH: Final = 64
 """The deepest iteration of a search without a ``depth``: the clock or ``stop`` ends it."""
-QUIESCENCE_DEPTH: Final = 6
-"""Captures and promotions searched past the depth limit (bounds a leaf's cost, and so
-how long ``stop`` can wait)."""
+QUIESCENCE_DEFAULT: Final = 4
+"""Captures and promotions searched past the depth limit (the ``Quiescence`` option).
+Each leaf's quiescence search has a full window and does not poll ``stop``, so this
+bounds a leaf's cost and how long ``stop`` can wait: from the start position with
+``go movetime 2000``, depth 0 reaches depth 5 but plays into the horizon effect
+(``e2e4 b8c6 f1c4 e7e6 c4e6``), depths 2 to 6 reach depth 5 with ``g1f3 g8f6 d2d4``; in
+Kiwipete (a tangle of captures) depth 6 completes 1 iteration, 4 completes 2."""
+QUIESCENCE_MAX: Final = 16
 HASH_DEFAULT: Final = 16
 HASH_MAX: Final = MAX_TABLE_SLOTS * ENTRY_BYTES >> 20
 """The largest ``Hash`` (MB): the transposition table's cap of slots at the measured
@@ -73,6 +78,7 @@ class UciEngine:
         self.state: ChessState = self.game.initial_state()
         self.hash_mb = HASH_DEFAULT
         self.table = TranspositionTable(table_slots(self.hash_mb, ENTRY_BYTES, MAX_TABLE_SLOTS))
+        self.quiescence = QUIESCENCE_DEFAULT
         self.debug = False
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
@@ -135,6 +141,10 @@ class UciEngine:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
         self.send(f"option name Hash type spin default {HASH_DEFAULT} min 1 max {HASH_MAX}")
+        self.send(
+            f"option name Quiescence type spin default {QUIESCENCE_DEFAULT} min 0 "
+            f"max {QUIESCENCE_MAX}"
+        )
         self.send("uciok")
 
     def _isready(self, args: list[str]) -> None:
@@ -162,22 +172,27 @@ class UciEngine:
             name, value = " ".join(args[1:at]), " ".join(args[at + 1:])
         else:
             name, value = " ".join(args[1:]), ""
-        if name.lower() != "hash":
-            self.info_string(f"unknown option {name!r}; the options are: Hash")
+        spin = {"hash": ("Hash", 1, HASH_MAX), "quiescence": ("Quiescence", 0, QUIESCENCE_MAX)}
+        if name.lower() not in spin:
+            self.info_string(f"unknown option {name!r}; the options are: Hash, Quiescence")
             return
+        label, low, high = spin[name.lower()]
         try:
-            mb = int(value)
+            number = int(value)
         except ValueError:
-            self.info_string(f"Hash takes a whole number of MB, got {value!r}")
+            self.info_string(f"{label} takes a whole number, got {value!r}")
             return
-        if not 1 <= mb <= HASH_MAX:
-            self.info_string(f"Hash must be 1..{HASH_MAX} MB, got {mb}")
+        if not low <= number <= high:
+            self.info_string(f"{label} must be {low}..{high}, got {number}")
             return
         if self.searching:
-            self.info_string("setoption Hash during a search: send stop first")
+            self.info_string(f"setoption {label} during a search: send stop first")
             return
-        self.hash_mb = mb
-        self.table = TranspositionTable(table_slots(mb, ENTRY_BYTES, MAX_TABLE_SLOTS))
+        if label == "Quiescence":
+            self.quiescence = number
+            return
+        self.hash_mb = number
+        self.table = TranspositionTable(table_slots(number, ENTRY_BYTES, MAX_TABLE_SLOTS))
 
     def _position(self, args: list[str]) -> None:
         if not args:
@@ -267,7 +282,7 @@ class UciEngine:
         depth = MAX_DEPTH if go.depth is None else max(1, min(go.depth, MAX_DEPTH))
         nodes = None if infinite or not go.nodes else go.nodes
         mated = MateDistance(self.game)
-        game = Quiescent(mated, depth=QUIESCENCE_DEPTH)
+        game = Quiescent(mated, depth=self.quiescence)
         root = mated.root(state)
         if self.game.is_terminal(state):  # drawn by rule but with legal moves, or over
             return None
@@ -325,4 +340,7 @@ def serve(lines: Any, send: Callable[[str], None]) -> None:
     engine.handle("stop")
 
 
-__all__ = ["AUTHOR", "HASH_DEFAULT", "HASH_MAX", "MAX_DEPTH", "NAME", "UciEngine", "serve"]
+__all__ = [
+    "AUTHOR", "HASH_DEFAULT", "HASH_MAX", "MAX_DEPTH", "NAME", "QUIESCENCE_DEFAULT",
+    "QUIESCENCE_MAX", "UciEngine", "serve",
+]
