@@ -66,6 +66,21 @@ def test_a_mate_in_one_is_played_and_scored_mate_1(engine: chess.engine.SimpleEn
     assert played.move == chess.Move.from_uci("f3f7")
 
 
+MORPHY = "4kb1r/p2n1ppp/4q3/4p1B1/4P3/1Q6/PPP2PPP/2KR4 w k - 0 16"  # 16.Qb8+ Nxb8 17.Rd8#
+
+
+def test_a_mate_in_two_is_scored_mate_2_and_the_mated_side_sees_mate_minus_1(
+    engine: chess.engine.SimpleEngine,
+) -> None:
+    board = chess.Board(MORPHY)
+    info = engine.analyse(board, chess.engine.Limit(depth=3))
+    assert info["score"].relative == chess.engine.Mate(2)
+    assert info["pv"][0] == chess.Move.from_uci("b3b8")
+    board.push_uci("b3b8")
+    info = engine.analyse(board, chess.engine.Limit(depth=2))
+    assert info["score"].relative == chess.engine.Mate(-1)
+
+
 def test_play_with_a_movetime_returns_a_legal_move(engine: chess.engine.SimpleEngine) -> None:
     board = chess.Board()
     result = engine.play(board, chess.engine.Limit(time=0.05))
