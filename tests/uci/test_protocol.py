@@ -150,3 +150,20 @@ def test_the_time_manager_shares_the_clock_and_keeps_a_margin() -> None:
     assert think_time(last, white=True) == pytest.approx(0.05)  # all but the margin
     assert think_time(parse_go(["movetime", "1000"]), white=True) == pytest.approx(0.948)
     assert think_time(parse_go(["depth", "3"]), white=True) is None
+
+
+def test_once_stopped_the_quiescence_search_finds_no_more_noisy_moves() -> None:
+    """Regression: a leaf's quiescence search ran on for up to 18 ms after stop."""
+    import threading
+
+    from plies.games.chess import Chess
+    from plies.uci.protocol import _Stoppable
+
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    game = Chess()
+    stop = threading.Event()
+    wrapped = _Stoppable(game, stop)
+    root = wrapped.root(game.state_from_fen(kiwipete))
+    assert len(wrapped.noisy_actions(root)) == 8  # Kiwipete's eight captures
+    stop.set()
+    assert wrapped.noisy_actions(root) == ()
