@@ -22,7 +22,9 @@ Contracts:
   move.  After ``go infinite`` it waits for ``stop`` (as UCI asks).
 - ``info`` after every completed iteration: ``depth``, ``score cp`` (centipawns from the
   side to move) or ``score mate N`` (N moves, negative when the engine is mated),
-  ``nodes`` (quiescence nodes included), ``nps``, ``time`` (ms) and ``pv``.
+  ``nodes`` (quiescence nodes included), ``nps``, ``hashfull`` (per mille of the kept
+  table's slots in use), ``time`` (ms) and ``pv``.  No ``seldepth``: the search does not
+  count how deep its quiescence went.
 """
 
 from __future__ import annotations
@@ -322,6 +324,7 @@ class UciEngine:
             self.send(
                 f"info depth {r.stats.depth} score {score} nodes {total} "
                 f"nps {int(total / elapsed) if elapsed > 0 else 0} "
+                f"hashfull {len(self.table) * 1000 // self.table.modulus} "
                 f"time {int(elapsed * 1000)} pv {' '.join(m.uci() for m in r.pv)}"
             )
             # A forced mate seen within the searched depth is final: stop deepening.
