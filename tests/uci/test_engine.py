@@ -49,7 +49,7 @@ def test_analyse_to_a_depth_reports_depth_score_nodes_and_a_legal_pv(
     assert info["depth"] == 3
     assert info["score"].relative.score() is not None
     assert info["nodes"] > 0 and "nps" in info and "time" in info
-    assert 0 < info["hashfull"] <= 1000
+    assert 0 <= info["hashfull"] <= 1000  # per mille of the slots
     pv = info["pv"]
     assert pv
     probe = board.copy()
