@@ -150,6 +150,7 @@ def test_the_time_manager_shares_the_clock_and_keeps_a_margin() -> None:
     assert think_time(last, white=True) == pytest.approx(0.05)  # all but the margin
     assert think_time(parse_go(["movetime", "1000"]), white=True) == pytest.approx(0.948)
     assert think_time(parse_go(["depth", "3"]), white=True) is None
+    assert think_time(parse_go(["btime", "3000"]), white=True) == pytest.approx(0.1)
 
 
 def test_once_stopped_the_quiescence_search_finds_no_more_noisy_moves() -> None:

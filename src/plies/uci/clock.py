@@ -94,15 +94,19 @@ def parse_go(words: list[str]) -> Go:
 def think_time(go: Go, *, white: bool) -> float | None:
     """Seconds the search may take for ``go`` when the side to move is ``white``.
 
-    ``movetime`` wins over a clock; None means no time limit (``depth``, ``nodes`` or
-    ``infinite`` alone, or no clock for the side to move).
+    ``movetime`` wins over a clock; the mover's clock over the other side's (used when
+    the GUI sent only that one); None means no time limit (``depth``, ``nodes`` or
+    ``infinite`` alone).
     """
     if go.movetime is not None:
         return max(SHORTEST, go.movetime / 1000 * MOVETIME_SHARE - 0.002)
     remaining = go.wtime if white else go.btime
+    increment = (go.winc if white else go.binc) or 0
+    if remaining is None:  # a clock for the other side only: better than no limit at all
+        remaining = go.btime if white else go.wtime
+        increment = (go.binc if white else go.winc) or 0
     if remaining is None:
         return None
-    increment = (go.winc if white else go.binc) or 0
     left = max(0.0, remaining / 1000)
     moves = go.movestogo if go.movestogo else MOVES_LEFT
     share = left / moves + increment / 1000 * INCREMENT_SHARE
