@@ -20,6 +20,8 @@ Contracts:
 - Every ``go`` ends with exactly one ``bestmove``: the search's move, the first legal
   move if the search had not finished an iteration, or ``0000`` when there is no legal
   move.  After ``go infinite`` it waits for ``stop`` (as UCI asks).
+- ``go nodes N`` budgets the nodes of the main search; the quiescence nodes that the
+  ``info`` lines include are not counted against it.
 - ``info`` after every completed iteration: ``depth``, ``score cp`` (centipawns from the
   side to move) or ``score mate N`` (N moves, negative when the engine is mated),
   ``nodes`` (quiescence nodes included), ``nps``, ``hashfull`` (per mille of the kept
