@@ -102,14 +102,16 @@ def test_play_with_a_node_budget_returns_a_legal_move(engine: chess.engine.Simpl
     assert result.move in board.legal_moves
 
 
-def test_go_infinite_then_stop_sends_a_bestmove() -> None:
+def test_garbage_then_go_infinite_then_stop_sends_a_bestmove() -> None:
     proc = subprocess.Popen(
         COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=environment()
     )
     assert proc.stdin is not None and proc.stdout is not None
     try:
-        proc.stdin.write("position startpos\ngo infinite\n")
+        proc.stdin.write("\x07garbage \u00e9 in\nposition startpos\ngo infinite\n")
         proc.stdin.flush()
+        line = proc.stdout.readline()
+        assert line.startswith("info string unknown command")  # and it keeps going:
         line = proc.stdout.readline()  # the first finished iteration: it is thinking
         assert line.startswith("info depth 1")
         proc.stdin.write("stop\n")
