@@ -129,3 +129,15 @@ def test_garbage_then_go_infinite_then_stop_sends_a_bestmove() -> None:
         proc.stdin.close()
         proc.wait(timeout=30)
         proc.stdout.close()
+
+
+def test_bytes_that_are_not_utf8_are_an_unknown_command_not_a_crash() -> None:
+    env = environment()
+    env["PYTHONIOENCODING"] = "utf-8:strict"
+    done = subprocess.run(
+        COMMAND, input=b"\xff\xfe bad\nisready\nquit\n", capture_output=True, env=env,
+        timeout=60, check=False,
+    )
+    out = done.stdout.decode().splitlines()
+    assert done.returncode == 0, done.stderr
+    assert out[0].startswith("info string unknown command") and out[1] == "readyok"

@@ -30,5 +30,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    serve(sys.stdin, send)
+    stdin: Any = sys.stdin
+    if hasattr(stdin, "reconfigure"):  # bytes that are not UTF-8 must not end the engine
+        stdin.reconfigure(errors="replace")
+    serve(stdin, send)
     return 0
