@@ -118,6 +118,7 @@ COMMAND_MODULES: dict[str, str] = {
     "web": "plies.web.cli",
     "tournament": "plies.parallel.cli",
     "check": "plies.checkcli",
+    "uci": "plies.uci.cli",
 }
 
 
