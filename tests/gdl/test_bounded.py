@@ -7,6 +7,7 @@ Every hostile description here must end as plies' own error (a
 
 from __future__ import annotations
 
+import gc
 import inspect
 import itertools
 import threading
@@ -336,3 +337,30 @@ def test_a_counter_of_nested_terms_that_stops_at_depth_40_grounds() -> None:
         assert not game.is_terminal(s)
         s = game.result(s, "tick")
     assert game.is_terminal(s) and len(game.reasoner.fluent_table) == 41
+
+
+def test_a_grounding_stopped_mid_join_leaves_no_garbage_cycles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Regression: the join's recursive closure was a reference cycle that kept every fact
+    # of a stopped grounding alive until the next full collection, which then paused the
+    # whole process for seconds (a GGP player replied late after an aborted bomb match).
+    import weakref
+
+    from plies.gdl import ground as ground_module
+
+    made: list[weakref.ref[ground_module.FactBase]] = []
+    original = ground_module.FactBase.__init__
+
+    def recording(self: ground_module.FactBase) -> None:
+        original(self)
+        made.append(weakref.ref(self))
+
+    monkeypatch.setattr(ground_module.FactBase, "__init__", recording)
+    gc.disable()  # only reference counting may free it
+    try:
+        with pytest.raises(BudgetExceeded):
+            load_game(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)"), budget=Budget(steps=300_000))
+        assert made and all(ref() is None for ref in made)
+    finally:
+        gc.enable()

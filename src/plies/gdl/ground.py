@@ -757,7 +757,14 @@ class _Evaluator:
             else:  # "record": a dynamic negation, kept for the network
                 walk(k + 1, b)
 
-        walk(0, {})
+        try:
+            walk(0, {})
+        finally:
+            # walk refers to itself (a reference cycle through its closure): break it, so
+            # that the facts it reaches are freed at once, not by a later full collection
+            # (after a grounding stopped mid-join that is millions of atoms, and a pause of
+            # seconds in whatever the process does next, e.g. a GGP player's next reply).
+            del walk
 
 
 # --- the whole grounding ------------------------------------------------------------------
