@@ -612,6 +612,11 @@ def _key_builder(atom: Term, positions: tuple[int, ...]) -> Builder:
     return lambda b: whole(b) + shapes  # type: ignore[operator]
 
 
+def _finished(k: int, b: Binding) -> None:
+    """What a join's ``walk`` becomes once the join is over (see :meth:`_Evaluator._fire`)."""
+    raise AssertionError("a finished join was walked again")
+
+
 class _Evaluator:
     """Semi-naive bottom-up evaluation of a set of rules, stratum by stratum."""
 
@@ -764,7 +769,7 @@ class _Evaluator:
             # that the facts it reaches are freed at once, not by a later full collection
             # (after a grounding stopped mid-join that is millions of atoms, and a pause of
             # seconds in whatever the process does next, e.g. a GGP player's next reply).
-            del walk
+            walk = _finished
 
 
 # --- the whole grounding ------------------------------------------------------------------
