@@ -43,6 +43,9 @@ from typing import Any
 
 import httpx2 as httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: tests.procs
+from tests.procs import family_rss
+
 HERE = Path(__file__).resolve().parent
 KIF = HERE.parent / "tests" / "data" / "gdl" / "connectFour.kif"
 SEARCH = {"game": "connect4", "depth": 40, "time": 5.0}
@@ -84,29 +87,6 @@ def server(workers: int) -> Iterator[tuple[str, int]]:
             proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
-
-
-def family_rss(root: int) -> int:
-    """Resident bytes of ``root`` and every process below it (Linux ``/proc``)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0, [root]
-    while todo:
-        pid = todo.pop()
-        try:
-            with open(f"/proc/{pid}/statm") as f:
-                total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-        except (OSError, ValueError, IndexError):
-            pass
-        todo += children.get(pid, [])
-    return total
 
 
 class Sampler:

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from plies.parallel.backends import RayBackend
+from tests.procs import alive, descendants, stat
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/task").is_dir() or not hasattr(os, "killpg"),
@@ -38,49 +39,19 @@ POSITIONS = "4\n3\n5\n4 4\n2\n6\n"
 """Connect Four openings; with ``--time 30`` each one keeps a worker busy for 30 s."""
 
 
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/PID/stat after the command name (state first), or None."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        with suppress(OSError):  # a thread that ended meanwhile
-            found += [int(k) for k in (task / "children").read_text().split()]
-    return found
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below ``pid``: its children, theirs, ..."""
-    found: list[int] = []
-    for child in _children(pid):
-        found += [child, *descendants(child)]
-    return found
-
-
-def alive(pid: int) -> bool:
-    """True while ``pid`` runs (a zombie waiting to be reaped has ended)."""
-    fields = _stat(pid)
-    return fields is not None and fields[0] not in ("Z", "X")
-
-
 def in_group(pgid: int) -> list[int]:
     """The live processes of process group ``pgid``."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
-            fields = _stat(int(entry.name))
+            fields = stat(int(entry.name))
             if fields is not None and int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
                 found.append(int(entry.name))
     return found
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = _stat(pid)
+    fields = stat(pid)
     return 0.0 if fields is None else (int(fields[11]) + int(fields[12])) / os.sysconf(
         "SC_CLK_TCK"
     )
@@ -139,7 +110,7 @@ def wait_until_busy(proc: subprocess.Popen[str], workers: int) -> list[int]:
         assert proc.poll() is None, f"plies ended before it was interrupted: {proc.stderr}"
         below = descendants(proc.pid)
         if sum(1 for k in below if is_worker(k) and cpu_seconds(k) > 0.5) >= workers:
-            return below
+            return sorted(below)
         time.sleep(0.1)
     pytest.fail(f"the workers did not get busy within {GET_BUSY:.0f} s")
 

@@ -29,6 +29,7 @@ from plies.web import api
 from plies.web.app import LOOPBACK_HOSTS, create_app
 from plies.web.pool import MB
 from plies.web.server import connection_cap
+from tests.procs import alive, descendants
 
 from .conftest import serving
 
@@ -88,11 +89,9 @@ def raw(url: str) -> socket.socket:
 def closed_by_server(sock: socket.socket) -> bytes:
     """Everything the server sends until it closes ``sock`` (fails if it never does)."""
     data = b""
-    try:
+    with contextlib.suppress(ConnectionResetError):  # a reset also closes it
         while chunk := sock.recv(65536):
             data += chunk
-    except ConnectionResetError:
-        pass
     return data
 
 
@@ -334,33 +333,6 @@ def test_open_connections_are_capped_below_the_file_descriptor_limit() -> None:
 # --- the process tree ------------------------------------------------------------------------
 
 
-def _descendants(root: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    found: set[int] = set()
-    todo = [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process tree from /proc")
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL],
                          ids=["SIGINT", "SIGTERM", "SIGKILL"])
@@ -383,12 +355,12 @@ def test_worker_processes_die_with_the_server(how: signal.Signals) -> None:
             with contextlib.suppress(httpx.HTTPError):  # the server goes away: expected
                 post(url, "/api/move", {**SEARCH, "time": 5.0})
         threads, _ = in_threads(search, search)
-        wait_for(lambda: len(_descendants(proc.pid)) >= 3, "the workers")
+        wait_for(lambda: len(descendants(proc.pid)) >= 3, "the workers")
         time.sleep(0.5)
-        family = _descendants(proc.pid)
+        family = descendants(proc.pid)
         proc.send_signal(how)
         proc.wait(timeout=GENEROUS)
-        wait_for(lambda: not any(_alive(p) for p in family), "every worker to end")
+        wait_for(lambda: not any(alive(p) for p in family), "every worker to end")
         if how != signal.SIGKILL:
             assert proc.stderr is not None
             assert "Traceback" not in proc.stderr.read()
@@ -397,7 +369,7 @@ def test_worker_processes_die_with_the_server(how: signal.Signals) -> None:
             proc.kill()
             proc.wait()
         for pid in family:
-            if _alive(pid):
+            if alive(pid):
                 os.kill(pid, signal.SIGKILL)
         for t in threads:
             t.join()
