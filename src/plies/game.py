@@ -134,6 +134,9 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``value_bounds``        hook       absent: no bounds on exact values (exact engines)
     ``sufficient_actions``  hook       absent: every action may be best (exact engines)
     ``noisy_actions``       hook       absent: no quiescence search
+    ``extension``           hook       absent: no extensions (``extensions`` craft)
+    ``null_move``           hook       absent: no null-move pruning
+    ``is_quiet``            hook       absent: no late-move reductions
     ``turn_progress``       hook       absent: turns are not narrated as move counts
     ``label``               hook       absent: nodes carry no label (tree pictures)
     ======================  =========  ==================================================
@@ -144,7 +147,11 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``order_hint(state, actions) -> actions reordered``,
     ``value_bounds(state, player) -> (lo, hi)`` on the exact value,
     ``sufficient_actions(state, actions) -> a subset that keeps a best action``,
-    ``noisy_actions(state) -> actions``, ``turn_progress(state) -> (made, allowed)``,
+    ``noisy_actions(state) -> actions``, ``extension(state, action, child) -> plies``
+    (extra depth for ``child``, e.g. 1 for a check), ``null_move(state) -> state | None``
+    (the position after the mover passes, None where a pass is no sound test),
+    ``is_quiet(state, action) -> bool`` (a move late-move reductions may reduce),
+    ``turn_progress(state) -> (made, allowed)``,
     ``label(state) -> str | None``.  Read any optional member with :func:`hook`, which
     answers None for a hook left out and for a method left at its default.
     """
@@ -167,6 +174,9 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         value_bounds: Callable[[S, int], tuple[float, float]] | None = None
         sufficient_actions: Callable[[S, Sequence[A]], Sequence[A]] | None = None
         noisy_actions: Callable[[S], Sequence[A]] | None = None
+        extension: Callable[[S, A, S], int] | None = None
+        null_move: Callable[[S], S | None] | None = None
+        is_quiet: Callable[[S, A], bool] | None = None
         turn_progress: Callable[[S], tuple[int, int]] | None = None
         label: Callable[[S], str | None] | None = None
     else:
@@ -174,6 +184,9 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         value_bounds = _Hook()
         sufficient_actions = _Hook()
         noisy_actions = _Hook()
+        extension = _Hook()
+        null_move = _Hook()
+        is_quiet = _Hook()
         turn_progress = _Hook()
         label = _Hook()
 
@@ -268,8 +281,8 @@ METHODS: Final = (
 )
 #: Hooks: absent unless the game provides one, because one changes what a search does.
 HOOKS: Final = (
-    "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "turn_progress",
-    "label",
+    "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "extension",
+    "null_move", "is_quiet", "turn_progress", "label",
 )
 
 

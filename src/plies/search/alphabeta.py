@@ -14,10 +14,10 @@ import dataclasses
 import math
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from plies.errors import OptionError
-from plies.game import Game
+from plies.game import Game, hook
 from plies.search.common import (
     INF,
     Limit,
@@ -109,6 +109,11 @@ def alphabeta(
     bisection: bool = False,
     weak: bool = False,
     mate: bool = False,
+    quiescence: int | None = None,
+    extensions: bool = False,
+    singular: float | None = None,
+    null_move: int | None = None,
+    reductions: bool = False,
     craft: Craft | None = None,
     on_iteration: Callable[[SearchResult], None] | None = None,
     stop: StopSignal | None = None,
@@ -144,6 +149,17 @@ def alphabeta(
     among actions of equal value the shortest forced win (longest loss) is chosen, and
     ``value`` stays the exact utility.  It assumes that no utility other than the two
     ends of a finite ``utility_range`` lies within ``(hi - lo) / 65536`` of them.
+    Selective search, for depth-limited searches (ignored in an exact one, which has no
+    horizon): ``quiescence`` searches up to that many noisy plies past the depth limit
+    (the game's ``noisy_actions``) inside the search's window, the same value as
+    :class:`~plies.search.quiescence.Quiescent` as the evaluation; ``extensions`` searches
+    a move one ply deeper when the game's ``extension(state, action, child)`` hook says so
+    (checks in chess).  Forward pruning, which trades exactness for depth:
+    ``singular`` (a margin in value units) extends a table move that is better than
+    every other move by the margin in a shallower search; ``null_move`` (a reduction R)
+    cuts a node off when passing (the game's ``null_move`` hook) still fails high in a
+    search R plies shallower; ``reductions`` searches late quiet moves (``is_quiet``) one
+    ply shallower first.  See :func:`~plies.search.kernels.alphabeta_kernel`.
     ``craft`` gives the same switches as one :class:`~plies.search.engine.Craft` (then
     the keywords must be left at their defaults).
     With ``tt`` or ``ordering`` a depth-limited search deepens iteratively (1, 2, ...,
@@ -161,7 +177,10 @@ def alphabeta(
     >>> r.value, r.stats.nodes < 549_946
     (0.0, True)
     """
-    given = Craft(order, tt, ordering, pvs, aspiration, bisection, weak, mate)
+    given = Craft(
+        order, tt, ordering, pvs, aspiration, bisection, weak, mate, quiescence, extensions,
+        singular, null_move, reductions,
+    )
     if craft is None:
         craft = given
     elif given != PLAIN:
@@ -212,6 +231,7 @@ def setup(
     """
     if craft.mate:
         raise OptionError("mate-distance scores are a switch of plies.alphabeta only")
+    check_selective(game, craft)
     table = craft.table()
     memory = Ordering() if craft.ordering else None
     hint = craft.order or (getattr(game, "order_hint", None) if craft.ordering else None)
@@ -399,9 +419,43 @@ class EngineSearcher(AlphaBetaSearcher):
         ordering = None
         if self.hint is not None or self.memory is not None:
             ordering = move_order(self.hint, self.memory, exact)
+        craft = self.craft
         return alphabeta_kernel(
             self.ops, self.player, self.max_depth, table=self.table, ordering=ordering,
-            memory=self.memory, pvs=self.craft.pvs, bounds=bounds, sufficient=sufficient,
-            rounds=self.rounds, deadline=self.deadline, budget=self.kernel_budget(),
-            stop=self.stop,
+            memory=self.memory, pvs=craft.pvs, bounds=bounds, sufficient=sufficient,
+            rounds=self.rounds, quiescence=craft.quiescence,
+            noisy=hook(self.game, "noisy_actions"),
+            extension=selective_hook(self.game, craft.extensions, "extension"),
+            singular=craft.singular,
+            null_move=selective_hook(self.game, craft.null_move is not None, "null_move"),
+            null_reduction=craft.null_move or 0,
+            quiet=selective_hook(self.game, craft.reductions, "is_quiet"),
+            deadline=self.deadline, budget=self.kernel_budget(), stop=self.stop,
+        )
+
+
+def selective_hook(game: Game[Any, Any], on: bool, name: str) -> Callable[..., Any] | None:
+    """The game's hook ``name`` when its switch is ``on`` (checked by :func:`setup`)."""
+    return hook(game, name) if on else None
+
+
+HOOK_OF: Final = {"extensions": "extension", "null_move": "null_move", "reductions": "is_quiet"}
+"""The game hook each selective switch needs."""
+
+
+def check_selective(game: Game[Any, Any], craft: Craft) -> None:
+    """Refuse selective switches the game cannot serve, before anything runs.
+
+    Raises:
+        OptionError: a switch whose hook the game lacks, or ``singular`` without a table.
+    """
+    for switch, name in HOOK_OF.items():
+        if getattr(craft, switch) not in (False, None) and hook(game, name) is None:
+            raise OptionError(
+                f"{switch} needs the game's {name} hook; "
+                f"{getattr(game, 'name', 'this game')} has none"
+            )
+    if craft.singular is not None and (craft.tt is False or not craft.ordering):
+        raise OptionError(
+            "singular extensions test the table's move: they need tt and ordering"
         )

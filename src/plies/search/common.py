@@ -539,6 +539,7 @@ def run(
             _merge(total, s.stats)
         done = s.max_ply if depth is None else depth
         total.depth = done
+        total.seldepth = s.max_ply
         return SearchResult(
             value, action, tuple(pv), total, s.player, not (s.heuristic or s.partial), values,
             vector(s) if vector else None,

@@ -342,6 +342,13 @@ class Craft:
     value.  ``bisection``: MTD-bi.  ``weak``: win, draw or loss only.  ``mate``:
     mate-distance scores.  See :func:`plies.alphabeta` for each one's contract.
 
+    The selective switches (depth-limited searches only; see :data:`SELECTIVE`):
+    ``quiescence`` (noisy plies searched past the depth limit, inside the search's window),
+    ``extensions`` (the game's ``extension`` hook, e.g. checks), ``singular`` (a margin:
+    singular extensions), ``null_move`` (the depth reduction R of null-move pruning) and
+    ``reductions`` (late-move reductions).  The first two change which tree is searched
+    but not how; the last three are forward pruning and change values.
+
     >>> Craft.from_kwargs(tt=True, pvs=True).switches
     ('tt', 'pvs')
     """
@@ -354,8 +361,23 @@ class Craft:
     bisection: bool = False
     weak: bool = False
     mate: bool = False
+    quiescence: int | None = None
+    extensions: bool = False
+    singular: float | None = None
+    null_move: int | None = None
+    reductions: bool = False
 
     def __post_init__(self) -> None:
+        for name in ("quiescence", "null_move"):
+            n = getattr(self, name)
+            low = 0 if name == "quiescence" else 1
+            if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < low):
+                raise OptionError(f"{name} must be a whole number >= {low} or None, got {n!r}")
+        if self.singular is not None and not (
+            isinstance(self.singular, int | float) and not isinstance(self.singular, bool)
+            and self.singular > 0
+        ):
+            raise OptionError(f"singular must be a positive margin, got {self.singular!r}")
         if self.aspiration is not None and not (
             isinstance(self.aspiration, int | float) and self.aspiration > 0
         ):
@@ -397,6 +419,11 @@ class Craft:
         return bool(self.switches)
 
     @property
+    def selective(self) -> tuple[str, ...]:
+        """The selective switches that are on (see :data:`SELECTIVE`)."""
+        return tuple(name for name in SELECTIVE if getattr(self, name) not in (False, None))
+
+    @property
     def deepens(self) -> bool:
         """True when a depth-limited search deepens iteratively to fill table and ordering."""
         return self.tt is not False or self.ordering or self.aspiration is not None
@@ -419,3 +446,22 @@ class Craft:
 
 PLAIN = Craft()
 """Plain alpha-beta: every switch off."""
+
+SELECTIVE: Final = ("quiescence", "extensions", "singular", "null_move", "reductions")
+"""The switches that shape a depth-limited tree.  An exact search (no depth limit) has
+no horizon to extend or reduce, so they are ignored there: it stays exact."""
+FORWARD_PRUNING: Final = ("singular", "null_move", "reductions")
+"""The selective switches that decide from shallower searches what to search deeper
+or not at all: their values are no longer minimax values of one fixed tree."""
+
+NULL_DEPTH: Final = 3
+"""Null-move pruning is tried at nodes with at least this many plies left."""
+LMR_MOVES: Final = 3
+"""Late-move reductions start with the fourth move (after table move and two killers)."""
+LMR_DEPTH: Final = 3
+"""... at nodes with at least this many plies left."""
+SINGULAR_DEPTH: Final = 4
+"""Singular extensions are tested at nodes with at least this many plies left."""
+EXTENSION_REACH: Final = 2
+"""Extensions stop at ``EXTENSION_REACH`` times the depth limit (a series of checks
+could otherwise extend a line without end)."""

@@ -40,8 +40,13 @@ from plies.search.common import (
 from plies.search.common import NEVER as NEVER  # engine.py imports it from here
 from plies.search.engine import (
     EXACT,
+    EXTENSION_REACH,
     HINT_DEPTH,
+    LMR_DEPTH,
+    LMR_MOVES,
     LOWER,
+    NULL_DEPTH,
+    SINGULAR_DEPTH,
     UNLIMITED,
     UPPER,
     MoveOrder,
@@ -226,6 +231,13 @@ def alphabeta_kernel(
     bounds: Callable[[Any, int], tuple[float, float]] | None = None,
     sufficient: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = None,
     rounds: bool = False,
+    quiescence: int | None = None,
+    noisy: Callable[[Any], Sequence[Any]] | None = None,
+    extension: Callable[[Any, Any, Any], int] | None = None,
+    singular: float | None = None,
+    null_move: Callable[[Any], Any] | None = None,
+    null_reduction: int = 2,
+    quiet: Callable[[Any, Any], bool] | None = None,
     deadline: float | None = None,
     budget: int | None = None,
     stop: StopSignal | None = None,
@@ -244,6 +256,36 @@ def alphabeta_kernel(
     - ``bounds`` and ``sufficient`` (exact searches only): the game's ``value_bounds``,
       which narrow the window or end the node, and ``sufficient_actions``.
     - ``rounds``: depth counts rounds (see :meth:`Kernel.entry_depth`).
+
+    The selective switches (depth-limited searches in plies only, see
+    :data:`plies.search.engine.SELECTIVE`):
+
+    - ``quiescence`` with ``noisy`` (the game's ``noisy_actions``): a node at the depth
+      limit is not scored by ``evaluate`` but by a stand-pat search inside the caller's
+      window: the mover takes the static evaluation or any noisy move, at most
+      ``quiescence`` noisy plies deep.  Its value is exactly that of
+      :class:`~plies.search.quiescence.Quiescent` as the evaluation (the same tree, searched
+      with a window instead of one full-window search per leaf).
+    - ``extension(state, action, child)``: a child it gives a positive number for is
+      searched one ply deeper (at most one ply per move, and no deeper than
+      :data:`~plies.search.engine.EXTENSION_REACH` times the depth limit).
+    - ``singular`` (a margin; needs ``table``): at a node with at least
+      :data:`~plies.search.engine.SINGULAR_DEPTH` plies left whose stored move has a
+      stored value ``v`` from nearly as deep (a lower bound or exact for the searching
+      player's node, an upper bound or exact for the others), every other move is searched
+      at half the depth with a null window at ``v - singular`` (``v + singular`` at an
+      opponent's node); if none reaches it, the stored move is singular and is searched
+      one ply deeper.
+    - ``null_move`` (the game's hook): at a node with at least
+      :data:`~plies.search.engine.NULL_DEPTH` plies left whose static evaluation already
+      reaches ``beta`` (``alpha`` at an opponent's node), the mover passes and the
+      position is searched ``null_reduction`` plies shallower with a null window; if
+      it still fails high (low), the node is cut off with ``beta`` (``alpha``).  Never
+      twice in a row.
+    - ``quiet(state, action)``: late-move reductions.  From the fourth move on, at nodes
+      with at least :data:`~plies.search.engine.LMR_DEPTH` plies left, a quiet move that
+      is not extended is first searched one ply shallower with a null window, and again
+      normally only if it beats the best so far.
 
     With ``star1`` chance nodes are searched too, with Ballard's Star1 pruning: after
     each outcome the chance node's value is bracketed by the outcomes searched so far
@@ -282,6 +324,20 @@ def alphabeta_kernel(
     nodes = leaves = evals = cutoffs = tt_hits = deepest = 0
     # The adaptive cadence looks at the clock about once a millisecond, whatever a node costs.
     next_check, check = _budget_check(deadline, budget, stop=stop)
+    selective = horizon != NEVER and not rounds
+    # Quiescence: noisy plies past the horizon (-1: none, the static evaluation scores).
+    qmax = quiescence if selective and noisy is not None and quiescence is not None else -1
+    noisy_actions = noisy if noisy is not None else actions
+    if not selective:
+        extension = null_move = quiet = None
+        singular = None
+    if slots is None:
+        singular = None
+    # Extensions stop this deep (a series of checks must not extend a line for ever).
+    reach = EXTENSION_REACH * horizon if selective else 0
+    is_quiet: Callable[[Any, Any], bool] = quiet if quiet is not None else _never
+    forward = extension is not None or singular is not None or quiet is not None
+    after_null = -1  # the ply of a node reached by a null move (no second one in a row)
 
     def round_depth(depth: int, state: Any) -> int:
         """A node's depth in rounds from its parent's (both ``ROUND * rounds + phase``)."""
@@ -383,6 +439,8 @@ def alphabeta_kernel(
             return utility(state, player)
         # (With rounds, every node passes the first test: its depth grows on entry.)
         if depth >= cutoff and (not rounds or (depth := round_depth(depth, state)) >= horizon):
+            if qmax >= 0:
+                return quiesce(state, 0, ply, alpha, beta)
             leaves += 1
             evals += 1
             kernel.heuristic = True
@@ -398,6 +456,7 @@ def alphabeta_kernel(
                 lines[ply] = None
                 return chance(state, depth, ply, alpha, beta)
             raise _refuse("alphabeta", mover)
+        entry: Entry | None = None
         if craft:
             node = before(state, mover, depth, ply, alpha, beta)
             if not isinstance(node, tuple):
@@ -407,6 +466,21 @@ def alphabeta_kernel(
             moves = actions(state)
             if order is not None:
                 moves = order(state, moves)
+        if null_move is not None and ply != after_null and horizon - depth >= NULL_DEPTH:
+            v = null_test(state, mover, depth, ply, alpha, beta)
+            if v is not None:
+                if slots is not None and entry is not None:
+                    key, slot, remaining = entry[0], entry[1], entry[2]
+                    slots[slot] = (key, remaining, LOWER if v >= beta else UPPER, v, None, age)
+                return v
+        if forward:
+            best, found, cut = children(state, mover, moves, depth, ply, alpha, beta, entry)
+            if found is None:
+                raise _no_actions(state)
+            lines[ply] = found
+            if entry is not None:
+                after(entry, best, cut, found)
+            return best
         child_depth = depth + step
         child = ply + 1
         line: Line = None
@@ -451,9 +525,180 @@ def alphabeta_kernel(
         if line is None:
             raise _no_actions(state)
         lines[ply] = line
-        if craft:
+        if entry is not None:
             after(entry, best, alpha >= beta, line)
         return best
+
+    def quiesce(state: Any, q: int, ply: int, alpha: float, beta: float) -> float:
+        """The stand-pat value of ``state`` (not terminal) within ``(alpha, beta)``,
+        fail-soft: the static evaluation or a noisy move, ``q`` noisy plies searched."""
+        nonlocal nodes, leaves, evals, cutoffs, deepest, next_check
+        kernel.heuristic = True
+        evals += 1
+        stand = evaluate(state, player)
+        if ply > deepest:
+            deepest = ply
+        lines[ply] = None
+        mover = to_move(state)
+        maximizing = mover == player
+        if q >= qmax or mover < 0 or (stand >= beta if maximizing else stand <= alpha):
+            leaves += 1
+            return stand
+        moves = noisy_actions(state)
+        if not moves:
+            leaves += 1
+            return stand
+        if ply + 2 >= len(lines):
+            lines.extend([None] * len(lines))
+        if maximizing:  # standing pat is the first "move": it narrows the window
+            if stand > alpha:
+                alpha = stand
+        elif stand < beta:
+            beta = stand
+        best, line, child = stand, None, ply + 1
+        for i, action in enumerate(moves):
+            nxt = result(state, action)
+            nodes += 1
+            if nodes >= next_check:
+                next_check = check(nodes)
+            if is_terminal(nxt):
+                leaves += 1
+                if child > deepest:
+                    deepest = child
+                lines[child] = None
+                v = utility(nxt, player)
+            else:
+                v = quiesce(nxt, q + 1, child, alpha, beta)
+            if maximizing:
+                if v > best:
+                    best, line = v, (action, lines[child])
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, line = v, (action, lines[child])
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                if i + 1 < len(moves):
+                    cutoffs += 1
+                break
+        lines[ply] = line
+        return best
+
+    def null_test(
+        state: Any, mover: int, depth: int, ply: int, alpha: float, beta: float
+    ) -> float | None:
+        """Null-move pruning: the node's cutoff value if passing already fails high for
+        the searching player (low for an opponent), else None."""
+        nonlocal evals, after_null, cutoffs
+        maximizing = mover == player
+        if beta == INF if maximizing else alpha == -INF:
+            return None
+        evals += 1
+        static = evaluate(state, player)
+        if static < beta if maximizing else static > alpha:
+            return None
+        passed = null_move(state)  # type: ignore[misc]
+        if passed is None:
+            return None
+        outer, after_null = after_null, ply + 1
+        try:
+            below = depth + 1 + null_reduction
+            if maximizing:
+                v = value(passed, below, ply + 1, nextafter(beta, -INF), beta)
+            else:
+                v = value(passed, below, ply + 1, alpha, nextafter(alpha, INF))
+        finally:
+            after_null = outer
+        if v >= beta if maximizing else v <= alpha:
+            cutoffs += 1
+            lines[ply] = None
+            return beta if maximizing else alpha  # not v: a pass proves no mate score
+        return None
+
+    def singular_move(
+        state: Any, mover: int, moves: Sequence[Any] | Staged, depth: int, ply: int, entry: Entry
+    ) -> Any:
+        """The table's move if it is singular at this node (see the kernel doc), else None."""
+        if type(moves) is not Staged or slots is None:
+            return None
+        remaining = horizon - depth
+        if remaining < SINGULAR_DEPTH:
+            return None
+        stored = slots.get(entry[1])
+        first = moves.first
+        if stored is None or stored[0] != entry[0] or stored[4] != first:
+            return None
+        if stored[1] < remaining - 3 or stored[1] == UNLIMITED:
+            return None
+        maximizing = mover == player
+        flag, v = stored[2], stored[3]
+        if flag == (UPPER if maximizing else LOWER):
+            return None  # a bound on the wrong side says nothing about the best move
+        below = horizon - (remaining - 1) // 2
+        if maximizing:
+            edge = v - singular  # type: ignore[operator]
+            window = (nextafter(edge, -INF), edge)
+        else:
+            edge = v + singular  # type: ignore[operator]
+            window = (edge, nextafter(edge, INF))
+        for action in moves.rest():
+            w = value(result(state, action), below, ply + 1, *window)
+            if w >= edge if maximizing else w <= edge:
+                return None  # another move comes within the margin
+        return first
+
+    def children(
+        state: Any, mover: int, moves: Sequence[Any] | Staged, depth: int, ply: int,
+        alpha: float, beta: float, entry: Entry | None,
+    ) -> tuple[float, Line, bool]:
+        """The children of a node with extensions and reductions: ``(best, line, cut)``."""
+        nonlocal cutoffs
+        maximizing = mover == player
+        remaining = horizon - depth
+        single = None
+        if singular is not None and entry is not None:
+            single = singular_move(state, mover, moves, depth, ply, entry)
+        child_depth, child = depth + 1, ply + 1
+        best = -INF if maximizing else INF
+        line: Line = None
+        reduce = quiet is not None and remaining >= LMR_DEPTH
+        count = len(moves)
+        for i, action in enumerate(moves):
+            nxt = result(state, action)
+            d = child_depth
+            if (i == 0 and single is not None) or (
+                extension is not None and ply < reach and extension(state, action, nxt) > 0
+            ):
+                d -= 1
+            if maximizing:
+                low, high = alpha, nextafter(alpha, INF)
+            else:
+                low, high = nextafter(beta, -INF), beta
+            v = INF if maximizing else -INF  # "not settled by a reduced search"
+            if reduce and i >= LMR_MOVES and d == child_depth and is_quiet(state, action):
+                v = value(nxt, d + 1, child, low, high)
+            if v > alpha if maximizing else v < beta:
+                if pvs and i:
+                    v = value(nxt, d, child, low, high)
+                    if alpha < v < beta:
+                        v = value(nxt, d, child, alpha, beta)
+                else:
+                    v = value(nxt, d, child, alpha, beta)
+            if maximizing:
+                if v > best:
+                    best, line = v, (action, lines[child])
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, line = v, (action, lines[child])
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                if i + 1 < count:
+                    cutoffs += 1
+                break
+        return best, line, alpha >= beta
 
     def probe(
         outcomes: Sequence[tuple[Any, float]], state: Any, depth: int, ply: int, beta: float
@@ -534,6 +779,10 @@ def alphabeta_kernel(
         kernel.max_ply, kernel.lines = deepest, lines
 
     return _wrap(kernel, value, finish)
+
+
+def _never(state: Any, action: Any) -> bool:
+    return False
 
 
 def _wrap(kernel: Kernel, value: Worker, finish: Callable[[], None]) -> Kernel:

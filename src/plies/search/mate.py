@@ -21,8 +21,10 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from plies.errors import OptionError
-from plies.game import Game, GameWrapper
+from plies.game import Game, GameWrapper, hook
 
+UNWRAPPED = ("extension", "null_move", "is_quiet")
+"""Hooks set on the wrapper only when the wrapped game has them (never forwarded raw)."""
 SHIFT_BITS = 32
 MAX_PLY = 1 << 16
 
@@ -38,6 +40,21 @@ class MateDistance(GameWrapper[tuple[Any, int], Any]):
         self.lo, self.hi = float(lo), float(hi)
         self.step = (self.hi - self.lo) * 2.0**-SHIFT_BITS
         self.band = self.step * MAX_PLY
+        # The selective hooks speak of the wrapped game's states: unwrap them.
+        extension, null_move, is_quiet = (
+            hook(game, "extension"), hook(game, "null_move"), hook(game, "is_quiet")
+        )
+        if extension is not None:
+            self.extension = lambda state, action, child: extension(state[0], action, child[0])
+        if null_move is not None:
+
+            def passed(state: tuple[Any, int]) -> tuple[Any, int] | None:
+                after = null_move(state[0])
+                return None if after is None else (after, state[1] + 1)
+
+            self.null_move = passed
+        if is_quiet is not None:
+            self.is_quiet = lambda state, action: is_quiet(state[0], action)
 
     def root(self, state: Any) -> tuple[Any, int]:
         return (state, 0)
@@ -87,7 +104,7 @@ class MateDistance(GameWrapper[tuple[Any, int], Any]):
 
     def __getattr__(self, name: str) -> Any:
         # Hooks that speak about exact values of the wrapped game do not apply here.
-        if name in ("value_bounds", "sufficient_actions"):
+        if name in ("value_bounds", "sufficient_actions", *UNWRAPPED):
             raise AttributeError(name)
         return super().__getattr__(name)
 

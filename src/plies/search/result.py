@@ -15,7 +15,9 @@ class SearchStats:
     expanding them (terminal or cut off by depth).  ``evals``: calls of ``evaluate``.
     ``cutoffs``: times the rest of a node's children were pruned.  ``tt_hits``:
     transposition-table hits.  ``depth``: the deepest completed depth (in the limit's
-    unit; the full height of the tree when no depth limit was given).
+    unit; the full height of the tree when no depth limit was given).  ``seldepth``:
+    the deepest ply any node of the last iteration was reached at (quiescence and
+    extensions go past ``depth``).
     """
 
     nodes: int = 0
@@ -24,6 +26,7 @@ class SearchStats:
     cutoffs: int = 0
     tt_hits: int = 0
     depth: int = 0
+    seldepth: int = 0
     elapsed: float = 0.0
 
     @property
