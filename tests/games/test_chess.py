@@ -295,3 +295,83 @@ def test_a_game_and_its_states_pickle_for_worker_processes() -> None:
     copy_game, copy_state = pickle.loads(pickle.dumps((game, state)))
     assert copy_state == state and copy_state.repetitions() == state.repetitions() == 2
     assert copy_game.max_plies == 50 and copy_game.actions(copy_state) == game.actions(state)
+
+
+# --- the engine hooks: check extension, null move, quiet moves --------------------------------
+
+
+def test_extension_is_one_ply_for_a_move_that_gives_check() -> None:
+    game = Chess(MATES[1][1])  # Scholar's mate: Qxf7# gives check, Qh5-h3 does not
+    state = game.initial_state()
+    mate, quiet = game.parse_action(state, "h5f7"), game.parse_action(state, "h5h3")
+    assert game.extension(state, mate, game.result(state, mate)) == 1
+    assert game.extension(state, quiet, game.result(state, quiet)) == 0
+    # A discovered check: the bishop steps off the e-file, the rook behind it checks.
+    discovered = Chess("4k3/8/8/8/4B3/8/8/4RK2 w - - 0 1")
+    s = discovered.initial_state()
+    move = discovered.parse_action(s, "Bd5")
+    assert discovered.extension(s, move, discovered.result(s, move)) == 1
+
+
+def test_null_move_passes_the_turn_and_clears_en_passant() -> None:
+    game = Chess()
+    state = game.play_moves("e4 c5 e5 d5")  # en passant exd6 is legal here
+    fen, key = state.board.fen(), state.key
+    passed = game.null_move(state)
+    assert passed is not None
+    assert state.board.fen() == fen and state.key == key  # the input is untouched
+    assert passed.board.turn != state.board.turn and passed.board.ep_square is None
+    assert passed.key != state.key and game.to_move(passed) == 1
+    assert passed.ply == state.ply + 1
+    assert passed.board.halfmove_clock == state.board.halfmove_clock + 1
+    assert passed.history == (state.key, state.history)
+    # The position after the pass is the legal position Black to move, usable by the model.
+    same = game.state_from_fen(
+        "rnbqkbnr/pp2pppp/8/2ppP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 1 3"
+    )
+    assert passed.key == same.key
+    assert sorted(m.uci() for m in game.actions(passed)) == sorted(
+        m.uci() for m in game.actions(same)
+    )
+    assert game.evaluate(passed, 0) == game.evaluate(same, 0)
+    child = game.result(passed, game.actions(passed)[0])
+    assert game.to_move(child) == 0 and not game.is_terminal(child)
+
+
+def test_passing_twice_repeats_the_position() -> None:
+    game = Chess()
+    state = game.initial_state()
+    twice = game.null_move(game.null_move(state) or state)
+    assert twice is not None and twice.key == state.key and twice.repetitions() == 2
+
+
+def test_no_null_move_in_check_with_king_and_pawns_or_at_the_end() -> None:
+    game = Chess()
+    checked = game.play_moves("e4 f5 Qh5")  # Black is in check
+    assert game.null_move(checked) is None
+    pawns = Chess("4k3/pppp4/8/8/8/8/4PPPP/3QK3 b - - 0 1")  # Black: king and pawns
+    assert pawns.null_move(pawns.initial_state()) is None
+    queen = Chess("4k3/pppp4/8/8/8/8/4PPPP/3QK3 w - - 0 1")  # White has a queen
+    assert queen.null_move(queen.initial_state()) is not None
+    mated = game.play_moves("f3 e5 g4 Qh4")
+    assert game.null_move(mated) is None
+    stale = Chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert stale.null_move(stale.initial_state()) is None
+
+
+def test_quiet_moves_are_neither_captures_nor_promotions() -> None:
+    game = Chess("r3k3/1P6/8/3pP3/8/8/8/R3K2R w KQq d6 0 1")
+    state = game.initial_state()
+
+    def quiet(uci: str) -> bool:
+        return game.is_quiet(state, game.parse_action(state, uci))
+
+    assert quiet("e1g1") and quiet("e1c1") and quiet("e5e6") and quiet("a1a7")
+    assert not quiet("a1a8")  # rook takes rook
+    assert not quiet("e5d6")  # en passant
+    assert not quiet("b7b8q") and not quiet("b7b8n")  # promotions
+    assert not quiet("b7a8q")  # a capture that promotes
+    assert all(
+        game.is_quiet(state, m) == (not state.board.is_capture(m) and m.promotion is None)
+        for m in game.actions(state)
+    )

@@ -26,7 +26,10 @@ it is imported when a :class:`Chess` game is made, never by ``import plies``.
   :data:`EVAL_CAP`, so every win outranks every heuristic value and mate-distance
   scores (:mod:`plies.search.mate`) stay apart from them.
 - **Hooks** for engines: ``order_hint`` (promotions, then captures by MVV-LVA, then the
-  rest) and ``noisy_actions`` (captures and promotions, the quiescence search's moves).
+  rest), ``noisy_actions`` (captures and promotions, the quiescence search's moves),
+  ``extension`` (one more ply for a move that gives check), ``null_move`` (the position
+  after a pass, for null-move pruning; None in check or with only king and pawns) and
+  ``is_quiet`` (neither a capture nor a promotion: late-move reductions may reduce it).
 
 >>> game = Chess()
 >>> s = game.initial_state()
@@ -104,7 +107,7 @@ class ChessState:
     computed once, on first use.
     """
 
-    __slots__ = ("_moves", "_outcome", "board", "history", "key", "ply")
+    __slots__ = ("_check", "_moves", "_outcome", "board", "history", "key", "ply")
 
     def __init__(
         self, board: chesslib.Board, ply: int = 0, history: tuple[int, Any] | None = None
@@ -115,6 +118,7 @@ class ChessState:
         self.history = history
         self._moves: list[chesslib.Move] | None = None
         self._outcome = -1
+        self._check = -1  # is the side to move in check: -1 not known yet, else 0 or 1
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -135,6 +139,13 @@ class ChessState:
 
     def __repr__(self) -> str:
         return f"ChessState({self.board.fen()!r})"
+
+    def in_check(self) -> bool:
+        """Whether the side to move is in check (computed once)."""
+        check = self._check
+        if check == -1:
+            check = self._check = int(self.board.is_check())
+        return check == 1
 
     def repetitions(self) -> int:
         """How often this position occurred since the last capture or pawn move (>= 1)."""
@@ -235,7 +246,7 @@ class Chess(Game[ChessState, Any]):
         )
         if not has_move:
             mated = BLACK_WINS if board.turn else WHITE_WINS
-            outcome = mated if board.is_check() else DRAWN  # else stalemate
+            outcome = mated if state.in_check() else DRAWN  # else stalemate
         elif (
             board.halfmove_clock >= 100
             or (self.max_plies is not None and state.ply >= self.max_plies)
@@ -353,6 +364,48 @@ class Chess(Game[ChessState, Any]):
                 m for m in board.generate_legal_moves(seventh, empty) if m.promotion == 5
             )
         return self.order_hint(state, noisy) if noisy else noisy
+
+    def extension(self, state: ChessState, action: chesslib.Move, child: ChessState) -> int:
+        """Extra plies to search ``child`` (reached from ``state`` by ``action``): 1 when
+        the move gives check, else 0 (the check extension).
+
+        The in-check test is cached on ``child``, where the terminal test reuses it.
+        """
+        return 1 if child.in_check() else 0
+
+    def null_move(self, state: ChessState) -> ChessState | None:
+        """The position after the side to move passes, or None when a pass is no sound test.
+
+        The pass flips the side to move, clears the en-passant square, adds one to the
+        halfmove clock and to ``ply`` and extends the history as :meth:`result` does; the
+        position stays legal, since the passing side is not in check.  None when the side
+        to move is in check (a pass would leave its king capturable), when it has only
+        king and pawns (zugzwang is common there, and null-move pruning would assume a
+        move never hurts), or when the game is over.  ``state`` is not changed.
+        """
+        board = state.board
+        own = board.occupied_co[board.turn]
+        if (
+            not own & (board.knights | board.bishops | board.rooks | board.queens)
+            or state.in_check()
+            or self.is_terminal(state)
+        ):
+            return None
+        child = board.copy(stack=False)
+        child.push(chess_module().Move.null())
+        return ChessState(child, state.ply + 1, (state.key, state.history))
+
+    def is_quiet(self, state: ChessState, action: chesslib.Move) -> bool:
+        """True for a move late-move reductions may reduce: neither a capture (en passant
+        included) nor a promotion.  Checks are :meth:`extension`'s concern."""
+        if action.promotion is not None:
+            return False
+        board = state.board
+        to = action.to_square
+        if board.occupied_co[not board.turn] >> to & 1:
+            return False
+        # En passant: a pawn moving to the en-passant square.
+        return not (to == board.ep_square and board.pawns >> action.from_square & 1)
 
     # --- text ----------------------------------------------------------------------------
 
