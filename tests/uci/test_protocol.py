@@ -153,19 +153,38 @@ def test_the_time_manager_shares_the_clock_and_keeps_a_margin() -> None:
     assert think_time(parse_go(["btime", "3000"]), white=True) == pytest.approx(0.1)
 
 
-def test_once_stopped_the_quiescence_search_finds_no_more_noisy_moves() -> None:
-    """Regression: a leaf's quiescence search ran on for up to 18 ms after stop."""
-    import threading
-
-    from plies.games.chess import Chess
-    from plies.uci.protocol import _Stoppable
-
+def test_a_node_budget_counts_the_quiescence_nodes() -> None:
+    """Regression: quiescence ran outside the search (a full-window search per leaf), so
+    neither ``go nodes`` nor ``stop`` reached it (up to 18 ms late after stop)."""
+    gui = Gui()
     kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-    game = Chess()
-    stop = threading.Event()
-    wrapped = _Stoppable(game, stop)
-    root = wrapped.root(game.state_from_fen(kiwipete))
-    noisy = wrapped.noisy_actions(root)  # the game's own: captures that cannot lose material
-    assert noisy and list(noisy) == list(game.noisy_actions(root[0]))
-    stop.set()
-    assert wrapped.noisy_actions(root) == ()
+    gui.say("setoption name Quiescence value 16")
+    out = gui.say(f"position fen {kiwipete}", "go depth 3 nodes 2000")
+    infos = [line.split() for line in out if line.startswith("info depth")]
+    assert all(int(words[words.index("nodes") + 1]) <= 2000 for words in infos)
+    assert out[-1].startswith("bestmove ")
+
+
+def test_info_lines_carry_seldepth_past_the_depth() -> None:
+    out = Gui().say("position startpos moves e2e4 d7d5", "go depth 3")
+    infos = [line.split() for line in out if line.startswith("info depth")]
+    last = infos[-1]
+    depth, seldepth = int(last[last.index("depth") + 1]), int(last[last.index("seldepth") + 1])
+    assert seldepth > depth == 3  # the exchange on d5 is searched past the horizon
+
+
+@pytest.mark.parametrize("name", ["CheckExtensions", "SingularExtensions", "NullMove",
+                                  "LateMoveReductions"])
+def test_each_selective_switch_is_a_check_option(name: str) -> None:
+    gui = Gui()
+    assert f"option name {name} type check default true" in gui.say("uci")
+    gui.say(f"setoption name {name} value false")
+    assert gui.engine.switches[name] is False
+    switch = {"CheckExtensions": "extensions", "SingularExtensions": "singular",
+              "NullMove": "null_move", "LateMoveReductions": "reductions"}[name]
+    assert switch not in gui.engine.craft()
+    assert gui.say(f"setoption name {name} value maybe") == [
+        f"info string {name} takes true or false, got 'maybe'"
+    ]
+    gui.say(f"setoption name {name} value true")
+    assert switch in gui.engine.craft()

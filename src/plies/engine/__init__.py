@@ -35,7 +35,17 @@ from plies.engine.games import (
     position,
     split_moves,
 )
-from plies.engine.policy import Deadline, Kind, Plan, SearchRequest, SolverTest, plan
+from plies.engine.policy import (
+    NULL_REDUCTION,
+    QUIESCENCE,
+    Deadline,
+    Kind,
+    Plan,
+    SearchRequest,
+    SolverTest,
+    plan,
+    selective_craft,
+)
 from plies.engine.text import (
     clean,
     jsonable,
@@ -50,6 +60,8 @@ from plies.search.registry import ALGORITHMS, Algorithm, algorithm, auto_algorit
 
 __all__ = [
     "ALGORITHMS",
+    "NULL_REDUCTION",
+    "QUIESCENCE",
     "Algorithm",
     "Deadline",
     "GameSpec",
@@ -74,5 +86,6 @@ __all__ = [
     "position",
     "pv_text",
     "report",
+    "selective_craft",
     "split_moves",
 ]

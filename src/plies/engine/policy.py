@@ -39,15 +39,15 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import hook
 from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import StopSignal, Trace
-from plies.search.engine import TranspositionTable
+from plies.search.engine import Craft, TranspositionTable
 from plies.search.registry import Algorithm, algorithm, auto_algorithm
 
 Kind = Literal["solver", "engine", "plain"]
@@ -78,6 +78,9 @@ class SearchRequest:
     ``all_values``: the value of every root action (:func:`plies.analyze`).
     ``traced``: the search will report trace events (a trace shows the plain algorithm,
     so craft is not switched on by ``auto`` and an explicit ``engine`` is refused).
+    ``craft``: more engine switches for an ``engine`` alpha-beta search, by
+    :class:`~plies.search.engine.Craft` field name, such as the selective ones of
+    :func:`selective_craft` (ignored by an exact search, which has no horizon).
     """
 
     algorithm: str = "auto"
@@ -90,6 +93,7 @@ class SearchRequest:
     weak: bool = False
     all_values: bool = False
     traced: bool = False
+    craft: Mapping[str, Any] = field(default_factory=dict)
 
 
 class SolverTest(NamedTuple):
@@ -268,6 +272,11 @@ def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, An
     bounds = request.algorithm == "auto" and chosen.name == "alphabeta" and (
         hook(game, "value_bounds") is not None
     )
+    Craft.from_kwargs(**request.craft)  # an unknown switch is named before anything runs
+    if request.craft and not (request.engine and chosen.name == "alphabeta"):
+        raise OptionError(
+            f"engine switches ({', '.join(request.craft)}) need the engine's alpha-beta"
+        )
     if request.traced or not (request.engine or bounds):
         return {}
     if chosen.name == "expectiminimax":
@@ -285,9 +294,50 @@ def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, An
     options: dict[str, Any] = {"tt": True, "ordering": True, "pvs": True}
     if request.limit is None:
         options["bisection"] = True
+    elif request.limit.depth is not None or request.limit.anytime:
+        options.update(request.craft)  # selective switches shape a depth-limited tree
     if request.all_values:
         options.pop("pvs")
     return options
 
 
-__all__ = ["Deadline", "Kind", "Plan", "SearchRequest", "SolverTest", "plan"]
+QUIESCENCE: Final = 4
+"""Noisy plies searched past the depth limit by :func:`selective_craft` (``plies uci``'s
+``Quiescence`` option)."""
+NULL_REDUCTION: Final = 2
+"""Null-move pruning's depth reduction R in :func:`selective_craft`."""
+
+
+def selective_craft(game: Any, *, singular: float | None = None) -> dict[str, Any]:
+    """The selective switches ``game`` has hooks for, for playing strength.
+
+    Quiescence (:data:`QUIESCENCE` plies) with ``noisy_actions``, extensions with
+    ``extension``, null-move pruning (R = :data:`NULL_REDUCTION`) with ``null_move``,
+    late-move reductions with ``is_quiet``, and singular extensions when a margin is
+    given (in the game's evaluation units).  Pass it as ``SearchRequest(engine=True,
+    craft=...)``; an exact search ignores it.
+
+    >>> from plies.games import load
+    >>> sorted(selective_craft(load("chess"), singular=50))
+    ['extensions', 'null_move', 'quiescence', 'reductions', 'singular']
+    >>> selective_craft(load("tictactoe"))
+    {}
+    """
+    craft: dict[str, Any] = {}
+    if hook(game, "noisy_actions") is not None:
+        craft["quiescence"] = QUIESCENCE
+    if hook(game, "extension") is not None:
+        craft["extensions"] = True
+    if hook(game, "null_move") is not None:
+        craft["null_move"] = NULL_REDUCTION
+    if hook(game, "is_quiet") is not None:
+        craft["reductions"] = True
+    if singular is not None:
+        craft["singular"] = singular
+    return craft
+
+
+__all__ = [
+    "NULL_REDUCTION", "QUIESCENCE", "Deadline", "Kind", "Plan", "SearchRequest", "SolverTest",
+    "plan", "selective_craft",
+]

@@ -420,6 +420,10 @@ class EngineSearcher(AlphaBetaSearcher):
         if self.hint is not None or self.memory is not None:
             ordering = move_order(self.hint, self.memory, exact)
         craft = self.craft
+        if self.rounds and craft.selective:
+            raise OptionError(
+                f"{', '.join(craft.selective)} count plies: search with unit='ply'"
+            )
         return alphabeta_kernel(
             self.ops, self.player, self.max_depth, table=self.table, ordering=ordering,
             memory=self.memory, pvs=craft.pvs, bounds=bounds, sufficient=sufficient,

@@ -460,7 +460,7 @@ LMR_MOVES: Final = 3
 """Late-move reductions start with the fourth move (after table move and two killers)."""
 LMR_DEPTH: Final = 3
 """... at nodes with at least this many plies left."""
-SINGULAR_DEPTH: Final = 4
+SINGULAR_DEPTH: Final = 3
 """Singular extensions are tested at nodes with at least this many plies left."""
 EXTENSION_REACH: Final = 2
 """Extensions stop at ``EXTENSION_REACH`` times the depth limit (a series of checks

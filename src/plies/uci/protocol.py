@@ -7,10 +7,12 @@ in a worker thread, so ``stop``, ``isready`` and ``quit`` are answered while it 
 
 The search is the engine layer's (:func:`plies.engine.plan` with ``engine=True``:
 alpha-beta with the transposition table kept between moves, move ordering, PVS and
-iterative deepening), over chess wrapped twice: :class:`~plies.search.mate.MateDistance`
-(so the shortest mate is preferred and reported as ``score mate N``) inside
-:class:`~plies.search.quiescence.Quiescent` (captures and promotions are searched past
-the depth limit, so no leaf is scored in the middle of an exchange).
+iterative deepening) with the selective switches of
+:func:`plies.engine.selective_craft`: quiescence over captures and promotions inside the
+search's window (no leaf is scored in the middle of an exchange), check extensions,
+singular extensions, null-move pruning and late-move reductions, each a UCI option.  The
+game is chess wrapped in :class:`~plies.search.mate.MateDistance`, so the shortest mate is
+preferred and reported as ``score mate N``.
 
 Contracts:
 
@@ -20,65 +22,48 @@ Contracts:
 - Every ``go`` ends with exactly one ``bestmove``: the search's move, the first legal
   move if the search had not finished an iteration, or ``0000`` when there is no legal
   move.  After ``go infinite`` it waits for ``stop`` (as UCI asks).
-- ``go nodes N`` budgets the nodes of the main search; the quiescence nodes that the
-  ``info`` lines include are not counted against it.
-- ``info`` after every completed iteration: ``depth``, ``score cp`` (centipawns from the
-  side to move) or ``score mate N`` (N moves, negative when the engine is mated),
-  ``nodes`` (quiescence nodes included), ``nps``, ``hashfull`` (per mille of the kept
-  table's slots in use), ``time`` (ms) and ``pv``.  No ``seldepth``: the search does not
-  count how deep its quiescence went.
+- ``go nodes N`` budgets every node, quiescence nodes included.
+- ``info`` after every completed iteration: ``depth``, ``seldepth`` (the deepest ply
+  reached, quiescence and extensions included), ``score cp`` (centipawns from the side
+  to move) or ``score mate N`` (N moves, negative when the engine is mated), ``nodes``,
+  ``nps``, ``hashfull`` (per mille of the kept table's slots in use), ``time`` (ms) and
+  ``pv``.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Final
 
-from plies.engine import SearchRequest, plan
+from plies.engine import QUIESCENCE, SearchRequest, plan, selective_craft
 from plies.errors import PliesError
 from plies.games.chess import STARTING_FEN, Chess, ChessState
 from plies.search import Limit, SearchResult
 from plies.search.engine import ENTRY_BYTES, MAX_TABLE_SLOTS, TranspositionTable
 from plies.search.mate import MateDistance
-from plies.search.quiescence import Quiescent
 from plies.uci.clock import Go, parse_go, table_slots, think_time
 
 NAME: Final = "plies"
 AUTHOR: Final = "the plies authors"
 MAX_DEPTH: Final = 64
 """The deepest iteration of a search without a ``depth``: the clock or ``stop`` ends it."""
-QUIESCENCE_DEFAULT: Final = 4
-"""Captures and promotions searched past the depth limit (the ``Quiescence`` option).
-Each leaf's quiescence search has a full window, so this bounds a leaf's cost: from the
-start position with ``go movetime 2000``, depth 0 reaches depth 5 but plays into the horizon effect
-(``e2e4 b8c6 f1c4 e7e6 c4e6``), depths 2 to 6 reach depth 5 with ``g1f3 g8f6 d2d4``; in
-Kiwipete (a tangle of captures) depth 6 completes 1 iteration, 4 completes 2."""
+QUIESCENCE_DEFAULT: Final = QUIESCENCE
+"""Captures and promotions searched past the depth limit (the ``Quiescence`` option)."""
+SINGULAR_MARGIN: Final = 50
+"""Centipawns by which the table's move must beat every other move in the shallower
+test search to be singular (and searched one ply deeper)."""
+SWITCHES: Final = {
+    "CheckExtensions": "extensions", "SingularExtensions": "singular",
+    "NullMove": "null_move", "LateMoveReductions": "reductions",
+}
+"""The ``check`` options, each a selective switch of the search (all on by default)."""
 QUIESCENCE_MAX: Final = 16
 HASH_DEFAULT: Final = 16
 HASH_MAX: Final = MAX_TABLE_SLOTS * ENTRY_BYTES >> 20
 """The largest ``Hash`` (MB): the transposition table's cap of slots at the measured
 bytes of an entry."""
-
-
-class _Stoppable(MateDistance):
-    """Chess with mate-distance scores whose noisy moves run out once ``stop`` is set.
-
-    A leaf's quiescence search does not poll the stop signal; with no noisy moves left
-    it ends at the next node, so ``stop`` is answered within about a millisecond (it was
-    up to 18 ms in Kiwipete before).  The iteration it cuts short is thrown away by the
-    search; the nodes finished between the stop and the search's next look at it (about
-    a millisecond's worth) may leave shallower-quiescence values in the kept table,
-    which later searches may reuse: a small loss of accuracy, never of legality.
-    """
-
-    def __init__(self, game: Chess, stop: threading.Event) -> None:
-        super().__init__(game)
-        self.stop = stop
-
-    def noisy_actions(self, state: tuple[Any, int]) -> Sequence[Any]:
-        return () if self.stop.is_set() else super().noisy_actions(state)
 
 
 class UciEngine:
@@ -101,6 +86,7 @@ class UciEngine:
         self.hash_mb = HASH_DEFAULT
         self.table = TranspositionTable(table_slots(self.hash_mb, ENTRY_BYTES, MAX_TABLE_SLOTS))
         self.quiescence = QUIESCENCE_DEFAULT
+        self.switches = dict.fromkeys(SWITCHES, True)
         self.debug = False
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
@@ -167,6 +153,8 @@ class UciEngine:
             f"option name Quiescence type spin default {QUIESCENCE_DEFAULT} min 0 "
             f"max {QUIESCENCE_MAX}"
         )
+        for name in SWITCHES:
+            self.send(f"option name {name} type check default true")
         self.send("uciok")
 
     def _isready(self, args: list[str]) -> None:
@@ -195,8 +183,15 @@ class UciEngine:
         else:
             name, value = " ".join(args[1:]), ""
         spin = {"hash": ("Hash", 1, HASH_MAX), "quiescence": ("Quiescence", 0, QUIESCENCE_MAX)}
+        checks = {switch.lower(): switch for switch in SWITCHES}
+        if name.lower() in checks:
+            self._set_check(checks[name.lower()], value)
+            return
         if name.lower() not in spin:
-            self.info_string(f"unknown option {name!r}; the options are: Hash, Quiescence")
+            self.info_string(
+                f"unknown option {name!r}; the options are: Hash, Quiescence, "
+                f"{', '.join(SWITCHES)}"
+            )
             return
         label, low, high = spin[name.lower()]
         try:
@@ -215,6 +210,24 @@ class UciEngine:
             return
         self.hash_mb = number
         self.table = TranspositionTable(table_slots(number, ENTRY_BYTES, MAX_TABLE_SLOTS))
+
+    def _set_check(self, label: str, value: str) -> None:
+        if value.lower() not in ("true", "false"):
+            self.info_string(f"{label} takes true or false, got {value!r}")
+            return
+        if self.searching:
+            self.info_string(f"setoption {label} during a search: send stop first")
+            return
+        self.switches[label] = value.lower() == "true"
+
+    def craft(self) -> dict[str, Any]:
+        """The selective switches the options leave on (see :data:`SWITCHES`)."""
+        craft = selective_craft(self.game, singular=SINGULAR_MARGIN)
+        craft["quiescence"] = self.quiescence
+        for label, switch in SWITCHES.items():
+            if not self.switches[label]:
+                craft.pop(switch, None)
+        return craft
 
     def _position(self, args: list[str]) -> None:
         if not args:
@@ -303,29 +316,26 @@ class UciEngine:
         seconds = None if infinite else think_time(go, white=bool(state.board.turn))
         depth = MAX_DEPTH if go.depth is None else max(1, min(go.depth, MAX_DEPTH))
         nodes = None if infinite or not go.nodes else go.nodes
-        mated = _Stoppable(self.game, stop)
-        game = Quiescent(mated, depth=self.quiescence)
+        mated = MateDistance(self.game)
         root = mated.root(state)
         if self.game.is_terminal(state):  # drawn by rule but with legal moves, or over
             return None
         limit = Limit(depth=depth, time=seconds, nodes=nodes)
-        chosen = plan(game, root, SearchRequest(limit=limit, engine=True))
+        request = SearchRequest(limit=limit, engine=True, craft=self.craft())
+        chosen = plan(mated, root, request)
         start = time.perf_counter()
-        q0 = game.nodes
         best: list[Any] = [None]
-        pv_moves: list[Any] = []
 
         def on_iteration(r: SearchResult) -> None:
             if r.action is None:
                 return
             best[0] = r.action
-            pv_moves[:] = list(r.pv)
             elapsed = time.perf_counter() - start
-            total = r.stats.nodes + game.nodes - q0
+            total = r.stats.nodes
             score, plies = self._score(mated, r)
             self.send(
-                f"info depth {r.stats.depth} score {score} nodes {total} "
-                f"nps {int(total / elapsed) if elapsed > 0 else 0} "
+                f"info depth {r.stats.depth} seldepth {r.stats.seldepth} score {score} "
+                f"nodes {total} nps {int(total / elapsed) if elapsed > 0 else 0} "
                 f"hashfull {len(self.table) * 1000 // self.table.modulus} "
                 f"time {int(elapsed * 1000)} pv {' '.join(m.uci() for m in r.pv)}"
             )
@@ -333,7 +343,7 @@ class UciEngine:
             if plies is not None and plies <= r.stats.depth and not infinite and go.depth is None:
                 stop.set()
 
-        result = chosen.run(game, root, stop=stop, on_iteration=on_iteration, table=self.table)
+        result = chosen.run(mated, root, stop=stop, on_iteration=on_iteration, table=self.table)
         if result.action is not None and not result.stopped:
             best[0] = result.action
         if self.debug:
@@ -365,5 +375,5 @@ def serve(lines: Any, send: Callable[[str], None]) -> None:
 
 __all__ = [
     "AUTHOR", "HASH_DEFAULT", "HASH_MAX", "MAX_DEPTH", "NAME", "QUIESCENCE_DEFAULT",
-    "QUIESCENCE_MAX", "UciEngine", "serve",
+    "QUIESCENCE_MAX", "SINGULAR_MARGIN", "SWITCHES", "UciEngine", "serve",
 ]
