@@ -20,7 +20,7 @@ import plies
 from plies.errors import OptionError
 from plies.games import load
 from plies.search.engine import EXTENSION_REACH, Craft
-from tests.search.randomtree import RandomTree, random_trees
+from tests.search.randomtree import RandomTree, TreeNode, random_trees
 
 SETTINGS = settings(
     max_examples=150, deadline=None, derandomize=True,
@@ -189,3 +189,56 @@ def test_the_engine_layer_turns_on_what_the_game_has_hooks_for() -> None:
         plan(chess, chess.initial_state(), SearchRequest(limit=plies.Limit(depth=2), craft=craft))
     with pytest.raises(OptionError, match="unknown engine option 'nul_move'"):
         plan(chess, chess.initial_state(), SearchRequest(engine=True, craft={"nul_move": 2}))
+
+
+@SETTINGS
+@given(random_trees(max_height=6, max_branching=4), st.integers(5, 120))
+def test_an_interrupted_engine_pass_keeps_a_root_move_it_proved_better(
+    tree: RandomTree, nodes: int
+) -> None:
+    """A playing engine (any selective switch) stopped in pass d+1 returns the move that
+    pass proved better than pass d's best: worth more at depth d+1, by plain minimax."""
+    game = selective_tree(tree)
+    done: list[plies.SearchResult] = []
+    got = plies.alphabeta(
+        game, 0, plies.Limit(depth=6, nodes=nodes), quiescence=0, on_iteration=done.append,
+        **ENGINE,
+    )
+    if not (got.stopped and done and got.action != done[-1].action):
+        return
+    deeper = plies.Limit(depth=done[-1].stats.depth + 1)
+    values = plies.analyze(plies.Quiescent(game, depth=0), 0, deeper).action_values
+    assert values is not None
+    sign = 1 if tree.nodes[0].mover == got.player else -1
+    assert sign * values[got.action] > sign * values[done[-1].action]
+
+
+def test_a_stopped_engine_plays_the_better_move_its_last_pass_had_proved() -> None:
+    """Depth 1 prefers A (evaluation 5); depth 2 finds A worth 0 and B worth 3, then runs
+    out of nodes inside C: the engine plays B, a plain search would play A."""
+    leaf = [TreeNode(0, utilities=(u, -u)) for u in (0.0, 2.0, 3.0, 4.0, 9.0, 9.0, 9.0)]
+    inner = [
+        TreeNode(1, children=[4, 5], heuristic=(5.0, -5.0)),
+        TreeNode(1, children=[6, 7], heuristic=(1.0, -1.0)),
+        TreeNode(1, children=[8, 9, 10], heuristic=(0.0, 0.0)),
+    ]
+    root = TreeNode(0, children=[1, 2, 3], heuristic=(0.0, 0.0))
+    tree = selective_tree(RandomTree([root, *inner, *leaf], 2, True))
+    moves = set()
+    for nodes in range(4, 12):
+        done: list[plies.SearchResult] = []
+        got = plies.alphabeta(tree, 0, plies.Limit(depth=2, nodes=nodes), quiescence=0,
+                              on_iteration=done.append, **ENGINE)
+        plain = plies.alphabeta(tree, 0, plies.Limit(depth=2, nodes=nodes), **ENGINE)
+        if got.stopped and done:
+            moves.add(got.action)
+            assert plain.action == 0  # the last completed pass's move
+    assert moves == {0, 1}  # A until B was proved better, then B
+
+
+def test_an_interrupted_plain_search_still_returns_its_last_completed_pass() -> None:
+    ttt = load("tictactoe")
+    done: list[plies.SearchResult] = []
+    got = plies.alphabeta(ttt, ttt.initial_state(), plies.Limit(depth=9, nodes=3000),
+                          on_iteration=done.append, **ENGINE)
+    assert got.stopped and got.action == done[-1].action and got.value == done[-1].value

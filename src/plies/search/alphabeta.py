@@ -243,6 +243,7 @@ def setup(
             searcher.craft, searcher.table, searcher.memory, searcher.hint = (
                 craft, table, memory, hint
             )
+            searcher.keeps_partial = bool(craft.selective)  # a playing engine
 
     return (EngineSearcher if craft.engine else AlphaBetaSearcher), configure
 

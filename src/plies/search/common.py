@@ -108,6 +108,10 @@ class Searcher:
     root_first: Any = field(init=False, default=None)  # an action to search first at the root
     root_guess: float | None = field(init=False, default=None)  # last iteration's value
     root_window: tuple[float, float] = field(init=False, default=(-INF, INF))
+    # Playing engines keep what an interrupted pass proved: a root move better than the
+    # last pass's best (set by search_root, read by search_with).
+    keeps_partial: bool = field(init=False, default=False)
+    provisional: tuple[float, Any, list[Any]] | None = field(init=False, default=None)
     next_check: int = field(init=False, default=1)  # the node count of the next budget look
     check_budget: Callable[[int], int] = field(init=False)
     chance_ok: ClassVar[bool] = False
@@ -440,8 +444,12 @@ class Searcher:
                 values[action] = value
             earlier_tie = first and best_actions and value == best and i < best_actions[0][0]
             if not best_actions or value * sign > best * sign or earlier_tie:
+                improved = bool(best_actions) and not earlier_tie
                 best, best_actions = value, [(i, action)]
                 pvs = {i: [action, *self.line(1)]}
+                if improved and self.keeps_partial and self.root_window == (-INF, INF):
+                    # Proved better than every move before it (the last pass's best first).
+                    self.provisional = (best, action, pvs[i])
                 if tie == "first" and not all_values and self.root_stop(best, maximizing):
                     self.stats.cutoffs += 1
                     if self.trace is not None:
@@ -514,6 +522,9 @@ def run(
     at the next look (:func:`budget_check`); the result is then the last completed
     pass, or, if not even one completed (always so for a single pass), the first legal
     action with the root's evaluation (``exact=False``); either way ``stopped=True``.
+    A searcher that ``keeps_partial`` (a playing engine) returns instead the move the
+    interrupted pass proved better than the last pass's best, searched first in it
+    (``value`` a bound at the deeper depth, ``pv`` that pass's line).
     """
     check_tie(tie)
     limit = limit or Limit()
@@ -521,6 +532,7 @@ def run(
     probe.refuse(probe.game)
     start = time.perf_counter()
     total = SearchStats()
+    partial: list[SearchResult] = []  # what a pass proved before it was interrupted
 
     def one_pass(
         depth: int | None,
@@ -535,6 +547,11 @@ def run(
         rng = random.Random(seed) if tie == "random" else None
         try:
             value, action, pv, values = s.root(state, tie=tie, rng=rng, all_values=all_values)
+        except OutOfBudget:
+            if s.provisional is not None and last is not None and s.root_first == last.action:
+                v, a, line = s.provisional
+                partial.append(SearchResult(v, a, tuple(line), total, s.player, False))
+            raise
         finally:
             _merge(total, s.stats)
         done = s.max_ply if depth is None else depth
@@ -578,6 +595,8 @@ def run(
                     raise OutOfBudget  # no need to start a pass that cannot finish
                 best = one_pass(depth, deadline, left, best)
             except OutOfBudget:
+                if partial and best is not None:
+                    return dataclasses.replace(partial[-1], stopped=True)
                 return dataclasses.replace(best, stopped=True) if best else stopped()
             report(best)
             if best.exact:

@@ -410,7 +410,7 @@ class Craft:
         """The names of the engine switches that are on (``order`` is not one)."""
         return tuple(
             f.name for f in dataclasses.fields(self)
-            if f.name != "order" and getattr(self, f.name) not in (False, None)
+            if f.name != "order" and _on(getattr(self, f.name))
         )
 
     @property
@@ -421,7 +421,7 @@ class Craft:
     @property
     def selective(self) -> tuple[str, ...]:
         """The selective switches that are on (see :data:`SELECTIVE`)."""
-        return tuple(name for name in SELECTIVE if getattr(self, name) not in (False, None))
+        return tuple(name for name in SELECTIVE if _on(getattr(self, name)))
 
     @property
     def deepens(self) -> bool:
@@ -442,6 +442,11 @@ class Craft:
             f.name: getattr(self, f.name) for f in dataclasses.fields(self)
             if getattr(self, f.name) != f.default
         }
+
+
+def _on(value: Any) -> bool:
+    """Whether a switch's value turns it on (``quiescence=0`` does: a stand-pat leaf)."""
+    return value is not None and value is not False
 
 
 PLAIN = Craft()

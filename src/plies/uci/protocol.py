@@ -344,7 +344,7 @@ class UciEngine:
                 stop.set()
 
         result = chosen.run(mated, root, stop=stop, on_iteration=on_iteration, table=self.table)
-        if result.action is not None and not result.stopped:
+        if result.action is not None:  # a stopped search may still have found a better move
             best[0] = result.action
         if self.debug:
             self.info_string(f"searched with {chosen.name} {sorted(chosen.options)}")
