@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import signal
 import sys
 import threading
@@ -27,37 +26,25 @@ from rich.table import Table
 from plies import games
 from plies.engine import (
     Plan,
-    SearchRequest,
     SolverTest,
     jsonable,
     number,
     outcome,
     plan,
-    player_name,
     pv_text,
     report,
 )
 from plies.engine.args import (
     ArgumentParser,
     game_of,
-    limit_of,
-    player_of,
     position_of,
     real,
     request_of,
     say,
     search_arguments,
 )
-from plies.errors import IllegalActionError, OptionError, PliesError, UsageError
-from plies.game import (
-    CHANCE,
-    SIMULTANEOUS,
-    format_action,
-    format_player_action,
-    legal_actions,
-    parse_action,
-)
-from plies.search import Limit, SearchResult
+from plies.errors import PliesError, UsageError
+from plies.search import SearchResult
 from plies.search.narrate import Narrator
 
 __all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits", "main", "run"]
@@ -265,126 +252,6 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_play(console: Console, args: argparse.Namespace) -> int:
-    game = game_of(args)
-    state, _ = position_of(args, game)
-    humans = set() if args.human.strip().lower() == "none" else {
-        player_of(game, state, token) for token in args.human.split(",") if token.strip()
-    }
-    limit = limit_of(args, default_time=2.0)
-    rng = random.Random(args.seed)
-    while not game.is_terminal(state):
-        say(console, game.render(state))
-        mover = game.to_move(state)
-        if mover == SIMULTANEOUS:
-            joint = _joint_move(console, game, state, humans, limit, rng)
-            if joint is None:
-                say(console, "bye")
-                return 0
-            state = game.result(state, joint)
-            continue
-        if mover == CHANCE:
-            outcomes = list(game.chance_outcomes(state))
-            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            say(console, f"chance: {format_action(game, state, action)}")
-        elif mover in humans:
-            action = _ask(console, game, state, mover)
-            if action is None:
-                say(console, "bye")
-                return 0
-        else:
-            request = SearchRequest(
-                algorithm=args.algorithm, limit=limit, player=mover, tie=args.tie,
-                seed=rng.randrange(2**32), engine=args.engine,
-            )
-            chosen = plan(game, state, request)
-            result = chosen.run(game, state)
-            action = result.action
-            if action is None:  # e.g. --depth 0: a value, but no move was compared
-                raise OptionError(
-                    f"the engine chose no move for {player_name(game, mover)} within the "
-                    "limit; give it --depth 1 or more, or --time"
-                )
-            say(
-                console,
-                f"{player_name(game, mover)} ({chosen.name}) plays "
-                f"{format_action(game, state, action)}: value {number(result.value)}, "
-                f"depth {result.stats.depth}, {result.stats.nodes:,} nodes in "
-                f"{result.stats.elapsed:.2f}s",
-            )
-        state = game.result(state, action)
-    say(console, game.render(state))
-    scores = ", ".join(
-        f"{player_name(game, p)} {number(game.utility(state, p))}"
-        for p in range(game.num_players)
-    )
-    say(console, f"game over: {scores}")
-    return 0
-
-
-def _joint_move(
-    console: Console, game: Any, state: Any, humans: set[int | None], limit: Limit | None,
-    rng: random.Random,
-) -> tuple[Any, ...] | None:
-    """Everyone's move at a simultaneous node: humans type, engines draw from the
-    mixed strategy of :func:`plies.simultaneous`.  None when a human quits."""
-    joint: list[Any] = []
-    for p in range(game.num_players):
-        choices = list(game.player_actions(state, p))
-        if p in humans and len(choices) > 1:
-            action = _ask(console, game, state, p, choices)
-            if action is None:
-                return None
-        elif len(choices) == 1:
-            action = choices[0]
-        else:
-            request = SearchRequest("simultaneous", limit, player=p, seed=rng.randrange(2**32))
-            result = plan(game, state, request).run(game, state)
-            strategy = result.strategy or {result.action: 1.0}
-            action = rng.choices(list(strategy), list(strategy.values()))[0]
-            mix = ", ".join(
-                f"{format_player_action(game, state, p, a)} {q:.2f}"
-                for a, q in strategy.items() if q
-            )
-            say(console, f"{player_name(game, p)} (simultaneous, mix {mix}) plays "
-                          f"{format_player_action(game, state, p, action)}")
-        joint.append(action)
-    return tuple(joint)
-
-
-def _ask(
-    console: Console, game: Any, state: Any, mover: int, choices: Sequence[Any] | None = None
-) -> Any:
-    """A move typed by ``mover``: one of ``choices`` (at a simultaneous node) or legal."""
-    actions = list(legal_actions(game, state) if choices is None else choices)
-    if choices is None:
-        legal = [format_action(game, state, a) for a in actions]
-    else:
-        legal = [format_player_action(game, state, mover, a) for a in actions]
-    while True:
-        say(console, f"{player_name(game, mover)} to move; legal: {', '.join(legal)} (q to quit)")
-        try:
-            text = input("> ")
-        except EOFError:
-            say(console)  # the prompt line was not ended by the user's Enter
-            return None
-        if not sys.stdin.isatty():  # piped input: echo it so the transcript reads well
-            say(console, text)
-        if text.strip().lower() in ("q", "quit", "exit"):
-            return None
-        if choices is not None:
-            typed = " ".join(text.split()).lower()
-            for action, shown in zip(actions, legal, strict=True):
-                if shown.lower() == typed:
-                    return action
-            say(console, f"not a move of {player_name(game, mover)}: {text!r}", style="red")
-            continue
-        try:
-            return parse_action(game, state, text)
-        except IllegalActionError as err:
-            say(console, str(err), style="red")
-
-
 # --- entry point --------------------------------------------------------------------------
 
 
@@ -423,6 +290,8 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command == "trace":
             return cmd_trace(console, args)
         if args.command == "play":
+            from plies.playcli import cmd_play
+
             return cmd_play(console, args)
         import importlib
 
