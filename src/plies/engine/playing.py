@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -129,6 +130,16 @@ class Score:
         return number(self.value) + (f" {self.unit}" if self.unit else "")
 
 
+class _Either:
+    """A stop signal set when either of two is (the second may be None)."""
+
+    def __init__(self, first: StopSignal, second: StopSignal | None) -> None:
+        self.first, self.second = first, second
+
+    def is_set(self) -> bool:
+        return self.first.is_set() or (self.second is not None and self.second.is_set())
+
+
 class EngineSearch:
     """Searches of one game with its :class:`PlayDefaults` (see the module docstring).
 
@@ -210,7 +221,8 @@ class EngineSearch:
         result's ``stats.nodes`` include the quiescence nodes; ``on_iteration`` sees
         every finished iteration, counted the same way.  With defaults, ``auto`` gets
         engine craft (the table is kept; an exact request of a game with a solver, such
-        as Othello near the end, is solved).
+        as Othello near the end, is solved).  A search under a clock or a node budget
+        that has seen a forced mate within its depth stops deepening.
 
         Raises:
             OptionError, UnsupportedGameError: as :func:`plies.engine.plan`.
@@ -231,10 +243,22 @@ class EngineSearch:
             stats = dataclasses.replace(r.stats, nodes=r.stats.nodes + q.nodes - q0)
             return dataclasses.replace(r, stats=stats)
 
+        mated, mate_found = self.mated, threading.Event()
+        # A forced mate seen within the searched depth is final: a search under a clock
+        # or a node budget stops deepening (as plies uci does); a fixed depth is kept.
+        watch = mated is not None and limit is not None and limit.anytime and not all_values
         report = None
-        if on_iteration is not None:
+        if on_iteration is not None or watch:
             def report(r: SearchResult) -> None:
-                on_iteration(counted(r))
+                if on_iteration is not None:
+                    on_iteration(counted(r))
+                if watch and mated is not None and r.action is not None:
+                    plies = mated.distance(r.value)
+                    if plies is not None and max(plies, len(r.pv)) <= r.stats.depth:
+                        mate_found.set()
+
+        if watch:
+            stop = _Either(mate_found, stop)
 
         table = None
         if chosen.kind == "engine" and not all_values:
