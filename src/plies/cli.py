@@ -11,6 +11,7 @@ markup, and lines are soft-wrapped: a long line stays one line in a pipe or a lo
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import signal
@@ -25,7 +26,9 @@ from rich.table import Table
 
 from plies import games
 from plies.engine import (
+    EngineSearch,
     Plan,
+    Score,
     SolverTest,
     jsonable,
     number,
@@ -164,6 +167,40 @@ def _search(
     return chosen, result
 
 
+def _engine_search(
+    console: Console, engine: EngineSearch, state: Any, args: argparse.Namespace, *,
+    all_values: bool,
+) -> tuple[Plan, SearchResult, Score]:
+    """The engine's search of chess or Othello (see :mod:`plies.engine.playing`): the
+    given limit or the defaults' time, quiescence and mate scores.  The result's values
+    are the game's (a mate is the utility of a win); the score says "mate in N"."""
+    game = engine.game
+    request = request_of(args, game, state, all_values=all_values)
+    given = request.limit
+    limit = engine.limit(state=state) if given is None else engine.limit(
+        given.depth, given.time, given.nodes, given.unit
+    )
+
+    def on_iteration(r: SearchResult) -> None:
+        line = " ".join(pv_text(game, state, r.pv))
+        say(console, f"depth {r.stats.depth}: value {engine.score(r)}, pv {line or '-'}, "
+                     f"{r.stats.nodes:,} nodes, {r.stats.elapsed:.2f}s")
+
+    live = not args.json and not all_values and limit is not None
+    with console.status("searching with the engine...", spinner="dots"):
+        result = engine.run(
+            state, limit, algorithm=args.algorithm, player=request.player, tie=args.tie,
+            seed=args.seed, all_values=all_values, on_iteration=on_iteration if live else None,
+        )
+    assert engine.plan is not None
+    score = engine.score(result)
+    values = {a: s.value for a, s in engine.action_scores(result).items()}
+    result = dataclasses.replace(
+        result, value=score.value, action_values=values if all_values else None
+    )
+    return engine.plan, result, score
+
+
 # --- commands -----------------------------------------------------------------------------
 
 
@@ -183,9 +220,19 @@ def cmd_games(console: Console, args: argparse.Namespace) -> int:
 def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = False) -> int:
     game = game_of(args)
     state, moves = position_of(args, game)
-    chosen, result = _search(console, game, state, args, all_values=all_values)
+    engine = EngineSearch(game)
+    score = None
+    if engine.tuned and getattr(args, "threshold", None) is None and not getattr(
+        args, "weak", False
+    ):
+        chosen, result, score = _engine_search(console, engine, state, args,
+                                               all_values=all_values)
+    else:
+        chosen, result = _search(console, game, state, args, all_values=all_values)
     name = chosen.name
     data = report(game, state, moves, name, result)
+    if score is not None:
+        data["score"], data["mate"] = str(score), score.mate
     if getattr(args, "weak", False):
         data["outcome"] = outcome(game.utility_range, result.value)
     if args.json:
@@ -216,6 +263,8 @@ def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = 
     if "outcome" in data:
         summary.add_row(f"outcome for {data['player']}", data["outcome"])
     summary.add_row(f"value for {data['player']}", f"{number(result.value)} ({kind})")
+    if score is not None:
+        summary.add_row("score", str(score))
     if result.values is not None:
         summary.add_row("values", ", ".join(f"{k}={number(v)}" for k, v in data["values"].items()))
     summary.add_row("best move", data["action"] or "none")
