@@ -167,6 +167,16 @@ def _search(
     return chosen, result
 
 
+def _solved(game: Any, state: Any, args: argparse.Namespace, all_values: bool) -> bool:
+    """True when the request is one for the plain policy even in chess or Othello: a
+    threshold, a weak solution, or an exact request that a dedicated solver answers
+    (Othello's endgame solver); everything else gets the engine's search."""
+    if getattr(args, "threshold", None) is not None or getattr(args, "weak", False):
+        return True
+    request = request_of(args, game, state, all_values=all_values)
+    return request.limit is None and plan(game, state, request).kind == "solver"
+
+
 def _engine_search(
     console: Console, engine: EngineSearch, state: Any, args: argparse.Namespace, *,
     all_values: bool,
@@ -222,9 +232,7 @@ def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = 
     state, moves = position_of(args, game)
     engine = EngineSearch(game)
     score = None
-    if engine.tuned and getattr(args, "threshold", None) is None and not getattr(
-        args, "weak", False
-    ):
+    if engine.tuned and not _solved(game, state, args, all_values):
         chosen, result, score = _engine_search(console, engine, state, args,
                                                all_values=all_values)
     else:
