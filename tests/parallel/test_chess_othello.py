@@ -211,3 +211,20 @@ def test_tournament_json_round_trips(capsys: pytest.CaptureFixture[str]) -> None
                     "--agent", "alphabeta:depth=1", "--games", "1", "--seed", "1",
                     "--workers", "1")
     assert json.loads(json.dumps(data)) == data and data["options"] == {"max_plies": 2}
+
+
+def test_a_position_that_is_already_over_is_reported_as_such(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "over.txt"
+    path.write_text(
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\n"  # fool's mate
+        "8/8/8/8/8/5k2/8/5K2 w - - 0 1\n"  # two kings: a draw
+    )
+    mated, drawn = run_json(capsys, "analyze", "chess", "--file", str(path), "--depth", "2",
+                            "--workers", "1")["positions"]
+    assert (mated["to_move"], mated["action"], mated["score"], mated["mate"]) == (
+        None, None, "mated", 0
+    )
+    assert mated["value"] == -100_000 and mated["player"] == "White"
+    assert (drawn["to_move"], drawn["value"], drawn["mate"]) == (None, 0, None)

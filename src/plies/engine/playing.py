@@ -113,11 +113,13 @@ class Score:
 
     ``value``: the game's value for the searching player (a mate is the utility of a
     win or loss, no distance left in it).  ``mate``: moves to a forced end found by the
-    search, positive when the player wins, negative when it loses; None otherwise.
-    ``unit``: ``"cp"`` or ``""``.
+    search, positive when the player wins, negative when it loses, 0 when the position
+    is already won or lost; None otherwise.  ``unit``: ``"cp"`` or ``""``.
 
     >>> str(Score(35.0, None, "cp")), str(Score(1e5, 2, "cp")), str(Score(-1e5, -1, "cp"))
     ('35 cp', 'mate in 2', 'mated in 1')
+    >>> str(Score(-1e5, 0, "cp"))
+    'mated'
     """
 
     value: float
@@ -125,6 +127,8 @@ class Score:
     unit: str = ""
 
     def __str__(self) -> str:
+        if self.mate == 0:  # the position is already over: mated (nobody mates on its move)
+            return "mated" if self.value < 0 else "won"
         if self.mate is not None:
             return f"mate in {self.mate}" if self.mate > 0 else f"mated in {-self.mate}"
         return number(self.value) + (f" {self.unit}" if self.unit else "")
@@ -289,6 +293,8 @@ class EngineSearch:
             return Score(value, None, unit)
         # A mate met inside the quiescence search is at distance 0 from its leaf; the
         # principal variation then says how far the leaf is (as plies uci reports it).
+        if plies == 0 and pv_length == 0:
+            return Score(exact, 0, unit)  # the root itself is won or lost
         plies = max(plies, pv_length, 1)
         moves = (plies + 1) // 2 if exact > 0 else -(plies // 2)
         return Score(exact, moves, unit)
