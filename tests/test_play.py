@@ -10,7 +10,7 @@ import re
 import pytest
 
 from plies.games.othello import Othello
-from tests.clirun import plain_pipe, run  # noqa: F401 (autouse fixture)
+from tests.clirun import plain_pipe, run, run_json  # noqa: F401 (autouse fixture)
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 CASTLE = "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1"
@@ -173,3 +173,26 @@ def test_play_othello_endgame_is_solved_exactly_to_the_end(
     lines = [line for line in out.splitlines() if " plays " in line]
     assert lines and all("(solver (" in line and ", exact, " in line for line in lines)
     assert "game over: " in out
+
+
+# --- solve and analyze of one chess position: the same engine search ----------------------------
+
+
+def test_solve_chess_reports_mate_in_n_as_a_score(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "solve", "chess", "-o", f"fen={RETI}", "--depth", "3")
+    assert (data["action"], data["score"], data["mate"]) == ("Bg5+", "mate in 2", 2)
+    assert data["value"] == 100_000 and data["pv"][0] == "Bg5+" and not data["exact"]
+    out = run(capsys, "solve", "chess", "-o", f"fen={RETI}", "--depth", "3")
+    assert re.search(r"│ score\s+│ mate in 2\s+│", out)
+    assert "depth 3: value mate in 2, pv Bg5+ " in out  # the iterations, live
+
+
+def test_analyze_chess_gives_every_moves_value_with_mates_as_wins(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+    data = run_json(capsys, "analyze", "chess", "-o", f"fen={fen}", "--depth", "1")
+    values = data["action_values"]
+    assert len(values) == 20 and values["Ra8#"] == 100_000  # 2 king, 13 rook, 5 pawn moves
+    assert all(abs(v) < 50_000 for m, v in values.items() if m != "Ra8#")
+    assert data["score"] == "mate in 1" and data["action"] == "Ra8#"
