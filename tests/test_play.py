@@ -193,6 +193,6 @@ def test_analyze_chess_gives_every_moves_value_with_mates_as_wins(
     fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
     data = run_json(capsys, "analyze", "chess", "-o", f"fen={fen}", "--depth", "1")
     values = data["action_values"]
-    assert len(values) == 20 and values["Ra8#"] == 100_000  # 2 king, 13 rook, 5 pawn moves
+    assert len(values) == 20 and values["Ra8#"] == 100_000  # 2 king, 12 rook, 6 pawn moves
     assert all(abs(v) < 50_000 for m, v in values.items() if m != "Ra8#")
     assert data["score"] == "mate in 1" and data["action"] == "Ra8#"
