@@ -23,10 +23,10 @@ must be given a treatment in :data:`SPECIAL`):
   on a free port (the transcript's port is mapped to it).
 
 What legitimately differs from run to run is normalised, and nothing else: durations
-(``0.069s``, ``(1.50s)``, ``0.8 s``), the ``nodes/s`` column, JSON ``elapsed``/``nps``, HTTP
-``Date``/``Server`` headers; since those change the width of a Rich table, tables are
-compared cell by cell (borders by their junctions, titles without their centring).  Node
-counts, values, moves and messages must match exactly.
+(``0.069s``, ``(1.50s)``, ``0.8 s``), the ``nodes/s`` column and a rate in text (``12,345
+nodes/s``), JSON ``elapsed``/``nps``, HTTP ``Date``/``Server`` headers; since those change
+the width of a Rich table, tables are compared cell by cell (borders by their junctions,
+titles without their centring).  Node counts, values, moves and messages must match exactly.
 
 ``PLIES_UPDATE_DOCS=1 pytest tests/test_docs.py`` rewrites, in place, every transcript
 whose output no longer matches with the real output (a transcript that still matches is
@@ -152,6 +152,7 @@ ALL = [c for path in DOCS for c in transcripts(path)]
 BOX = "─━│┃┌┐└┘├┤┬┴┼┏┓┗┛┡┩┳┻╇╋"
 TIME = re.compile(r"\b\d+(?:\.\d+)? ?s\b(?!/)")
 JSON_CLOCK = re.compile(r'("(?:elapsed|nps)"): -?[0-9.e+-]+')
+RATE = re.compile(r"\b[0-9][0-9,]* nodes/s\b")  # a rate in running text (plies play)
 HEADER = re.compile(r"^(Date|Server): .*")
 
 
@@ -166,6 +167,7 @@ def normalise(lines: list[str]) -> list[str]:
     for n, raw in enumerate(lines):
         line = raw.rstrip()
         line = JSON_CLOCK.sub(r"\1: <clock>", line)
+        line = RATE.sub("<rate> nodes/s", line)
         line = HEADER.sub(r"\1: <varies>", line)
         line = TIME.sub("<time>", line)
         stripped = line.strip()

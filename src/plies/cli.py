@@ -11,9 +11,9 @@ markup, and lines are soft-wrapped: a long line stays one line in a pipe or a lo
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
-import random
 import signal
 import sys
 import threading
@@ -26,38 +26,28 @@ from rich.table import Table
 
 from plies import games
 from plies.engine import (
+    EngineSearch,
     Plan,
-    SearchRequest,
+    Score,
     SolverTest,
     jsonable,
     number,
     outcome,
     plan,
-    player_name,
     pv_text,
     report,
 )
 from plies.engine.args import (
     ArgumentParser,
     game_of,
-    limit_of,
-    player_of,
     position_of,
     real,
     request_of,
     say,
     search_arguments,
 )
-from plies.errors import IllegalActionError, OptionError, PliesError, UsageError
-from plies.game import (
-    CHANCE,
-    SIMULTANEOUS,
-    format_action,
-    format_player_action,
-    legal_actions,
-    parse_action,
-)
-from plies.search import Limit, SearchResult
+from plies.errors import PliesError, UsageError
+from plies.search import SearchResult
 from plies.search.narrate import Narrator
 
 __all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits", "main", "run"]
@@ -177,6 +167,50 @@ def _search(
     return chosen, result
 
 
+def _solved(game: Any, state: Any, args: argparse.Namespace, all_values: bool) -> bool:
+    """True when the request is one for the plain policy even in chess or Othello: a
+    threshold, a weak solution, or an exact request that a dedicated solver answers
+    (Othello's endgame solver); everything else gets the engine's search."""
+    if getattr(args, "threshold", None) is not None or getattr(args, "weak", False):
+        return True
+    request = request_of(args, game, state, all_values=all_values)
+    return request.limit is None and plan(game, state, request).kind == "solver"
+
+
+def _engine_search(
+    console: Console, engine: EngineSearch, state: Any, args: argparse.Namespace, *,
+    all_values: bool,
+) -> tuple[Plan, SearchResult, Score]:
+    """The engine's search of chess or Othello (see :mod:`plies.engine.playing`): the
+    given limit or the defaults' time, quiescence and mate scores.  The result's values
+    are the game's (a mate is the utility of a win); the score says "mate in N"."""
+    game = engine.game
+    request = request_of(args, game, state, all_values=all_values)
+    given = request.limit
+    limit = engine.limit(state=state) if given is None else engine.limit(
+        given.depth, given.time, given.nodes, given.unit
+    )
+
+    def on_iteration(r: SearchResult) -> None:
+        line = " ".join(pv_text(game, state, r.pv))
+        say(console, f"depth {r.stats.depth}: value {engine.score(r)}, pv {line or '-'}, "
+                     f"{r.stats.nodes:,} nodes, {r.stats.elapsed:.2f}s")
+
+    live = not args.json and not all_values and limit is not None
+    with console.status("searching with the engine...", spinner="dots"):
+        result = engine.run(
+            state, limit, algorithm=args.algorithm, player=request.player, tie=args.tie,
+            seed=args.seed, all_values=all_values, on_iteration=on_iteration if live else None,
+        )
+    assert engine.plan is not None
+    score = engine.score(result)
+    values = {a: s.value for a, s in engine.action_scores(result).items()}
+    result = dataclasses.replace(
+        result, value=score.value, action_values=values if all_values else None
+    )
+    return engine.plan, result, score
+
+
 # --- commands -----------------------------------------------------------------------------
 
 
@@ -196,9 +230,17 @@ def cmd_games(console: Console, args: argparse.Namespace) -> int:
 def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = False) -> int:
     game = game_of(args)
     state, moves = position_of(args, game)
-    chosen, result = _search(console, game, state, args, all_values=all_values)
+    engine = EngineSearch(game)
+    score = None
+    if engine.tuned and not _solved(game, state, args, all_values):
+        chosen, result, score = _engine_search(console, engine, state, args,
+                                               all_values=all_values)
+    else:
+        chosen, result = _search(console, game, state, args, all_values=all_values)
     name = chosen.name
     data = report(game, state, moves, name, result)
+    if score is not None:
+        data["score"], data["mate"] = str(score), score.mate
     if getattr(args, "weak", False):
         data["outcome"] = outcome(game.utility_range, result.value)
     if args.json:
@@ -229,6 +271,8 @@ def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = 
     if "outcome" in data:
         summary.add_row(f"outcome for {data['player']}", data["outcome"])
     summary.add_row(f"value for {data['player']}", f"{number(result.value)} ({kind})")
+    if score is not None:
+        summary.add_row("score", str(score))
     if result.values is not None:
         summary.add_row("values", ", ".join(f"{k}={number(v)}" for k, v in data["values"].items()))
     summary.add_row("best move", data["action"] or "none")
@@ -263,126 +307,6 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
         return 0
     say(console, narrator.closing(result))
     return 0
-
-
-def cmd_play(console: Console, args: argparse.Namespace) -> int:
-    game = game_of(args)
-    state, _ = position_of(args, game)
-    humans = set() if args.human.strip().lower() == "none" else {
-        player_of(game, state, token) for token in args.human.split(",") if token.strip()
-    }
-    limit = limit_of(args, default_time=2.0)
-    rng = random.Random(args.seed)
-    while not game.is_terminal(state):
-        say(console, game.render(state))
-        mover = game.to_move(state)
-        if mover == SIMULTANEOUS:
-            joint = _joint_move(console, game, state, humans, limit, rng)
-            if joint is None:
-                say(console, "bye")
-                return 0
-            state = game.result(state, joint)
-            continue
-        if mover == CHANCE:
-            outcomes = list(game.chance_outcomes(state))
-            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            say(console, f"chance: {format_action(game, state, action)}")
-        elif mover in humans:
-            action = _ask(console, game, state, mover)
-            if action is None:
-                say(console, "bye")
-                return 0
-        else:
-            request = SearchRequest(
-                algorithm=args.algorithm, limit=limit, player=mover, tie=args.tie,
-                seed=rng.randrange(2**32), engine=args.engine,
-            )
-            chosen = plan(game, state, request)
-            result = chosen.run(game, state)
-            action = result.action
-            if action is None:  # e.g. --depth 0: a value, but no move was compared
-                raise OptionError(
-                    f"the engine chose no move for {player_name(game, mover)} within the "
-                    "limit; give it --depth 1 or more, or --time"
-                )
-            say(
-                console,
-                f"{player_name(game, mover)} ({chosen.name}) plays "
-                f"{format_action(game, state, action)}: value {number(result.value)}, "
-                f"depth {result.stats.depth}, {result.stats.nodes:,} nodes in "
-                f"{result.stats.elapsed:.2f}s",
-            )
-        state = game.result(state, action)
-    say(console, game.render(state))
-    scores = ", ".join(
-        f"{player_name(game, p)} {number(game.utility(state, p))}"
-        for p in range(game.num_players)
-    )
-    say(console, f"game over: {scores}")
-    return 0
-
-
-def _joint_move(
-    console: Console, game: Any, state: Any, humans: set[int | None], limit: Limit | None,
-    rng: random.Random,
-) -> tuple[Any, ...] | None:
-    """Everyone's move at a simultaneous node: humans type, engines draw from the
-    mixed strategy of :func:`plies.simultaneous`.  None when a human quits."""
-    joint: list[Any] = []
-    for p in range(game.num_players):
-        choices = list(game.player_actions(state, p))
-        if p in humans and len(choices) > 1:
-            action = _ask(console, game, state, p, choices)
-            if action is None:
-                return None
-        elif len(choices) == 1:
-            action = choices[0]
-        else:
-            request = SearchRequest("simultaneous", limit, player=p, seed=rng.randrange(2**32))
-            result = plan(game, state, request).run(game, state)
-            strategy = result.strategy or {result.action: 1.0}
-            action = rng.choices(list(strategy), list(strategy.values()))[0]
-            mix = ", ".join(
-                f"{format_player_action(game, state, p, a)} {q:.2f}"
-                for a, q in strategy.items() if q
-            )
-            say(console, f"{player_name(game, p)} (simultaneous, mix {mix}) plays "
-                          f"{format_player_action(game, state, p, action)}")
-        joint.append(action)
-    return tuple(joint)
-
-
-def _ask(
-    console: Console, game: Any, state: Any, mover: int, choices: Sequence[Any] | None = None
-) -> Any:
-    """A move typed by ``mover``: one of ``choices`` (at a simultaneous node) or legal."""
-    actions = list(legal_actions(game, state) if choices is None else choices)
-    if choices is None:
-        legal = [format_action(game, state, a) for a in actions]
-    else:
-        legal = [format_player_action(game, state, mover, a) for a in actions]
-    while True:
-        say(console, f"{player_name(game, mover)} to move; legal: {', '.join(legal)} (q to quit)")
-        try:
-            text = input("> ")
-        except EOFError:
-            say(console)  # the prompt line was not ended by the user's Enter
-            return None
-        if not sys.stdin.isatty():  # piped input: echo it so the transcript reads well
-            say(console, text)
-        if text.strip().lower() in ("q", "quit", "exit"):
-            return None
-        if choices is not None:
-            typed = " ".join(text.split()).lower()
-            for action, shown in zip(actions, legal, strict=True):
-                if shown.lower() == typed:
-                    return action
-            say(console, f"not a move of {player_name(game, mover)}: {text!r}", style="red")
-            continue
-        try:
-            return parse_action(game, state, text)
-        except IllegalActionError as err:
-            say(console, str(err), style="red")
 
 
 # --- entry point --------------------------------------------------------------------------
@@ -423,6 +347,8 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command == "trace":
             return cmd_trace(console, args)
         if args.command == "play":
+            from plies.playcli import cmd_play
+
             return cmd_play(console, args)
         import importlib
 

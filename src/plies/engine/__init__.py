@@ -10,6 +10,9 @@ tournaments, batch analysis and tree pictures.
   one dataclass), :func:`plan` (solver, engine craft or plain search) and
   :meth:`Plan.run` (with a stop signal, iteration and solver-test callbacks, and a
   transposition table kept between searches).
+- :mod:`plies.engine.playing`: :func:`play_defaults` (what chess and Othello need when
+  people play them: a time a move, quiescence, mate scores) and :class:`EngineSearch`
+  (searches with them, values read as "35 cp" or "mate in 2").
 - :mod:`plies.engine.text`: numbers, moves, players and the JSON report of a result.
 - :mod:`plies.engine.args`: the command-line arguments every ``plies`` command shares.
 
@@ -27,14 +30,17 @@ The algorithms and their capabilities are one table, :data:`ALGORITHMS`
 
 from plies.engine.games import (
     GameSpec,
+    PositionText,
     find_player,
     is_gdl_path,
     load_game,
     player_name,
     players_text,
     position,
+    read_position,
     split_moves,
 )
+from plies.engine.playing import EngineSearch, PlayDefaults, Score, play_defaults
 from plies.engine.policy import (
     NULL_REDUCTION,
     QUIESCENCE,
@@ -64,9 +70,13 @@ __all__ = [
     "QUIESCENCE",
     "Algorithm",
     "Deadline",
+    "EngineSearch",
     "GameSpec",
     "Kind",
     "Plan",
+    "PlayDefaults",
+    "PositionText",
+    "Score",
     "SearchRequest",
     "SolverTest",
     "algorithm",
@@ -81,10 +91,12 @@ __all__ = [
     "outcome",
     "own_action_text",
     "plan",
+    "play_defaults",
     "player_name",
     "players_text",
     "position",
     "pv_text",
+    "read_position",
     "report",
     "selective_craft",
     "split_moves",

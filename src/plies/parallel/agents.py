@@ -12,7 +12,10 @@ Algorithms: ``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``, ``maxn`
 ``random``.  Keys: ``depth`` (an int >= 1), ``unit`` (``ply`` or ``round``), ``time``
 (seconds > 0 per move), ``nodes`` (an int >= 1 per move) and ``engine`` (``1``/``0``:
 transposition table, move ordering and PVS for alpha-beta; Star1 pruning for
-expectiminimax).  A search agent without depth, time or nodes searches to the end.
+expectiminimax; for chess and Othello the engine's search of
+:class:`plies.engine.EngineSearch`, with quiescence and mate scores for chess).  A
+search agent without depth, time or nodes searches to the end, which chess and Othello
+refuse (no game would ever finish).
 
 Agents play with the ``"random"`` tie rule and a per-move seed, so two games between the
 same agents differ while every game stays a pure function of its seed.  Budgets by
@@ -39,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from plies.engine import ALGORITHMS as REGISTRY
-from plies.engine import SearchRequest, plan
+from plies.engine import EngineSearch, SearchRequest, plan, play_defaults
 from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
 from plies.game import SIMULTANEOUS, default_player_actions, format_action
 from plies.search import Limit
@@ -102,6 +105,12 @@ class AgentSpec:
         if reason is not None:
             name = getattr(game, "name", "this game")
             raise UnsupportedGameError(f"agent {self.label!r} cannot play {name}: {reason}")
+        if self.limit is None and play_defaults(game) is not None:
+            name = getattr(game, "name", "this game")
+            raise OptionError(
+                f"agent {self.label!r} has no limit, and {name} cannot be searched to the "
+                f"end: give it depth=, time= or nodes= (e.g. {self.algorithm}:depth=2)"
+            )
         if self.engine:
             plan(game, game.initial_state(), self.request(player=None, seed=0))
 
@@ -125,7 +134,17 @@ class AgentSpec:
             if mover == SIMULTANEOUS:
                 return rng.choice(list(_own_actions(game, state, player))), 0
             return rng.choice(list(game.actions(state))), 0
-        result = plan(game, state, self.request(player, seed)).run(game, state)
+        if self.engine and play_defaults(game) is not None and mover >= 0:
+            # Chess and Othello: the engine's search (quiescence and mate scores for
+            # chess), as plies play and plies analyze --file search them.
+            engine = EngineSearch(game)
+            lim = self.limit
+            limit = None if lim is None else engine.limit(lim.depth, lim.time, lim.nodes, lim.unit)
+            result = engine.run(
+                state, limit, algorithm=self.algorithm, player=player, tie="random", seed=seed
+            )
+        else:
+            result = plan(game, state, self.request(player, seed)).run(game, state)
         if mover == SIMULTANEOUS:
             strategy = result.strategy or {}
             if not strategy:

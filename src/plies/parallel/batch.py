@@ -2,12 +2,20 @@
 
 A positions file holds one position per line, written as the moves from the start in
 the game's ``--moves`` syntax (space- or comma-separated, or the game's own compact form
-such as Connect Four's ``4453``).  Blank lines and lines starting with ``#`` are
-skipped; an empty position is written ``-``.  Every position is checked in this process
-before any work starts, so a bad line fails at once with its line number.
+such as Connect Four's ``4453``), or for chess as a FEN or an EPD line (with operations
+such as ``bm Nf3; id "WAC.001";``), for Othello as a board of 64 cells and the side to
+move (see :func:`plies.engine.read_position`).  Blank lines and lines starting with
+``#`` are skipped; an empty position is written ``-``.  Every position is checked in
+this process before any work starts, so a bad line fails at once with its line number
+(nothing is skipped).
 
-Each position is one task: :func:`plies.analyze` of that position, with the same
-options for all.  The reports come back in file order, whatever the backend.
+Each position is one task, with the same options for all.  For most games it is
+:func:`plies.analyze` (the value of every move).  Chess and Othello cannot be searched
+to the end, so they get the engine's search of :class:`plies.engine.EngineSearch`
+(quiescence and mate scores for chess, a time a position when no limit is given): the
+best move, its value ("35 cp", "mate in 2"), the depth reached and the principal
+variation, without the value of every move.  The reports come back in file order,
+whatever the backend.
 
 >>> from plies.games import load
 >>> game = load("nim", piles=(1, 2))
@@ -23,7 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from plies.budget import read_text
-from plies.engine import SearchRequest, find_player, plan, player_name, split_moves
+from plies.engine import (
+    EngineSearch,
+    PositionText,
+    SearchRequest,
+    find_player,
+    plan,
+    player_name,
+    read_position,
+)
 from plies.engine import position as engine_position
 from plies.errors import OptionError
 from plies.game import CHANCE, format_action
@@ -47,8 +63,12 @@ class PositionReport:
     """The analysis of one position, with actions written as people type them.
 
     ``value`` is from ``player``'s point of view; ``action_values`` maps every legal
-    move to its value (in ``actions()`` order); ``exact`` as in
-    :class:`plies.SearchResult`.  ``to_move`` is None at a terminal position.
+    move to its value (in ``actions()`` order; empty for chess and Othello, which get
+    the engine's search); ``exact`` as in :class:`plies.SearchResult`.  ``to_move`` is
+    None at a terminal position.  ``setup``: the FEN or board the line gave (None: moves
+    from the start).  ``score``: the value as people read it (``"35 cp"``, ``"mate in
+    2"``) and ``mate`` its moves to mate (negative: mated), for the engine's search only.
+    ``operations``: an EPD line's operations (``bm``, ``id``, ...).
     """
 
     line: int
@@ -62,11 +82,29 @@ class PositionReport:
     pv: tuple[str, ...]
     action_values: dict[str, float]
     stats: dict[str, float] = field(default_factory=dict)
+    setup: str | None = None
+    score: str | None = None
+    mate: int | None = None
+    operations: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["moves"], data["pv"] = list(self.moves), list(self.pv)
+        data["best_move_found"] = self.best_move_found
         return data
+
+    @property
+    def best_move_found(self) -> bool | None:
+        """Whether ``action`` is one of an EPD line's ``bm`` moves (None: no ``bm``);
+        check and annotation marks (``+ # ! ?``) are not compared."""
+        bm = self.operations.get("bm")
+        if bm is None:
+            return None
+        return self.action is not None and _bare(self.action) in {_bare(m) for m in bm.split()}
+
+
+def _bare(san: str) -> str:
+    return san.rstrip("+#!?")
 
 
 def read_positions(path: str | Path) -> list[Position]:
@@ -150,31 +188,50 @@ def analyze_positions(
     loaded = resolve(game)
     who = find_player(loaded, player)
     name = algorithm
-    tasks: list[tuple[int, tuple[str, ...], Any]] = []
+    tasks: list[tuple[int, PositionText]] = []
     for p in positions:
         where = f"at {source}:{p.line}" if source else f"on line {p.line}"
-        state = position(loaded, p.moves, where)
+        written = read_position(loaded, p.moves, where)
+        state = written.state
         if who is None and not loaded.is_terminal(state) and loaded.to_move(state) < 0:
             kind = "chance" if loaded.to_move(state) == CHANCE else "simultaneous moves"
             raise OptionError(
                 f"nobody is to move in the position {where} ({kind}); say whose value to "
                 f"report with --player"
             )
-        tasks.append((p.line, tuple(split_moves(loaded, p.moves)), state))
+        tasks.append((p.line, written))
     settings = _Settings(game, limit, name, who, tie, seed)
     return (backend or LocalBackend()).map(analyze_task, settings, tasks, progress)
 
 
-def analyze_task(settings: _Settings, task: tuple[int, tuple[str, ...], Any]) -> PositionReport:
+def analyze_task(settings: _Settings, task: tuple[int, PositionText]) -> PositionReport:
     """The work of one position (a top-level function, so any process can run it)."""
-    line, moves, state = task
+    line, written = task
+    state = written.state
     game = resolve(settings.game)
-    request = SearchRequest(
-        settings.algorithm, settings.limit, player=settings.player, tie=settings.tie,
-        seed=settings.seed, all_values=True,
-    )
-    chosen = plan(game, state, request)
-    r = chosen.run(game, state)
+    engine = EngineSearch(game)
+    score: str | None = None
+    mate: int | None = None
+    if engine.tuned:
+        given = settings.limit
+        limit = engine.limit(state=state) if given is None else engine.limit(
+            given.depth, given.time, given.nodes, given.unit
+        )
+        r = engine.run(
+            state, limit, algorithm=settings.algorithm, player=settings.player,
+            tie=settings.tie, seed=settings.seed,
+        )
+        name = engine.plan.name if engine.plan is not None else settings.algorithm
+        read = engine.score(r)
+        score, mate, value = str(read), read.mate, read.value
+    else:
+        request = SearchRequest(
+            settings.algorithm, settings.limit, player=settings.player, tie=settings.tie,
+            seed=settings.seed, all_values=True,
+        )
+        chosen = plan(game, state, request)
+        r = chosen.run(game, state)
+        name, value = chosen.name, r.value
     pv: list[str] = []
     s = state
     for action in r.pv:
@@ -184,11 +241,11 @@ def analyze_task(settings: _Settings, task: tuple[int, tuple[str, ...], Any]) ->
     to_move = None if mover is None else "chance" if mover == CHANCE else player_name(game, mover)
     return PositionReport(
         line=line,
-        moves=moves,
+        moves=written.moves,
         to_move=to_move,
         player=player_name(game, r.player),
-        algorithm=chosen.name,
-        value=r.value,
+        algorithm=name,
+        value=value,
         exact=r.exact,
         action=None if r.action is None else format_action(game, state, r.action),
         pv=tuple(pv),
@@ -196,4 +253,8 @@ def analyze_task(settings: _Settings, task: tuple[int, tuple[str, ...], Any]) ->
             format_action(game, state, a): v for a, v in (r.action_values or {}).items()
         },
         stats=r.stats.as_dict(),
+        setup=written.setup,
+        score=score,
+        mate=mate,
+        operations=dict(written.operations),
     )

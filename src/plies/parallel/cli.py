@@ -222,8 +222,48 @@ def run_batch(console: Console, args: argparse.Namespace) -> int:
         })
         return 0
     whose = reports[0].player if args.player is not None else "the player to move"
+    if reports and reports[0].score is not None:  # the engine's search (chess, Othello)
+        print_engine_batch(
+            console, f"{name}: best move and value ({algorithm}, for {whose})", reports
+        )
+        return 0
     print_batch(console, f"{name}: the value of every move ({algorithm}, for {whose})", reports)
     return 0
+
+
+def print_engine_batch(console: Console, title: str, reports: list[PositionReport]) -> None:
+    """One row per position searched by the engine: the best move, its value, the depth,
+    the principal variation and the nodes; with EPD operations, each line's ``id`` and
+    whether the move is its ``bm``."""
+    epd = any(r.operations for r in reports)
+    table = Table(title=title)
+    columns = ("line", *(("id", "bm") if epd else ()), "to move", "best", "value", "depth",
+               "pv", "nodes")
+    for name in columns:
+        table.add_column(name, justify="right" if name in ("line", "depth", "nodes") else "left")
+    for r in reports:
+        found = r.best_move_found
+        cells = [str(r.line)]
+        if epd:
+            bm = r.operations.get("bm")
+            verdict = "-" if found is None else f"{'yes' if found else 'no'} ({bm})"
+            cells += [r.operations.get("id", "-"), verdict]
+        value = r.score or number(r.value)
+        if r.player != r.to_move:  # a --player's value, or the game is over
+            value += f" for {r.player}"
+        cells += [
+            r.to_move or "game over", r.action or "-", value, str(int(r.stats["depth"])),
+            " ".join(r.pv) or "-", f"{int(r.stats['nodes']):,}",
+        ]
+        table.add_row(*cells)
+    console.print(table)
+    nodes = sum(int(r.stats["nodes"]) for r in reports)
+    seconds = sum(r.stats["elapsed"] for r in reports)
+    summary = f"{len(reports)} positions, {nodes:,} nodes, {seconds:.2f}s of search"
+    if epd:
+        verdicts = [r.best_move_found for r in reports if r.best_move_found is not None]
+        summary += f"; best move found in {sum(verdicts)} of {len(verdicts)}"
+    say(console, summary)
 
 
 def print_batch(console: Console, title: str, reports: list[PositionReport]) -> None:

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from plies.engine import QUIESCENCE, SearchRequest, plan, selective_craft
+from plies.engine.playing import SINGULAR_MARGIN, mate_moves
 from plies.errors import PliesError
 from plies.games.chess import STARTING_FEN, Chess, ChessState
 from plies.search import Limit, SearchResult
@@ -51,9 +52,6 @@ MAX_DEPTH: Final = 64
 """The deepest iteration of a search without a ``depth``: the clock or ``stop`` ends it."""
 QUIESCENCE_DEFAULT: Final = QUIESCENCE
 """Captures and promotions searched past the depth limit (the ``Quiescence`` option)."""
-SINGULAR_MARGIN: Final = 50
-"""Centipawns by which the table's move must beat every other move in the shallower
-test search to be singular (and searched one ply deeper)."""
 SWITCHES: Final = {
     "CheckExtensions": "extensions", "SingularExtensions": "singular",
     "NullMove": "null_move", "LateMoveReductions": "reductions",
@@ -353,14 +351,12 @@ class UciEngine:
     @staticmethod
     def _score(mated: MateDistance, r: SearchResult) -> tuple[str, int | None]:
         """``cp N`` or ``mate N`` for a result, and the plies to mate (None: no mate)."""
-        plies = mated.distance(r.value)
-        if plies is None:
+        moves = mate_moves(mated, r.value, len(r.pv))
+        if moves is None:
             return f"cp {round(r.value)}", None
-        # A mate met inside the quiescence search is at distance 0 from its leaf; the
-        # principal variation then says how far the leaf is.
-        plies = max(plies, len(r.pv), 1)
-        moves = (plies + 1) // 2 if r.value > 0 else -(plies // 2)
-        return f"mate {moves}", plies
+        if moves == 0:  # "mate 0" is no UCI score: the mate is on the next move
+            moves = 1 if r.value > 0 else -1
+        return f"mate {moves}", 2 * moves - 1 if moves > 0 else -2 * moves
 
 
 def serve(lines: Any, send: Callable[[str], None]) -> None:
@@ -375,5 +371,5 @@ def serve(lines: Any, send: Callable[[str], None]) -> None:
 
 __all__ = [
     "AUTHOR", "HASH_DEFAULT", "HASH_MAX", "MAX_DEPTH", "NAME", "QUIESCENCE_DEFAULT",
-    "QUIESCENCE_MAX", "SINGULAR_MARGIN", "SWITCHES", "UciEngine", "serve",
+    "QUIESCENCE_MAX", "SWITCHES", "UciEngine", "serve",
 ]
