@@ -118,6 +118,14 @@ MAX_OPTION_LIST: Final = 16
 REQUEST_TIME: Final = 15.0
 """The default budget of a whole request in seconds: loading its game (grounding GDL) and
 its searches together (each search is also capped at :data:`MAX_TIME`)."""
+PAGE_SEARCH: Final[Mapping[str, Mapping[str, Any]]] = {
+    "chess": {"time": 2.0, "engine": True},
+    "othello": {"time": 1.0, "engine": True},
+}
+"""The search the page starts these games with (the catalogue's ``search``): a time
+budget, since a depth that suits tic-tac-toe overruns the server's cap of
+:data:`MAX_TIME` seconds here (a stopped depth-limited search has only its last finished
+iteration to show), and engine craft (table, ordering)."""
 MAX_TREE_TEXT: Final = MAX_BODY
 """Longest tree text (``tree``) in characters: the body cap, whatever the transport."""
 
@@ -330,11 +338,13 @@ class _FirstOf:
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A loaded game, the state reached by ``moves``, and those moves as texts."""
+    """A loaded game, the state reached by ``moves``, those moves as texts, and the state
+    before the last of them (None at the start)."""
 
     game: Any
     state: Any
     moves: list[str]
+    before: Any = None
 
 
 def load_position(body: Mapping[str, Any]) -> Position:
@@ -344,6 +354,7 @@ def load_position(body: Mapping[str, Any]) -> Position:
     if len(moves) > MAX_MOVES:
         raise ApiError(f"{len(moves)} moves; the web app replays at most {MAX_MOVES}")
     state = game.initial_state()
+    before = None
     played: list[str] = []
     for i, move in enumerate(moves, start=1):
         if not isinstance(move, str):
@@ -356,8 +367,8 @@ def load_position(body: Mapping[str, Any]) -> Position:
                 str(IllegalActionError(move, err.legal, context=f"(move {i} of moves)"))
             ) from None
         played.append(format_action(game, state, action))
-        state = after
-    return Position(game, state, played)
+        before, state = state, after
+    return Position(game, state, played, before)
 
 
 # --- searches --------------------------------------------------------------------------------
@@ -473,8 +484,9 @@ def serve_games(specs: Sequence[str]) -> list[str]:
 
 
 def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The built-in games with their options, the games the server added, the
-    algorithms, and the server's caps."""
+    """The built-in games with their options and the search the page starts them with
+    (:data:`PAGE_SEARCH`), the games the server added, the algorithms, and the server's
+    caps."""
     entries = []
     for name in games.names():
         entry = games.info(name)
@@ -485,6 +497,7 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
             "players": game.num_players,
             "has_chance": bool(getattr(game, "has_chance", False)),
             "options": [_option_info(o) for o in entry.options],
+            "search": dict(PAGE_SEARCH.get(name, {})),
         })
     for name, game in SERVED.items():
         entries.append({
@@ -493,6 +506,7 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
             "players": game.num_players,
             "has_chance": bool(getattr(game, "has_chance", False)),
             "options": [],
+            "search": {},
         })
     return {
         "games": entries,
@@ -542,7 +556,7 @@ def _option_info(option: games.Option) -> dict[str, Any]:
 def state(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/state``: the position after ``moves`` (see :func:`view`)."""
     position = load_position(body)
-    return view(position.game, position.state, position.moves)
+    return view(position.game, position.state, position.moves, position.before)
 
 
 def move(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -587,7 +601,7 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
         "mover": mover,
         "search": search,
         **extra,
-        "state": view(game, after, [*position.moves, text]),
+        "state": view(game, after, [*position.moves, text], before),
     }
 
 
@@ -644,7 +658,7 @@ def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     """
     position = load_position(body)
     game, here = position.game, position.state
-    shown = view(game, here, position.moves)
+    shown = view(game, here, position.moves, position.before)
     if game.is_terminal(here):
         return {"state": shown, "search": None}
     chosen = settings(body, game, here, all_values=True)
@@ -684,7 +698,7 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
         game, here, algorithm=chosen.plan.algorithm.name, limit=limit, max_nodes=max_nodes,
         player=request.player, tie=request.tie, seed=request.seed, all_values=analysis,
     )
-    return {"state": view(game, here, position.moves), "tree": tree.to_json()}
+    return {"state": view(game, here, position.moves, position.before), "tree": tree.to_json()}
 
 
 ENDPOINTS: Final[dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
@@ -727,6 +741,7 @@ def _no_constant(name: str) -> Any:
 
 __all__ = [
     "ENDPOINTS", "MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_TIME", "MAX_TREE_TEXT",
-    "REQUEST_TIME", "ApiError", "Position", "analyze_moves", "budgeted", "catalogue", "decode",
-    "encode", "load_game", "load_position", "move", "search_tree", "state", "view",
+    "PAGE_SEARCH", "REQUEST_TIME", "ApiError", "Position", "analyze_moves", "budgeted",
+    "catalogue", "decode", "encode", "load_game", "load_position", "move", "search_tree",
+    "state", "view",
 ]

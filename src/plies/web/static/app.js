@@ -21,6 +21,9 @@ const app = {
   lastDecider: 0, // the last player (not chance) to move: whose value to show at chance nodes
   lastSearch: null, // {moves, settings, extra}: the search the tree view shows
   tree: null,
+  selected: null, // the cell of the piece picked on a two-click board (chess)
+  promotion: "q", // what a pawn becomes
+  values: null, // {moves, byMove, best}: the last analysis, drawn on the board
 };
 
 // --- talking to the server -------------------------------------------------------------
@@ -118,6 +121,18 @@ function fillCatalogue() {
   $("cap-time").textContent = num(limits.max_time);
   $("cap-nodes").textContent = limits.max_nodes.toLocaleString("en");
   fillOptions();
+}
+
+// The search a game starts with, where the server suggests one (chess: a time budget and
+// engine craft, since a depth that suits tic-tac-toe runs into the server's cap).
+function applyGameSearch() {
+  const suggested = currentGameInfo().search || {};
+  for (const kind of ["time", "depth"]) {
+    if (suggested[kind] === undefined) continue;
+    $(kind).value = suggested[kind];
+    document.querySelector(`input[name=limit][value=${kind}]`).checked = true;
+  }
+  if (suggested.engine !== undefined && !$("engine").disabled) $("engine").checked = suggested.engine;
 }
 
 function currentGameInfo() {
@@ -266,7 +281,8 @@ function renderPosition() {
       class: "chip static", text: `${c.move} (${num(c.p)})`,
     })));
   }
-  $("legal-wrap").hidden = v.terminal;
+  // A board plays every legal move by clicks; the list is for games without one.
+  $("legal-wrap").hidden = v.terminal || v.board !== null;
 
   const history = $("history");
   history.replaceChildren(...v.moves.map((m, i) => el(
@@ -276,6 +292,9 @@ function renderPosition() {
   $("engine-move").disabled = v.terminal || app.busy;
 }
 
+// The board is drawn from the server's generic description (plies/web/view.py): cells
+// with marks, and the moves a click plays: one cell (cell_moves), a column
+// (column_moves), or two cells in turn, a piece and its target (from_to).
 function renderBoard(v) {
   const box = $("board");
   box.replaceChildren();
@@ -286,22 +305,105 @@ function renderBoard(v) {
   }
   box.hidden = false;
   const human = isHumanTurn() && !app.busy;
-  const grid = el("div", { class: `grid ${b.kind}`, role: "grid" });
+  const values = boardValues(v);
+  const pairs = b.from_to || [];
+  const sources = new Set(pairs.map((m) => m.from));
+  if (!human || !sources.has(app.selected)) app.selected = null;
+  const targets = new Map(); // cell -> the moves of the selected piece that end there
+  for (const m of pairs) {
+    if (m.from === app.selected) targets.set(m.to, [...(targets.get(m.to) || []), m]);
+  }
+  const bestCells = new Set();
+  if (values && values.best) {
+    for (const m of pairs) if (m.move === values.best) bestCells.add(m.from).add(m.to);
+    (b.cell_moves || []).forEach((m, i) => { if (m === values.best) bestCells.add(i); });
+  }
+  const grid = el("div", { class: `grid ${b.kind}${b.checkered ? " checkered" : ""}`, role: "grid" });
   grid.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
   b.cells.forEach((mark, i) => {
+    const row = Math.floor(i / b.columns);
     const column = i % b.columns;
-    const move = b.kind === "tictactoe" ? b.cell_moves[i] : b.column_moves[column];
+    const move = b.cell_moves ? b.cell_moves[i] : b.column_moves ? b.column_moves[column] : null;
+    const name = b.files && b.ranks ? `${b.files[column]}${b.ranks[row]}` : null;
+    const classes = ["cell", mark ? `mark-${mark}` : "empty"];
+    if (b.checkered) classes.push((row + column) % 2 ? "dark" : "light");
+    if ((b.last || []).includes(i)) classes.push("last");
+    if ((b.alert || []).includes(i)) classes.push("alert");
+    if (i === app.selected) classes.push("selected");
+    if (targets.has(i)) classes.push("target");
+    if (bestCells.has(i)) classes.push("best");
+    const playable = pairs.length ? sources.has(i) || targets.has(i) : Boolean(move);
+    const label = name
+      ? `${name}${mark ? ` ${mark}` : ""}`
+      : mark || (b.kind === "connect4" ? `column ${column + 1}` : `cell ${i + 1}`);
     const cell = el("button", {
-      type: "button", class: `cell ${mark ? `mark-${mark}` : "empty"}`,
-      "data-cell": i, "data-column": column, disabled: !(human && move),
-      "aria-label": mark || (b.kind === "tictactoe" ? `cell ${i + 1}` : `column ${column + 1}`),
-      onclick: () => humanMove(move),
+      type: "button", class: classes.join(" "), "data-cell": i, "data-column": column,
+      "data-square": name, disabled: !(human && playable), "aria-label": label,
+      onclick: () => clickCell(i, move, targets),
     });
-    if (b.kind === "tictactoe") cell.textContent = mark;
+    if (b.glyphs && mark) cell.append(el("span", { class: "piece", text: b.glyphs[mark] || mark }));
+    else if (b.kind === "tictactoe") cell.textContent = mark;
     else cell.append(el("span", { class: "disc" }));
+    // The engine's value of the move a click here plays, once the position is analyzed.
+    const shown = targets.has(i) ? pickPromotion(targets.get(i)).move : b.cell_moves ? move : null;
+    if (values && shown && values.byMove.has(shown)) {
+      cell.append(el("span", { class: "cell-value", text: num(values.byMove.get(shown)) }));
+    }
     grid.append(cell);
   });
-  box.append(grid);
+  box.append(b.files && b.ranks ? framed(b, grid) : grid);
+  const below = el("div", { class: "board-extra" });
+  for (const move of b.extra_moves || []) {
+    below.append(el("button", {
+      type: "button", class: "chip", "data-move": move, disabled: !human,
+      onclick: () => humanMove(move), text: move,
+    }));
+  }
+  if (pairs.some((m) => m.promotion)) {
+    const select = el("select", { id: "promotion", "aria-label": "a pawn promotes to" },
+      ...[["q", "queen"], ["r", "rook"], ["b", "bishop"], ["n", "knight"]].map(
+        ([value, text]) => el("option", { value, text }),
+      ));
+    select.value = app.promotion;
+    select.addEventListener("change", () => { app.promotion = select.value; renderBoard(app.view); });
+    below.append(el("label", { class: "field inline" }, "promote to ", select));
+  }
+  if (below.childElementCount) box.append(below);
+}
+
+// Rank labels left of the board and file labels below it.
+function framed(b, grid) {
+  const ranks = el("div", { class: "ranks" }, ...b.ranks.map((r) => el("span", { text: r })));
+  const files = el("div", { class: "files" }, ...b.files.map((f) => el("span", { text: f })));
+  files.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
+  return el("div", { class: `frame ${b.kind}` }, ranks, grid, el("span"), files);
+}
+
+function pickPromotion(moves) {
+  // Several moves between two squares differ only by the promoted piece.
+  return moves.find((m) => m.promotion === app.promotion) || moves[0];
+}
+
+function clickCell(i, move, targets) {
+  const b = app.view.board;
+  if (!b.from_to) {
+    humanMove(move);
+    return;
+  }
+  if (targets.has(i)) {
+    app.selected = null;
+    humanMove(pickPromotion(targets.get(i)).move);
+    return;
+  }
+  app.selected = app.selected === i ? null : i;
+  renderBoard(app.view);
+}
+
+// The values of the last analysis, if it was of the position on the board.
+function boardValues(v) {
+  const last = app.values;
+  if (!last || last.moves.join("\u0000") !== v.moves.join("\u0000")) return null;
+  return last;
 }
 
 // --- playing -----------------------------------------------------------------------------
@@ -312,6 +414,8 @@ async function newGame() {
   app.moves = [];
   app.tree = null;
   app.lastSearch = null;
+  app.values = null;
+  app.selected = null;
   app.paused = false;
   $("pause").setAttribute("aria-pressed", "false");
   $("pause").textContent = "Pause";
@@ -495,6 +599,9 @@ async function analyze() {
     showSearch(answer.search, `Analysis: ${answer.search.to_move || "chance"} to move`);
     showValues(answer.search);
     app.analyzed = moves;
+    app.values = { moves, best: answer.search.action,
+      byMove: new Map(answer.search.move_values.map((r) => [r.move, r.value])) };
+    renderBoard(app.view);
   } catch (err) {
     showError(err.message);
   } finally {
@@ -720,6 +827,7 @@ async function main() {
   }
   $("game-select").addEventListener("change", () => {
     fillOptions();
+    applyGameSearch();
     app.roles = [];
     newGame();
   });
