@@ -16,6 +16,8 @@ moves      the moves from the start, as the game writes them: ``["5", "1"]``
 algorithm  ``auto`` (default), ``alphabeta``, ``minimax``, ``expectiminimax``,
            ``maxn`` or ``bounded``
 engine     true: alpha-beta with engine craft (table, ordering, PVS)
+quiescence true: past the depth limit, search the noisy moves (captures and
+           promotions in chess) before evaluating (:class:`plies.search.Quiescent`)
 depth      a depth limit, 0..:data:`MAX_DEPTH` (in ``unit``: ``ply`` or ``round``)
 time       a time budget in seconds, at most :data:`MAX_TIME`
 player     whose value to report (a number or a name; default: the mover; a move
@@ -91,7 +93,7 @@ from plies.games.tree import TreeGame
 from plies.gdl import GdlGame
 from plies.gdl.parser import parse as parse_gdl
 from plies.gdl.validator import check as check_gdl
-from plies.search import Limit, SearchResult
+from plies.search import Limit, Quiescent, SearchResult
 from plies.search.common import Unit
 from plies.viz import capture
 from plies.web.view import mover_label, own_actions, view
@@ -119,13 +121,14 @@ REQUEST_TIME: Final = 15.0
 """The default budget of a whole request in seconds: loading its game (grounding GDL) and
 its searches together (each search is also capped at :data:`MAX_TIME`)."""
 PAGE_SEARCH: Final[Mapping[str, Mapping[str, Any]]] = {
-    "chess": {"time": 2.0, "engine": True},
-    "othello": {"time": 1.0, "engine": True},
+    "chess": {"time": 2.0, "engine": True, "quiescence": True},
+    "othello": {"time": 1.0, "engine": True, "quiescence": False},
 }
 """The search the page starts these games with (the catalogue's ``search``): a time
 budget, since a depth that suits tic-tac-toe overruns the server's cap of
 :data:`MAX_TIME` seconds here (a stopped depth-limited search has only its last finished
-iteration to show), and engine craft (table, ordering)."""
+iteration to show), engine craft (table, ordering), and in chess quiescence (without
+it a search to depth 4 counts a pawn won by a capture its last ply makes)."""
 MAX_TREE_TEXT: Final = MAX_BODY
 """Longest tree text (``tree``) in characters: the body cap, whatever the transport."""
 
@@ -380,6 +383,7 @@ class Settings:
 
     plan: Plan
     depth: int | None  # as asked
+    quiescent: Quiescent[Any, Any] | None = None  # the game searched, when not the game
 
     @property
     def limit(self) -> Limit:
@@ -388,8 +392,11 @@ class Settings:
 
     def run(self, game: Any, state: Any) -> SearchResult:
         """The plan's search, stopped by the server's cap of :data:`MAX_TIME` seconds and
-        by the end of the request's budget (:func:`budgeted`)."""
-        return self.plan.run(game, state, stop=_FirstOf(Deadline(MAX_TIME), _ENDS.get() or _NO_END))
+        by the end of the request's budget (:func:`budgeted`); with quiescence, of the
+        game whose evaluation is the quiescence search."""
+        searched = game if self.quiescent is None else self.quiescent
+        stop = _FirstOf(Deadline(MAX_TIME), _ENDS.get() or _NO_END)
+        return self.plan.run(searched, state, stop=stop)
 
 
 def settings(
@@ -414,6 +421,7 @@ def settings(
     unit = cast(Unit, _word(body, "unit", _UNITS, "ply"))
     tie = _word(body, "tie", _TIES, "first")
     seed = _get(body, "seed", int, "a whole number")
+    quiescence = _get(body, "quiescence", bool, "true or false") or False
     if depth is not None and time is None:
         limit = Limit(depth=depth, unit=unit)  # as asked; the cap only stops it
     else:
@@ -428,6 +436,9 @@ def settings(
         algorithm=algorithm, limit=limit, player=who, tie=tie, seed=seed, engine=engine,
         all_values=all_values,
     )
+    if quiescence:  # games without noisy moves keep their static evaluation
+        searched = Quiescent(game)
+        return Settings(plan(searched, state, request), depth, searched)
     return Settings(plan(game, state, request), depth)
 
 
@@ -451,6 +462,9 @@ def _search_report(
                      "nodes": limit.nodes}
     data["stopped_early"] = bool(result.stopped) and settings.depth is not None
     data["engine"] = settings.plan.kind == "engine"
+    data["quiescence"] = settings.quiescent is not None
+    if settings.quiescent is not None:  # not in the main search's nodes
+        data["stats"]["quiescence_nodes"] = settings.quiescent.nodes
     values = data.pop("action_values", None)
     if values is not None:  # a list: JavaScript sorts number-like object keys
         data["move_values"] = [{"move": m, "value": v} for m, v in values.items()]

@@ -9,7 +9,7 @@ key          meaning
 kind         the game's look (a CSS class): ``tictactoe``, ``connect4``, ...
 rows         rows, and ``columns``; cells are numbered row by row from the top left
 cells        per cell what is on it: ``""`` (empty) or a mark (``"X"``, ``"K"``, ...)
-glyphs       marks drawn as text (chess pieces: ``{"K": "♔", ...}``); other marks are
+glyphs       marks drawn as text (chess pieces: ``{"K": "♚", ...}``); other marks are
              drawn by the kind's style (discs)
 cell_moves   per cell the move a click there plays, or None
 column_moves per column the move a click in it plays (Connect Four)
@@ -50,8 +50,10 @@ from plies.games.connect4 import Connect4
 from plies.games.othello import PASS, Othello
 from plies.games.tictactoe import TicTacToe
 
-CHESS_GLYPHS: Final = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟", strict=True))
-"""The Unicode chess pieces by their FEN letter (upper case White)."""
+CHESS_GLYPHS: Final = dict(zip("KQRBNPkqrbnp", "♚♛♜♝♞♟" * 2, strict=True))
+"""The Unicode chess pieces by their FEN letter (upper case White): the solid shapes for
+both sides, which the page colours by the mark (an outlined White piece would show the
+square through it)."""
 
 
 def view(

@@ -56,7 +56,9 @@ function gameSpec() {
 }
 
 function searchSettings() {
-  const settings = { algorithm: $("algorithm").value, engine: $("engine").checked };
+  const settings = {
+    algorithm: $("algorithm").value, engine: $("engine").checked, quiescence: $("quiescence").checked,
+  };
   const byDepth = document.querySelector("input[name=limit]:checked").value === "depth";
   if (byDepth) settings.depth = Number.parseInt($("depth").value, 10);
   else settings.time = Number.parseFloat($("time").value);
@@ -82,6 +84,12 @@ function num(value) {
   if (value === "-inf") return "−∞";
   if (Number.isInteger(value)) return String(value);
   return String(Number(value.toFixed(4)));
+}
+
+function short(value) {
+  // A number that fits on a square: whole from 10 up, else one decimal.
+  if (typeof value !== "number") return num(value);
+  return String(Math.abs(value) >= 10 ? Math.round(value) : Number(value.toFixed(1)));
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -133,6 +141,7 @@ function applyGameSearch() {
     document.querySelector(`input[name=limit][value=${kind}]`).checked = true;
   }
   if (suggested.engine !== undefined && !$("engine").disabled) $("engine").checked = suggested.engine;
+  if (suggested.quiescence !== undefined) $("quiescence").checked = suggested.quiescence;
 }
 
 function currentGameInfo() {
@@ -347,7 +356,8 @@ function renderBoard(v) {
     // The engine's value of the move a click here plays, once the position is analyzed.
     const shown = targets.has(i) ? pickPromotion(targets.get(i)).move : b.cell_moves ? move : null;
     if (values && shown && values.byMove.has(shown)) {
-      cell.append(el("span", { class: "cell-value", text: num(values.byMove.get(shown)) }));
+      const value = values.byMove.get(shown);
+      cell.append(el("span", { class: "cell-value", title: num(value), text: short(value) }));
     }
     grid.append(cell);
   });
@@ -617,7 +627,7 @@ function showSearch(search, title) {
   const early = search.stopped_early ? ", stopped early by the server's cap" : "";
   $("r-value-label").textContent = `value for ${search.player}`;
   $("r-value").textContent = `${num(search.value)} (${kind}, ${search.algorithm}`
-    + `${search.engine ? " + engine craft" : ""}${early})`;
+    + `${search.engine ? " + engine craft" : ""}${search.quiescence ? " + quiescence" : ""}${early})`;
   $("r-pv").replaceChildren(...search.pv.map((m) => el("span", { class: "chip static", text: m })));
   if (!search.pv.length) $("r-pv").textContent = "–";
   const s = search.stats;
@@ -627,6 +637,9 @@ function showSearch(search, title) {
     ["tt hits", s.tt_hits.toLocaleString("en")], ["depth", String(s.depth)],
     ["time", `${s.elapsed.toFixed(3)} s`], ["nodes/s", Math.round(s.nps).toLocaleString("en")],
   ];
+  if (s.quiescence_nodes !== undefined) {
+    cells.splice(1, 0, ["q nodes", s.quiescence_nodes.toLocaleString("en")]);
+  }
   $("r-stats").replaceChildren(
     el("tr", {}, ...cells.map(([k]) => el("th", { text: k }))),
     el("tr", {}, ...cells.map(([k, v]) => el("td", { "data-stat": k, text: v }))),
