@@ -393,10 +393,21 @@ class Settings:
     def run(self, game: Any, state: Any) -> SearchResult:
         """The plan's search, stopped by the server's cap of :data:`MAX_TIME` seconds and
         by the end of the request's budget (:func:`budgeted`); with quiescence, of the
-        game whose evaluation is the quiescence search."""
+        game whose evaluation is the quiescence search.
+
+        Raises:
+            ApiError: a depth-limited search stopped before it finished one pass.
+        """
         searched = game if self.quiescent is None else self.quiescent
         stop = _FirstOf(Deadline(MAX_TIME), _ENDS.get() or _NO_END)
-        return self.plan.run(searched, state, stop=stop)
+        result = self.plan.run(searched, state, stop=stop)
+        if result.stopped and result.stats.depth == 0 and self.depth:
+            # Not one pass finished: the search's fallback (the first legal move) would
+            # be shown as the engine's choice.
+            raise ApiError(f"the search to depth {self.depth} was stopped before it finished "
+                           f"one pass (searches are capped at {MAX_TIME:g} s); ask for less "
+                           "depth or a time")
+        return result
 
 
 def settings(
