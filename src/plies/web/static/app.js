@@ -640,10 +640,16 @@ function showSearch(search, title) {
   if (s.quiescence_nodes !== undefined) {
     cells.splice(1, 0, ["q nodes", s.quiescence_nodes.toLocaleString("en")]);
   }
-  $("r-stats").replaceChildren(
-    el("tr", {}, ...cells.map(([k]) => el("th", { text: k }))),
-    el("tr", {}, ...cells.map(([k, v]) => el("td", { "data-stat": k, text: v }))),
-  );
+  // Five to a row: a card is too narrow for nine columns of numbers.
+  const rows = [];
+  for (let i = 0; i < cells.length; i += 5) {
+    const chunk = cells.slice(i, i + 5);
+    rows.push(
+      el("tr", {}, ...chunk.map(([k]) => el("th", { text: k }))),
+      el("tr", {}, ...chunk.map(([k, v]) => el("td", { "data-stat": k, text: v }))),
+    );
+  }
+  $("r-stats").replaceChildren(...rows);
 }
 
 function showValues(search) {
