@@ -260,3 +260,16 @@ def test_othello_move_values_are_those_of_the_plain_analysis(client: TestClient)
         for a, v in plain.action_values.items()
     ]
     assert search["pv"][0] == search["action"]
+
+
+def test_the_caption_counts_discs_and_names_a_check(client: TestClient) -> None:
+    assert ok(client, "state", {"game": "othello", "moves": ["d3"]})["board"]["caption"] == (
+        "discs: Black 4, White 1")
+    passing = ok(client, "state", {"game": "othello", "moves": a_game_with_a_pass()})
+    assert passing["board"]["caption"].endswith(f"; {passing['to_move_name']} must pass")
+    check = ok(client, "state", {"game": "chess", "moves": ["e4", "f5", "Qh5"]})
+    assert check["board"]["caption"] == "Black is in check"
+    assert check["board"]["alert"] == [chess_cell("e8")]
+    mate = ok(client, "state", {"game": "chess", "moves": ["f3", "e5", "g4", "Qh4"]})
+    assert mate["board"]["caption"] == "checkmate"
+    assert ok(client, "state", {"game": "chess"})["board"]["caption"] == ""

@@ -20,6 +20,7 @@ last         the cells of the last move (to highlight)
 alert        cells to flag (a king in check)
 files        labels of the columns, left to right, and ``ranks`` of the rows, top down
 checkered    light and dark squares
+caption      a line under the board (Othello's disc count, a check in chess)
 ============ ===================================================================
 
 Only ``kind``, ``rows``, ``columns`` and ``cells`` are always present.
@@ -176,6 +177,8 @@ def _othello_board(
         "last": [] if placed in (None, PASS) else [placed],
         "files": list("abcdefgh"),
         "ranks": [str(r) for r in range(1, 9)],
+        "caption": f"discs: Black {black.bit_count()}, White {white.bit_count()}"
+        + (f"; {game.player_name(state.player)} must pass" if PASS in legal else ""),
     }
 
 
@@ -211,6 +214,8 @@ def _chess_board(
         "files": list("abcdefgh"),
         "ranks": [str(r) for r in range(8, 0, -1)],
         "checkered": True,
+        "caption": "" if not alert else "checkmate" if not legal
+        else f"{game.player_name(game.to_move(state))} is in check",
     }
 
 

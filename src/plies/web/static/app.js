@@ -362,6 +362,7 @@ function renderBoard(v) {
     grid.append(cell);
   });
   box.append(b.files && b.ranks ? framed(b, grid) : grid);
+  if (b.caption) box.append(el("p", { class: "caption", text: b.caption }));
   const below = el("div", { class: "board-extra" });
   for (const move of b.extra_moves || []) {
     below.append(el("button", {
