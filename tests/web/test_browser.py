@@ -367,3 +367,24 @@ def test_play_othello_by_clicking_a_legal_square(page: Any, live_server: str) ->
     page.wait_for_selector(".grid .cell .cell-value")
     assert page.locator(".grid .cell .cell-value").count() == len(truth["legal"])
     shot(page, "othello")
+
+
+def test_playing_black_turns_the_chess_board_round(page: Any, live_server: str) -> None:
+    page.select_option("#game-select", "chess")
+    page.wait_for_selector(".grid.chess")
+    page.select_option("[data-role='1']", "human")
+    page.select_option("[data-role='0']", "engine")  # White (the engine) opens
+    wait_for_turn(page, 1, "Black")
+    squares = page.eval_on_selector_all(".grid .cell", "c => c.map(x => x.dataset.square)")
+    assert squares[0] == "h1" and squares[-1] == "a8"  # Black's side at the bottom
+    assert page.locator(".frame .ranks span").first.inner_text() == "1"
+    assert page.locator(".frame .files span").first.inner_text() == "h"
+    page.click("[data-square=e7]")
+    page.click("[data-square=e5]")
+    wait_for_turn(page, 3, "Black")
+    moves = plies_played(page)
+    assert moves[1] == "e5"
+    with httpx.Client(base_url=live_server, timeout=30) as http:
+        truth = http.post("/api/state", json={"game": "chess", "moves": moves}).json()
+    assert board_marks(page) == truth["board"]["cells"][::-1]
+    shot(page, "chess-as-black")

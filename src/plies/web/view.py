@@ -20,6 +20,7 @@ last         the cells of the last move (to highlight)
 alert        cells to flag (a king in check)
 files        labels of the columns, left to right, and ``ranks`` of the rows, top down
 checkered    light and dark squares
+rotatable    the page may turn the board round for the second player (chess)
 caption      a line under the board (Othello's disc count, a check in chess)
 ============ ===================================================================
 
@@ -214,6 +215,7 @@ def _chess_board(
         "files": list("abcdefgh"),
         "ranks": [str(r) for r in range(8, 0, -1)],
         "checkered": True,
+        "rotatable": True,
         "caption": "" if not alert else "checkmate" if not legal
         else f"{game.player_name(game.to_move(state))} is in check",
     }

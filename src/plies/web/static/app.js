@@ -329,7 +329,12 @@ function renderBoard(v) {
   }
   const grid = el("div", { class: `grid ${b.kind}${b.checkered ? " checkered" : ""}`, role: "grid" });
   grid.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
-  b.cells.forEach((mark, i) => {
+  // A rotatable board (chess) is turned round when people play only the second side.
+  const turned = Boolean(b.rotatable) && app.roles[1] === "human" && app.roles[0] !== "human";
+  const order = b.cells.map((_, i) => i);
+  if (turned) order.reverse();
+  for (const i of order) {
+    const mark = b.cells[i];
     const row = Math.floor(i / b.columns);
     const column = i % b.columns;
     const move = b.cell_moves ? b.cell_moves[i] : b.column_moves ? b.column_moves[column] : null;
@@ -360,8 +365,8 @@ function renderBoard(v) {
       cell.append(el("span", { class: "cell-value", title: num(value), text: short(value) }));
     }
     grid.append(cell);
-  });
-  box.append(b.files && b.ranks ? framed(b, grid) : grid);
+  }
+  box.append(b.files && b.ranks ? framed(b, grid, turned) : grid);
   if (b.caption) box.append(el("p", { class: "caption", text: b.caption }));
   const below = el("div", { class: "board-extra" });
   for (const move of b.extra_moves || []) {
@@ -383,9 +388,10 @@ function renderBoard(v) {
 }
 
 // Rank labels left of the board and file labels below it.
-function framed(b, grid) {
-  const ranks = el("div", { class: "ranks" }, ...b.ranks.map((r) => el("span", { text: r })));
-  const files = el("div", { class: "files" }, ...b.files.map((f) => el("span", { text: f })));
+function framed(b, grid, turned) {
+  const side = (labels) => (turned ? [...labels].reverse() : labels);
+  const ranks = el("div", { class: "ranks" }, ...side(b.ranks).map((r) => el("span", { text: r })));
+  const files = el("div", { class: "files" }, ...side(b.files).map((f) => el("span", { text: f })));
   files.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
   return el("div", { class: `frame ${b.kind}` }, ranks, grid, el("span"), files);
 }
