@@ -13,6 +13,7 @@ const app = {
   catalogue: null,
   source: "game", // "game" | "tree" | "gdl"
   moves: [],
+  spec: null, // the game being played, as the requests name it (see newGame)
   view: null, // the last position the server described
   roles: [], // per player: "human" | "engine"
   paused: false,
@@ -73,7 +74,7 @@ function viewpoint() {
 }
 
 function request(extra = {}) {
-  return { ...gameSpec(), moves: app.moves, ...extra };
+  return { ...app.spec, moves: app.moves, ...extra };
 }
 
 // --- formatting ----------------------------------------------------------------------------
@@ -427,6 +428,9 @@ function boardValues(v) {
 
 async function newGame() {
   app.generation += 1;
+  // The game is read from the form once: a later edit (a tree being typed) is another
+  // game, which starts with the next "New game", not in the middle of this one.
+  app.spec = gameSpec();
   app.busy = false; // an engine move still in flight belongs to the old game
   app.moves = [];
   app.tree = null;
@@ -579,7 +583,7 @@ async function undo() {
   if (app.roles.includes("human")) {
     const humans = new Set(app.roles.flatMap((r, i) => (r === "human" ? [i] : [])));
     while (moves.length) {
-      const view = await api("state", { ...gameSpec(), moves });
+      const view = await api("state", { ...app.spec, moves });
       if (view.to_move !== null && humans.has(view.to_move)) break;
       moves = moves.slice(0, -1);
     }
@@ -713,7 +717,7 @@ async function showTree() {
     return;
   }
   const body = {
-    ...gameSpec(), moves: last.moves, ...last.extra,
+    ...app.spec, moves: last.moves, ...last.extra,
     algorithm: last.settings.algorithm, unit: last.settings.unit,
     tie: last.settings.tie, analysis: last.analysis,
     max_nodes: Number.parseInt($("tree-nodes").value, 10) || 2000,
