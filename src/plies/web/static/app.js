@@ -520,6 +520,7 @@ async function humanMove(move) {
 // Engines (and chance) move by themselves, one move per call, until a human is to move.
 async function step(delay = 0) {
   const v = app.view;
+  const generation = app.generation;
   if (!v || v.terminal || app.busy || app.paused) {
     if (v && !app.busy) afterMove();
     return;
@@ -530,9 +531,11 @@ async function step(delay = 0) {
     return;
   }
   if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
-  if (app.paused || app.view !== v) return;
+  // A new game (or undo) while waiting ends this game's engine moves, even when its
+  // position failed to load and the old one is still on the board.
+  if (app.paused || app.view !== v || app.generation !== generation) return;
   await engineMove();
-  step(ENGINE_DELAY_MS);
+  if (app.generation === generation) step(ENGINE_DELAY_MS);
 }
 
 async function engineMove() {
