@@ -88,9 +88,9 @@ function num(value) {
 }
 
 function short(value) {
-  // A number that fits on a square: whole from 10 up, else one decimal.
+  // A number that fits on a square: whole from 10 up, else two significant digits.
   if (typeof value !== "number") return num(value);
-  return String(Math.abs(value) >= 10 ? Math.round(value) : Number(value.toFixed(1)));
+  return String(Math.abs(value) >= 10 ? Math.round(value) : Number(value.toPrecision(2)));
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -327,6 +327,7 @@ function renderBoard(v) {
   if (values && values.best) {
     for (const m of pairs) if (m.move === values.best) bestCells.add(m.from).add(m.to);
     (b.cell_moves || []).forEach((m, i) => { if (m === values.best) bestCells.add(i); });
+    (b.column_moves || []).forEach((m, column) => { if (m === values.best) bestCells.add(column); });
   }
   const grid = el("div", { class: `grid ${b.kind}${b.checkered ? " checkered" : ""}`, role: "grid" });
   grid.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
@@ -360,7 +361,9 @@ function renderBoard(v) {
     else if (b.kind === "tictactoe") cell.textContent = mark;
     else cell.append(el("span", { class: "disc" }));
     // The engine's value of the move a click here plays, once the position is analyzed.
-    const shown = targets.has(i) ? pickPromotion(targets.get(i)).move : b.cell_moves ? move : null;
+    // (A column's value goes on its top cell.)
+    const shown = targets.has(i) ? pickPromotion(targets.get(i)).move
+      : b.cell_moves || row === 0 ? move : null;
     if (values && shown && values.byMove.has(shown)) {
       const value = values.byMove.get(shown);
       cell.append(el("span", { class: "cell-value", title: num(value), text: short(value) }));
