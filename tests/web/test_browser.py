@@ -281,3 +281,110 @@ def test_play_rock_paper_scissors_against_the_engine(page: Any) -> None:
                                                          "paper/paper", "paper/scissors")
     assert page.locator("#last-title").text_content().startswith("Last search: Column mixed")
     shot(page, "rps-against-the-engine")
+
+
+def board_marks(page: Any) -> list[str]:
+    """The mark of every cell of the drawn board ("" for an empty one)."""
+    return [
+        next((c[5:] for c in (cls or "").split() if c.startswith("mark-")), "")
+        for cls in page.eval_on_selector_all(".grid .cell", "cells => cells.map(c => c.className)")
+    ]
+
+
+def test_play_chess_by_clicking_e2_then_e4(page: Any, live_server: str) -> None:
+    page.select_option("#game-select", "chess")
+    page.wait_for_selector(".grid.chess")
+    # The page starts chess with a time budget, engine craft and quiescence.
+    assert page.input_value("#time") == "2" and page.is_checked("input[name=limit][value=time]")
+    assert page.is_checked("#engine") and page.is_checked("#quiescence")
+    assert status(page) == "White to move (human)"
+    assert page.locator("#legal-wrap").is_hidden()  # the board is the way to move
+    page.click("[data-square=e2]")
+    assert "selected" in page.get_attribute("[data-square=e2]", "class")
+    targets = page.eval_on_selector_all(".grid .cell.target", "c => c.map(x => x.dataset.square)")
+    assert sorted(targets) == ["e3", "e4"]
+    page.click("[data-square=e4]")
+    wait_for_turn(page, 2, "White")
+    moves = plies_played(page)
+    assert moves[0] == "e4"
+    with httpx.Client(base_url=live_server, timeout=30) as http:
+        truth = http.post("/api/state", json={"game": "chess", "moves": moves}).json()
+    assert board_marks(page) == truth["board"]["cells"]
+    assert "mark-P" in page.get_attribute("[data-square=e4]", "class")
+    last = page.eval_on_selector_all(".grid .cell.last", "c => c.map(x => Number(x.dataset.cell))")
+    assert last == sorted(truth["board"]["last"])
+    assert page.locator("#last-title").text_content() == f"Last search: Black played {moves[1]}"
+    assert page.locator("#r-pv .chip").count() >= 1
+    assert int(page.locator("[data-stat='depth']").inner_text()) >= 1
+    assert page.locator("[data-stat='q nodes']").count() == 1
+
+    # The value of every move: in the table, and on the squares of the picked piece.
+    page.click("#analyze")
+    page.wait_for_selector("#analysis:not([hidden]) #values tr[data-move]")
+    assert page.locator("#values tr[data-move]").count() == len(truth["legal"])
+    page.click("[data-square=g1]")
+    values = page.locator(".grid .cell.target .cell-value")
+    assert values.count() == 3  # Nf3, Nh3, Ne2
+    table = {r.get_attribute("data-move"): r.locator("td").nth(1).inner_text()
+             for r in page.locator("#values tr[data-move]").all()}
+    f3 = page.locator("[data-square=f3] .cell-value")
+    assert float(f3.get_attribute("title")) == float(table["Nf3"])
+    shot(page, "chess")
+
+
+def test_promote_a_pawn_to_a_knight_on_the_board(page: Any) -> None:
+    page.select_option("#game-select", "chess")
+    page.wait_for_selector("[data-option=fen]")
+    page.fill("[data-option=fen]", "8/P7/8/8/8/8/8/k6K w - - 0 1")
+    page.dispatch_event("[data-option=fen]", "change")
+    page.wait_for_selector("#promotion")
+    assert page.input_value("#promotion") == "q"  # a queen unless told otherwise
+    page.select_option("#promotion", "n")
+    page.click("[data-square=a7]")
+    page.click("[data-square=a8]")
+    wait_for_turn(page, 2, "White")
+    assert plies_played(page)[0] == "a8=N"
+    assert "mark-N" in page.get_attribute("[data-square=a8]", "class")
+    shot(page, "chess-promotion")
+
+
+def test_play_othello_by_clicking_a_legal_square(page: Any, live_server: str) -> None:
+    page.select_option("#game-select", "othello")
+    page.wait_for_selector(".grid.othello")
+    assert status(page) == "Black to move (human)"
+    playable = page.eval_on_selector_all(".grid .cell:not([disabled])",
+                                         "c => c.map(x => x.dataset.square)")
+    assert sorted(playable) == ["c4", "d3", "e6", "f5"]
+    page.click("[data-square=d3]")
+    wait_for_turn(page, 2, "Black")
+    moves = plies_played(page)
+    assert moves[0] == "d3"
+    with httpx.Client(base_url=live_server, timeout=30) as http:
+        truth = http.post("/api/state", json={"game": "othello", "moves": moves}).json()
+    assert board_marks(page) == truth["board"]["cells"]
+    assert "mark-X" in page.get_attribute("[data-square=d4]", "class")  # flipped by d3
+    page.click("#analyze")
+    page.wait_for_selector(".grid .cell .cell-value")
+    assert page.locator(".grid .cell .cell-value").count() == len(truth["legal"])
+    shot(page, "othello")
+
+
+def test_playing_black_turns_the_chess_board_round(page: Any, live_server: str) -> None:
+    page.select_option("#game-select", "chess")
+    page.wait_for_selector(".grid.chess")
+    page.select_option("[data-role='1']", "human")
+    page.select_option("[data-role='0']", "engine")  # White (the engine) opens
+    wait_for_turn(page, 1, "Black")
+    squares = page.eval_on_selector_all(".grid .cell", "c => c.map(x => x.dataset.square)")
+    assert squares[0] == "h1" and squares[-1] == "a8"  # Black's side at the bottom
+    assert page.locator(".frame .ranks span").first.inner_text() == "1"
+    assert page.locator(".frame .files span").first.inner_text() == "h"
+    page.click("[data-square=e7]")
+    page.click("[data-square=e5]")
+    wait_for_turn(page, 3, "Black")
+    moves = plies_played(page)
+    assert moves[1] == "e5"
+    with httpx.Client(base_url=live_server, timeout=30) as http:
+        truth = http.post("/api/state", json={"game": "chess", "moves": moves}).json()
+    assert board_marks(page) == truth["board"]["cells"][::-1]
+    shot(page, "chess-as-black")

@@ -16,6 +16,8 @@ moves      the moves from the start, as the game writes them: ``["5", "1"]``
 algorithm  ``auto`` (default), ``alphabeta``, ``minimax``, ``expectiminimax``,
            ``maxn`` or ``bounded``
 engine     true: alpha-beta with engine craft (table, ordering, PVS)
+quiescence true: past the depth limit, search the noisy moves (captures and
+           promotions in chess) before evaluating (:class:`plies.search.Quiescent`)
 depth      a depth limit, 0..:data:`MAX_DEPTH` (in ``unit``: ``ply`` or ``round``)
 time       a time budget in seconds, at most :data:`MAX_TIME`
 player     whose value to report (a number or a name; default: the mover; a move
@@ -91,7 +93,7 @@ from plies.games.tree import TreeGame
 from plies.gdl import GdlGame
 from plies.gdl.parser import parse as parse_gdl
 from plies.gdl.validator import check as check_gdl
-from plies.search import Limit, SearchResult
+from plies.search import Limit, Quiescent, SearchResult
 from plies.search.common import Unit
 from plies.viz import capture
 from plies.web.view import mover_label, own_actions, view
@@ -118,6 +120,15 @@ MAX_OPTION_LIST: Final = 16
 REQUEST_TIME: Final = 15.0
 """The default budget of a whole request in seconds: loading its game (grounding GDL) and
 its searches together (each search is also capped at :data:`MAX_TIME`)."""
+PAGE_SEARCH: Final[Mapping[str, Mapping[str, Any]]] = {
+    "chess": {"time": 2.0, "engine": True, "quiescence": True},
+    "othello": {"time": 1.0, "engine": True, "quiescence": False},
+}
+"""The search the page starts these games with (the catalogue's ``search``): a time
+budget, since a depth that suits tic-tac-toe overruns the server's cap of
+:data:`MAX_TIME` seconds here (a stopped depth-limited search has only its last finished
+iteration to show), engine craft (table, ordering), and in chess quiescence (without
+it a search to depth 4 counts a pawn won by a capture its last ply makes)."""
 MAX_TREE_TEXT: Final = MAX_BODY
 """Longest tree text (``tree``) in characters: the body cap, whatever the transport."""
 
@@ -330,11 +341,13 @@ class _FirstOf:
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A loaded game, the state reached by ``moves``, and those moves as texts."""
+    """A loaded game, the state reached by ``moves``, those moves as texts, and the state
+    before the last of them (None at the start)."""
 
     game: Any
     state: Any
     moves: list[str]
+    before: Any = None
 
 
 def load_position(body: Mapping[str, Any]) -> Position:
@@ -344,6 +357,7 @@ def load_position(body: Mapping[str, Any]) -> Position:
     if len(moves) > MAX_MOVES:
         raise ApiError(f"{len(moves)} moves; the web app replays at most {MAX_MOVES}")
     state = game.initial_state()
+    before = None
     played: list[str] = []
     for i, move in enumerate(moves, start=1):
         if not isinstance(move, str):
@@ -356,8 +370,8 @@ def load_position(body: Mapping[str, Any]) -> Position:
                 str(IllegalActionError(move, err.legal, context=f"(move {i} of moves)"))
             ) from None
         played.append(format_action(game, state, action))
-        state = after
-    return Position(game, state, played)
+        before, state = state, after
+    return Position(game, state, played, before)
 
 
 # --- searches --------------------------------------------------------------------------------
@@ -369,6 +383,7 @@ class Settings:
 
     plan: Plan
     depth: int | None  # as asked
+    quiescent: Quiescent[Any, Any] | None = None  # the game searched, when not the game
 
     @property
     def limit(self) -> Limit:
@@ -377,8 +392,22 @@ class Settings:
 
     def run(self, game: Any, state: Any) -> SearchResult:
         """The plan's search, stopped by the server's cap of :data:`MAX_TIME` seconds and
-        by the end of the request's budget (:func:`budgeted`)."""
-        return self.plan.run(game, state, stop=_FirstOf(Deadline(MAX_TIME), _ENDS.get() or _NO_END))
+        by the end of the request's budget (:func:`budgeted`); with quiescence, of the
+        game whose evaluation is the quiescence search.
+
+        Raises:
+            ApiError: a depth-limited search stopped before it finished one pass.
+        """
+        searched = game if self.quiescent is None else self.quiescent
+        stop = _FirstOf(Deadline(MAX_TIME), _ENDS.get() or _NO_END)
+        result = self.plan.run(searched, state, stop=stop)
+        if result.stopped and result.stats.depth == 0 and self.depth:
+            # Not one pass finished: the search's fallback (the first legal move) would
+            # be shown as the engine's choice.
+            raise ApiError(f"the search to depth {self.depth} was stopped before it finished "
+                           f"one pass (searches are capped at {MAX_TIME:g} s); ask for less "
+                           "depth or a time")
+        return result
 
 
 def settings(
@@ -403,6 +432,7 @@ def settings(
     unit = cast(Unit, _word(body, "unit", _UNITS, "ply"))
     tie = _word(body, "tie", _TIES, "first")
     seed = _get(body, "seed", int, "a whole number")
+    quiescence = _get(body, "quiescence", bool, "true or false") or False
     if depth is not None and time is None:
         limit = Limit(depth=depth, unit=unit)  # as asked; the cap only stops it
     else:
@@ -417,6 +447,9 @@ def settings(
         algorithm=algorithm, limit=limit, player=who, tie=tie, seed=seed, engine=engine,
         all_values=all_values,
     )
+    if quiescence:  # games without noisy moves keep their static evaluation
+        searched = Quiescent(game)
+        return Settings(plan(searched, state, request), depth, searched)
     return Settings(plan(game, state, request), depth)
 
 
@@ -440,6 +473,9 @@ def _search_report(
                      "nodes": limit.nodes}
     data["stopped_early"] = bool(result.stopped) and settings.depth is not None
     data["engine"] = settings.plan.kind == "engine"
+    data["quiescence"] = settings.quiescent is not None
+    if settings.quiescent is not None:  # not in the main search's nodes
+        data["stats"]["quiescence_nodes"] = settings.quiescent.nodes
     values = data.pop("action_values", None)
     if values is not None:  # a list: JavaScript sorts number-like object keys
         data["move_values"] = [{"move": m, "value": v} for m, v in values.items()]
@@ -473,8 +509,9 @@ def serve_games(specs: Sequence[str]) -> list[str]:
 
 
 def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The built-in games with their options, the games the server added, the
-    algorithms, and the server's caps."""
+    """The built-in games with their options and the search the page starts them with
+    (:data:`PAGE_SEARCH`), the games the server added, the algorithms, and the server's
+    caps."""
     entries = []
     for name in games.names():
         entry = games.info(name)
@@ -485,6 +522,7 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
             "players": game.num_players,
             "has_chance": bool(getattr(game, "has_chance", False)),
             "options": [_option_info(o) for o in entry.options],
+            "search": dict(PAGE_SEARCH.get(name, {})),
         })
     for name, game in SERVED.items():
         entries.append({
@@ -493,6 +531,7 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
             "players": game.num_players,
             "has_chance": bool(getattr(game, "has_chance", False)),
             "options": [],
+            "search": {},
         })
     return {
         "games": entries,
@@ -542,7 +581,7 @@ def _option_info(option: games.Option) -> dict[str, Any]:
 def state(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/state``: the position after ``moves`` (see :func:`view`)."""
     position = load_position(body)
-    return view(position.game, position.state, position.moves)
+    return view(position.game, position.state, position.moves, position.before)
 
 
 def move(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -587,7 +626,7 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
         "mover": mover,
         "search": search,
         **extra,
-        "state": view(game, after, [*position.moves, text]),
+        "state": view(game, after, [*position.moves, text], before),
     }
 
 
@@ -644,7 +683,7 @@ def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     """
     position = load_position(body)
     game, here = position.game, position.state
-    shown = view(game, here, position.moves)
+    shown = view(game, here, position.moves, position.before)
     if game.is_terminal(here):
         return {"state": shown, "search": None}
     chosen = settings(body, game, here, all_values=True)
@@ -684,7 +723,7 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
         game, here, algorithm=chosen.plan.algorithm.name, limit=limit, max_nodes=max_nodes,
         player=request.player, tie=request.tie, seed=request.seed, all_values=analysis,
     )
-    return {"state": view(game, here, position.moves), "tree": tree.to_json()}
+    return {"state": view(game, here, position.moves, position.before), "tree": tree.to_json()}
 
 
 ENDPOINTS: Final[dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
@@ -727,6 +766,7 @@ def _no_constant(name: str) -> Any:
 
 __all__ = [
     "ENDPOINTS", "MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_TIME", "MAX_TREE_TEXT",
-    "REQUEST_TIME", "ApiError", "Position", "analyze_moves", "budgeted", "catalogue", "decode",
-    "encode", "load_game", "load_position", "move", "search_tree", "state", "view",
+    "PAGE_SEARCH", "REQUEST_TIME", "ApiError", "Position", "analyze_moves", "budgeted",
+    "catalogue", "decode", "encode", "load_game", "load_position", "move", "search_tree",
+    "state", "view",
 ]

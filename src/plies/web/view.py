@@ -1,5 +1,31 @@
 """What the page shows of a position: its picture, whose turn, the legal moves, the result.
 
+``board`` is a grid the page draws and clicks, the same shape for every game that has one
+(tic-tac-toe, Connect Four, Othello, chess), so the page needs no code per game:
+
+============ ===================================================================
+key          meaning
+============ ===================================================================
+kind         the game's look (a CSS class): ``tictactoe``, ``connect4``, ...
+rows         rows, and ``columns``; cells are numbered row by row from the top left
+cells        per cell what is on it: ``""`` (empty) or a mark (``"X"``, ``"K"``, ...)
+glyphs       marks drawn as text (chess pieces: ``{"K": "♚", ...}``); other marks are
+             drawn by the kind's style (discs)
+cell_moves   per cell the move a click there plays, or None
+column_moves per column the move a click in it plays (Connect Four)
+from_to      moves made by clicking two cells: ``{"from", "to", "move", "promotion"}``
+             (chess; ``promotion`` is the piece a pawn becomes, else None)
+extra_moves  moves that are on no cell (Othello's ``"pass"``)
+last         the cells of the last move (to highlight)
+alert        cells to flag (a king in check)
+files        labels of the columns, left to right, and ``ranks`` of the rows, top down
+checkered    light and dark squares
+rotatable    the page may turn the board round for the second player (chess)
+caption      a line under the board (Othello's disc count, a check in chess)
+============ ===================================================================
+
+Only ``kind``, ``rows``, ``columns`` and ``cells`` are always present.
+
 >>> from plies.games import load
 >>> ttt = load("tictactoe")
 >>> shown = view(ttt, ttt.result(ttt.initial_state(), 4), ["5"])
@@ -9,7 +35,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from plies.engine import mover_name, player_name
 from plies.game import (
@@ -21,17 +47,27 @@ from plies.game import (
     game_ops,
     legal_actions,
 )
+from plies.games.chess import Chess
 from plies.games.connect4 import Connect4
+from plies.games.othello import PASS, Othello
 from plies.games.tictactoe import TicTacToe
 
+CHESS_GLYPHS: Final = dict(zip("KQRBNPkqrbnp", "♚♛♜♝♞♟" * 2, strict=True))
+"""The Unicode chess pieces by their FEN letter (upper case White): the solid shapes for
+both sides, which the page colours by the mark (an outlined White piece would show the
+square through it)."""
 
-def view(game: Any, state: Any, moves: list[str]) -> dict[str, Any]:
+
+def view(
+    game: Any, state: Any, moves: list[str], before: Any = None
+) -> dict[str, Any]:
     """What the page shows of a position: the picture, whose turn, the legal moves.
 
-    ``board`` is a grid the page can draw and click (tic-tac-toe and Connect Four, with
-    the move each cell or column plays), else None; ``render`` is the game's own text
-    picture, for every game.  At a chance node ``chance`` lists the outcomes and their
-    probabilities; at the end ``utilities`` and ``result`` say who won.
+    ``board`` is a grid the page can draw and click (see the module docstring), else
+    None; ``render`` is the game's own text picture, for every game.  ``before`` is the
+    state before the last of ``moves`` (None: not known), so the board can mark the last
+    move.  At a chance node ``chance`` lists the outcomes and their probabilities; at
+    the end ``utilities`` and ``result`` say who won.
     """
     terminal = bool(game.is_terminal(state))
     mover = None if terminal else int(game.to_move(state))
@@ -45,7 +81,7 @@ def view(game: Any, state: Any, moves: list[str]) -> dict[str, Any]:
         "to_move": mover,
         "to_move_name": None if terminal else mover_label(game, state),
         "legal": [format_action(game, state, a) for a in legal_actions(game, state)],
-        "board": _board(game, state),
+        "board": board(game, state, before, moves[-1] if moves else None),
     }
     if mover == SIMULTANEOUS:  # each player picks an own action; together they are a move
         data["own_moves"] = [
@@ -79,8 +115,12 @@ def _result_text(game: Any, utilities: list[float]) -> str:
     return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
 
 
-def _board(game: Any, state: Any) -> dict[str, Any] | None:
-    """A clickable grid for the games that have one; None for the others."""
+def board(
+    game: Any, state: Any, before: Any = None, last: str | None = None
+) -> dict[str, Any] | None:
+    """The clickable grid of ``state`` (see the module docstring), or None for a game
+    without one.  ``last``, the text of the move that led from ``before`` to ``state``,
+    is marked on the board when both are given."""
     legal = {a: format_action(game, state, a) for a in legal_actions(game, state)}
     if isinstance(game, TicTacToe):
         return {
@@ -107,7 +147,78 @@ def _board(game: Any, state: Any) -> dict[str, Any] | None:
             "cells": cells,
             "column_moves": [legal.get(col) for col in range(game.width)],
         }
+    if isinstance(game, Othello):
+        return _othello_board(game, state, legal, before, last)
+    if isinstance(game, Chess):
+        return _chess_board(game, state, legal, before, last)
     return None
+
+
+def _last_action(game: Any, before: Any, last: str | None) -> Any:
+    """The action ``last`` names at ``before``, or None when either is not known."""
+    if before is None or last is None:
+        return None
+    return game.parse_action(before, last)
+
+
+def _othello_board(
+    game: Othello, state: Any, legal: dict[Any, str], before: Any, last: str | None
+) -> dict[str, Any]:
+    # Bit 8 * row + column is a square, a1 (bit 0) at the top left as the game draws it.
+    black, white = game.black_white(state)
+    cells = ["X" if black >> i & 1 else "O" if white >> i & 1 else "" for i in range(64)]
+    placed = _last_action(game, before, last)
+    return {
+        "kind": "othello",
+        "rows": 8,
+        "columns": 8,
+        "cells": cells,
+        "cell_moves": [legal.get(i) for i in range(64)],
+        "extra_moves": [legal[PASS]] if PASS in legal else [],
+        "last": [] if placed in (None, PASS) else [placed],
+        "files": list("abcdefgh"),
+        "ranks": [str(r) for r in range(1, 9)],
+        "caption": f"discs: Black {black.bit_count()}, White {white.bit_count()}"
+        + (f"; {game.player_name(state.player)} must pass" if PASS in legal else ""),
+    }
+
+
+def _chess_board(
+    game: Chess, state: Any, legal: dict[Any, str], before: Any, last: str | None
+) -> dict[str, Any]:
+    # White at the bottom: cell (7 - rank) * 8 + file shows python-chess square 8 * rank + file.
+    def cell(square: int) -> int:
+        return (7 - square // 8) * 8 + square % 8
+
+    position = state.board
+    cells = [""] * 64
+    for square, piece in position.piece_map().items():
+        cells[cell(square)] = piece.symbol()
+    moves = [
+        {"from": cell(m.from_square), "to": cell(m.to_square), "move": text,
+         "promotion": None if m.promotion is None else "pnbrqk"[m.promotion - 1]}
+        for m, text in legal.items()
+    ]
+    played = _last_action(game, before, last)
+    alert = []
+    if position.is_check():
+        alert.append(cell(position.king(position.turn)))
+    return {
+        "kind": "chess",
+        "rows": 8,
+        "columns": 8,
+        "cells": cells,
+        "glyphs": CHESS_GLYPHS,
+        "from_to": moves,
+        "last": [] if played is None else [cell(played.from_square), cell(played.to_square)],
+        "alert": alert,
+        "files": list("abcdefgh"),
+        "ranks": [str(r) for r in range(8, 0, -1)],
+        "checkered": True,
+        "rotatable": True,
+        "caption": "" if not alert else "checkmate" if not legal
+        else f"{game.player_name(game.to_move(state))} is in check",
+    }
 
 
 def own_actions(game: Any, state: Any, player: int) -> list[Any]:

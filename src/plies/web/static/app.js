@@ -13,6 +13,7 @@ const app = {
   catalogue: null,
   source: "game", // "game" | "tree" | "gdl"
   moves: [],
+  spec: null, // the game being played, as the requests name it (see newGame)
   view: null, // the last position the server described
   roles: [], // per player: "human" | "engine"
   paused: false,
@@ -21,6 +22,9 @@ const app = {
   lastDecider: 0, // the last player (not chance) to move: whose value to show at chance nodes
   lastSearch: null, // {moves, settings, extra}: the search the tree view shows
   tree: null,
+  selected: null, // the cell of the piece picked on a two-click board (chess)
+  promotion: "q", // what a pawn becomes
+  values: null, // {moves, byMove, best}: the last analysis, drawn on the board
 };
 
 // --- talking to the server -------------------------------------------------------------
@@ -53,7 +57,9 @@ function gameSpec() {
 }
 
 function searchSettings() {
-  const settings = { algorithm: $("algorithm").value, engine: $("engine").checked };
+  const settings = {
+    algorithm: $("algorithm").value, engine: $("engine").checked, quiescence: $("quiescence").checked,
+  };
   const byDepth = document.querySelector("input[name=limit]:checked").value === "depth";
   if (byDepth) settings.depth = Number.parseInt($("depth").value, 10);
   else settings.time = Number.parseFloat($("time").value);
@@ -68,7 +74,7 @@ function viewpoint() {
 }
 
 function request(extra = {}) {
-  return { ...gameSpec(), moves: app.moves, ...extra };
+  return { ...app.spec, moves: app.moves, ...extra };
 }
 
 // --- formatting ----------------------------------------------------------------------------
@@ -79,6 +85,12 @@ function num(value) {
   if (value === "-inf") return "−∞";
   if (Number.isInteger(value)) return String(value);
   return String(Number(value.toFixed(4)));
+}
+
+function short(value) {
+  // A number that fits on a square: whole from 10 up, else two significant digits.
+  if (typeof value !== "number") return num(value);
+  return String(Math.abs(value) >= 10 ? Math.round(value) : Number(value.toPrecision(2)));
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -118,6 +130,19 @@ function fillCatalogue() {
   $("cap-time").textContent = num(limits.max_time);
   $("cap-nodes").textContent = limits.max_nodes.toLocaleString("en");
   fillOptions();
+}
+
+// The search a game starts with, where the server suggests one (chess: a time budget and
+// engine craft, since a depth that suits tic-tac-toe runs into the server's cap).
+function applyGameSearch() {
+  const suggested = currentGameInfo().search || {};
+  for (const kind of ["time", "depth"]) {
+    if (suggested[kind] === undefined) continue;
+    $(kind).value = suggested[kind];
+    document.querySelector(`input[name=limit][value=${kind}]`).checked = true;
+  }
+  if (suggested.engine !== undefined && !$("engine").disabled) $("engine").checked = suggested.engine;
+  if (suggested.quiescence !== undefined) $("quiescence").checked = suggested.quiescence;
 }
 
 function currentGameInfo() {
@@ -266,7 +291,8 @@ function renderPosition() {
       class: "chip static", text: `${c.move} (${num(c.p)})`,
     })));
   }
-  $("legal-wrap").hidden = v.terminal;
+  // A board plays every legal move by clicks; the list is for games without one.
+  $("legal-wrap").hidden = v.terminal || v.board !== null;
 
   const history = $("history");
   history.replaceChildren(...v.moves.map((m, i) => el(
@@ -276,6 +302,9 @@ function renderPosition() {
   $("engine-move").disabled = v.terminal || app.busy;
 }
 
+// The board is drawn from the server's generic description (plies/web/view.py): cells
+// with marks, and the moves a click plays: one cell (cell_moves), a column
+// (column_moves), or two cells in turn, a piece and its target (from_to).
 function renderBoard(v) {
   const box = $("board");
   box.replaceChildren();
@@ -286,32 +315,131 @@ function renderBoard(v) {
   }
   box.hidden = false;
   const human = isHumanTurn() && !app.busy;
-  const grid = el("div", { class: `grid ${b.kind}`, role: "grid" });
+  const values = boardValues(v);
+  const pairs = b.from_to || [];
+  const sources = new Set(pairs.map((m) => m.from));
+  if (!human || !sources.has(app.selected)) app.selected = null;
+  const targets = new Map(); // cell -> the moves of the selected piece that end there
+  for (const m of pairs) {
+    if (m.from === app.selected) targets.set(m.to, [...(targets.get(m.to) || []), m]);
+  }
+  const bestCells = new Set();
+  if (values && values.best) {
+    for (const m of pairs) if (m.move === values.best) bestCells.add(m.from).add(m.to);
+    (b.cell_moves || []).forEach((m, i) => { if (m === values.best) bestCells.add(i); });
+    (b.column_moves || []).forEach((m, column) => { if (m === values.best) bestCells.add(column); });
+  }
+  const grid = el("div", { class: `grid ${b.kind}${b.checkered ? " checkered" : ""}`, role: "grid" });
   grid.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
-  b.cells.forEach((mark, i) => {
+  // A rotatable board (chess) is turned round when people play only the second side.
+  const turned = Boolean(b.rotatable) && app.roles[1] === "human" && app.roles[0] !== "human";
+  const order = b.cells.map((_, i) => i);
+  if (turned) order.reverse();
+  for (const i of order) {
+    const mark = b.cells[i];
+    const row = Math.floor(i / b.columns);
     const column = i % b.columns;
-    const move = b.kind === "tictactoe" ? b.cell_moves[i] : b.column_moves[column];
+    const move = b.cell_moves ? b.cell_moves[i] : b.column_moves ? b.column_moves[column] : null;
+    const name = b.files && b.ranks ? `${b.files[column]}${b.ranks[row]}` : null;
+    const classes = ["cell", mark ? `mark-${mark}` : "empty"];
+    if (b.checkered) classes.push((row + column) % 2 ? "dark" : "light");
+    if ((b.last || []).includes(i)) classes.push("last");
+    if ((b.alert || []).includes(i)) classes.push("alert");
+    if (i === app.selected) classes.push("selected");
+    if (targets.has(i)) classes.push("target");
+    if (bestCells.has(i)) classes.push("best");
+    const playable = pairs.length ? sources.has(i) || targets.has(i) : Boolean(move);
+    const label = name
+      ? `${name}${mark ? ` ${mark}` : ""}`
+      : mark || (b.kind === "connect4" ? `column ${column + 1}` : `cell ${i + 1}`);
     const cell = el("button", {
-      type: "button", class: `cell ${mark ? `mark-${mark}` : "empty"}`,
-      "data-cell": i, "data-column": column, disabled: !(human && move),
-      "aria-label": mark || (b.kind === "tictactoe" ? `cell ${i + 1}` : `column ${column + 1}`),
-      onclick: () => humanMove(move),
+      type: "button", class: classes.join(" "), "data-cell": i, "data-column": column,
+      "data-square": name, disabled: !(human && playable), "aria-label": label,
+      onclick: () => clickCell(i, move, targets),
     });
-    if (b.kind === "tictactoe") cell.textContent = mark;
+    if (b.glyphs && mark) cell.append(el("span", { class: "piece", text: b.glyphs[mark] || mark }));
+    else if (b.kind === "tictactoe") cell.textContent = mark;
     else cell.append(el("span", { class: "disc" }));
+    // The engine's value of the move a click here plays, once the position is analyzed.
+    // (A column's value goes on its top cell.)
+    const shown = targets.has(i) ? pickPromotion(targets.get(i)).move
+      : b.cell_moves || row === 0 ? move : null;
+    if (values && shown && values.byMove.has(shown)) {
+      const value = values.byMove.get(shown);
+      cell.append(el("span", { class: "cell-value", title: num(value), text: short(value) }));
+    }
     grid.append(cell);
-  });
-  box.append(grid);
+  }
+  box.append(b.files && b.ranks ? framed(b, grid, turned) : grid);
+  if (b.caption) box.append(el("p", { class: "caption", text: b.caption }));
+  const below = el("div", { class: "board-extra" });
+  for (const move of b.extra_moves || []) {
+    below.append(el("button", {
+      type: "button", class: "chip", "data-move": move, disabled: !human,
+      onclick: () => humanMove(move), text: move,
+    }));
+  }
+  if (pairs.some((m) => m.promotion)) {
+    const select = el("select", { id: "promotion", "aria-label": "a pawn promotes to" },
+      ...[["q", "queen"], ["r", "rook"], ["b", "bishop"], ["n", "knight"]].map(
+        ([value, text]) => el("option", { value, text }),
+      ));
+    select.value = app.promotion;
+    select.addEventListener("change", () => { app.promotion = select.value; renderBoard(app.view); });
+    below.append(el("label", { class: "field inline" }, "promote to ", select));
+  }
+  if (below.childElementCount) box.append(below);
+}
+
+// Rank labels left of the board and file labels below it.
+function framed(b, grid, turned) {
+  const side = (labels) => (turned ? [...labels].reverse() : labels);
+  const ranks = el("div", { class: "ranks" }, ...side(b.ranks).map((r) => el("span", { text: r })));
+  const files = el("div", { class: "files" }, ...side(b.files).map((f) => el("span", { text: f })));
+  files.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
+  return el("div", { class: `frame ${b.kind}` }, ranks, grid, el("span"), files);
+}
+
+function pickPromotion(moves) {
+  // Several moves between two squares differ only by the promoted piece.
+  return moves.find((m) => m.promotion === app.promotion) || moves[0];
+}
+
+function clickCell(i, move, targets) {
+  const b = app.view.board;
+  if (!b.from_to) {
+    humanMove(move);
+    return;
+  }
+  if (targets.has(i)) {
+    app.selected = null;
+    humanMove(pickPromotion(targets.get(i)).move);
+    return;
+  }
+  app.selected = app.selected === i ? null : i;
+  renderBoard(app.view);
+}
+
+// The values of the last analysis, if it was of the position on the board.
+function boardValues(v) {
+  const last = app.values;
+  if (!last || last.moves.join("\u0000") !== v.moves.join("\u0000")) return null;
+  return last;
 }
 
 // --- playing -----------------------------------------------------------------------------
 
 async function newGame() {
   app.generation += 1;
+  // The game is read from the form once: a later edit (a tree being typed) is another
+  // game, which starts with the next "New game", not in the middle of this one.
+  app.spec = gameSpec();
   app.busy = false; // an engine move still in flight belongs to the old game
   app.moves = [];
   app.tree = null;
   app.lastSearch = null;
+  app.values = null;
+  app.selected = null;
   app.paused = false;
   $("pause").setAttribute("aria-pressed", "false");
   $("pause").textContent = "Pause";
@@ -395,6 +523,7 @@ async function humanMove(move) {
 // Engines (and chance) move by themselves, one move per call, until a human is to move.
 async function step(delay = 0) {
   const v = app.view;
+  const generation = app.generation;
   if (!v || v.terminal || app.busy || app.paused) {
     if (v && !app.busy) afterMove();
     return;
@@ -405,9 +534,11 @@ async function step(delay = 0) {
     return;
   }
   if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
-  if (app.paused || app.view !== v) return;
+  // A new game (or undo) while waiting ends this game's engine moves, even when its
+  // position failed to load and the old one is still on the board.
+  if (app.paused || app.view !== v || app.generation !== generation) return;
   await engineMove();
-  step(ENGINE_DELAY_MS);
+  if (app.generation === generation) step(ENGINE_DELAY_MS);
 }
 
 async function engineMove() {
@@ -458,7 +589,7 @@ async function undo() {
   if (app.roles.includes("human")) {
     const humans = new Set(app.roles.flatMap((r, i) => (r === "human" ? [i] : [])));
     while (moves.length) {
-      const view = await api("state", { ...gameSpec(), moves });
+      const view = await api("state", { ...app.spec, moves });
       if (view.to_move !== null && humans.has(view.to_move)) break;
       moves = moves.slice(0, -1);
     }
@@ -495,6 +626,9 @@ async function analyze() {
     showSearch(answer.search, `Analysis: ${answer.search.to_move || "chance"} to move`);
     showValues(answer.search);
     app.analyzed = moves;
+    app.values = { moves, best: answer.search.action,
+      byMove: new Map(answer.search.move_values.map((r) => [r.move, r.value])) };
+    renderBoard(app.view);
   } catch (err) {
     showError(err.message);
   } finally {
@@ -510,7 +644,7 @@ function showSearch(search, title) {
   const early = search.stopped_early ? ", stopped early by the server's cap" : "";
   $("r-value-label").textContent = `value for ${search.player}`;
   $("r-value").textContent = `${num(search.value)} (${kind}, ${search.algorithm}`
-    + `${search.engine ? " + engine craft" : ""}${early})`;
+    + `${search.engine ? " + engine craft" : ""}${search.quiescence ? " + quiescence" : ""}${early})`;
   $("r-pv").replaceChildren(...search.pv.map((m) => el("span", { class: "chip static", text: m })));
   if (!search.pv.length) $("r-pv").textContent = "–";
   const s = search.stats;
@@ -520,10 +654,19 @@ function showSearch(search, title) {
     ["tt hits", s.tt_hits.toLocaleString("en")], ["depth", String(s.depth)],
     ["time", `${s.elapsed.toFixed(3)} s`], ["nodes/s", Math.round(s.nps).toLocaleString("en")],
   ];
-  $("r-stats").replaceChildren(
-    el("tr", {}, ...cells.map(([k]) => el("th", { text: k }))),
-    el("tr", {}, ...cells.map(([k, v]) => el("td", { "data-stat": k, text: v }))),
-  );
+  if (s.quiescence_nodes !== undefined) {
+    cells.splice(1, 0, ["q nodes", s.quiescence_nodes.toLocaleString("en")]);
+  }
+  // Five to a row: a card is too narrow for nine columns of numbers.
+  const rows = [];
+  for (let i = 0; i < cells.length; i += 5) {
+    const chunk = cells.slice(i, i + 5);
+    rows.push(
+      el("tr", {}, ...chunk.map(([k]) => el("th", { text: k }))),
+      el("tr", {}, ...chunk.map(([k, v]) => el("td", { "data-stat": k, text: v }))),
+    );
+  }
+  $("r-stats").replaceChildren(...rows);
 }
 
 function showValues(search) {
@@ -580,7 +723,7 @@ async function showTree() {
     return;
   }
   const body = {
-    ...gameSpec(), moves: last.moves, ...last.extra,
+    ...app.spec, moves: last.moves, ...last.extra,
     algorithm: last.settings.algorithm, unit: last.settings.unit,
     tie: last.settings.tie, analysis: last.analysis,
     max_nodes: Number.parseInt($("tree-nodes").value, 10) || 2000,
@@ -720,6 +863,7 @@ async function main() {
   }
   $("game-select").addEventListener("change", () => {
     fillOptions();
+    applyGameSearch();
     app.roles = [];
     newGame();
   });

@@ -1,0 +1,275 @@
+"""The clickable boards of chess and Othello in the web API (plies/web/view.py).
+
+Each board is checked against the game's own text picture and legal moves; a click is a
+move posted as the board names it; an illegal one is a one-line 422 and the server goes
+on.  The engine's values of the moves are cross-checked against :func:`plies.analyze`.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+from starlette.testclient import TestClient
+
+from plies import Limit, analyze, games, play
+from plies.budget import Budget
+from plies.game import format_action
+from plies.web import api
+from plies.web.app import create_app
+
+SCHOLAR = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"]
+"""White mates with Qxf7#."""
+PROMOTION_FEN = "8/P7/8/8/8/8/8/k6K w - - 0 1"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def ok(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post(f"/api/{path}", json=body)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def refused(response: httpx.Response, status: int, fragment: str) -> None:
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    assert isinstance(message, str) and "\n" not in message and fragment in message, message
+
+
+def chess_cell(square: str) -> int:
+    """The board cell of a chess square: White at the bottom, a8 is cell 0."""
+    return (8 - int(square[1])) * 8 + "abcdefgh".index(square[0])
+
+
+def picture_cells(render: str, rows: range) -> list[str]:
+    """The cells of a game's text picture (``.`` empty), row by row."""
+    lines = render.splitlines()
+    return [c if c != "." else "" for r in rows for c in lines[r].split()[1:9]]
+
+
+# --- chess -----------------------------------------------------------------------------------
+
+
+def test_the_chess_board_is_the_games_own_picture(client: TestClient) -> None:
+    moves = ["e4", "c5", "Nf3", "d6"]
+    data = ok(client, "state", {"game": "chess", "moves": moves})
+    game = games.load("chess")
+    state = game.play_moves(" ".join(moves))
+    board = data["board"]
+    assert (board["kind"], board["rows"], board["columns"]) == ("chess", 8, 8)
+    assert board["cells"] == picture_cells(game.render(state), range(8))
+    assert board["files"] == list("abcdefgh") and board["ranks"] == list("87654321")
+    assert board["glyphs"]["K"] == board["glyphs"]["k"] == "♚"
+    # Every legal move once, from its piece's cell to its target's.
+    pairs = board["from_to"]
+    assert sorted(p["move"] for p in pairs) == sorted(data["legal"])
+    for pair in pairs:
+        move = game.parse_action(state, pair["move"])
+        assert pair["from"] == chess_cell(move.uci()[:2])
+        assert pair["to"] == chess_cell(move.uci()[2:4])
+        assert pair["promotion"] is None
+    assert board["last"] == [chess_cell("d7"), chess_cell("d6")] and board["alert"] == []
+
+
+def test_a_click_from_e2_to_e4_posts_the_move_the_board_names(client: TestClient) -> None:
+    start = ok(client, "state", {"game": "chess"})["board"]
+    assert start["last"] == []
+    pair = next(p for p in start["from_to"]
+                if (p["from"], p["to"]) == (chess_cell("e2"), chess_cell("e4")))
+    after = ok(client, "state", {"game": "chess", "moves": [pair["move"]]})
+    assert after["moves"] == ["e4"] and after["to_move_name"] == "Black"
+    cells = after["board"]["cells"]
+    assert cells[chess_cell("e2")] == "" and cells[chess_cell("e4")] == "P"
+    assert after["board"]["last"] == [chess_cell("e2"), chess_cell("e4")]
+    # UCI is read too, and the record keeps SAN.
+    assert ok(client, "state", {"game": "chess", "moves": ["e2e4"]})["moves"] == ["e4"]
+
+
+def test_a_pawn_on_the_last_rank_may_become_any_piece(client: TestClient) -> None:
+    options = {"fen": PROMOTION_FEN}
+    board = ok(client, "state", {"game": "chess", "options": options})["board"]
+    promotions = {p["promotion"]: p["move"] for p in board["from_to"]
+                  if p["from"] == chess_cell("a7")}
+    assert promotions == {"q": "a8=Q+", "r": "a8=R+", "b": "a8=B", "n": "a8=N"}
+    knight = ok(client, "state", {"game": "chess", "options": options,
+                                  "moves": [promotions["n"]]})
+    assert knight["board"]["cells"][chess_cell("a8")] == "N"
+
+
+def test_check_and_mate_are_marked_on_the_board(client: TestClient) -> None:
+    mated = ok(client, "state", {"game": "chess", "moves": ["f3", "e5", "g4", "Qh4"]})
+    assert mated["terminal"] is True and mated["result"] == "Black wins"
+    board = mated["board"]
+    assert board["alert"] == [chess_cell("e1")]
+    assert board["last"] == [chess_cell("d8"), chess_cell("h4")]
+    assert board["from_to"] == []
+
+
+def test_an_illegal_chess_move_is_one_line_and_the_server_goes_on(client: TestClient) -> None:
+    refused(client.post("/api/state", json={"game": "chess", "moves": ["e4", "e2e5"]}), 422,
+            "illegal move 'e2e5' (move 2 of moves); legal moves: Nh6, Nf6")
+    refused(client.post("/api/move", json={"game": "chess", "moves": ["Ke2", "e5"]}), 422,
+            "illegal move 'Ke2' (move 1 of moves)")
+    assert ok(client, "state", {"game": "chess", "moves": ["e4"]})["moves"] == ["e4"]
+
+
+def test_the_engine_mates_in_one(client: TestClient) -> None:
+    data = ok(client, "move", {"game": "chess", "moves": SCHOLAR, "depth": 2,
+                               "quiescence": True})
+    assert data["move"] == "Qxf7#" and data["state"]["result"] == "White wins"
+    assert data["search"]["pv"] == ["Qxf7#"]
+    assert data["state"]["board"]["last"] == [chess_cell("h5"), chess_cell("f7")]
+
+
+def test_chess_move_values_are_those_of_the_plain_analysis(client: TestClient) -> None:
+    moves = ["e4", "e5", "Nf3"]
+    search = ok(client, "analyze", {"game": "chess", "moves": moves, "depth": 2})["search"]
+    game = games.load("chess")
+    state = game.play_moves(" ".join(moves))
+    plain = analyze(game, state, Limit(depth=2))
+    assert search["move_values"] == [
+        {"move": format_action(game, state, a), "value": v}
+        for a, v in plain.action_values.items()
+    ]
+    assert search["value"] == plain.value and search["action"] == format_action(
+        game, state, plain.action)
+    assert search["stats"]["nodes"] == plain.stats.nodes and search["quiescence"] is False
+
+
+def test_quiescence_sees_the_recapture_past_the_horizon(client: TestClient) -> None:
+    """At depth 1 Nxe5 wins a pawn for a search that stops there; quiescence sees the
+    recapture ...Nxe5 and ranks it below the quiet moves."""
+    moves = ["e4", "e5", "Nf3", "Nc6"]
+    body = {"game": "chess", "moves": moves, "depth": 1}
+    flat = ok(client, "analyze", body)["search"]
+    quiet = ok(client, "analyze", {**body, "quiescence": True})["search"]
+    flat_values = {r["move"]: r["value"] for r in flat["move_values"]}
+    quiet_values = {r["move"]: r["value"] for r in quiet["move_values"]}
+    assert flat["action"] == "Nxe5"
+    assert quiet["action"] != "Nxe5" and quiet_values["Nxe5"] < flat_values["Nxe5"] - 200
+    assert quiet["quiescence"] is True and quiet["stats"]["quiescence_nodes"] > 0
+
+
+def test_the_page_starts_chess_and_othello_with_a_time_budget(client: TestClient) -> None:
+    entries = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    for name in ("chess", "othello"):
+        suggested = entries[name]["search"]
+        assert 0 < suggested["time"] <= api.MAX_TIME and "depth" not in suggested
+    assert entries["chess"]["search"]["quiescence"] is True
+    assert entries["tictactoe"]["search"] == {}
+
+
+def test_a_chess_search_ends_when_its_request_is_stopped() -> None:
+    """The pool stops a request through its budget's stop signal: the search returns a
+    legal move at once instead of running out its time."""
+    stop = threading.Event()
+    stop.set()
+    with api.budgeted(Budget(stop=stop)):
+        data = api.move({"game": "chess", "moves": ["e4"], "time": api.MAX_TIME,
+                         "quiescence": True})
+    assert data["move"] in api.state({"game": "chess", "moves": ["e4"]})["legal"]
+    assert data["search"]["stats"]["depth"] <= 1
+
+
+def test_a_stopped_depth_limited_search_is_refused_not_played() -> None:
+    """Regression: a chess search to depth 7 stopped by the server's cap before it
+    finished one pass, and the page played its fallback, the first legal move (Nh3)."""
+    stop = threading.Event()
+    stop.set()
+    with api.budgeted(Budget(stop=stop)), pytest.raises(api.ApiError) as caught:
+        api.move({"game": "chess", "moves": ["e4", "e5"], "depth": 7})
+    assert caught.value.status == 422
+    assert "the search to depth 7 was stopped before it finished one pass" in str(caught.value)
+
+
+# --- Othello ---------------------------------------------------------------------------------
+
+
+def test_the_othello_board_is_the_games_own_picture(client: TestClient) -> None:
+    moves = ["d3", "c5", "f6"]
+    data = ok(client, "state", {"game": "othello", "moves": moves})
+    game = games.load("othello")
+    state = game.initial_state()
+    for move in moves:
+        state = play(game, state, move)
+    board = data["board"]
+    assert (board["kind"], board["rows"], board["columns"]) == ("othello", 8, 8)
+    assert board["cells"] == picture_cells(game.render(state), range(1, 9))
+    clickable = {i: m for i, m in enumerate(board["cell_moves"]) if m is not None}
+    assert sorted(clickable.values()) == sorted(data["legal"])
+    for cell, move in clickable.items():
+        assert move == "abcdefgh"[cell % 8] + str(cell // 8 + 1)
+    assert board["extra_moves"] == [] and board["last"] == [5 * 8 + 5]  # f6
+
+
+def test_an_othello_click_flips_the_discs(client: TestClient) -> None:
+    start = ok(client, "state", {"game": "othello"})["board"]
+    move = start["cell_moves"][2 * 8 + 3]
+    assert move == "d3"
+    after = ok(client, "state", {"game": "othello", "moves": [move]})
+    cells = after["board"]["cells"]
+    assert [cells[i] for i in (19, 27, 28, 35, 36)] == ["X", "X", "X", "X", "O"]
+    assert after["to_move_name"] == "White" and after["board"]["last"] == [19]
+    refused(client.post("/api/state", json={"game": "othello", "moves": ["d3", "a1"]}), 422,
+            "illegal move 'a1' (move 2 of moves); legal moves: c3, e3, c5")
+    assert ok(client, "state", {"game": "othello"})["legal"] == ["d3", "c4", "f5", "e6"]
+
+
+def a_game_with_a_pass() -> list[str]:
+    """The moves of a seeded random Othello game up to its first forced pass."""
+    game = games.load("othello")
+    rng = random.Random(12)
+    while True:
+        state, moves = game.initial_state(), []
+        while not game.is_terminal(state):
+            legal = [format_action(game, state, a) for a in game.actions(state)]
+            if legal == ["pass"]:
+                return moves
+            moves.append(rng.choice(legal))
+            state = play(game, state, moves[-1])
+
+
+def test_a_forced_pass_is_a_button_beside_the_board(client: TestClient) -> None:
+    moves = a_game_with_a_pass()
+    data = ok(client, "state", {"game": "othello", "moves": moves})
+    board = data["board"]
+    assert data["legal"] == ["pass"] and board["extra_moves"] == ["pass"]
+    assert all(m is None for m in board["cell_moves"])
+    after = ok(client, "state", {"game": "othello", "moves": [*moves, "pass"]})
+    assert after["to_move"] == 1 - data["to_move"]
+    assert after["board"]["cells"] == board["cells"] and after["board"]["last"] == []
+
+
+def test_othello_move_values_are_those_of_the_plain_analysis(client: TestClient) -> None:
+    search = ok(client, "analyze", {"game": "othello", "moves": ["d3"], "depth": 3})["search"]
+    game = games.load("othello")
+    state = play(game, game.initial_state(), "d3")
+    plain = analyze(game, state, Limit(depth=3))
+    assert search["move_values"] == [
+        {"move": format_action(game, state, a), "value": v}
+        for a, v in plain.action_values.items()
+    ]
+    assert search["pv"][0] == search["action"]
+
+
+def test_the_caption_counts_discs_and_names_a_check(client: TestClient) -> None:
+    assert ok(client, "state", {"game": "othello", "moves": ["d3"]})["board"]["caption"] == (
+        "discs: Black 4, White 1")
+    passing = ok(client, "state", {"game": "othello", "moves": a_game_with_a_pass()})
+    assert passing["board"]["caption"].endswith(f"; {passing['to_move_name']} must pass")
+    check = ok(client, "state", {"game": "chess", "moves": ["e4", "f5", "Qh5"]})
+    assert check["board"]["caption"] == "Black is in check"
+    assert check["board"]["alert"] == [chess_cell("e8")]
+    mate = ok(client, "state", {"game": "chess", "moves": ["f3", "e5", "g4", "Qh4"]})
+    assert mate["board"]["caption"] == "checkmate"
+    assert ok(client, "state", {"game": "chess"})["board"]["caption"] == ""
