@@ -233,6 +233,10 @@ def test_a_stopped_engine_plays_the_better_move_its_last_pass_had_proved() -> No
         if got.stopped and done:
             moves.add(got.action)
             assert plain.action == 0  # the last completed pass's move
+        # Regression: analyze kept the interrupted pass's move, which has no move values.
+        every = plies.analyze(tree, 0, plies.Limit(depth=2, nodes=nodes), quiescence=0,
+                              tt=True, ordering=True)
+        assert every.action_values is not None and every.action in every.action_values
     assert moves == {0, 1}  # A until B was proved better, then B
 
 

@@ -447,7 +447,7 @@ class Searcher:
                 improved = bool(best_actions) and not earlier_tie
                 best, best_actions = value, [(i, action)]
                 pvs = {i: [action, *self.line(1)]}
-                if improved and self.keeps_partial and self.root_window == (-INF, INF):
+                if improved and first and self.keeps_partial and self.root_window == (-INF, INF):
                     # Proved better than every move before it (the last pass's best first).
                     self.provisional = (best, action, pvs[i])
                 if tie == "first" and not all_values and self.root_stop(best, maximizing):

@@ -17,7 +17,10 @@ algorithm  ``auto`` (default), ``alphabeta``, ``minimax``, ``expectiminimax``,
            ``maxn`` or ``bounded``
 engine     true: alpha-beta with engine craft (table, ordering, PVS)
 quiescence true: past the depth limit, search the noisy moves (captures and
-           promotions in chess) before evaluating (:class:`plies.search.Quiescent`)
+           promotions in chess) before evaluating; with ``engine``, inside the
+           search's window with the game's whole selective search (chess: check
+           and singular extensions, null move, late-move reductions, as ``plies
+           uci``); otherwise as :class:`plies.search.Quiescent`
 depth      a depth limit, 0..:data:`MAX_DEPTH` (in ``unit``: ``ply`` or ``round``)
 time       a time budget in seconds, at most :data:`MAX_TIME`
 player     whose value to report (a number or a name; default: the mover; a move
@@ -66,13 +69,16 @@ from plies import games
 from plies.budget import Budget, StopSignal
 from plies.engine import (
     ALGORITHMS,
+    QUIESCENCE,
     Deadline,
     Plan,
     SearchRequest,
+    auto_algorithm,
     find_player,
     jsonable,
     own_action_text,
     plan,
+    play_defaults,
     player_name,
     players_text,
     report,
@@ -384,6 +390,7 @@ class Settings:
     plan: Plan
     depth: int | None  # as asked
     quiescent: Quiescent[Any, Any] | None = None  # the game searched, when not the game
+    quiescence: bool = False  # asked for: by the engine's craft, or by ``quiescent``
 
     @property
     def limit(self) -> Limit:
@@ -443,14 +450,22 @@ def settings(
         _get(body, "player", (int, str), "a player number or name")
         if body.get("player") is not None:
             find_player(game, str(body["player"]))  # a bad field is an error all the same
+    craft: dict[str, Any] = {}
+    chosen = auto_algorithm(game, state).name if algorithm == "auto" else algorithm
+    if quiescence and engine and chosen == "alphabeta":
+        # The engine's own selective search (chess: plies uci's), quiescence in the window.
+        defaults = play_defaults(game)
+        craft = dict(defaults.craft) if defaults is not None and defaults.craft else {
+            "quiescence": QUIESCENCE
+        }
     request = SearchRequest(
         algorithm=algorithm, limit=limit, player=who, tie=tie, seed=seed, engine=engine,
-        all_values=all_values,
+        all_values=all_values, craft=craft,
     )
-    if quiescence:  # games without noisy moves keep their static evaluation
+    if quiescence and not craft:  # games without noisy moves keep their static evaluation
         searched = Quiescent(game)
-        return Settings(plan(searched, state, request), depth, searched)
-    return Settings(plan(game, state, request), depth)
+        return Settings(plan(searched, state, request), depth, searched, True)
+    return Settings(plan(game, state, request), depth, None, quiescence)
 
 
 def _who(body: Mapping[str, Any], game: Any, state: Any) -> int | None:
@@ -473,7 +488,7 @@ def _search_report(
                      "nodes": limit.nodes}
     data["stopped_early"] = bool(result.stopped) and settings.depth is not None
     data["engine"] = settings.plan.kind == "engine"
-    data["quiescence"] = settings.quiescent is not None
+    data["quiescence"] = settings.quiescence
     if settings.quiescent is not None:  # not in the main search's nodes
         data["stats"]["quiescence_nodes"] = settings.quiescent.nodes
     values = data.pop("action_values", None)

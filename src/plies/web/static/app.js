@@ -652,7 +652,7 @@ function showSearch(search, title) {
     ["nodes", s.nodes.toLocaleString("en")], ["leaves", s.leaves.toLocaleString("en")],
     ["evals", s.evals.toLocaleString("en")], ["cutoffs", s.cutoffs.toLocaleString("en")],
     ["tt hits", s.tt_hits.toLocaleString("en")], ["depth", String(s.depth)],
-    ["time", `${s.elapsed.toFixed(3)} s`], ["nodes/s", Math.round(s.nps).toLocaleString("en")],
+    ["seldepth", String(s.seldepth)], ["time", `${s.elapsed.toFixed(3)} s`], ["nodes/s", Math.round(s.nps).toLocaleString("en")],
   ];
   if (s.quiescence_nodes !== undefined) {
     cells.splice(1, 0, ["q nodes", s.quiescence_nodes.toLocaleString("en")]);
