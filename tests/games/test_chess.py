@@ -11,7 +11,7 @@ import pytest
 import plies
 from plies.errors import GameFormatError, IllegalActionError
 from plies.games import load, names
-from plies.games.chess import EVAL_CAP, WIN, Chess, ChessState
+from plies.games.chess import EVAL_CAP, WIN, Chess, ChessState, position_key
 from plies.games.chess_eval import WEIGHTS, Evaluator, Weights
 from plies.search.quiescence import Quiescent
 
@@ -374,4 +374,51 @@ def test_quiet_moves_are_neither_captures_nor_promotions() -> None:
     assert all(
         game.is_quiet(state, m) == (not state.board.is_capture(m) and m.promotion is None)
         for m in game.actions(state)
+    )
+
+
+# --- the fast model: play() and the incremental evaluation ------------------------------------
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_play_makes_what_python_chess_push_makes_and_keeps_the_material_sum(
+    fen: str, counts: tuple[int, ...]
+) -> None:
+    import random
+
+    import chess
+
+    rng = random.Random(fen)
+    game = Chess(fen)
+    fields = (
+        "pawns", "knights", "bishops", "rooks", "queens", "kings", "promoted", "occupied",
+        "occupied_co", "turn", "castling_rights", "ep_square", "halfmove_clock",
+        "fullmove_number",
+    )
+    for _ in range(12):
+        state = game.initial_state()
+        reference = chess.Board(fen)
+        for _ in range(150):
+            if game.is_terminal(state):
+                break
+            move = rng.choice(game.actions(state))
+            before = state.board.fen()
+            state = game.result(state, move)
+            reference.push(move)
+            board = state.board
+            assert [getattr(board, f) for f in fields] == [getattr(reference, f) for f in fields]
+            assert state.key == position_key(reference) and board.fen() == reference.fen() != before
+            occ = board.occupied_co
+            pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+                      board.kings)
+            assert game.centipawns(state) == game.evaluator.score(pieces, occ[1], occ[0])
+
+
+def test_a_state_from_a_game_with_other_weights_is_evaluated_with_this_games_weights() -> None:
+    plain, flat = Chess(), Chess(weights=Weights(pst=0.0))
+    state = plain.play_moves("e4 e5 Nf3")  # material kept for plain's evaluator
+    child = flat.result(state, flat.parse_action(state, "Nc6"))
+    assert flat.centipawns(state) == 0 and flat.centipawns(child) == 0
+    assert plain.centipawns(state) != 0 and plain.centipawns(child) == plain.centipawns(
+        plain.state_from_fen(child.board.fen())
     )

@@ -183,23 +183,45 @@ WEIGHTS: Final = Weights()
 """The weights plies plays with."""
 
 
+PACK: Final = 1 << 32
+"""A middlegame and an endgame value travel as one int, ``mg * PACK + eg``: sums of
+packed values are packed sums (while ``|eg| < PACK / 2``), so a position costs one
+table lookup and one addition per piece."""
+_HALF: Final = PACK >> 1
+
+
+def unpack(packed: int) -> tuple[int, int]:
+    """``(mg, eg)`` of a packed sum ``mg * PACK + eg``.
+
+    >>> unpack(-3 * PACK + 5), unpack(7 * PACK - 9)
+    ((-3, 5), (7, -9))
+    """
+    eg = ((packed + _HALF) & (PACK - 1)) - _HALF
+    return (packed - eg) >> 32, eg
+
+
 @dataclass(frozen=True)
 class Evaluator:
     """The evaluation for one :class:`Weights`, with its tables folded per colour.
 
     ``mg[color][piece][square]`` is the middlegame value of a piece on a square (material
-    plus table), negated for Black, so that a position's score is a plain sum.
-    ``color`` is 1 for White, 0 for Black (python-chess's ``True``/``False``).
+    plus table), negated for Black, so that a position's score is a plain sum; ``eg`` the
+    same for the endgame and ``packed`` both in one int (``mg * PACK + eg``), which is
+    what :meth:`material` sums and what a move changes incrementally (see
+    :meth:`plies.games.chess.Chess.result`).  ``color`` is 1 for White, 0 for Black
+    (python-chess's ``True``/``False``).
     """
 
     weights: Weights = WEIGHTS
     mg: tuple[tuple[Table, ...], ...] = field(init=False)
     eg: tuple[tuple[Table, ...], ...] = field(init=False)
+    packed: tuple[tuple[Table, ...], ...] = field(init=False)
 
     def __post_init__(self) -> None:
         w = self.weights
         mg: list[tuple[Table, ...]] = []
         eg: list[tuple[Table, ...]] = []
+        packed: list[tuple[Table, ...]] = []
         for color in (0, 1):
             sign = 1 if color else -1
             mg_c: list[Table] = [()]
@@ -209,8 +231,18 @@ class Evaluator:
                 eg_c.append(_fold(w.piece_eg[p], w.pst_eg[p], w.pst, sign))
             mg.append(tuple(mg_c))
             eg.append(tuple(eg_c))
+            packed.append(
+                (
+                    (),
+                    *(
+                        tuple(m * PACK + e for m, e in zip(mg_c[p], eg_c[p], strict=True))
+                        for p in range(1, 7)
+                    ),
+                )
+            )
         object.__setattr__(self, "mg", tuple(mg))
         object.__setattr__(self, "eg", tuple(eg))
+        object.__setattr__(self, "packed", tuple(packed))
 
     def score(
         self, pieces: tuple[int, int, int, int, int, int], white: int, black: int
@@ -224,21 +256,33 @@ class Evaluator:
         >>> e.score((0, 0, 0, 0, 1 << 3, (1 << 4) | (1 << 60)), 1 << 3 | 1 << 4, 1 << 60) > 900
         True
         """
-        w = self.weights
-        mg = eg = 0
-        mgt, egt = self.mg, self.eg
+        return self.finish(self.material(pieces, white, black), pieces, white, black)
+
+    def material(
+        self, pieces: tuple[int, int, int, int, int, int], white: int, black: int
+    ) -> int:
+        """The packed sum (``mg * PACK + eg``) of material and piece-square tables."""
+        total = 0
+        table = self.packed
         for piece, board in enumerate(pieces, start=1):
             for color, side in ((1, white), (0, black)):
                 bb = board & side
                 if not bb:
                     continue
-                tm, te = mgt[color][piece], egt[color][piece]
+                t = table[color][piece]
                 while bb:
                     low = bb & -bb
-                    sq = low.bit_length() - 1
+                    total += t[low.bit_length() - 1]
                     bb ^= low
-                    mg += tm[sq]
-                    eg += te[sq]
+        return total
+
+    def finish(
+        self, material: int, pieces: tuple[int, int, int, int, int, int], white: int, black: int
+    ) -> int:
+        """Centipawns for White: ``material`` (the packed sum of :meth:`material` for
+        this position) plus the other features, tapered by the game phase."""
+        w = self.weights
+        mg, eg = unpack(material)
         bishops = pieces[2]
         pair_mg, pair_eg = w.bishop_pair
         if (bishops & white).bit_count() >= 2:
