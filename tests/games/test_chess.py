@@ -422,3 +422,24 @@ def test_a_state_from_a_game_with_other_weights_is_evaluated_with_this_games_wei
     assert plain.centipawns(state) != 0 and plain.centipawns(child) == plain.centipawns(
         plain.state_from_fen(child.board.fen())
     )
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_fast_noisy_actions_are_the_reference_noisy_actions(
+    fen: str, counts: tuple[int, ...]
+) -> None:
+    import random
+
+    rng = random.Random(fen)
+    game = Chess(fen)
+    seen = 0
+    for _ in range(20):
+        state = game.initial_state()
+        for _ in range(120):
+            noisy = game.noisy_actions(state)
+            assert noisy == game.noisy_reference(state), state.board.fen()
+            seen += bool(noisy)
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+    assert seen > 100  # captures and promotions were met, not only quiet positions

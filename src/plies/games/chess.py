@@ -305,6 +305,131 @@ def play(
 _new = object.__new__
 
 
+def _noisy(board: chesslib.Board, chess: Any) -> list[Any]:
+    """:meth:`Chess.noisy_actions` of a position whose side to move is not in check.
+
+    The captures are generated as python-chess generates them (pieces, then pawns, then
+    en passant; squares from h8 down), kept when legal (a pinned piece stays on its
+    line, the king goes to an unattacked square) and when :meth:`Chess.noisy_actions`'
+    filter keeps them, then sorted by (MVV-LVA key, generation order) as
+    :meth:`Chess.order_hint` sorts them.
+    """
+    turn = board.turn
+    occupied_co = board.occupied_co
+    own, them = occupied_co[turn], occupied_co[not turn]
+    occupied = board.occupied
+    pawns, knights, bishops = board.pawns, board.knights, board.bishops
+    rooks, queens, kings = board.rooks, board.queens, board.kings
+    king_bb = kings & own
+    king = king_bb.bit_length() - 1
+    # The pieces pinned to the king (python-chess's slider blockers).
+    rank_attacks, file_attacks = chess.BB_RANK_ATTACKS, chess.BB_FILE_ATTACKS
+    diag_attacks = chess.BB_DIAG_ATTACKS
+    straight, diagonal = rooks | queens, bishops | queens
+    snipers = them & (
+        (rank_attacks[king][0] | file_attacks[king][0]) & straight
+        | diag_attacks[king][0] & diagonal
+    )
+    pinned = 0
+    if snipers:
+        between = chess.between
+        while snipers:
+            low = snipers & -snipers
+            snipers ^= low
+            b = between(king, low.bit_length() - 1) & occupied
+            if b and b & (b - 1) == 0:
+                pinned |= b
+        pinned &= own
+    rays = chess.BB_RAYS
+    Move = chess.Move
+    attacked = board.is_attacked_by
+    enemy = not turn
+    found: list[tuple[int, int, Any]] = []  # (order key, generation index, move)
+    # Pieces: knights, bishops, rooks, queens and the king, from h8 down.
+    movers = own & ~pawns
+    while movers:
+        f = movers.bit_length() - 1
+        fb = 1 << f
+        movers ^= fb
+        if knights & fb:
+            attacker, targets = 2, chess.BB_KNIGHT_ATTACKS[f] & them
+        elif kings & fb:
+            attacker, targets = 6, chess.BB_KING_ATTACKS[f] & them
+        else:
+            targets = 0
+            attacker = 3 if bishops & fb else 4 if rooks & fb else 5
+            if attacker != 4:
+                targets = diag_attacks[f][chess.BB_DIAG_MASKS[f] & occupied]
+            if attacker != 3:
+                targets |= (
+                    rank_attacks[f][chess.BB_RANK_MASKS[f] & occupied]
+                    | file_attacks[f][chess.BB_FILE_MASKS[f] & occupied]
+                )
+            targets &= them
+        if not targets:
+            continue
+        worth = _ORDER_VALUE[attacker]
+        while targets:
+            t = targets.bit_length() - 1
+            tb = 1 << t
+            targets ^= tb
+            if attacker == 6:
+                if attacked(enemy, t):
+                    continue  # illegal, and a king never captures into a defence anyway
+            elif pinned & fb and not rays[f][t] & king_bb:
+                continue
+            victim = (
+                1 if pawns & tb else 2 if knights & tb else 3 if bishops & tb
+                else 4 if rooks & tb else 5
+            )
+            value = _ORDER_VALUE[victim]
+            if value >= worth or not attacked(enemy, t):
+                found.append((worth - 8 * value, len(found), Move(f, t)))
+    # Pawn captures, from h8 down; on the last rank only the queen promotion.
+    mine = pawns & own
+    if mine:
+        pawn_attacks = chess.BB_PAWN_ATTACKS[turn]
+        last = 0xFF << 56 if turn else 0xFF
+        capturers = mine
+        while capturers:
+            f = capturers.bit_length() - 1
+            fb = 1 << f
+            capturers ^= fb
+            targets = pawn_attacks[f] & them
+            while targets:
+                t = targets.bit_length() - 1
+                tb = 1 << t
+                targets ^= tb
+                if pinned & fb and not rays[f][t] & king_bb:
+                    continue
+                victim = (
+                    1 if pawns & tb else 2 if knights & tb else 3 if bishops & tb
+                    else 4 if rooks & tb else 5
+                )
+                if tb & last:
+                    found.append((-1050 - victim, len(found), Move(f, t, 5)))
+                else:  # a pawn is worth no more than any victim
+                    found.append((1 - 8 * _ORDER_VALUE[victim], len(found), Move(f, t)))
+        if board.ep_square is not None:
+            for move in board.generate_legal_ep():
+                found.append((-7, len(found), move))
+        # Queen promotions without a capture, by target square from h8 down.
+        seventh = mine & (0xFF << 48 if turn else 0xFF << 8)
+        if seventh:
+            pushes = (seventh << 8 if turn else seventh >> 8) & ~occupied
+            while pushes:
+                t = pushes.bit_length() - 1
+                pushes ^= 1 << t
+                f = t - 8 if turn else t + 8
+                if pinned >> f & 1 and not rays[f][t] & king_bb:
+                    continue
+                found.append((-1050, len(found), Move(f, t, 5)))
+    if not found:
+        return []
+    found.sort()
+    return [m for _, _, m in found]
+
+
 def _rebuild(fen: str, ply: int, history: tuple[int, Any] | None) -> ChessState:
     return ChessState(chess_module().Board(fen), ply, history)
 
@@ -506,7 +631,21 @@ class Chess(Game[ChessState, Any]):
         evaluation).  Without that filter every capture of every piece is searched
         to the quiescence depth from every leaf, and a position full of mutual threats
         (Kiwipete) took minutes for a 3-ply search; under-promotions are left out too.
+
+        Out of check the captures come from the attack tables directly (a quiescence
+        node's main cost; python-chess's generator made them at several times the cost),
+        in python-chess's order; in check from python-chess's evasions.  Both give what
+        :meth:`noisy_reference` gives (a test checks it).
         """
+        if self.is_terminal(state):
+            return []
+        if state.in_check():
+            return self.noisy_reference(state)
+        return _noisy(state.board, chess_module())
+
+    def noisy_reference(self, state: ChessState) -> list[Any]:
+        """:meth:`noisy_actions` through python-chess's legal-move generator (the
+        definition the fast path is tested against; used in check)."""
         if self.is_terminal(state):
             return []
         board = state.board
