@@ -443,3 +443,35 @@ def test_fast_noisy_actions_are_the_reference_noisy_actions(
                 break
             state = game.result(state, rng.choice(game.actions(state)))
     assert seen > 100  # captures and promotions were met, not only quiet positions
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_check_pins_and_the_terminal_test_agree_with_python_chess(
+    fen: str, counts: tuple[int, ...]
+) -> None:
+    import random
+
+    import chess
+
+    rng = random.Random(fen)
+    game = Chess(fen)
+    checks = 0
+    for _ in range(20):
+        state = game.initial_state()
+        for _ in range(120):
+            board = state.board
+            assert state.in_check() == board.is_check()
+            checks += state.in_check()
+            pins = sum(1 << sq for sq in chess.SQUARES if board.is_pinned(board.turn, sq))
+            assert state.pinned() == pins & board.occupied_co[board.turn]
+            fresh = ChessState(board.copy(), state.ply, state.history)  # moves unknown
+            assert game.is_terminal(fresh) == game.is_terminal(state) == (
+                not any(board.generate_legal_moves())
+                or board.is_insufficient_material()
+                or board.halfmove_clock >= 100
+                or state.repetitions() >= 3
+            )
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+    assert checks > 0

@@ -108,8 +108,8 @@ class ChessState:
     """
 
     __slots__ = (
-        "_check", "_evaluator", "_material", "_moves", "_outcome", "board", "history", "key",
-        "ply",
+        "_check", "_evaluator", "_material", "_moves", "_outcome", "_pinned", "board",
+        "history", "key", "ply",
     )
 
     def __init__(
@@ -127,6 +127,7 @@ class ChessState:
         self._moves: list[chesslib.Move] | None = None
         self._outcome = -1
         self._check = -1  # is the side to move in check: -1 not known yet, else 0 or 1
+        self._pinned = -1  # the mover's pieces pinned to its king (a bitboard); -1: not known
         # The packed material and piece-square sum (Evaluator.material) for `_evaluator`,
         # kept up to date move by move by Chess.result; unknown while _evaluator is None.
         self._material = material
@@ -154,10 +155,50 @@ class ChessState:
 
     def in_check(self) -> bool:
         """Whether the side to move is in check (computed once)."""
-        check = self._check
-        if check == -1:
-            check = self._check = int(self.board.is_check())
-        return check == 1
+        if self._check == -1:
+            self._look_at_king()
+        return self._check == 1
+
+    def pinned(self) -> int:
+        """The side to move's pieces pinned to its king, as a bitboard (computed once)."""
+        if self._pinned == -1:
+            self._look_at_king()
+        return self._pinned
+
+    def _look_at_king(self) -> None:
+        """Find the pins and the check of the side to move at once: a slider aiming at
+        the king pins the one piece between them, or checks if there is none."""
+        chess = chess_module()
+        board = self.board
+        turn = board.turn
+        occupied_co = board.occupied_co
+        own, them = occupied_co[turn], occupied_co[not turn]
+        occupied = board.occupied
+        king = (board.kings & own).bit_length() - 1
+        queens = board.queens
+        snipers = them & (
+            (chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0])
+            & (board.rooks | queens)
+            | chess.BB_DIAG_ATTACKS[king][0] & (board.bishops | queens)
+        )
+        pinned = 0
+        check = bool(
+            them & (
+                chess.BB_KNIGHT_ATTACKS[king] & board.knights
+                | chess.BB_PAWN_ATTACKS[turn][king] & board.pawns
+            )
+        )
+        between = chess.between
+        while snipers:
+            low = snipers & -snipers
+            snipers ^= low
+            b = between(king, low.bit_length() - 1) & occupied
+            if not b:
+                check = True
+            elif b & (b - 1) == 0:
+                pinned |= b
+        self._pinned = pinned & own
+        self._check = int(check)
 
     def repetitions(self) -> int:
         """How often this position occurred since the last capture or pawn move (>= 1)."""
@@ -305,8 +346,42 @@ def play(
 _new = object.__new__
 
 
-def _noisy(board: chesslib.Board, chess: Any) -> list[Any]:
-    """:meth:`Chess.noisy_actions` of a position whose side to move is not in check.
+def _has_move(state: ChessState, chess: Any) -> bool:
+    """Whether the side to move has a legal move (for the terminal test).
+
+    Out of check, a piece that is not pinned may make any move of its kind, so a free
+    pawn's push or a free knight's or slider's step to a square not its own settles it
+    in a few bit operations; otherwise (in check, or every free piece blocked)
+    python-chess's legal-move generator decides.
+    """
+    if not state.in_check():
+        board = state.board
+        turn = board.turn
+        own = board.occupied_co[turn]
+        free = own & ~state.pinned()
+        pawns = board.pawns & free
+        if (pawns << 8 if turn else pawns >> 8) & ~board.occupied:
+            return True
+        knights = board.knights & free
+        attacks = chess.BB_KNIGHT_ATTACKS
+        while knights:
+            low = knights & -knights
+            knights ^= low
+            if attacks[low.bit_length() - 1] & ~own:
+                return True
+        sliders = (board.bishops | board.rooks | board.queens) & free
+        mask = board.attacks_mask
+        while sliders:
+            low = sliders & -sliders
+            sliders ^= low
+            if mask(low.bit_length() - 1) & ~own:
+                return True
+    return any(True for _ in state.board.generate_legal_moves())
+
+
+def _noisy(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
+    """:meth:`Chess.noisy_actions` of a position whose side to move is not in check
+    (``pinned``: its pieces pinned to its king).
 
     The captures are generated as python-chess generates them (pieces, then pawns, then
     en passant; squares from h8 down), kept when legal (a pinned piece stays on its
@@ -319,27 +394,10 @@ def _noisy(board: chesslib.Board, chess: Any) -> list[Any]:
     own, them = occupied_co[turn], occupied_co[not turn]
     occupied = board.occupied
     pawns, knights, bishops = board.pawns, board.knights, board.bishops
-    rooks, queens, kings = board.rooks, board.queens, board.kings
+    rooks, kings = board.rooks, board.kings
     king_bb = kings & own
-    king = king_bb.bit_length() - 1
-    # The pieces pinned to the king (python-chess's slider blockers).
     rank_attacks, file_attacks = chess.BB_RANK_ATTACKS, chess.BB_FILE_ATTACKS
     diag_attacks = chess.BB_DIAG_ATTACKS
-    straight, diagonal = rooks | queens, bishops | queens
-    snipers = them & (
-        (rank_attacks[king][0] | file_attacks[king][0]) & straight
-        | diag_attacks[king][0] & diagonal
-    )
-    pinned = 0
-    if snipers:
-        between = chess.between
-        while snipers:
-            low = snipers & -snipers
-            snipers ^= low
-            b = between(king, low.bit_length() - 1) & occupied
-            if b and b & (b - 1) == 0:
-                pinned |= b
-        pinned &= own
     rays = chess.BB_RAYS
     Move = chess.Move
     attacked = board.is_attacked_by
@@ -522,9 +580,7 @@ class Chess(Game[ChessState, Any]):
     def _decide(self, state: ChessState) -> int:
         board = state.board
         moves = state._moves
-        has_move = bool(moves) if moves is not None else any(
-            True for _ in board.generate_legal_moves()
-        )
+        has_move = bool(moves) if moves is not None else _has_move(state, chess_module())
         if not has_move:
             mated = BLACK_WINS if board.turn else WHITE_WINS
             outcome = mated if state.in_check() else DRAWN  # else stalemate
@@ -641,7 +697,7 @@ class Chess(Game[ChessState, Any]):
             return []
         if state.in_check():
             return self.noisy_reference(state)
-        return _noisy(state.board, chess_module())
+        return _noisy(state.board, state.pinned(), chess_module())
 
     def noisy_reference(self, state: ChessState) -> list[Any]:
         """:meth:`noisy_actions` through python-chess's legal-move generator (the
