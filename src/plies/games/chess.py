@@ -379,30 +379,41 @@ def _has_move(state: ChessState, chess: Any) -> bool:
     return any(True for _ in state.board.generate_legal_moves())
 
 
+_FILE_A: Final = 0x0101010101010101
+_FILE_H: Final = _FILE_A << 7
+_MOVES: list[list[Any]] = []  # _MOVES[from][to]: one shared chess.Move per pair, made once
+
+
 def _noisy(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
     """:meth:`Chess.noisy_actions` of a position whose side to move is not in check
     (``pinned``: its pieces pinned to its king).
 
-    The captures are generated as python-chess generates them (pieces, then pawns, then
-    en passant; squares from h8 down), kept when legal (a pinned piece stays on its
-    line, the king goes to an unattacked square) and when :meth:`Chess.noisy_actions`'
-    filter keeps them, then sorted by (MVV-LVA key, generation order) as
-    :meth:`Chess.order_hint` sorts them.
+    The captures come from the attack tables (a knight's, a slider's, the king's) and
+    from shifted pawn bitboards, are kept when legal (a pinned piece stays on its line,
+    the king goes to an unattacked square) and when :meth:`Chess.noisy_actions`' filter
+    keeps them, then sorted by (MVV-LVA key, python-chess's generation order: pieces,
+    then pawns, then en passant, then quiet promotions, squares from h8 down) as
+    :meth:`Chess.order_hint` sorts them.  Moves are shared ``chess.Move`` values (nobody
+    mutates a move).
     """
+    if not _MOVES:
+        _MOVES.extend([chess.Move(f, t) for t in range(64)] for f in range(64))
+    moves = _MOVES
     turn = board.turn
     occupied_co = board.occupied_co
     own, them = occupied_co[turn], occupied_co[not turn]
+    if not them & ~board.kings and not board.pawns & own:
+        return []  # a bare enemy king and no pawn to promote: nothing to capture
     occupied = board.occupied
     pawns, knights, bishops = board.pawns, board.knights, board.bishops
     rooks, kings = board.rooks, board.kings
     king_bb = kings & own
-    rank_attacks, file_attacks = chess.BB_RANK_ATTACKS, chess.BB_FILE_ATTACKS
-    diag_attacks = chess.BB_DIAG_ATTACKS
     rays = chess.BB_RAYS
-    Move = chess.Move
-    attacked = board.is_attacked_by
+    attackers = board.attackers_mask
     enemy = not turn
-    found: list[tuple[int, int, Any]] = []  # (order key, generation index, move)
+    enemy_pawns = pawns & them
+    guards = chess.BB_PAWN_ATTACKS[turn]  # a square an enemy pawn defends: pawn attacks
+    found: list[tuple[int, int, Any]] = []  # (order key, generation rank, move)
     # Pieces: knights, bishops, rooks, queens and the king, from h8 down.
     movers = own & ~pawns
     while movers:
@@ -417,22 +428,23 @@ def _noisy(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
             targets = 0
             attacker = 3 if bishops & fb else 4 if rooks & fb else 5
             if attacker != 4:
-                targets = diag_attacks[f][chess.BB_DIAG_MASKS[f] & occupied]
+                targets = chess.BB_DIAG_ATTACKS[f][chess.BB_DIAG_MASKS[f] & occupied]
             if attacker != 3:
                 targets |= (
-                    rank_attacks[f][chess.BB_RANK_MASKS[f] & occupied]
-                    | file_attacks[f][chess.BB_FILE_MASKS[f] & occupied]
+                    chess.BB_RANK_ATTACKS[f][chess.BB_RANK_MASKS[f] & occupied]
+                    | chess.BB_FILE_ATTACKS[f][chess.BB_FILE_MASKS[f] & occupied]
                 )
             targets &= them
         if not targets:
             continue
         worth = _ORDER_VALUE[attacker]
+        rank = (63 - f) << 6
         while targets:
             t = targets.bit_length() - 1
             tb = 1 << t
             targets ^= tb
             if attacker == 6:
-                if attacked(enemy, t):
+                if attackers(enemy, t):
                     continue  # illegal, and a king never captures into a defence anyway
             elif pinned & fb and not rays[f][t] & king_bb:
                 continue
@@ -441,36 +453,39 @@ def _noisy(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
                 else 4 if rooks & tb else 5
             )
             value = _ORDER_VALUE[victim]
-            if value >= worth or not attacked(enemy, t):
-                found.append((worth - 8 * value, len(found), Move(f, t)))
-    # Pawn captures, from h8 down; on the last rank only the queen promotion.
+            if value >= worth or not (guards[t] & enemy_pawns or attackers(enemy, t)):
+                found.append((worth - 8 * value, rank + 63 - t, moves[f][t]))
+    # Pawn captures (toward the a-file and toward the h-file); on the last rank only the
+    # queen promotion.  A pawn is worth no more than any victim: no filter.
     mine = pawns & own
     if mine:
-        pawn_attacks = chess.BB_PAWN_ATTACKS[turn]
         last = 0xFF << 56 if turn else 0xFF
-        capturers = mine
-        while capturers:
-            f = capturers.bit_length() - 1
-            fb = 1 << f
-            capturers ^= fb
-            targets = pawn_attacks[f] & them
+        if turn:
+            west, east = (mine & ~_FILE_A) << 7 & them, (mine & ~_FILE_H) << 9 & them
+            west_step, east_step = 7, 9
+        else:
+            west, east = (mine & ~_FILE_A) >> 9 & them, (mine & ~_FILE_H) >> 7 & them
+            west_step, east_step = -9, -7
+        for targets, step in ((west, west_step), (east, east_step)):
             while targets:
                 t = targets.bit_length() - 1
                 tb = 1 << t
                 targets ^= tb
-                if pinned & fb and not rays[f][t] & king_bb:
+                f = t - step
+                if pinned >> f & 1 and not rays[f][t] & king_bb:
                     continue
                 victim = (
                     1 if pawns & tb else 2 if knights & tb else 3 if bishops & tb
                     else 4 if rooks & tb else 5
                 )
+                rank = 4096 + ((63 - f) << 6) + 63 - t
                 if tb & last:
-                    found.append((-1050 - victim, len(found), Move(f, t, 5)))
-                else:  # a pawn is worth no more than any victim
-                    found.append((1 - 8 * _ORDER_VALUE[victim], len(found), Move(f, t)))
+                    found.append((-1050 - victim, rank, chess.Move(f, t, 5)))
+                else:
+                    found.append((1 - 8 * _ORDER_VALUE[victim], rank, moves[f][t]))
         if board.ep_square is not None:
-            for move in board.generate_legal_ep():
-                found.append((-7, len(found), move))
+            for i, move in enumerate(board.generate_legal_ep()):
+                found.append((-7, 8192 + i, move))
         # Queen promotions without a capture, by target square from h8 down.
         seventh = mine & (0xFF << 48 if turn else 0xFF << 8)
         if seventh:
@@ -481,7 +496,7 @@ def _noisy(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
                 f = t - 8 if turn else t + 8
                 if pinned >> f & 1 and not rays[f][t] & king_bb:
                     continue
-                found.append((-1050, len(found), Move(f, t, 5)))
+                found.append((-1050, 12288 + 63 - t, chess.Move(f, t, 5)))
     if not found:
         return []
     found.sort()
