@@ -425,7 +425,7 @@ def test_a_state_from_a_game_with_other_weights_is_evaluated_with_this_games_wei
 
 
 @pytest.mark.parametrize(("fen", "counts"), PERFT)
-def test_fast_noisy_actions_are_the_reference_noisy_actions(
+def test_fast_actions_and_noisy_actions_are_python_chess_moves_in_its_order(
     fen: str, counts: tuple[int, ...]
 ) -> None:
     import random
@@ -438,6 +438,8 @@ def test_fast_noisy_actions_are_the_reference_noisy_actions(
         for _ in range(120):
             noisy = game.noisy_actions(state)
             assert noisy == game.noisy_reference(state), state.board.fen()
+            if not game.is_terminal(state):
+                assert game.actions(state) == list(state.board.generate_legal_moves())
             seen += bool(noisy)
             if game.is_terminal(state):
                 break

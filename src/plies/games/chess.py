@@ -379,6 +379,122 @@ def _has_move(state: ChessState, chess: Any) -> bool:
     return any(True for _ in state.board.generate_legal_moves())
 
 
+def _legal_moves(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
+    """The legal moves of a position whose side to move is not in check, in
+    python-chess's order (``pinned``: the mover's pieces pinned to its king).
+
+    Python-chess's ``generate_legal_moves`` without its generator layers: pieces from h8
+    down (targets from h8 down), castling, pawn captures, single and double pushes
+    (promotions as queen, rook, bishop, knight), en passant; a pinned piece keeps to its
+    line and the king to unattacked squares.  A test compares it with python-chess.
+    """
+    if not _MOVES:
+        _MOVES.extend([chess.Move(f, t) for t in range(64)] for f in range(64))
+    moves = _MOVES
+    turn = board.turn
+    occupied_co = board.occupied_co
+    own, them = occupied_co[turn], occupied_co[not turn]
+    occupied = board.occupied
+    pawns, knights, bishops, rooks, kings = (
+        board.pawns, board.knights, board.bishops, board.rooks, board.kings
+    )
+    king_bb = kings & own
+    rays = chess.BB_RAYS
+    attackers = board.attackers_mask
+    enemy = not turn
+    out: list[Any] = []
+    add = out.append
+    free = ~own
+    movers = own & ~pawns
+    while movers:
+        f = movers.bit_length() - 1
+        fb = 1 << f
+        movers ^= fb
+        if knights & fb:
+            targets = chess.BB_KNIGHT_ATTACKS[f] & free
+        elif kings & fb:
+            targets = chess.BB_KING_ATTACKS[f] & free
+            row = moves[f]
+            while targets:
+                t = targets.bit_length() - 1
+                targets ^= 1 << t
+                if not attackers(enemy, t):
+                    add(row[t])
+            continue
+        else:
+            targets = 0
+            if not rooks & fb:
+                targets = chess.BB_DIAG_ATTACKS[f][chess.BB_DIAG_MASKS[f] & occupied]
+            if not bishops & fb:
+                targets |= (
+                    chess.BB_RANK_ATTACKS[f][chess.BB_RANK_MASKS[f] & occupied]
+                    | chess.BB_FILE_ATTACKS[f][chess.BB_FILE_MASKS[f] & occupied]
+                )
+            targets &= free
+        if pinned & fb:
+            line = rays[f]
+            while targets:
+                t = targets.bit_length() - 1
+                targets ^= 1 << t
+                if line[t] & king_bb:
+                    add(moves[f][t])
+        else:
+            row = moves[f]
+            while targets:
+                t = targets.bit_length() - 1
+                targets ^= 1 << t
+                add(row[t])
+    backrank = 0xFF if turn else 0xFF << 56
+    if board.castling_rights & backrank and king_bb & backrank:
+        out.extend(board.generate_castling_moves())
+    mine = pawns & own
+    if not mine:
+        return out
+    Move = chess.Move
+    last = 0xFF << 56 if turn else 0xFF
+    pawn_attacks = chess.BB_PAWN_ATTACKS[turn]
+    capturers = mine
+    while capturers:
+        f = capturers.bit_length() - 1
+        fb = 1 << f
+        capturers ^= fb
+        targets = pawn_attacks[f] & them
+        while targets:
+            t = targets.bit_length() - 1
+            tb = 1 << t
+            targets ^= tb
+            if pinned & fb and not rays[f][t] & king_bb:
+                continue
+            if tb & last:
+                out += (Move(f, t, 5), Move(f, t, 4), Move(f, t, 3), Move(f, t, 2))
+            else:
+                add(moves[f][t])
+    empty = ~occupied
+    if turn:
+        single = mine << 8 & empty
+        double = single << 8 & empty & 0xFF000000
+        back = -8
+    else:
+        single = mine >> 8 & empty
+        double = single >> 8 & empty & 0xFF00000000
+        back = 8
+    for targets, step in ((single, back), (double, 2 * back)):
+        while targets:
+            t = targets.bit_length() - 1
+            tb = 1 << t
+            targets ^= tb
+            f = t + step
+            if pinned >> f & 1 and not rays[f][t] & king_bb:
+                continue
+            if tb & last:
+                out += (Move(f, t, 5), Move(f, t, 4), Move(f, t, 3), Move(f, t, 2))
+            else:
+                add(moves[f][t])
+    if board.ep_square is not None:
+        out.extend(board.generate_legal_ep())
+    return out
+
+
 _FILE_A: Final = 0x0101010101010101
 _FILE_H: Final = _FILE_A << 7
 _MOVES: list[list[Any]] = []  # _MOVES[from][to]: one shared chess.Move per pair, made once
@@ -567,7 +683,11 @@ class Chess(Game[ChessState, Any]):
         """The legal moves in python-chess's order (none once the game is over)."""
         moves = state._moves
         if moves is None:
-            moves = state._moves = list(state.board.generate_legal_moves())
+            if state.in_check():
+                moves = list(state.board.generate_legal_moves())
+            else:
+                moves = _legal_moves(state.board, state.pinned(), chess_module())
+            state._moves = moves
         if state._outcome == -1:
             self._decide(state)
         return moves if state._outcome == ONGOING else []
