@@ -477,3 +477,40 @@ def test_check_pins_and_the_terminal_test_agree_with_python_chess(
                 break
             state = game.result(state, rng.choice(game.actions(state)))
     assert checks > 0
+
+
+def reference_order(state: ChessState, actions: list[Any]) -> list[Any]:
+    """MVV-LVA as first written, with python-chess's piece_type_at (the oracle)."""
+    value = (0, 1, 3, 3, 5, 9, 20)
+    board = state.board
+    scored: list[tuple[int, int, Any]] = []
+    quiet = []
+    for move in actions:
+        victim = board.piece_type_at(move.to_square)
+        if victim is None and board.is_en_passant(move):
+            victim = 1
+        if move.promotion is not None:
+            scored.append((-1000 - 10 * move.promotion - (victim or 0), len(scored), move))
+        elif victim is not None:
+            attacker = board.piece_type_at(move.from_square) or 1
+            scored.append((-(8 * value[victim] - value[attacker]), len(scored), move))
+        else:
+            quiet.append(move)
+    scored.sort()
+    return [m for _, _, m in scored] + quiet
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_order_hint_is_mvv_lva_after_promotions(fen: str, counts: tuple[int, ...]) -> None:
+    import random
+
+    rng = random.Random(fen)
+    game = Chess(fen)
+    for _ in range(10):
+        state = game.initial_state()
+        for _ in range(120):
+            if game.is_terminal(state):
+                break
+            moves = game.actions(state)
+            assert game.order_hint(state, moves) == reference_order(state, moves)
+            state = game.result(state, rng.choice(moves))

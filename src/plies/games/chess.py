@@ -790,21 +790,34 @@ class Chess(Game[ChessState, Any]):
     def order_hint(self, state: ChessState, actions: Sequence[chesslib.Move]) -> list[Any]:
         """Promotions first (queen first), then captures by MVV-LVA, then the rest in order."""
         board = state.board
-        piece_at = board.piece_type_at
-        ep = board.ep_square
+        occupied, ep = board.occupied, board.ep_square
+        pawns, knights, bishops = board.pawns, board.knights, board.bishops
+        rooks, queens = board.rooks, board.queens
         scored: list[tuple[int, int, Any]] = []
         quiet: list[Any] = []
         for move in actions:
+            t = move.to_square
+            tb = 1 << t
+            if occupied & tb:
+                victim = (
+                    1 if pawns & tb else 2 if knights & tb else 3 if bishops & tb
+                    else 4 if rooks & tb else 5 if queens & tb else 6
+                )
+            elif t == ep and pawns >> move.from_square & 1:
+                victim = 1  # en passant
+            else:
+                victim = 0
             promo = move.promotion
-            victim = piece_at(move.to_square)
-            if victim is None and move.to_square == ep and piece_at(move.from_square) == 1:
-                victim = 1
             if promo is not None:
-                scored.append((-1000 - 10 * promo - (victim or 0), len(scored), move))
-            elif victim is not None:
-                attacker = piece_at(move.from_square) or 1
+                scored.append((-1000 - 10 * promo - victim, len(scored), move))
+            elif victim:
+                fb = 1 << move.from_square
+                attacker = (
+                    1 if pawns & fb else 2 if knights & fb else 3 if bishops & fb
+                    else 4 if rooks & fb else 5 if queens & fb else 6
+                )
                 scored.append(
-                    (-(8 * _ORDER_VALUE[victim] - _ORDER_VALUE[attacker]), len(scored), move)
+                    (_ORDER_VALUE[attacker] - 8 * _ORDER_VALUE[victim], len(scored), move)
                 )
             else:
                 quiet.append(move)
