@@ -402,6 +402,10 @@ def _legal_moves(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
     rays = chess.BB_RAYS
     attackers = board.attackers_mask
     enemy = not turn
+    knight_attacks, king_attacks = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS
+    diag_attacks, diag_masks = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+    rank_attacks, rank_masks = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
+    file_attacks, file_masks = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
     out: list[Any] = []
     add = out.append
     free = ~own
@@ -411,9 +415,9 @@ def _legal_moves(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
         fb = 1 << f
         movers ^= fb
         if knights & fb:
-            targets = chess.BB_KNIGHT_ATTACKS[f] & free
+            targets = knight_attacks[f] & free
         elif kings & fb:
-            targets = chess.BB_KING_ATTACKS[f] & free
+            targets = king_attacks[f] & free
             row = moves[f]
             while targets:
                 t = targets.bit_length() - 1
@@ -424,11 +428,11 @@ def _legal_moves(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
         else:
             targets = 0
             if not rooks & fb:
-                targets = chess.BB_DIAG_ATTACKS[f][chess.BB_DIAG_MASKS[f] & occupied]
+                targets = diag_attacks[f][diag_masks[f] & occupied]
             if not bishops & fb:
                 targets |= (
-                    chess.BB_RANK_ATTACKS[f][chess.BB_RANK_MASKS[f] & occupied]
-                    | chess.BB_FILE_ATTACKS[f][chess.BB_FILE_MASKS[f] & occupied]
+                    rank_attacks[f][rank_masks[f] & occupied]
+                    | file_attacks[f][file_masks[f] & occupied]
                 )
             targets &= free
         if pinned & fb:
@@ -529,6 +533,10 @@ def _noisy(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
     enemy = not turn
     enemy_pawns = pawns & them
     guards = chess.BB_PAWN_ATTACKS[turn]  # a square an enemy pawn defends: pawn attacks
+    knight_attacks, king_attacks = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS
+    diag_attacks, diag_masks = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+    rank_attacks, rank_masks = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
+    file_attacks, file_masks = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
     found: list[tuple[int, int, Any]] = []  # (order key, generation rank, move)
     # Pieces: knights, bishops, rooks, queens and the king, from h8 down.
     movers = own & ~pawns
@@ -537,18 +545,18 @@ def _noisy(board: chesslib.Board, pinned: int, chess: Any) -> list[Any]:
         fb = 1 << f
         movers ^= fb
         if knights & fb:
-            attacker, targets = 2, chess.BB_KNIGHT_ATTACKS[f] & them
+            attacker, targets = 2, knight_attacks[f] & them
         elif kings & fb:
-            attacker, targets = 6, chess.BB_KING_ATTACKS[f] & them
+            attacker, targets = 6, king_attacks[f] & them
         else:
             targets = 0
             attacker = 3 if bishops & fb else 4 if rooks & fb else 5
             if attacker != 4:
-                targets = chess.BB_DIAG_ATTACKS[f][chess.BB_DIAG_MASKS[f] & occupied]
+                targets = diag_attacks[f][diag_masks[f] & occupied]
             if attacker != 3:
                 targets |= (
-                    chess.BB_RANK_ATTACKS[f][chess.BB_RANK_MASKS[f] & occupied]
-                    | chess.BB_FILE_ATTACKS[f][chess.BB_FILE_MASKS[f] & occupied]
+                    rank_attacks[f][rank_masks[f] & occupied]
+                    | file_attacks[f][file_masks[f] & occupied]
                 )
             targets &= them
         if not targets:
