@@ -514,3 +514,85 @@ def test_order_hint_is_mvv_lva_after_promotions(fen: str, counts: tuple[int, ...
             moves = game.actions(state)
             assert game.order_hint(state, moves) == reference_order(state, moves)
             state = game.result(state, rng.choice(moves))
+
+
+# --- evaluation features: pawn structure and rook files ---------------------------------------
+
+
+def square(name: str) -> int:
+    return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
+
+
+def test_doubled_isolated_and_passed_pawns_score_by_their_weights() -> None:
+    from plies.games.chess_eval import unpack
+
+    e = Evaluator()
+    c2, c3 = 1 << square("c2"), 1 << square("c3")
+    # Two white pawns on c3 and c2: one doubled, both isolated, both passed (no black pawn).
+    assert unpack(e.pawn_structure(c2 | c3, 0)) == (
+        -10 - 2 * 10 + WEIGHTS.passed_mg[1] + WEIGHTS.passed_mg[2],
+        -20 - 2 * 10 + WEIGHTS.passed_eg[1] + WEIGHTS.passed_eg[2],
+    )
+
+
+def pawn_terms_by_definition(w: Weights, own: set[int], enemy: set[int], white: bool) -> int:
+    """mg of one side's pawn terms, square by square from the definitions (the oracle)."""
+    mg = 0
+    for file in range(8):
+        count = sum(1 for sq in own if sq % 8 == file)
+        mg += w.doubled[0] * max(count - 1, 0)
+        if count and not any(abs(sq % 8 - file) == 1 for sq in own):
+            mg += w.isolated[0] * count
+    for sq in own:
+        rank = sq // 8
+        ahead = [e for e in enemy if abs(e % 8 - sq % 8) <= 1 and (
+            e // 8 > rank if white else e // 8 < rank)]
+        if not ahead:
+            mg += w.passed_mg[rank if white else 7 - rank]
+    return mg
+
+
+def test_pawn_structure_follows_the_definitions_on_random_pawns() -> None:
+    import random
+
+    from plies.games.chess_eval import unpack
+
+    rng = random.Random(12)
+    e = Evaluator()
+    for _ in range(300):
+        squares = rng.sample(range(8, 56), rng.randint(0, 16))
+        cut = rng.randint(0, len(squares))
+        white, black = set(squares[:cut]), set(squares[cut:])
+        packed = e.pawn_structure(sum(1 << q for q in white), sum(1 << q for q in black))
+        assert unpack(packed)[0] == pawn_terms_by_definition(
+            WEIGHTS, white, black, True
+        ) - pawn_terms_by_definition(WEIGHTS, black, white, False)
+
+
+def test_rooks_on_open_and_half_open_files() -> None:
+    # Equal mg and eg weights of 24: the tapered bonus is exactly 24 at any phase.
+    flat = Weights(rook_open=(0, 0), rook_half_open=(0, 0))
+    for fen, weights in (
+        ("4k3/3p4/8/8/8/8/8/3RK3 w - - 0 1", Weights(rook_open=(0, 0), rook_half_open=(24, 24))),
+        ("4k3/4p3/8/8/8/8/8/3RK3 w - - 0 1", Weights(rook_open=(24, 24), rook_half_open=(0, 0))),
+        ("4k3/3p4/8/8/8/8/3P4/3RK3 w - - 0 1", Weights(rook_open=(24, 24),
+                                                       rook_half_open=(24, 24))),
+    ):
+        game, plain = Chess(fen, weights=weights), Chess(fen, weights=flat)
+        gain = game.centipawns(game.initial_state()) - plain.centipawns(plain.initial_state())
+        assert gain == (0 if "3P4" in fen else 24), fen
+
+
+def test_plain_weights_are_the_evaluation_without_pawn_structure_and_rook_files() -> None:
+    from plies.games.chess_eval import PLAIN
+
+    # The values of the evaluation before pawn structure and rook files (perft positions
+    # 2 to 5 and a Queen's Gambit middlegame), and the values with them.
+    fens = [fen for fen, _ in PERFT[1:]] + [
+        "r1bq1rk1/pp1nbppp/2p1pn2/3p2B1/2PP4/2N1PN2/PPQ2PPP/R3KB1R w KQ - 0 8"
+    ]
+    before, now = [56, 37, 136, 34, -32], [56, 5, 136, 84, -32]
+    for fen, old, new in zip(fens, before, now, strict=True):
+        plain, game = Chess(fen, weights=PLAIN), Chess(fen)
+        assert plain.centipawns(plain.initial_state()) == old, fen
+        assert game.centipawns(game.initial_state()) == new, fen
