@@ -529,7 +529,7 @@ def test_doubled_isolated_and_passed_pawns_score_by_their_weights() -> None:
     e = Evaluator()
     c2, c3 = 1 << square("c2"), 1 << square("c3")
     # Two white pawns on c3 and c2: one doubled, both isolated, both passed (no black pawn).
-    assert unpack(e.pawn_structure(c2 | c3, 0)) == (
+    assert unpack(e.pawn_structure(c2 | c3, 0)[0]) == (
         -10 - 2 * 10 + WEIGHTS.passed_mg[1] + WEIGHTS.passed_mg[2],
         -20 - 2 * 10 + WEIGHTS.passed_eg[1] + WEIGHTS.passed_eg[2],
     )
@@ -563,7 +563,7 @@ def test_pawn_structure_follows_the_definitions_on_random_pawns() -> None:
         squares = rng.sample(range(8, 56), rng.randint(0, 16))
         cut = rng.randint(0, len(squares))
         white, black = set(squares[:cut]), set(squares[cut:])
-        packed = e.pawn_structure(sum(1 << q for q in white), sum(1 << q for q in black))
+        packed = e.pawn_structure(sum(1 << q for q in white), sum(1 << q for q in black))[0]
         assert unpack(packed)[0] == pawn_terms_by_definition(
             WEIGHTS, white, black, True
         ) - pawn_terms_by_definition(WEIGHTS, black, white, False)

@@ -266,10 +266,10 @@ class Evaluator:
     mg: tuple[tuple[Table, ...], ...] = field(init=False)
     eg: tuple[tuple[Table, ...], ...] = field(init=False)
     packed: tuple[tuple[Table, ...], ...] = field(init=False)
-    pawn_table: dict[tuple[int, int], int] = field(
+    pawn_table: dict[tuple[int, int], tuple[int, int, int, int]] = field(
         init=False, default_factory=dict, compare=False, repr=False
     )
-    """Packed pawn-structure terms by (white pawns, black pawns), filled as met."""
+    """:meth:`pawn_structure` by (white pawns, black pawns), filled as met."""
 
     def __post_init__(self) -> None:
         w = self.weights
@@ -298,19 +298,30 @@ class Evaluator:
         object.__setattr__(self, "eg", tuple(eg))
         object.__setattr__(self, "packed", tuple(packed))
 
-    def pawn_structure(self, white_pawns: int, black_pawns: int) -> int:
-        """The packed (``mg * PACK + eg``) pawn-structure terms for White of these pawns,
-        computed once per structure and kept in :attr:`pawn_table` (emptied past a
-        million entries)."""
+    def pawn_structure(self, white_pawns: int, black_pawns: int) -> tuple[int, int, int, int]:
+        """What the pawns decide: the packed (``mg * PACK + eg``) pawn-structure terms for
+        White, and the squares of the open files, of the files half open for White (no
+        white pawn, a black one) and for Black.  Computed once per structure and kept in
+        :attr:`pawn_table` (emptied past a million entries)."""
         w = self.weights
         white_mg, white_eg = _pawn_terms(w, white_pawns, black_pawns, True)
         black_mg, black_eg = _pawn_terms(w, black_pawns, white_pawns, False)
         packed = (white_mg - black_mg) * PACK + white_eg - black_eg
+        open_files = white_half = black_half = 0
+        for file in FILES:
+            if not file & white_pawns:
+                if file & black_pawns:
+                    white_half |= file
+                else:
+                    open_files |= file
+            elif not file & black_pawns:
+                black_half |= file
+        entry = (packed, open_files, white_half, black_half)
         table = self.pawn_table
         if len(table) >= 1_000_000:
             table.clear()
-        table[white_pawns, black_pawns] = packed
-        return packed
+        table[white_pawns, black_pawns] = entry
+        return entry
 
     def score(
         self, pieces: tuple[int, int, int, int, int, int], white: int, black: int
@@ -361,29 +372,29 @@ class Evaluator:
             eg -= pair_eg
         pawns = pieces[0]
         white_pawns, black_pawns = pawns & white, pawns & black
-        structure = self.pawn_table.get((white_pawns, black_pawns))
-        if structure is None:
-            structure = self.pawn_structure(white_pawns, black_pawns)
-        rooks = pieces[3]
-        if rooks:
-            open_mg, open_eg = w.rook_open
-            half_mg, half_eg = w.rook_half_open
-            for side, own_pawns, sign in ((white, white_pawns, 1), (black, black_pawns, -1)):
-                bb = rooks & side
-                while bb:
-                    low = bb & -bb
-                    bb ^= low
-                    file = FILES[(low.bit_length() - 1) & 7]
-                    if not file & pawns:
-                        mg += sign * open_mg
-                        eg += sign * open_eg
-                    elif not file & own_pawns:
-                        mg += sign * half_mg
-                        eg += sign * half_eg
+        entry = self.pawn_table.get((white_pawns, black_pawns))
+        if entry is None:
+            entry = self.pawn_structure(white_pawns, black_pawns)
+        structure, open_files, white_half, black_half = entry
         if structure:
             s_mg, s_eg = unpack(structure)
             mg += s_mg
             eg += s_eg
+        rooks = pieces[3]
+        if rooks:
+            white_rooks, black_rooks = rooks & white, rooks & black
+            n_open = (white_rooks & open_files).bit_count() - (
+                black_rooks & open_files
+            ).bit_count()
+            n_half = (white_rooks & white_half).bit_count() - (
+                black_rooks & black_half
+            ).bit_count()
+            if n_open:
+                mg += n_open * w.rook_open[0]
+                eg += n_open * w.rook_open[1]
+            if n_half:
+                mg += n_half * w.rook_half_open[0]
+                eg += n_half * w.rook_half_open[1]
         inc = w.phase
         phase = (
             inc[1] * pieces[1].bit_count() + inc[2] * bishops.bit_count()
