@@ -64,19 +64,25 @@ ONGOING, WHITE_WINS, BLACK_WINS, DRAWN = 0, 1, 2, 3
 _ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)  # by python-chess piece type (1 pawn .. 6 king)
 
 
+_chess: Any = None  # python-chess once imported (hot paths read it: `_chess or chess_module()`)
+
+
 def chess_module() -> Any:
     """python-chess, imported on first use.
 
     Raises:
         UnsupportedGameError: python-chess is not installed (one line naming the extra).
     """
-    try:
-        import chess
-    except ImportError:  # pragma: no cover - the extra is installed where tests run
-        raise UnsupportedGameError(
-            "chess needs python-chess: pip install 'plies[chess]'"
-        ) from None
-    return chess
+    global _chess
+    if _chess is None:
+        try:
+            import chess
+        except ImportError:  # pragma: no cover - the extra is installed where tests run
+            raise UnsupportedGameError(
+                "chess needs python-chess: pip install 'plies[chess]'"
+            ) from None
+        _chess = chess
+    return _chess
 
 
 def position_key(board: chesslib.Board) -> int:
@@ -121,7 +127,19 @@ class ChessState:
         evaluator: Evaluator | None = None,
     ) -> None:
         self.board = board
-        self.key = position_key(board)
+        ep = board.ep_square
+        self.key = (  # position_key(board), inline: a state is made per node
+            board.pawns
+            | board.knights << 64
+            | board.bishops << 128
+            | board.rooks << 192
+            | board.queens << 256
+            | board.kings << 320
+            | board.occupied_co[1] << 384
+            | board.castling_rights << 448
+            | (0 if ep is None else ep + 1) << 512
+            | int(board.turn) << 520
+        )
         self.ply = ply
         self.history = history
         self._moves: list[chesslib.Move] | None = None
@@ -168,7 +186,7 @@ class ChessState:
     def _look_at_king(self) -> None:
         """Find the pins and the check of the side to move at once: a slider aiming at
         the king pins the one piece between them, or checks if there is none."""
-        chess = chess_module()
+        chess = _chess or chess_module()
         board = self.board
         turn = board.turn
         occupied_co = board.occupied_co
@@ -694,7 +712,7 @@ class Chess(Game[ChessState, Any]):
             if state.in_check():
                 moves = list(state.board.generate_legal_moves())
             else:
-                moves = _legal_moves(state.board, state.pinned(), chess_module())
+                moves = _legal_moves(state.board, state.pinned(), _chess or chess_module())
             state._moves = moves
         if state._outcome == -1:
             self._decide(state)
@@ -723,7 +741,7 @@ class Chess(Game[ChessState, Any]):
     def _decide(self, state: ChessState) -> int:
         board = state.board
         moves = state._moves
-        has_move = bool(moves) if moves is not None else _has_move(state, chess_module())
+        has_move = bool(moves) if moves is not None else _has_move(state, _chess or chess_module())
         if not has_move:
             mated = BLACK_WINS if board.turn else WHITE_WINS
             outcome = mated if state.in_check() else DRAWN  # else stalemate
@@ -786,9 +804,18 @@ class Chess(Game[ChessState, Any]):
     def evaluate(self, state: ChessState, player: int) -> float:
         """The weighted-feature evaluation for ``player`` in centipawns (capped at
         :data:`EVAL_CAP`); the utility at a terminal state."""
-        if self.is_terminal(state):
+        outcome = state._outcome
+        if outcome == -1:
+            outcome = self._decide(state)
+        if outcome != ONGOING:
             return self.utility(state, player)
-        cp = self.centipawns(state)
+        b = state.board
+        occ = b.occupied_co
+        evaluator = self.evaluator
+        material = state._material if state._evaluator is evaluator else self._material_of(state)
+        cp = evaluator.finish(
+            material, (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings), occ[1], occ[0]
+        )  # centipawns(), inline: this runs at every leaf
         if cp > EVAL_CAP:
             cp = EVAL_CAP
         elif cp < -EVAL_CAP:
@@ -853,7 +880,7 @@ class Chess(Game[ChessState, Any]):
             return []
         if state.in_check():
             return self.noisy_reference(state)
-        return _noisy(state.board, state.pinned(), chess_module())
+        return _noisy(state.board, state.pinned(), _chess or chess_module())
 
     def noisy_reference(self, state: ChessState) -> list[Any]:
         """:meth:`noisy_actions` through python-chess's legal-move generator (the
