@@ -506,8 +506,11 @@ class Chess(Game[ChessState, Any]):
         ):
             return None
         child = board.copy(stack=False)
-        child.push(chess_module().Move.null())
-        return ChessState(child, state.ply + 1, (state.key, state.history))
+        child.push((_chess or chess_module()).Move.null())
+        # A pass moves no piece: the material sum carries over as it is.
+        return ChessState(
+            child, state.ply + 1, (state.key, state.history), state._material, state._evaluator
+        )
 
     def is_quiet(self, state: ChessState, action: chesslib.Move) -> bool:
         """True for a move late-move reductions may reduce: neither a capture (en passant
