@@ -266,6 +266,10 @@ class Evaluator:
     mg: tuple[tuple[Table, ...], ...] = field(init=False)
     eg: tuple[tuple[Table, ...], ...] = field(init=False)
     packed: tuple[tuple[Table, ...], ...] = field(init=False)
+    extras: tuple[int, int, int] = field(init=False, repr=False)
+    """``bishop_pair``, ``rook_open`` and ``rook_half_open`` packed (``mg * PACK + eg``)."""
+    pesto_phase: bool = field(init=False, repr=False)
+    """Whether ``weights.phase`` is PeSTO's (0, 1, 1, 2, 4, 0), counted the short way."""
     pawn_table: dict[tuple[int, int], tuple[int, int, int, int]] = field(
         init=False, default_factory=dict, compare=False, repr=False
     )
@@ -297,6 +301,9 @@ class Evaluator:
         object.__setattr__(self, "mg", tuple(mg))
         object.__setattr__(self, "eg", tuple(eg))
         object.__setattr__(self, "packed", tuple(packed))
+        extras = tuple(m * PACK + e for m, e in (w.bishop_pair, w.rook_open, w.rook_half_open))
+        object.__setattr__(self, "extras", extras)
+        object.__setattr__(self, "pesto_phase", tuple(w.phase) == (0, 1, 1, 2, 4, 0))
 
     def pawn_structure(self, white_pawns: int, black_pawns: int) -> tuple[int, int, int, int]:
         """What the pawns decide: the packed (``mg * PACK + eg``) pawn-structure terms for
@@ -360,47 +367,40 @@ class Evaluator:
     ) -> int:
         """Centipawns for White: ``material`` (the packed sum of :meth:`material` for
         this position) plus the other features, tapered by the game phase."""
-        w = self.weights
-        mg, eg = unpack(material)
-        bishops = pieces[2]
-        pair_mg, pair_eg = w.bishop_pair
-        if (bishops & white).bit_count() >= 2:
-            mg += pair_mg
-            eg += pair_eg
-        if (bishops & black).bit_count() >= 2:
-            mg -= pair_mg
-            eg -= pair_eg
-        pawns = pieces[0]
+        pawns, bishops, rooks = pieces[0], pieces[2], pieces[3]
         white_pawns, black_pawns = pawns & white, pawns & black
         entry = self.pawn_table.get((white_pawns, black_pawns))
         if entry is None:
             entry = self.pawn_structure(white_pawns, black_pawns)
         structure, open_files, white_half, black_half = entry
-        if structure:
-            s_mg, s_eg = unpack(structure)
-            mg += s_mg
-            eg += s_eg
-        rooks = pieces[3]
+        # Packed sums all the way (mg * PACK + eg), unpacked once.
+        packed = material + structure
+        pair, rook_open, rook_half_open = self.extras
+        if (bishops & white).bit_count() >= 2:
+            packed += pair
+        if (bishops & black).bit_count() >= 2:
+            packed -= pair
         if rooks:
             white_rooks, black_rooks = rooks & white, rooks & black
-            n_open = (white_rooks & open_files).bit_count() - (
-                black_rooks & open_files
-            ).bit_count()
-            n_half = (white_rooks & white_half).bit_count() - (
-                black_rooks & black_half
-            ).bit_count()
-            if n_open:
-                mg += n_open * w.rook_open[0]
-                eg += n_open * w.rook_open[1]
-            if n_half:
-                mg += n_half * w.rook_half_open[0]
-                eg += n_half * w.rook_half_open[1]
-        inc = w.phase
-        phase = (
-            inc[1] * pieces[1].bit_count() + inc[2] * bishops.bit_count()
-            + inc[3] * pieces[3].bit_count() + inc[4] * pieces[4].bit_count()
-            + inc[0] * pieces[0].bit_count()
-        )
+            packed += rook_open * (
+                (white_rooks & open_files).bit_count() - (black_rooks & open_files).bit_count()
+            ) + rook_half_open * (
+                (white_rooks & white_half).bit_count() - (black_rooks & black_half).bit_count()
+            )
+        eg = ((packed + _HALF) & (PACK - 1)) - _HALF  # unpack(), inline
+        mg = (packed - eg) >> 32
+        if self.pesto_phase:  # knight and bishop 1, rook 2, queen 4
+            phase = (
+                (pieces[1] | bishops).bit_count() + 2 * rooks.bit_count()
+                + 4 * pieces[4].bit_count()
+            )
+        else:
+            inc = self.weights.phase
+            phase = (
+                inc[1] * pieces[1].bit_count() + inc[2] * bishops.bit_count()
+                + inc[3] * rooks.bit_count() + inc[4] * pieces[4].bit_count()
+                + inc[0] * pawns.bit_count()
+            )
         if phase > PHASE_MAX:
             phase = PHASE_MAX
         total = mg * phase + eg * (PHASE_MAX - phase)
