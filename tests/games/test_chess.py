@@ -596,3 +596,24 @@ def test_plain_weights_are_the_evaluation_without_pawn_structure_and_rook_files(
         plain, game = Chess(fen, weights=PLAIN), Chess(fen)
         assert plain.centipawns(plain.initial_state()) == old, fen
         assert game.centipawns(game.initial_state()) == new, fen
+
+
+def test_the_short_phase_count_is_the_weighted_one() -> None:
+    import random
+
+    fast = Evaluator()
+    general = Evaluator()
+    object.__setattr__(general, "pesto_phase", False)  # count through weights.phase
+    assert fast.pesto_phase
+    game = Chess(PERFT[3][0])
+    rng = random.Random(5)
+    state = game.initial_state()
+    for _ in range(200):
+        if game.is_terminal(state):
+            state = game.initial_state()
+        board = state.board
+        occ = board.occupied_co
+        pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+                  board.kings)
+        assert fast.score(pieces, occ[1], occ[0]) == general.score(pieces, occ[1], occ[0])
+        state = game.result(state, rng.choice(game.actions(state)))
