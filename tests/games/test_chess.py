@@ -297,6 +297,15 @@ def test_a_game_and_its_states_pickle_for_worker_processes() -> None:
     assert copy_game.max_plies == 50 and copy_game.actions(copy_state) == game.actions(state)
 
 
+def test_a_state_after_a_double_step_pickles_to_an_equal_state() -> None:
+    import pickle
+
+    game = Chess()
+    state = game.play_moves("e4")  # no capture en passant possible, the board keeps e3
+    copy_state = pickle.loads(pickle.dumps(state))
+    assert copy_state == state and copy_state.key == state.key
+
+
 # --- the engine hooks: check extension, null move, quiet moves --------------------------------
 
 

@@ -178,7 +178,9 @@ class ChessState:
         return self  # immutable
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.board.fen(), self.ply, self.history))
+        # en_passant="fen": the square behind every double step, as the board (and so
+        # the key) holds it, not only when a capture there is legal.
+        return (_rebuild, (self.board.fen(en_passant="fen"), self.ply, self.history))
 
     def __repr__(self) -> str:
         return f"ChessState({self.board.fen()!r})"
