@@ -11,12 +11,19 @@ ways, each counting every position it makes:
 - ``plies``: ``Chess.actions`` + ``Chess.result`` + ``Chess.is_terminal`` (what every
   plies search calls per node), and, separately, ``Chess.evaluate`` per position.
 
-Run: ``PYTHONPATH=src python benchmarks/chess_nodes.py [depth]`` (default depth 3).
+Then, with ``--search SECONDS``, what a real search makes of it: the ``plies uci`` engine
+(in process: ``position`` + ``go movetime``) from the start position and from a Queen's
+Gambit middlegame, reporting the last finished depth, the nodes (quiescence included),
+nodes per second of wall time and of process CPU time (the machine may be shared: CPU
+time is the steadier measure).
+
+Run: ``PYTHONPATH=src python benchmarks/chess_nodes.py [depth] [--search 5]`` (default
+depth 3, no search).
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from collections.abc import Callable
 
@@ -24,6 +31,7 @@ import chess
 
 from plies.games.chess import Chess, ChessState
 
+MIDDLEGAME = "r1bq1rk1/pp1nbppp/2p1pn2/3p2B1/2PP4/2N1PN2/PPQ2PPP/R3KB1R w KQ - 0 8"
 POSITIONS = {
     "start": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "kiwipete": "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -95,12 +103,45 @@ def measure(name: str, fen: str, depth: int) -> None:
     print(f"{name:<10} {'evaluate':<8} {count:>9,} {seconds:>8.2f} {count / seconds:>9,.0f}")
 
 
-def main(depth: int) -> None:
+def search(name: str, fen: str, seconds: float) -> None:
+    """One ``go movetime`` of the UCI engine, in process; its last info line, summed up."""
+    from plies.uci.protocol import UciEngine
+
+    lines: list[str] = []
+    engine = UciEngine(lines.append)
+    engine.handle("position startpos" if fen == "startpos" else f"position fen {fen}")
+    wall, cpu = time.perf_counter(), time.process_time()
+    engine.handle(f"go movetime {int(seconds * 1000)}")
+    engine.wait()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    info = [line.split() for line in lines if line.startswith("info depth")][-1]
+    depth, nodes = int(info[info.index("depth") + 1]), int(info[info.index("nodes") + 1])
+    spent = int(info[info.index("time") + 1]) / 1000  # to the end of the last iteration
+    share = cpu / wall  # the part of a core the process had
+    print(
+        f"{name:<10} {depth:>5} {nodes:>9,} {spent:>7.2f} {nodes / spent:>9,.0f} "
+        f"{nodes / (spent * share):>11,.0f}  {lines[-1]}"
+    )
+
+
+def main(depth: int, seconds: float) -> None:
     print(f"perft to depth {depth}: positions made per second (every node counted)")
     print(f"{'position':<10} {'way':<8} {'nodes':>9} {'seconds':>8} {'nodes/s':>9} {'vs raw':>7}")
     for name, fen in POSITIONS.items():
         measure(name, fen, depth)
+    if seconds:
+        print(f"\nplies uci, go movetime {int(seconds * 1000)}: the last finished iteration")
+        print(
+            f"{'position':<10} {'depth':>5} {'nodes':>9} {'seconds':>7} {'nodes/s':>9} "
+            f"{'nodes/cpu-s':>11}  bestmove"
+        )
+        for name, fen in (("start", "startpos"), ("middlegame", MIDDLEGAME)):
+            search(name, fen, seconds)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("depth", nargs="?", type=int, default=3)
+    parser.add_argument("--search", type=float, default=0.0, metavar="SECONDS")
+    args = parser.parse_args()
+    main(args.depth, args.search)

@@ -11,7 +11,7 @@ import pytest
 import plies
 from plies.errors import GameFormatError, IllegalActionError
 from plies.games import load, names
-from plies.games.chess import EVAL_CAP, WIN, Chess, ChessState
+from plies.games.chess import EVAL_CAP, WIN, Chess, ChessState, position_key
 from plies.games.chess_eval import WEIGHTS, Evaluator, Weights
 from plies.search.quiescence import Quiescent
 
@@ -297,6 +297,15 @@ def test_a_game_and_its_states_pickle_for_worker_processes() -> None:
     assert copy_game.max_plies == 50 and copy_game.actions(copy_state) == game.actions(state)
 
 
+def test_a_state_after_a_double_step_pickles_to_an_equal_state() -> None:
+    import pickle
+
+    game = Chess()
+    state = game.play_moves("e4")  # no capture en passant possible, the board keeps e3
+    copy_state = pickle.loads(pickle.dumps(state))
+    assert copy_state == state and copy_state.key == state.key
+
+
 # --- the engine hooks: check extension, null move, quiet moves --------------------------------
 
 
@@ -375,3 +384,245 @@ def test_quiet_moves_are_neither_captures_nor_promotions() -> None:
         game.is_quiet(state, m) == (not state.board.is_capture(m) and m.promotion is None)
         for m in game.actions(state)
     )
+
+
+# --- the fast model: play() and the incremental evaluation ------------------------------------
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_play_makes_what_python_chess_push_makes_and_keeps_the_material_sum(
+    fen: str, counts: tuple[int, ...]
+) -> None:
+    import random
+
+    import chess
+
+    rng = random.Random(fen)
+    game = Chess(fen)
+    fields = (
+        "pawns", "knights", "bishops", "rooks", "queens", "kings", "promoted", "occupied",
+        "occupied_co", "turn", "castling_rights", "ep_square", "halfmove_clock",
+        "fullmove_number",
+    )
+    for _ in range(12):
+        state = game.initial_state()
+        reference = chess.Board(fen)
+        for _ in range(150):
+            if game.is_terminal(state):
+                break
+            move = rng.choice(game.actions(state))
+            before = state.board.fen()
+            state = game.result(state, move)
+            reference.push(move)
+            board = state.board
+            assert [getattr(board, f) for f in fields] == [getattr(reference, f) for f in fields]
+            assert state.key == position_key(reference) and board.fen() == reference.fen() != before
+            occ = board.occupied_co
+            pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+                      board.kings)
+            assert game.centipawns(state) == game.evaluator.score(pieces, occ[1], occ[0])
+
+
+def test_a_state_from_a_game_with_other_weights_is_evaluated_with_this_games_weights() -> None:
+    plain, flat = Chess(), Chess(weights=Weights(pst=0.0))
+    state = plain.play_moves("e4 e5 Nf3")  # material kept for plain's evaluator
+    child = flat.result(state, flat.parse_action(state, "Nc6"))
+    assert flat.centipawns(state) == 0 and flat.centipawns(child) == 0
+    assert plain.centipawns(state) != 0 and plain.centipawns(child) == plain.centipawns(
+        plain.state_from_fen(child.board.fen())
+    )
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_fast_actions_and_noisy_actions_are_python_chess_moves_in_its_order(
+    fen: str, counts: tuple[int, ...]
+) -> None:
+    import random
+
+    rng = random.Random(fen)
+    game = Chess(fen)
+    seen = 0
+    for _ in range(20):
+        state = game.initial_state()
+        for _ in range(120):
+            noisy = game.noisy_actions(state)
+            assert noisy == game.noisy_reference(state), state.board.fen()
+            if not game.is_terminal(state):
+                assert game.actions(state) == list(state.board.generate_legal_moves())
+            seen += bool(noisy)
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+    assert seen > 100  # captures and promotions were met, not only quiet positions
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_check_pins_and_the_terminal_test_agree_with_python_chess(
+    fen: str, counts: tuple[int, ...]
+) -> None:
+    import random
+
+    import chess
+
+    rng = random.Random(fen)
+    game = Chess(fen)
+    checks = 0
+    for _ in range(20):
+        state = game.initial_state()
+        for _ in range(120):
+            board = state.board
+            assert state.in_check() == board.is_check()
+            checks += state.in_check()
+            pins = sum(1 << sq for sq in chess.SQUARES if board.is_pinned(board.turn, sq))
+            assert state.pinned() == pins & board.occupied_co[board.turn]
+            fresh = ChessState(board.copy(), state.ply, state.history)  # moves unknown
+            assert game.is_terminal(fresh) == game.is_terminal(state) == (
+                not any(board.generate_legal_moves())
+                or board.is_insufficient_material()
+                or board.halfmove_clock >= 100
+                or state.repetitions() >= 3
+            )
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+    assert checks > 0
+
+
+def reference_order(state: ChessState, actions: list[Any]) -> list[Any]:
+    """MVV-LVA as first written, with python-chess's piece_type_at (the oracle)."""
+    value = (0, 1, 3, 3, 5, 9, 20)
+    board = state.board
+    scored: list[tuple[int, int, Any]] = []
+    quiet = []
+    for move in actions:
+        victim = board.piece_type_at(move.to_square)
+        if victim is None and board.is_en_passant(move):
+            victim = 1
+        if move.promotion is not None:
+            scored.append((-1000 - 10 * move.promotion - (victim or 0), len(scored), move))
+        elif victim is not None:
+            attacker = board.piece_type_at(move.from_square) or 1
+            scored.append((-(8 * value[victim] - value[attacker]), len(scored), move))
+        else:
+            quiet.append(move)
+    scored.sort()
+    return [m for _, _, m in scored] + quiet
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_order_hint_is_mvv_lva_after_promotions(fen: str, counts: tuple[int, ...]) -> None:
+    import random
+
+    rng = random.Random(fen)
+    game = Chess(fen)
+    for _ in range(10):
+        state = game.initial_state()
+        for _ in range(120):
+            if game.is_terminal(state):
+                break
+            moves = game.actions(state)
+            assert game.order_hint(state, moves) == reference_order(state, moves)
+            state = game.result(state, rng.choice(moves))
+
+
+# --- evaluation features: pawn structure and rook files ---------------------------------------
+
+
+def square(name: str) -> int:
+    return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
+
+
+def test_doubled_isolated_and_passed_pawns_score_by_their_weights() -> None:
+    from plies.games.chess_eval import unpack
+
+    e = Evaluator()
+    c2, c3 = 1 << square("c2"), 1 << square("c3")
+    # Two white pawns on c3 and c2: one doubled, both isolated, both passed (no black pawn).
+    assert unpack(e.pawn_structure(c2 | c3, 0)[0]) == (
+        -10 - 2 * 10 + WEIGHTS.passed_mg[1] + WEIGHTS.passed_mg[2],
+        -20 - 2 * 10 + WEIGHTS.passed_eg[1] + WEIGHTS.passed_eg[2],
+    )
+
+
+def pawn_terms_by_definition(w: Weights, own: set[int], enemy: set[int], white: bool) -> int:
+    """mg of one side's pawn terms, square by square from the definitions (the oracle)."""
+    mg = 0
+    for file in range(8):
+        count = sum(1 for sq in own if sq % 8 == file)
+        mg += w.doubled[0] * max(count - 1, 0)
+        if count and not any(abs(sq % 8 - file) == 1 for sq in own):
+            mg += w.isolated[0] * count
+    for sq in own:
+        rank = sq // 8
+        ahead = [e for e in enemy if abs(e % 8 - sq % 8) <= 1 and (
+            e // 8 > rank if white else e // 8 < rank)]
+        if not ahead:
+            mg += w.passed_mg[rank if white else 7 - rank]
+    return mg
+
+
+def test_pawn_structure_follows_the_definitions_on_random_pawns() -> None:
+    import random
+
+    from plies.games.chess_eval import unpack
+
+    rng = random.Random(12)
+    e = Evaluator()
+    for _ in range(300):
+        squares = rng.sample(range(8, 56), rng.randint(0, 16))
+        cut = rng.randint(0, len(squares))
+        white, black = set(squares[:cut]), set(squares[cut:])
+        packed = e.pawn_structure(sum(1 << q for q in white), sum(1 << q for q in black))[0]
+        assert unpack(packed)[0] == pawn_terms_by_definition(
+            WEIGHTS, white, black, True
+        ) - pawn_terms_by_definition(WEIGHTS, black, white, False)
+
+
+def test_rooks_on_open_and_half_open_files() -> None:
+    # Equal mg and eg weights of 24: the tapered bonus is exactly 24 at any phase.
+    flat = Weights(rook_open=(0, 0), rook_half_open=(0, 0))
+    for fen, weights in (
+        ("4k3/3p4/8/8/8/8/8/3RK3 w - - 0 1", Weights(rook_open=(0, 0), rook_half_open=(24, 24))),
+        ("4k3/4p3/8/8/8/8/8/3RK3 w - - 0 1", Weights(rook_open=(24, 24), rook_half_open=(0, 0))),
+        ("4k3/3p4/8/8/8/8/3P4/3RK3 w - - 0 1", Weights(rook_open=(24, 24),
+                                                       rook_half_open=(24, 24))),
+    ):
+        game, plain = Chess(fen, weights=weights), Chess(fen, weights=flat)
+        gain = game.centipawns(game.initial_state()) - plain.centipawns(plain.initial_state())
+        assert gain == (0 if "3P4" in fen else 24), fen
+
+
+def test_plain_weights_are_the_evaluation_without_pawn_structure_and_rook_files() -> None:
+    from plies.games.chess_eval import PLAIN
+
+    # The values of the evaluation before pawn structure and rook files (perft positions
+    # 2 to 5 and a Queen's Gambit middlegame), and the values with them.
+    fens = [fen for fen, _ in PERFT[1:]] + [
+        "r1bq1rk1/pp1nbppp/2p1pn2/3p2B1/2PP4/2N1PN2/PPQ2PPP/R3KB1R w KQ - 0 8"
+    ]
+    before, now = [56, 37, 136, 34, -32], [56, 5, 136, 84, -32]
+    for fen, old, new in zip(fens, before, now, strict=True):
+        plain, game = Chess(fen, weights=PLAIN), Chess(fen)
+        assert plain.centipawns(plain.initial_state()) == old, fen
+        assert game.centipawns(game.initial_state()) == new, fen
+
+
+def test_the_short_phase_count_is_the_weighted_one() -> None:
+    import random
+
+    fast = Evaluator()
+    general = Evaluator()
+    object.__setattr__(general, "pesto_phase", False)  # count through weights.phase
+    assert fast.pesto_phase
+    game = Chess(PERFT[3][0])
+    rng = random.Random(5)
+    state = game.initial_state()
+    for _ in range(200):
+        if game.is_terminal(state):
+            state = game.initial_state()
+        board = state.board
+        occ = board.occupied_co
+        pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+                  board.kings)
+        assert fast.score(pieces, occ[1], occ[0]) == general.score(pieces, occ[1], occ[0])
+        state = game.result(state, rng.choice(game.actions(state)))

@@ -8,8 +8,14 @@ it is imported when a :class:`Chess` game is made, never by ``import plies``.
 - **Actions**: ``chess.Move`` values in python-chess's legal-move order.  People read them
   in SAN (``format_action``) and may type SAN or UCI (``parse_action``: ``"Nf3"``,
   ``"g1f3"``).
-- **States**: :class:`ChessState`, immutable and hashable; ``result`` copies the board
-  (``copy(stack=False)``) and pushes, never touching its input.
+- **States**: :class:`ChessState`, immutable and hashable; ``result`` makes the child's
+  board directly (:func:`plies.games.chess_moves.play`: what python-chess's
+  ``copy(stack=False)`` + ``push`` make, at a third of the cost), never touching its
+  input.  A state computes its legal moves, check, pins and outcome once, on first
+  use, and carries the evaluation's material sum from its parent.
+- **Speed**: the moves, the terminal test and the quiescence moves come from
+  :mod:`plies.games.chess_moves` (python-chess's attack tables without its generator
+  layers; python-chess's generator in check), equal to python-chess's by test.
 - **The end**: checkmate, stalemate, insufficient material (python-chess's test), a
   halfmove clock of 100 (the fifty-move rule, *claimable* in the rules, taken as a draw
   here, as engines do), and threefold repetition, also claimable and taken as a draw: a
@@ -48,6 +54,14 @@ from typing import TYPE_CHECKING, Any, Final
 from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
 from plies.game import Game
 from plies.games.chess_eval import WEIGHTS, Evaluator, Weights
+from plies.games.chess_moves import (
+    ORDER_VALUE,
+    has_legal_move,
+    king_safety,
+    legal_moves,
+    noisy_moves,
+    play,
+)
 
 if TYPE_CHECKING:
     import chess as chesslib
@@ -60,8 +74,9 @@ EVAL_CAP: Final = 50_000
 
 ONGOING, WHITE_WINS, BLACK_WINS, DRAWN = 0, 1, 2, 3
 
-# MVV-LVA: a capture scores 8 * victim - attacker (victim first, then the cheapest attacker).
-_ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)  # by python-chess piece type (1 pawn .. 6 king)
+
+
+_chess: Any = None  # python-chess once imported (hot paths read it: `_chess or chess_module()`)
 
 
 def chess_module() -> Any:
@@ -70,13 +85,16 @@ def chess_module() -> Any:
     Raises:
         UnsupportedGameError: python-chess is not installed (one line naming the extra).
     """
-    try:
-        import chess
-    except ImportError:  # pragma: no cover - the extra is installed where tests run
-        raise UnsupportedGameError(
-            "chess needs python-chess: pip install 'plies[chess]'"
-        ) from None
-    return chess
+    global _chess
+    if _chess is None:
+        try:
+            import chess
+        except ImportError:  # pragma: no cover - the extra is installed where tests run
+            raise UnsupportedGameError(
+                "chess needs python-chess: pip install 'plies[chess]'"
+            ) from None
+        _chess = chess
+    return _chess
 
 
 def position_key(board: chesslib.Board) -> int:
@@ -107,18 +125,43 @@ class ChessState:
     computed once, on first use.
     """
 
-    __slots__ = ("_check", "_moves", "_outcome", "board", "history", "key", "ply")
+    __slots__ = (
+        "_check", "_evaluator", "_material", "_moves", "_outcome", "_pinned", "board",
+        "history", "key", "ply",
+    )
 
     def __init__(
-        self, board: chesslib.Board, ply: int = 0, history: tuple[int, Any] | None = None
+        self,
+        board: chesslib.Board,
+        ply: int = 0,
+        history: tuple[int, Any] | None = None,
+        material: int = 0,
+        evaluator: Evaluator | None = None,
     ) -> None:
         self.board = board
-        self.key = position_key(board)
+        ep = board.ep_square
+        self.key = (  # position_key(board), inline: a state is made per node
+            board.pawns
+            | board.knights << 64
+            | board.bishops << 128
+            | board.rooks << 192
+            | board.queens << 256
+            | board.kings << 320
+            | board.occupied_co[1] << 384
+            | board.castling_rights << 448
+            | (0 if ep is None else ep + 1) << 512
+            | int(board.turn) << 520
+        )
         self.ply = ply
         self.history = history
         self._moves: list[chesslib.Move] | None = None
         self._outcome = -1
         self._check = -1  # is the side to move in check: -1 not known yet, else 0 or 1
+        self._pinned = -1  # the mover's pieces pinned to its king (a bitboard); -1: not known
+        # The packed material and piece-square sum (Evaluator.material) for `_evaluator`,
+        # kept up to date move by move by Chess.result; unknown while _evaluator is None.
+        self._material = material
+        self._evaluator = evaluator
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -135,17 +178,29 @@ class ChessState:
         return self  # immutable
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.board.fen(), self.ply, self.history))
+        # en_passant="fen": the square behind every double step, as the board (and so
+        # the key) holds it, not only when a capture there is legal.
+        return (_rebuild, (self.board.fen(en_passant="fen"), self.ply, self.history))
 
     def __repr__(self) -> str:
         return f"ChessState({self.board.fen()!r})"
 
     def in_check(self) -> bool:
         """Whether the side to move is in check (computed once)."""
-        check = self._check
-        if check == -1:
-            check = self._check = int(self.board.is_check())
-        return check == 1
+        if self._check == -1:
+            self._look_at_king()
+        return self._check == 1
+
+    def pinned(self) -> int:
+        """The side to move's pieces pinned to its king, as a bitboard (computed once)."""
+        if self._pinned == -1:
+            self._look_at_king()
+        return self._pinned
+
+    def _look_at_king(self) -> None:
+        """Find the pins and the check of the side to move at once (:func:`king_safety`)."""
+        self._pinned, check = king_safety(self.board, _chess or chess_module())
+        self._check = int(check)
 
     def repetitions(self) -> int:
         """How often this position occurred since the last capture or pawn move (>= 1)."""
@@ -221,16 +276,28 @@ class Chess(Game[ChessState, Any]):
         """The legal moves in python-chess's order (none once the game is over)."""
         moves = state._moves
         if moves is None:
-            moves = state._moves = list(state.board.generate_legal_moves())
+            if state.in_check():
+                moves = list(state.board.generate_legal_moves())
+            else:
+                moves = legal_moves(state.board, state.pinned(), _chess or chess_module())
+            state._moves = moves
         if state._outcome == -1:
             self._decide(state)
         return moves if state._outcome == ONGOING else []
 
     def result(self, state: ChessState, action: chesslib.Move) -> ChessState:
-        board = state.board.copy(stack=False)
-        board.push(action)
+        """The state after the legal move ``action`` (``state`` is not changed).
+
+        The child board is made by :func:`play` (python-chess's ``copy`` + ``push``
+        without the undo stack, in a third of the time), and the evaluation's material
+        sum is carried over incrementally.
+        """
+        evaluator = self.evaluator
+        if state._evaluator is not evaluator:
+            self._material_of(state)
+        board, material = play(state.board, action, evaluator.packed, state._material)
         history = None if board.halfmove_clock == 0 else (state.key, state.history)
-        return ChessState(board, state.ply + 1, history)
+        return ChessState(board, state.ply + 1, history, material, evaluator)
 
     def is_terminal(self, state: ChessState) -> bool:
         outcome = state._outcome
@@ -241,8 +308,8 @@ class Chess(Game[ChessState, Any]):
     def _decide(self, state: ChessState) -> int:
         board = state.board
         moves = state._moves
-        has_move = bool(moves) if moves is not None else any(
-            True for _ in board.generate_legal_moves()
+        has_move = bool(moves) if moves is not None else has_legal_move(
+            board, state.pinned(), state.in_check(), _chess or chess_module()
         )
         if not has_move:
             mated = BLACK_WINS if board.turn else WHITE_WINS
@@ -286,16 +353,38 @@ class Chess(Game[ChessState, Any]):
         """The static evaluation for White, in centipawns (no search, no terminal test)."""
         b = state.board
         occ = b.occupied_co
-        return self.evaluator.score(
+        evaluator = self.evaluator
+        material = state._material if state._evaluator is evaluator else self._material_of(state)
+        return evaluator.finish(
+            material, (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings), occ[1], occ[0]
+        )
+
+    def _material_of(self, state: ChessState) -> int:
+        """``state``'s packed material sum under this game's evaluator, computed and kept."""
+        b = state.board
+        occ = b.occupied_co
+        evaluator = self.evaluator
+        material = evaluator.material(
             (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings), occ[1], occ[0]
         )
+        state._material, state._evaluator = material, evaluator
+        return material
 
     def evaluate(self, state: ChessState, player: int) -> float:
         """The weighted-feature evaluation for ``player`` in centipawns (capped at
         :data:`EVAL_CAP`); the utility at a terminal state."""
-        if self.is_terminal(state):
+        outcome = state._outcome
+        if outcome == -1:
+            outcome = self._decide(state)
+        if outcome != ONGOING:
             return self.utility(state, player)
-        cp = self.centipawns(state)
+        b = state.board
+        occ = b.occupied_co
+        evaluator = self.evaluator
+        material = state._material if state._evaluator is evaluator else self._material_of(state)
+        cp = evaluator.finish(
+            material, (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings), occ[1], occ[0]
+        )  # centipawns(), inline: this runs at every leaf
         if cp > EVAL_CAP:
             cp = EVAL_CAP
         elif cp < -EVAL_CAP:
@@ -305,21 +394,34 @@ class Chess(Game[ChessState, Any]):
     def order_hint(self, state: ChessState, actions: Sequence[chesslib.Move]) -> list[Any]:
         """Promotions first (queen first), then captures by MVV-LVA, then the rest in order."""
         board = state.board
-        piece_at = board.piece_type_at
-        ep = board.ep_square
+        occupied, ep = board.occupied, board.ep_square
+        pawns, knights, bishops = board.pawns, board.knights, board.bishops
+        rooks, queens = board.rooks, board.queens
         scored: list[tuple[int, int, Any]] = []
         quiet: list[Any] = []
         for move in actions:
+            t = move.to_square
+            tb = 1 << t
+            if occupied & tb:
+                victim = (
+                    1 if pawns & tb else 2 if knights & tb else 3 if bishops & tb
+                    else 4 if rooks & tb else 5 if queens & tb else 6
+                )
+            elif t == ep and pawns >> move.from_square & 1:
+                victim = 1  # en passant
+            else:
+                victim = 0
             promo = move.promotion
-            victim = piece_at(move.to_square)
-            if victim is None and move.to_square == ep and piece_at(move.from_square) == 1:
-                victim = 1
             if promo is not None:
-                scored.append((-1000 - 10 * promo - (victim or 0), len(scored), move))
-            elif victim is not None:
-                attacker = piece_at(move.from_square) or 1
+                scored.append((-1000 - 10 * promo - victim, len(scored), move))
+            elif victim:
+                fb = 1 << move.from_square
+                attacker = (
+                    1 if pawns & fb else 2 if knights & fb else 3 if bishops & fb
+                    else 4 if rooks & fb else 5 if queens & fb else 6
+                )
                 scored.append(
-                    (-(8 * _ORDER_VALUE[victim] - _ORDER_VALUE[attacker]), len(scored), move)
+                    (ORDER_VALUE[attacker] - 8 * ORDER_VALUE[victim], len(scored), move)
                 )
             else:
                 quiet.append(move)
@@ -337,7 +439,21 @@ class Chess(Game[ChessState, Any]):
         evaluation).  Without that filter every capture of every piece is searched
         to the quiescence depth from every leaf, and a position full of mutual threats
         (Kiwipete) took minutes for a 3-ply search; under-promotions are left out too.
+
+        Out of check the captures come from the attack tables directly (a quiescence
+        node's main cost; python-chess's generator made them at several times the cost),
+        in python-chess's order; in check from python-chess's evasions.  Both give what
+        :meth:`noisy_reference` gives (a test checks it).
         """
+        if self.is_terminal(state):
+            return []
+        if state.in_check():
+            return self.noisy_reference(state)
+        return noisy_moves(state.board, state.pinned(), _chess or chess_module())
+
+    def noisy_reference(self, state: ChessState) -> list[Any]:
+        """:meth:`noisy_actions` through python-chess's legal-move generator (the
+        definition the fast path is tested against; used in check)."""
         if self.is_terminal(state):
             return []
         board = state.board
@@ -352,7 +468,7 @@ class Chess(Game[ChessState, Any]):
             attacker = piece_at(move.from_square) or 1
             if (
                 move.promotion is not None
-                or _ORDER_VALUE[victim] >= _ORDER_VALUE[attacker]
+                or ORDER_VALUE[victim] >= ORDER_VALUE[attacker]
                 or not defended(them, move.to_square)
             ):
                 noisy.append(move)
@@ -392,8 +508,11 @@ class Chess(Game[ChessState, Any]):
         ):
             return None
         child = board.copy(stack=False)
-        child.push(chess_module().Move.null())
-        return ChessState(child, state.ply + 1, (state.key, state.history))
+        child.push((_chess or chess_module()).Move.null())
+        # A pass moves no piece: the material sum carries over as it is.
+        return ChessState(
+            child, state.ply + 1, (state.key, state.history), state._material, state._evaluator
+        )
 
     def is_quiet(self, state: ChessState, action: chesslib.Move) -> bool:
         """True for a move late-move reductions may reduce: neither a capture (en passant

@@ -13,10 +13,21 @@ none: a knight or bishop counts 1, a rook 2, a queen 4; PeSTO's scheme):
   Function", tuned by Texel's method; they are written here rank 8 first, as a board is
   read from White's side.
 - **bishop pair**: ``bishop_pair`` for a side with two or more bishops.
+- **pawn structure**: ``doubled`` per pawn beyond the first on a file, ``isolated`` per
+  pawn with no friendly pawn on a neighbouring file, and ``passed_mg`` / ``passed_eg``
+  per passed pawn (no enemy pawn ahead of it on its own or a neighbouring file) by its
+  rank counted from its own side (index 1 = second rank .. 6 = seventh).  These depend on
+  the pawns alone, so each pawn structure is computed once and kept (a dict keyed by
+  the two sides' pawn bitboards): a search meets few of them.
+- **rooks on open files**: ``rook_open`` for a rook on a file without pawns,
+  ``rook_half_open`` on a file without pawns of its own side.
 
-The score is ``(mg * phase + eg * (24 - phase)) / 24``.  Mobility and king safety are not
-features yet: each costs a move or attack generation per evaluation, which in pure
-Python about doubles the cost of a leaf (see the issue's measurements).
+The pawn-structure and rook weights are set by hand, in the range simple engines use
+(they are not tuned like PeSTO's tables, whose pawn tables already reward advanced pawns:
+the passed-pawn bonus is kept small for that reason).  The score is
+``(mg * phase + eg * (24 - phase)) / 24``.  Mobility and king safety are not features
+yet: each costs a move or attack generation per evaluation, which in pure Python about
+doubles the cost of a leaf.
 
 This module knows nothing of python-chess; it reads bitboards (ints, bit 0 = a1), so
 :mod:`plies.games.chess` can call it with a ``chess.Board``'s fields.
@@ -167,7 +178,11 @@ class Weights:
     middlegame and the endgame (the king's 0: it is never traded).  ``pst_mg`` /
     ``pst_eg``: the piece-square tables per piece, rank 8 first.  ``pst``: a factor on
     the tables (0 turns them off).  ``bishop_pair``: (mg, eg) bonus for two bishops.
-    ``phase``: what each piece adds to the game phase (capped at 24).
+    ``phase``: what each piece adds to the game phase (capped at 24).  ``doubled``,
+    ``isolated``, ``rook_open``, ``rook_half_open``: (mg, eg) per pawn or rook;
+    ``passed_mg`` / ``passed_eg``: a passed pawn's bonus by rank from its own side (index
+    0 = first rank .. 7 = eighth; the first and last never hold a pawn).  Zero weights
+    turn a feature off.
     """
 
     piece_mg: tuple[int, ...] = (82, 337, 365, 477, 1025, 0)
@@ -177,10 +192,62 @@ class Weights:
     pst: float = 1.0
     bishop_pair: tuple[int, int] = (30, 50)
     phase: tuple[int, ...] = (0, 1, 1, 2, 4, 0)
+    doubled: tuple[int, int] = (-10, -20)
+    isolated: tuple[int, int] = (-10, -10)
+    passed_mg: tuple[int, ...] = (0, 0, 5, 10, 20, 35, 50, 0)
+    passed_eg: tuple[int, ...] = (0, 5, 10, 20, 35, 55, 80, 0)
+    rook_open: tuple[int, int] = (20, 10)
+    rook_half_open: tuple[int, int] = (10, 5)
 
+
+PLAIN: Final = Weights(
+    doubled=(0, 0), isolated=(0, 0), passed_mg=(0,) * 8, passed_eg=(0,) * 8,
+    rook_open=(0, 0), rook_half_open=(0, 0),
+)
+"""Material, piece-square tables and the bishop pair only (the evaluation before pawn
+structure and rook files were added; for comparisons)."""
 
 WEIGHTS: Final = Weights()
 """The weights plies plays with."""
+
+
+FILES: Final = tuple(0x0101010101010101 << f for f in range(8))
+"""The squares of each file a..h."""
+_NEIGHBOURS: Final = tuple(
+    (FILES[f - 1] if f > 0 else 0) | (FILES[f + 1] if f < 7 else 0) for f in range(8)
+)
+
+
+def _ahead(square: int, white: bool) -> int:
+    """The squares in front of ``square`` (toward the far side) on its file and the two
+    beside it: where an enemy pawn stops a pawn on ``square`` from being passed."""
+    rank, file = divmod(square, 8)
+    lines = FILES[file] | _NEIGHBOURS[file]
+    if white:
+        return lines & ~((1 << (8 * (rank + 1))) - 1) & 0xFFFFFFFFFFFFFFFF
+    return lines & ((1 << (8 * rank)) - 1)
+
+
+_PASSED_SPAN: Final = (
+    tuple(_ahead(sq, False) for sq in range(64)),
+    tuple(_ahead(sq, True) for sq in range(64)),
+)
+
+PACK: Final = 1 << 32
+"""A middlegame and an endgame value travel as one int, ``mg * PACK + eg``: sums of
+packed values are packed sums (while ``|eg| < PACK / 2``), so a position costs one
+table lookup and one addition per piece."""
+_HALF: Final = PACK >> 1
+
+
+def unpack(packed: int) -> tuple[int, int]:
+    """``(mg, eg)`` of a packed sum ``mg * PACK + eg``.
+
+    >>> unpack(-3 * PACK + 5), unpack(7 * PACK - 9)
+    ((-3, 5), (7, -9))
+    """
+    eg = ((packed + _HALF) & (PACK - 1)) - _HALF
+    return (packed - eg) >> 32, eg
 
 
 @dataclass(frozen=True)
@@ -188,18 +255,31 @@ class Evaluator:
     """The evaluation for one :class:`Weights`, with its tables folded per colour.
 
     ``mg[color][piece][square]`` is the middlegame value of a piece on a square (material
-    plus table), negated for Black, so that a position's score is a plain sum.
-    ``color`` is 1 for White, 0 for Black (python-chess's ``True``/``False``).
+    plus table), negated for Black, so that a position's score is a plain sum; ``eg`` the
+    same for the endgame and ``packed`` both in one int (``mg * PACK + eg``), which is
+    what :meth:`material` sums and what a move changes incrementally (see
+    :meth:`plies.games.chess.Chess.result`).  ``color`` is 1 for White, 0 for Black
+    (python-chess's ``True``/``False``).
     """
 
     weights: Weights = WEIGHTS
     mg: tuple[tuple[Table, ...], ...] = field(init=False)
     eg: tuple[tuple[Table, ...], ...] = field(init=False)
+    packed: tuple[tuple[Table, ...], ...] = field(init=False)
+    extras: tuple[int, int, int] = field(init=False, repr=False)
+    """``bishop_pair``, ``rook_open`` and ``rook_half_open`` packed (``mg * PACK + eg``)."""
+    pesto_phase: bool = field(init=False, repr=False)
+    """Whether ``weights.phase`` is PeSTO's (0, 1, 1, 2, 4, 0), counted the short way."""
+    pawn_table: dict[tuple[int, int], tuple[int, int, int, int]] = field(
+        init=False, default_factory=dict, compare=False, repr=False
+    )
+    """:meth:`pawn_structure` by (white pawns, black pawns), filled as met."""
 
     def __post_init__(self) -> None:
         w = self.weights
         mg: list[tuple[Table, ...]] = []
         eg: list[tuple[Table, ...]] = []
+        packed: list[tuple[Table, ...]] = []
         for color in (0, 1):
             sign = 1 if color else -1
             mg_c: list[Table] = [()]
@@ -209,8 +289,46 @@ class Evaluator:
                 eg_c.append(_fold(w.piece_eg[p], w.pst_eg[p], w.pst, sign))
             mg.append(tuple(mg_c))
             eg.append(tuple(eg_c))
+            packed.append(
+                (
+                    (),
+                    *(
+                        tuple(m * PACK + e for m, e in zip(mg_c[p], eg_c[p], strict=True))
+                        for p in range(1, 7)
+                    ),
+                )
+            )
         object.__setattr__(self, "mg", tuple(mg))
         object.__setattr__(self, "eg", tuple(eg))
+        object.__setattr__(self, "packed", tuple(packed))
+        extras = tuple(m * PACK + e for m, e in (w.bishop_pair, w.rook_open, w.rook_half_open))
+        object.__setattr__(self, "extras", extras)
+        object.__setattr__(self, "pesto_phase", tuple(w.phase) == (0, 1, 1, 2, 4, 0))
+
+    def pawn_structure(self, white_pawns: int, black_pawns: int) -> tuple[int, int, int, int]:
+        """What the pawns decide: the packed (``mg * PACK + eg``) pawn-structure terms for
+        White, and the squares of the open files, of the files half open for White (no
+        white pawn, a black one) and for Black.  Computed once per structure and kept in
+        :attr:`pawn_table` (emptied past a million entries)."""
+        w = self.weights
+        white_mg, white_eg = _pawn_terms(w, white_pawns, black_pawns, True)
+        black_mg, black_eg = _pawn_terms(w, black_pawns, white_pawns, False)
+        packed = (white_mg - black_mg) * PACK + white_eg - black_eg
+        open_files = white_half = black_half = 0
+        for file in FILES:
+            if not file & white_pawns:
+                if file & black_pawns:
+                    white_half |= file
+                else:
+                    open_files |= file
+            elif not file & black_pawns:
+                black_half |= file
+        entry = (packed, open_files, white_half, black_half)
+        table = self.pawn_table
+        if len(table) >= 1_000_000:
+            table.clear()
+        table[white_pawns, black_pawns] = entry
+        return entry
 
     def score(
         self, pieces: tuple[int, int, int, int, int, int], white: int, black: int
@@ -224,40 +342,95 @@ class Evaluator:
         >>> e.score((0, 0, 0, 0, 1 << 3, (1 << 4) | (1 << 60)), 1 << 3 | 1 << 4, 1 << 60) > 900
         True
         """
-        w = self.weights
-        mg = eg = 0
-        mgt, egt = self.mg, self.eg
+        return self.finish(self.material(pieces, white, black), pieces, white, black)
+
+    def material(
+        self, pieces: tuple[int, int, int, int, int, int], white: int, black: int
+    ) -> int:
+        """The packed sum (``mg * PACK + eg``) of material and piece-square tables."""
+        total = 0
+        table = self.packed
         for piece, board in enumerate(pieces, start=1):
             for color, side in ((1, white), (0, black)):
                 bb = board & side
                 if not bb:
                     continue
-                tm, te = mgt[color][piece], egt[color][piece]
+                t = table[color][piece]
                 while bb:
                     low = bb & -bb
-                    sq = low.bit_length() - 1
+                    total += t[low.bit_length() - 1]
                     bb ^= low
-                    mg += tm[sq]
-                    eg += te[sq]
-        bishops = pieces[2]
-        pair_mg, pair_eg = w.bishop_pair
+        return total
+
+    def finish(
+        self, material: int, pieces: tuple[int, int, int, int, int, int], white: int, black: int
+    ) -> int:
+        """Centipawns for White: ``material`` (the packed sum of :meth:`material` for
+        this position) plus the other features, tapered by the game phase."""
+        pawns, bishops, rooks = pieces[0], pieces[2], pieces[3]
+        white_pawns, black_pawns = pawns & white, pawns & black
+        entry = self.pawn_table.get((white_pawns, black_pawns))
+        if entry is None:
+            entry = self.pawn_structure(white_pawns, black_pawns)
+        structure, open_files, white_half, black_half = entry
+        # Packed sums all the way (mg * PACK + eg), unpacked once.
+        packed = material + structure
+        pair, rook_open, rook_half_open = self.extras
         if (bishops & white).bit_count() >= 2:
-            mg += pair_mg
-            eg += pair_eg
+            packed += pair
         if (bishops & black).bit_count() >= 2:
-            mg -= pair_mg
-            eg -= pair_eg
-        inc = w.phase
-        phase = (
-            inc[1] * pieces[1].bit_count() + inc[2] * bishops.bit_count()
-            + inc[3] * pieces[3].bit_count() + inc[4] * pieces[4].bit_count()
-            + inc[0] * pieces[0].bit_count()
-        )
+            packed -= pair
+        if rooks:
+            white_rooks, black_rooks = rooks & white, rooks & black
+            packed += rook_open * (
+                (white_rooks & open_files).bit_count() - (black_rooks & open_files).bit_count()
+            ) + rook_half_open * (
+                (white_rooks & white_half).bit_count() - (black_rooks & black_half).bit_count()
+            )
+        eg = ((packed + _HALF) & (PACK - 1)) - _HALF  # unpack(), inline
+        mg = (packed - eg) >> 32
+        if self.pesto_phase:  # knight and bishop 1, rook 2, queen 4
+            phase = (
+                (pieces[1] | bishops).bit_count() + 2 * rooks.bit_count()
+                + 4 * pieces[4].bit_count()
+            )
+        else:
+            inc = self.weights.phase
+            phase = (
+                inc[1] * pieces[1].bit_count() + inc[2] * bishops.bit_count()
+                + inc[3] * rooks.bit_count() + inc[4] * pieces[4].bit_count()
+                + inc[0] * pawns.bit_count()
+            )
         if phase > PHASE_MAX:
             phase = PHASE_MAX
         total = mg * phase + eg * (PHASE_MAX - phase)
         # Rounded towards zero, so that a position and its colour mirror score opposite.
         return total // PHASE_MAX if total >= 0 else -(-total // PHASE_MAX)
+
+
+def _pawn_terms(w: Weights, own: int, enemy: int, white: bool) -> tuple[int, int]:
+    """(mg, eg) of doubled, isolated and passed pawns of the side with pawns ``own``."""
+    mg = eg = 0
+    for f in range(8):
+        count = (own & FILES[f]).bit_count()
+        if count:
+            if count > 1:
+                mg += w.doubled[0] * (count - 1)
+                eg += w.doubled[1] * (count - 1)
+            if not own & _NEIGHBOURS[f]:
+                mg += w.isolated[0] * count
+                eg += w.isolated[1] * count
+    span = _PASSED_SPAN[1 if white else 0]
+    bb = own
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        sq = low.bit_length() - 1
+        if not span[sq] & enemy:
+            rank = sq >> 3 if white else 7 - (sq >> 3)
+            mg += w.passed_mg[rank]
+            eg += w.passed_eg[rank]
+    return mg, eg
 
 
 def _fold(value: int, table: Table, scale: float, sign: int) -> Table:
