@@ -27,7 +27,15 @@ from plies.search.common import (
     Trace,
     search_with,
 )
-from plies.search.engine import PLAIN, Craft, Order, Ordering, TranspositionTable, move_order
+from plies.search.engine import (
+    HINT_DEPTH,
+    PLAIN,
+    Craft,
+    Order,
+    Ordering,
+    TranspositionTable,
+    move_order,
+)
 from plies.search.kernels import Kernel, alphabeta_kernel
 from plies.search.mate import MateDistance
 
@@ -435,6 +443,9 @@ class EngineSearcher(AlphaBetaSearcher):
             null_move=selective_hook(self.game, craft.null_move is not None, "null_move"),
             null_reduction=craft.null_move or 0,
             quiet=selective_hook(self.game, craft.reductions, "is_quiet"),
+            # A game whose captures matter (quiescence) orders by its hint at every node:
+            # captures first pays in chess, where Connect Four's hint did not near the leaves.
+            hint_depth=0 if craft.quiescence is not None else HINT_DEPTH,
             deadline=self.deadline, budget=self.kernel_budget(), stop=self.stop,
         )
 

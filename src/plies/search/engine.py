@@ -461,10 +461,16 @@ or not at all: their values are no longer minimax values of one fixed tree."""
 
 NULL_DEPTH: Final = 3
 """Null-move pruning is tried at nodes with at least this many plies left."""
+NULL_DEEP: Final = 6
+"""... and passes with one ply more of reduction (R + 1) with at least this many left."""
 LMR_MOVES: Final = 3
 """Late-move reductions start with the fourth move (after table move and two killers)."""
 LMR_DEPTH: Final = 3
 """... at nodes with at least this many plies left."""
+LMR_LATE: Final = 6
+"""From this move on (the seventh), at nodes with at least :data:`LMR_DEEP` plies left,
+the reduction is two plies."""
+LMR_DEEP: Final = 5
 SINGULAR_DEPTH: Final = 3
 """Singular extensions are tested at nodes with at least this many plies left."""
 EXTENSION_REACH: Final = 2

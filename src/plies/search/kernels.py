@@ -42,9 +42,12 @@ from plies.search.engine import (
     EXACT,
     EXTENSION_REACH,
     HINT_DEPTH,
+    LMR_DEEP,
     LMR_DEPTH,
+    LMR_LATE,
     LMR_MOVES,
     LOWER,
+    NULL_DEEP,
     NULL_DEPTH,
     SINGULAR_DEPTH,
     UNLIMITED,
@@ -238,6 +241,7 @@ def alphabeta_kernel(
     null_move: Callable[[Any], Any] | None = None,
     null_reduction: int = 2,
     quiet: Callable[[Any, Any], bool] | None = None,
+    hint_depth: int = HINT_DEPTH,
     deadline: float | None = None,
     budget: int | None = None,
     stop: StopSignal | None = None,
@@ -251,7 +255,8 @@ def alphabeta_kernel(
     - ``table``: a transposition table; a stored bound narrows the window, a stored value
       of the same remaining depth ends the node, the stored move is searched first.
     - ``ordering``: the engine's move order (:func:`~plies.search.engine.move_order`,
-      which replaces ``order``); ``memory`` its killers and history, updated at cutoffs.
+      which replaces ``order``); ``memory`` its killers and history, updated at cutoffs;
+      the game's hint is asked only ``hint_depth`` or more plies from the depth limit.
     - ``pvs``: principal variation search (null windows after the first child).
     - ``bounds`` and ``sufficient`` (exact searches only): the game's ``value_bounds``,
       which narrow the window or end the node, and ``sufficient_actions``.
@@ -404,7 +409,7 @@ def alphabeta_kernel(
         if sufficient is not None and moves:  # exact searches only: drop needless moves
             moves = sufficient(state, moves) or moves
         if ordering is not None:
-            near = 0 <= remaining < HINT_DEPTH and not rounds  # near the depth limit
+            near = 0 <= remaining < hint_depth and not rounds  # near the depth limit
             return ordering(state, mover, moves, first, ply, near), alpha, beta, (
                 key, slot, remaining, alpha0, beta0, mover, ply
             )
@@ -603,7 +608,8 @@ def alphabeta_kernel(
             return None
         outer, after_null = after_null, ply + 1
         try:
-            below = depth + 1 + null_reduction
+            # R, one more far from the horizon (adaptive null-move pruning, Heinz 1999).
+            below = depth + 1 + null_reduction + (horizon - depth >= NULL_DEEP)
             if maximizing:
                 v = value(passed, below, ply + 1, nextafter(beta, -INF), beta)
             else:
@@ -677,7 +683,8 @@ def alphabeta_kernel(
                 low, high = nextafter(beta, -INF), beta
             v = INF if maximizing else -INF  # "not settled by a reduced search"
             if reduce and i >= LMR_MOVES and d == child_depth and is_quiet(state, action):
-                v = value(nxt, d + 1, child, low, high)
+                # One ply less, two for the late moves of a node far from the horizon.
+                v = value(nxt, d + 1 + (i >= LMR_LATE and remaining >= LMR_DEEP), child, low, high)
             if v > alpha if maximizing else v < beta:
                 if pvs and i:
                     v = value(nxt, d, child, low, high)
