@@ -321,6 +321,28 @@ def mover_score(info: dict[str, Any], white: bool) -> int | None:
     return int(score.pov(chess.WHITE if white else chess.BLACK).score(mate_score=MATE_CP))
 
 
+def adjudicate(scores: Sequence[int], threshold: int, moves: int) -> str | None:
+    """``"1-0"`` or ``"0-1"`` when the last ``2 * moves`` scores (white's point of view,
+    one per move, the two engines alternating) all give the same side at least
+    ``threshold`` centipawns; else None.
+
+    >>> adjudicate([1200, 1500, 1100, 1300], 1000, 2)
+    '1-0'
+    >>> adjudicate([1200, 900, 1100, 1300], 1000, 2) is None
+    True
+    >>> adjudicate([-1000, -100_000], 1000, 1)
+    '0-1'
+    """
+    last = scores[-2 * moves:]
+    if len(last) < 2 * moves:
+        return None
+    if all(s >= threshold for s in last):
+        return "1-0"
+    if all(s <= -threshold for s in last):
+        return "0-1"
+    return None
+
+
 def play_game(
     number: int, opening: tuple[str, str], plies_white: bool, engines: dict[str, Any],
     level: Level, args: argparse.Namespace,
@@ -360,14 +382,11 @@ def play_game(
         board.push(played.move)
         if args.adjudicate_cp:
             cp = mover_score(dict(played.info), True)
-            streak = [*streak, cp][-2 * args.adjudicate_moves:] if cp is not None else []
-            if len(streak) == 2 * args.adjudicate_moves:
-                if all(s >= args.adjudicate_cp for s in streak):
-                    result, reason = "1-0", "adjudication"
-                    break
-                if all(s <= -args.adjudicate_cp for s in streak):
-                    result, reason = "0-1", "adjudication"
-                    break
+            streak = [*streak, cp] if cp is not None else []  # a move without a score resets
+            verdict = adjudicate(streak, args.adjudicate_cp, args.adjudicate_moves)
+            if verdict is not None:
+                result, reason = verdict, "adjudication"
+                break
     points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
     score = points if plies_white else 1.0 - points
     record = GameRecord(number, opening[0], plies_white, result, reason, board.ply(), score)
@@ -438,7 +457,8 @@ def markdown(rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
     lines = [
         f"plies vs {meta['opponent_id']}: "
         f"{meta['movetime']:g} s/move each, {meta['date']}, plies {meta['commit']}, "
-        f"{meta['machine']}",
+        f"{meta['machine']}, load average {meta['load_average']['before']:.2f} before, "
+        f"{meta['load_average']['after']:.2f} after",
         "",
         "| opponent | games | W-D-L (plies) | score | Elo diff, 95% | s/move plies/opp "
         "| nps plies | nps opp | depth plies/opp |",
@@ -485,6 +505,8 @@ def run(
         import chess.pgn
     except ImportError:
         raise MatchError("python-chess is missing: pip install 'plies[chess]'") from None
+    started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    version, load_before = commit(), os.getloadavg()
     command, env = plies_command()
     other = opponent_command(args)
     todo = levels(args)
@@ -524,9 +546,10 @@ def run(
             for pgn in pgns:
                 print(pgn, file=handle, end="\n\n")
     meta = {
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": commit(),
+        "date": started,
+        "commit": version,
         "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
+        "load_average": {"before": load_before[0], "after": os.getloadavg()[0]},
         "opponent_id": opponent_id,
         "movetime": args.movetime,
         "max_plies": args.max_plies,
