@@ -454,11 +454,14 @@ def markdown(rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
     def num(x: float | None, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
 
+    load = ""
+    if "load_average" in meta:  # a report of an earlier version may lack it
+        before, after = meta["load_average"]["before"], meta["load_average"]["after"]
+        load = f", load average {before:.2f} before, {after:.2f} after"
     lines = [
         f"plies vs {meta['opponent_id']}: "
         f"{meta['movetime']:g} s/move each, {meta['date']}, plies {meta['commit']}, "
-        f"{meta['machine']}, load average {meta['load_average']['before']:.2f} before, "
-        f"{meta['load_average']['after']:.2f} after",
+        f"{meta['machine']}{load}",
         "",
         "| opponent | games | W-D-L (plies) | score | Elo diff, 95% | s/move plies/opp "
         "| nps plies | nps opp | depth plies/opp |",
