@@ -8,6 +8,7 @@ in CI (``CI=true``) and are skipped, with the reason, elsewhere.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,9 @@ def status(page: Any) -> str:
 
 
 def plies_played(page: Any) -> list[str]:
-    return [text.split(". ", 1)[1] for text in page.locator("#history .ply").all_inner_texts()]
+    """The moves on the record, without their numbers ("1. e4", "e5", "2. Nf3", "1... e5")."""
+    texts = page.locator("#history .ply").all_inner_texts()
+    return [re.sub(r"^\s*(\d+\.(\.\.)?)?\s*", "", text) for text in texts]
 
 
 def wait_for_turn(page: Any, moves: int, human: str) -> None:
@@ -307,6 +310,8 @@ def test_play_chess_by_clicking_e2_then_e4(page: Any, live_server: str) -> None:
     wait_for_turn(page, 2, "White")
     moves = plies_played(page)
     assert moves[0] == "e4"
+    # Chess numbers moves, not plies: "1. e4 e5".
+    assert " ".join(page.locator("#history").inner_text().split()) == f"1. e4 {moves[1]}"
     with httpx.Client(base_url=live_server, timeout=30) as http:
         truth = http.post("/api/state", json={"game": "chess", "moves": moves}).json()
     assert board_marks(page) == truth["board"]["cells"]

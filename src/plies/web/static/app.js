@@ -29,6 +29,16 @@ const app = {
 
 // --- talking to the server -------------------------------------------------------------
 
+// Chess numbers moves, not plies: "1. e4 e5 2. Nf3" ("1... e5" when Black moved first).
+function moveNumber(v, i) {
+  if (!v.board || v.board.kind !== "chess" || !v.to_move_name) return `${i + 1}.`;
+  // Who moved first: the side to move now if an even number of plies were played.
+  const whiteFirst = (v.to_move_name === "White") === (v.moves.length % 2 === 0);
+  const ply = whiteFirst ? i : i + 1;
+  if (ply % 2 === 0) return `${ply / 2 + 1}.`;
+  return i === 0 ? "1..." : "";
+}
+
 async function api(path, body) {
   const response = await fetch(`/api/${path}`, {
     method: body === undefined ? "GET" : "POST",
@@ -296,7 +306,7 @@ function renderPosition() {
 
   const history = $("history");
   history.replaceChildren(...v.moves.map((m, i) => el(
-    "span", { class: "ply" }, el("span", { class: "ply-number", text: `${i + 1}.` }), ` ${m}`,
+    "span", { class: "ply" }, el("span", { class: "ply-number", text: moveNumber(v, i) }), ` ${m}`,
   )));
   $("undo").disabled = app.moves.length === 0;
   $("engine-move").disabled = v.terminal || app.busy;
