@@ -35,6 +35,7 @@ from plies.games.matrix import (
 )
 from plies.games.nim import Nim, sticks
 from plies.games.othello import Othello
+from plies.games.pacman import DEFAULT_LAYOUT, LAYOUTS, Pacman
 from plies.games.pig import Pig
 from plies.games.spec import is_spec, load_spec, spec_options
 from plies.games.tictactoe import TicTacToe
@@ -364,6 +365,9 @@ CIV_ROUNDS: Final = 10
 MATRIX_ROUNDS: Final = 100
 GOOFSPIEL_CARDS: Final = 13
 """A suit of cards, as the game is played."""
+PACMAN_GHOSTS: Final = 4
+"""The project's largest ghost crew (trickyClassic has four ghost starts)."""
+PACMAN_MOVES: Final = 5_000
 CHESS_PLIES: Final = 10_000
 """Far beyond any real game (the fifty-move rule ends one within about 6,000 plies)."""
 
@@ -380,6 +384,23 @@ FEN: Final = OptionType(
     lambda v: "startpos" if v == STARTING_FEN else str(v),
 )
 """A chess position in Forsyth-Edwards Notation, or ``startpos`` (as UCI writes it)."""
+
+
+def _parse_layout(text: str) -> str:
+    for name in LAYOUTS:  # a built-in name, in any case
+        if text.strip().lower() == name.lower():
+            return name
+    if "/" not in text and "\n" not in text:
+        raise ValueError(text)
+    return text
+
+
+PACMAN_LAYOUT: Final = OptionType(
+    "layout name (" + ", ".join(LAYOUTS) + ") or maze rows split at /",
+    _parse_layout,
+    lambda v: isinstance(v, str),
+)
+"""A built-in Pacman maze by name, or a maze as text: ``%%%%/%P.G%/%%%%``."""
 
 
 def _builtin_tree(filename: str, name: str) -> Callable[[], TreeGame]:
@@ -484,6 +505,21 @@ _register_builtins(
                     4,
                     "turns before the higher score wins (none: no cap)",
                     bounds=(1, PIG_TURNS),
+                ),
+            ),
+        ),
+        "pacman": (
+            "Pacman against 1-4 ghosts (CS188 scoring): pellets, capsules, scared ghosts",
+            Pacman,
+            (
+                Option(
+                    "layout", PACMAN_LAYOUT, DEFAULT_LAYOUT,
+                    "a built-in maze or your own (% wall . pellet o capsule P Pacman G ghost)",
+                ),
+                Option("ghosts", INT, 2, "number of ghosts", bounds=(1, PACMAN_GHOSTS)),
+                Option(
+                    "max_moves", INT, 200, "Pacman moves after which the game ends",
+                    bounds=(1, PACMAN_MOVES),
                 ),
             ),
         ),

@@ -1,0 +1,510 @@
+"""Pacman and its ghosts: a grid game after the Berkeley CS188 Pacman project.
+
+Rules: a maze of walls (``%``), pellets (``.``), power pellets or *capsules* (``o``), one
+Pacman (``P``, player 0) and ``ghosts`` ghosts (``G``, players 1..k).  Pacman moves, then
+every ghost in turn, then Pacman again: one *round*.  Pacman may go North, South, East,
+West or Stop; a ghost must move (no Stop) unless it is walled in.  Ghost ``i`` starts on
+the ``i``-th ``G`` of the maze in reading order; with more ghosts than ``G`` cells the
+starts are reused in turn (so every layout takes 1 to 4 ghosts).
+
+The score is the project's: -1 for each Pacman move, +10 for each pellet eaten, +500 when
+the last pellet is eaten (Pacman wins, the game ends), -500 when a ghost that is not
+scared shares Pacman's cell (Pacman is caught, the game ends), +200 for eating a scared
+ghost (it goes back to its start, no longer scared).  A capsule makes every ghost
+scared for ``scared_time`` ghost moves (40 in the project); each ghost's timer counts
+down on its own moves.  A win beats a loss in the same move, as in the project.  The
+game also ends, with the score as it stands, once Pacman has made ``max_moves`` moves and
+the ghosts have answered the last one, so every game is finite.  (Unlike the project,
+scared ghosts move at full speed: the grid has no half steps.)
+
+Utility: Pacman's is the score; every ghost's is minus the score.  With one ghost the
+game is zero-sum; with more it is not (the utilities sum to ``(1 - k) * score``), and
+paranoid minimax (every ghost minimises Pacman's score) is the project's
+multi-ghost minimax.  ``utility_range`` bounds every score the rules allow.
+
+Evaluation: a weighted sum of features (:class:`PacmanWeights`, one frozen dataclass):
+the score, the food left, the closeness of the nearest food (1 / maze distance), of the
+nearest active ghost and of the nearest scared ghost Pacman can still catch, and the
+capsules left.  Maze distances are exact (breadth-first search, precomputed).
+:data:`SCORE_ONLY` is the plain score, the evaluation under which a depth-limited
+Pacman starves (see the tests).
+
+Representation: a :class:`PacmanState` named tuple of ints and tuples, immutable and its
+own transposition key; cells are indices ``row * width + col``, food and capsules are
+bitmasks over cells.  Actions are the strings ``"North"``, ``"South"``, ``"East"``,
+``"West"``, ``"Stop"``; people may type them in any case or by their first letter.
+
+>>> game = Pacman("tiny", ghosts=1)
+>>> print(game.render(game.initial_state()))
+%%%%%%%
+%P...G%
+%.%%%.%
+%o....%
+%%%%%%%
+score 0, move 0 of 200, Pacman to move
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, NamedTuple
+
+from plies.errors import GameFormatError, IllegalActionError
+from plies.game import Game
+
+NORTH: Final = "North"
+SOUTH: Final = "South"
+EAST: Final = "East"
+WEST: Final = "West"
+STOP: Final = "Stop"
+DIRECTIONS: Final = (NORTH, SOUTH, EAST, WEST)
+"""Pacman's actions come in this order, then Stop (the project's order)."""
+
+FOOD_POINTS: Final = 10
+TIME_PENALTY: Final = 1
+WIN_POINTS: Final = 500
+LOSE_POINTS: Final = 500
+GHOST_POINTS: Final = 200
+SCARED_TIME: Final = 40
+
+PLAYING: Final = 0
+WON: Final = 1
+LOST: Final = -1
+
+WALL: Final = "%"
+FOOD: Final = "."
+CAPSULE: Final = "o"
+PACMAN: Final = "P"
+GHOST: Final = "G"
+SCARED_GHOST: Final = "S"
+EMPTY: Final = " "
+
+LAYOUTS: Final = {
+    # A maze small enough to search to the end in tests.
+    "tiny": (
+        "%%%%%%%\n"
+        "%P...G%\n"
+        "%.%%%.%\n"
+        "%o....%\n"
+        "%%%%%%%"
+    ),
+    # The project's testClassic, turned on its side.
+    "test": (
+        "%%%%%%%%%%\n"
+        "%P . .  .%\n"
+        "%  . G . %\n"
+        "%%%%%%%%%%"
+    ),
+    "smallClassic": (
+        "%%%%%%%%%%%%%%%%%%%%\n"
+        "%......%G  G%......%\n"
+        "%.%%...%%  %%...%%.%\n"
+        "%.%o.%........%.o%.%\n"
+        "%.%%.%.%%%%%%.%.%%.%\n"
+        "%........P.........%\n"
+        "%%%%%%%%%%%%%%%%%%%%"
+    ),
+    "mediumClassic": (
+        "%%%%%%%%%%%%%%%%%%%%\n"
+        "%o...%........%....%\n"
+        "%.%%.%.%%%%%%.%.%%.%\n"
+        "%.%..............%.%\n"
+        "%.%.%%.%%  %%.%%.%.%\n"
+        "%......%G  G%......%\n"
+        "%.%.%%.%%%%%%.%%.%.%\n"
+        "%.%..............%.%\n"
+        "%.%%.%.%%%%%%.%.%%.%\n"
+        "%....%...P....%...o%\n"
+        "%%%%%%%%%%%%%%%%%%%%"
+    ),
+    "trickyClassic": (
+        "%%%%%%%%%%%%%%%%%%%%\n"
+        "%o...%........%...o%\n"
+        "%.%%.%.%%..%%.%.%%.%\n"
+        "%.%.....%..%.....%.%\n"
+        "%.%.%%.%%  %%.%%.%.%\n"
+        "%...... GGGG%.%....%\n"
+        "%.%....%%%%%%.%..%.%\n"
+        "%.%....%  oo%.%..%.%\n"
+        "%.%....% %%%%.%..%.%\n"
+        "%.%...........%..%.%\n"
+        "%.%%.%.%%%%%%.%.%%.%\n"
+        "%o...%...P....%...o%\n"
+        "%%%%%%%%%%%%%%%%%%%%"
+    ),
+}
+"""Built-in mazes by name, in the project's text format (``%`` wall, ``.`` pellet, ``o``
+capsule, ``P`` Pacman, ``G`` ghost start)."""
+
+DEFAULT_LAYOUT: Final = "smallClassic"
+
+
+class PacmanState(NamedTuple):
+    """A position: where everyone is, what is left to eat, the score, who moves.
+
+    ``scared`` holds each ghost's scared timer (0: active); ``moves`` counts Pacman's
+    moves; ``outcome`` is :data:`PLAYING`, :data:`WON` or :data:`LOST`.
+    """
+
+    pacman: int
+    ghosts: tuple[int, ...]
+    scared: tuple[int, ...]
+    food: int
+    capsules: int
+    score: int
+    mover: int
+    moves: int
+    outcome: int
+
+
+@dataclass(frozen=True, slots=True)
+class PacmanWeights:
+    """The weights of :meth:`Pacman.evaluate`, a sum of weight times feature (Pacman's view).
+
+    Features: ``score`` (the game score), ``food_left`` (pellets left),
+    ``food_closeness`` (1 / maze distance to the nearest pellet, 0 when none is
+    reachable), ``ghost_closeness`` (1 / (1 + distance) to the nearest active ghost),
+    ``scared_closeness`` (1 / (1 + distance) to the nearest scared ghost whose timer
+    outlasts the distance), ``capsules_left``.  A closeness is bounded by 1, so a weight
+    below :data:`FOOD_POINTS` never makes leaving a pellet uneaten look better than eating
+    it.
+    """
+
+    score: float = 1.0
+    food_left: float = -2.0
+    food_closeness: float = 5.0
+    ghost_closeness: float = -10.0
+    scared_closeness: float = 50.0
+    capsules_left: float = -20.0
+
+
+SCORE_ONLY: Final = PacmanWeights(1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+"""The plain score as evaluation: the one under which a depth-limited Pacman starves."""
+
+_STEPS: Final = {NORTH: (-1, 0), SOUTH: (1, 0), EAST: (0, 1), WEST: (0, -1)}
+_LETTERS: Final = {"n": NORTH, "s": SOUTH, "e": EAST, "w": WEST, "x": STOP}
+
+
+@dataclass(frozen=True, slots=True)
+class Maze:
+    """A parsed layout: its size, walls, and the starting contents."""
+
+    width: int
+    height: int
+    walls: frozenset[int]
+    food: int
+    capsules: int
+    pacman: int
+    ghost_starts: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Maze:
+        """The maze written in ``text``: rows split at newlines or ``/``.
+
+        Raises:
+            GameFormatError: rows of unequal length, an unknown character, not exactly
+                one ``P``, or no ``G``; the message says what is accepted.
+        """
+        rows = [row for row in text.replace("/", "\n").split("\n") if row.strip()]
+        if not rows:
+            raise GameFormatError("a Pacman layout needs rows of %, ., o, P, G and blanks")
+        width = len(rows[0])
+        if any(len(row) != width for row in rows):
+            raise GameFormatError(
+                f"a Pacman layout's rows must all be {width} characters long; got "
+                f"{', '.join(str(len(row)) for row in rows)}"
+            )
+        walls: set[int] = set()
+        food = capsules = 0
+        pacman: list[int] = []
+        ghosts: list[int] = []
+        for r, row in enumerate(rows):
+            for c, char in enumerate(row):
+                cell = r * width + c
+                if char == WALL:
+                    walls.add(cell)
+                elif char == FOOD:
+                    food |= 1 << cell
+                elif char == CAPSULE:
+                    capsules |= 1 << cell
+                elif char == PACMAN:
+                    pacman.append(cell)
+                elif char == GHOST:
+                    ghosts.append(cell)
+                elif char != EMPTY:
+                    raise GameFormatError(
+                        f"unknown character {char!r} in a Pacman layout (row {r + 1}); "
+                        f"accepted: % wall, . pellet, o capsule, P Pacman, G ghost, blank"
+                    )
+        if len(pacman) != 1:
+            raise GameFormatError(f"a Pacman layout needs exactly one P, got {len(pacman)}")
+        if not ghosts:
+            raise GameFormatError("a Pacman layout needs at least one G (a ghost start)")
+        return cls(width, len(rows), frozenset(walls), food, capsules, pacman[0], tuple(ghosts))
+
+    def neighbour(self, cell: int, direction: str) -> int | None:
+        """The open cell one step from ``cell`` towards ``direction``; None at a wall."""
+        dr, dc = _STEPS[direction]
+        r, c = divmod(cell, self.width)
+        r, c = r + dr, c + dc
+        if not (0 <= r < self.height and 0 <= c < self.width):
+            return None
+        target = r * self.width + c
+        return None if target in self.walls else target
+
+
+def _bits(mask: int) -> list[int]:
+    cells = []
+    while mask:
+        low = mask & -mask
+        cells.append(low.bit_length() - 1)
+        mask ^= low
+    return cells
+
+
+class Pacman(Game[PacmanState, str]):
+    """Pacman (player 0) against ``ghosts`` ghosts (players 1..k); see the module docstring.
+
+    ``layout`` is a name in :data:`LAYOUTS` or a maze as text (rows split at newlines or
+    ``/``).  ``weights`` sets the evaluation (:class:`PacmanWeights`).
+
+    Raises:
+        GameFormatError: a malformed layout, ``ghosts`` outside 1..4, ``max_moves`` or
+            ``scared_time`` below 1.
+    """
+
+    name = "pacman"
+
+    def __init__(
+        self,
+        layout: str = DEFAULT_LAYOUT,
+        ghosts: int = 2,
+        max_moves: int = 200,
+        *,
+        scared_time: int = SCARED_TIME,
+        weights: PacmanWeights = PacmanWeights(),  # frozen: one shared default is safe
+    ) -> None:
+        if not 1 <= ghosts <= 4:
+            raise GameFormatError(f"ghosts must be 1..4, got {ghosts}")
+        if max_moves < 1:
+            raise GameFormatError(f"max_moves must be at least 1, got {max_moves}")
+        if scared_time < 1:
+            raise GameFormatError(f"scared_time must be at least 1, got {scared_time}")
+        self.layout = layout
+        self.maze = Maze.parse(LAYOUTS.get(layout, layout))
+        self.ghosts = ghosts
+        self.max_moves = max_moves
+        self.scared_time = scared_time
+        self.weights = weights
+        self.num_players = 1 + ghosts
+        self.zero_sum = ghosts == 1
+        starts = self.maze.ghost_starts
+        self.ghost_starts = tuple(starts[i % len(starts)] for i in range(ghosts))
+        food, capsules = self.maze.food.bit_count(), self.maze.capsules.bit_count()
+        high = FOOD_POINTS * food + WIN_POINTS + GHOST_POINTS * ghosts * capsules
+        low = TIME_PENALTY * max_moves + LOSE_POINTS
+        bound = float(max(high, low))
+        self.utility_range = (-bound, bound)
+        self._moves = self._moves_table()
+        self._distance = self._distances()
+
+    # --- the maze ---------------------------------------------------------------------------
+
+    def _moves_table(self) -> dict[int, tuple[tuple[str, int], ...]]:
+        maze = self.maze
+        table: dict[int, tuple[tuple[str, int], ...]] = {}
+        for cell in range(maze.width * maze.height):
+            if cell in maze.walls:
+                continue
+            steps = [(d, maze.neighbour(cell, d)) for d in DIRECTIONS]
+            table[cell] = tuple((d, n) for d, n in steps if n is not None)
+        return table
+
+    def _distances(self) -> dict[int, dict[int, int]]:
+        """Maze distances between every two connected open cells (breadth-first search)."""
+        result: dict[int, dict[int, int]] = {}
+        for source in self._moves:
+            seen = {source: 0}
+            queue = deque([source])
+            while queue:
+                cell = queue.popleft()
+                for _, nxt in self._moves[cell]:
+                    if nxt not in seen:
+                        seen[nxt] = seen[cell] + 1
+                        queue.append(nxt)
+            result[source] = seen
+        return result
+
+    def distance(self, a: int, b: int) -> float:
+        """The maze distance between cells ``a`` and ``b`` (inf when unconnected)."""
+        return self._distance[a].get(b, math.inf)
+
+    # --- the rules --------------------------------------------------------------------------
+
+    def initial_state(self) -> PacmanState:
+        maze = self.maze
+        k = self.ghosts
+        return PacmanState(
+            maze.pacman, self.ghost_starts, (0,) * k, maze.food, maze.capsules, 0, 0, 0, PLAYING
+        )
+
+    def to_move(self, state: PacmanState) -> int:
+        return state.mover
+
+    def actions(self, state: PacmanState) -> list[str]:
+        if state.mover == 0:
+            return [d for d, _ in self._moves[state.pacman]] + [STOP]
+        legal = [d for d, _ in self._moves[state.ghosts[state.mover - 1]]]
+        return legal or [STOP]
+
+    def _step(self, cell: int, action: str) -> int:
+        if action == STOP:
+            return cell
+        for direction, target in self._moves[cell]:
+            if direction == action:
+                return target
+        raise ValueError(f"Pacman cannot move {action!r} from cell {cell}")
+
+    def result(self, state: PacmanState, action: str) -> PacmanState:
+        pacman, ghosts, scared, food, capsules, score, mover, moves, outcome = state
+        k = self.ghosts
+        if mover == 0:
+            pacman = self._step(pacman, action)
+            score -= TIME_PENALTY
+            moves += 1
+            bit = 1 << pacman
+            if food & bit:
+                food ^= bit
+                score += FOOD_POINTS
+                if not food:
+                    score += WIN_POINTS
+                    outcome = WON
+            if capsules & bit:
+                capsules ^= bit
+                scared = (self.scared_time,) * k
+            movers = range(k)  # Pacman may walk into any ghost
+        else:
+            g = mover - 1
+            cell = self._step(ghosts[g], action)
+            ghosts = (*ghosts[:g], cell, *ghosts[g + 1 :])
+            if scared[g]:
+                scared = (*scared[:g], scared[g] - 1, *scared[g + 1 :])
+            movers = range(g, g + 1)  # only the ghost that moved can meet Pacman
+        for g in movers:
+            if ghosts[g] != pacman:
+                continue
+            if scared[g]:  # eaten: back to its start, no longer scared
+                score += GHOST_POINTS
+                ghosts = (*ghosts[:g], self.ghost_starts[g], *ghosts[g + 1 :])
+                scared = (*scared[:g], 0, *scared[g + 1 :])
+            elif outcome == PLAYING:  # caught once, however many ghosts are there
+                score -= LOSE_POINTS
+                outcome = LOST
+        return PacmanState(
+            pacman, ghosts, scared, food, capsules, score, (mover + 1) % (k + 1), moves, outcome
+        )
+
+    def is_terminal(self, state: PacmanState) -> bool:
+        return state.outcome != PLAYING or (state.moves >= self.max_moves and state.mover == 0)
+
+    def utility(self, state: PacmanState, player: int) -> float:
+        """The score for Pacman (player 0), minus the score for every ghost."""
+        return float(state.score if player == 0 else -state.score)
+
+    # --- evaluation -------------------------------------------------------------------------
+
+    def features(self, state: PacmanState) -> dict[str, float]:
+        """The features :class:`PacmanWeights` weighs, by the weights' field names."""
+        here = self._distance[state.pacman]
+        food_dist = min((here.get(c, math.inf) for c in _bits(state.food)), default=math.inf)
+        active = [
+            here.get(g, math.inf) for g, t in zip(state.ghosts, state.scared, strict=True) if not t
+        ]
+        catchable = [
+            d for g, t in zip(state.ghosts, state.scared, strict=True)
+            if t and (d := here.get(g, math.inf)) < t
+        ]
+        return {
+            "score": float(state.score),
+            "food_left": float(state.food.bit_count()),
+            "food_closeness": 0.0 if food_dist in (0, math.inf) else 1.0 / food_dist,
+            "ghost_closeness": 1.0 / (1.0 + min(active, default=math.inf)),
+            "scared_closeness": 1.0 / (1.0 + min(catchable, default=math.inf)),
+            "capsules_left": float(state.capsules.bit_count()),
+        }
+
+    def evaluate(self, state: PacmanState, player: int) -> float:
+        """The weighted feature sum for Pacman, negated for a ghost; the utility at the end.
+
+        Clamped to ``utility_range`` (bounded searches rely on it).
+        """
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        w = self.weights
+        f = self.features(state)
+        value = (
+            w.score * f["score"] + w.food_left * f["food_left"]
+            + w.food_closeness * f["food_closeness"] + w.ghost_closeness * f["ghost_closeness"]
+            + w.scared_closeness * f["scared_closeness"] + w.capsules_left * f["capsules_left"]
+        )
+        lo, hi = self.utility_range
+        value = min(max(value, lo), hi)
+        return value if player == 0 else -value
+
+    # --- for people -------------------------------------------------------------------------
+
+    def format_action(self, state: PacmanState, action: str) -> str:
+        return action
+
+    def parse_action(self, state: PacmanState, text: str) -> str:
+        """``North``/``South``/``East``/``West``/``Stop`` in any case, or ``n s e w x``."""
+        word = text.strip().lower()
+        word = _LETTERS.get(word, word)
+        legal = self.actions(state)
+        for action in legal:
+            if action.lower() == word.lower():
+                return action
+        raise IllegalActionError(text, legal)
+
+    def player_name(self, player: int) -> str:
+        return "Pacman" if player == 0 else f"Ghost {player}"
+
+    def render(self, state: PacmanState) -> str:
+        """The maze as text, then the score, the move count and who moves (or the result)."""
+        maze = self.maze
+        grid = [
+            [WALL if r * maze.width + c in maze.walls else EMPTY for c in range(maze.width)]
+            for r in range(maze.height)
+        ]
+        for mask, char in ((state.food, FOOD), (state.capsules, CAPSULE)):
+            for cell in _bits(mask):
+                grid[cell // maze.width][cell % maze.width] = char
+        grid[state.pacman // maze.width][state.pacman % maze.width] = PACMAN
+        for cell, timer in zip(state.ghosts, state.scared, strict=True):
+            grid[cell // maze.width][cell % maze.width] = SCARED_GHOST if timer else GHOST
+        status = f"score {state.score}, move {state.moves} of {self.max_moves}, "
+        if state.outcome == WON:
+            status += "Pacman wins"
+        elif state.outcome == LOST:
+            status += "Pacman is caught"
+        elif self.is_terminal(state):
+            status += "out of moves"
+        else:
+            status += f"{self.player_name(state.mover)} to move"
+        return "\n".join("".join(row) for row in grid) + "\n" + status
+
+    def order_hint(self, state: PacmanState, actions: Sequence[str]) -> list[str]:
+        """Pacman: moves onto food or a capsule first; ghosts: moves towards Pacman first."""
+        if state.mover == 0:
+            eats = state.food | state.capsules
+
+            def pacman_key(a: str) -> int:
+                return 0 if eats >> self._step(state.pacman, a) & 1 else 1
+
+            return sorted(actions, key=pacman_key)
+        cell = state.ghosts[state.mover - 1]
+        here = self._distance[state.pacman]
+        return sorted(actions, key=lambda a: here.get(self._step(cell, a), math.inf))
