@@ -30,6 +30,8 @@ from plies.games.pacman import (
     Pacman,
     PacmanState,
     PacmanWeights,
+    directional_ghost,
+    random_ghost,
 )
 from tests.conformance import check_game
 
@@ -61,6 +63,10 @@ def test_registered_as_pacman_with_its_options() -> None:
     assert isinstance(own, Pacman) and own.maze.width == 5 and own.num_players == 3
     with pytest.raises(GameFormatError, match="not a valid layout name"):
         parse_options("pacman", ["layout=bigClassic"])
+    plain = load("pacman", **parse_options("pacman", ["evaluation=score"]))
+    assert isinstance(plain, Pacman) and plain.weights == SCORE_ONLY
+    with pytest.raises(GameFormatError, match="not a valid features or score"):
+        parse_options("pacman", ["evaluation=learned"])
 
 
 def test_every_built_in_layout_can_be_cleared() -> None:
@@ -287,6 +293,37 @@ def test_expectimax_with_ghosts_as_chance() -> None:
         # Random ghosts are never worse for Pacman than ghosts that hunt him (paranoid).
         paranoid = plies.alphabeta(game, s, limit).value
         assert result.value >= paranoid - 1e-9
+
+
+def test_a_directional_ghost_mostly_closes_in() -> None:
+    game = Pacman("tiny", ghosts=1)
+    s = game.result(game.initial_state(), STOP)  # the ghost at the top right: West or South
+    odds = dict(directional_ghost(game)(s))
+    # West (4 steps from Pacman after it) is nearer than South (6): 0.8 + 0.2 / 2 on it.
+    assert odds == pytest.approx({WEST: 0.9, SOUTH: 0.1})
+    assert dict(random_ghost(game)(s)) == {WEST: 0.5, SOUTH: 0.5}
+    scared = s._replace(scared=(5,))
+    assert dict(directional_ghost(game)(scared)) == pytest.approx({WEST: 0.1, SOUTH: 0.9})
+    with pytest.raises(ValueError, match="probabilities"):
+        directional_ghost(game, attack=1.5)
+
+
+def test_expectimax_against_directional_ghosts_lies_between() -> None:
+    # No ghost model is worse for Pacman than paranoid minimax's (a mean is never below the
+    # minimum); and on this maze ghosts that mostly hunt him are worse than random ones.
+    game = Pacman("tiny", ghosts=2, max_moves=40)
+    s = game.initial_state()
+    for depth in (1, 2):
+        limit = Limit(depth=depth, unit=ROUNDS)
+        paranoid = plies.alphabeta(game, s, limit).value
+        hunted = plies.expectiminimax(
+            OpponentsAsChance(game, [1, 2], policy=directional_ghost(game, 1.0)), s, limit
+        ).value
+        directional = plies.expectiminimax(
+            OpponentsAsChance(game, [1, 2], policy=directional_ghost(game)), s, limit
+        ).value
+        uniform = plies.expectiminimax(OpponentsAsChance(game, [1, 2]), s, limit).value
+        assert paranoid - 1e-9 <= hunted and paranoid - 1e-9 <= directional <= uniform + 1e-9
 
 
 # --- why Pacman starves -----------------------------------------------------------------------

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -183,6 +183,9 @@ class PacmanWeights:
 
 SCORE_ONLY: Final = PacmanWeights(1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 """The plain score as evaluation: the one under which a depth-limited Pacman starves."""
+
+EVALUATIONS: Final = {"features": PacmanWeights(), "score": SCORE_ONLY}
+"""The evaluations the registry's ``evaluation`` option names."""
 
 _STEPS: Final = {NORTH: (-1, 0), SOUTH: (1, 0), EAST: (0, 1), WEST: (0, -1)}
 _LETTERS: Final = {"n": NORTH, "s": SOUTH, "e": EAST, "w": WEST, "x": STOP}
@@ -508,3 +511,67 @@ class Pacman(Game[PacmanState, str]):
         cell = state.ghosts[state.mover - 1]
         here = self._distance[state.pacman]
         return sorted(actions, key=lambda a: here.get(self._step(cell, a), math.inf))
+
+
+def pacman(
+    layout: str = DEFAULT_LAYOUT, ghosts: int = 2, max_moves: int = 200,
+    evaluation: str = "features",
+) -> Pacman:
+    """The registry's factory: a :class:`Pacman` whose weights :data:`EVALUATIONS` names.
+
+    Raises:
+        GameFormatError: an ``evaluation`` that is not in :data:`EVALUATIONS`, or what
+            :class:`Pacman` refuses.
+    """
+    if evaluation not in EVALUATIONS:
+        raise GameFormatError(
+            f"unknown Pacman evaluation {evaluation!r}; accepted: {', '.join(EVALUATIONS)}"
+        )
+    return Pacman(layout, ghosts, max_moves, weights=EVALUATIONS[evaluation])
+
+
+# --- ghost models -----------------------------------------------------------------------------
+
+
+def random_ghost(game: Pacman) -> Callable[[PacmanState], list[tuple[str, float]]]:
+    """The project's RandomGhost as a policy: every legal move of the ghost equally likely.
+
+    For :class:`~plies.game.OpponentsAsChance` (``policy=``); the same as its default.
+    """
+
+    def policy(state: PacmanState) -> list[tuple[str, float]]:
+        legal = game.actions(state)
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+    return policy
+
+
+def directional_ghost(
+    game: Pacman, attack: float = 0.8, flee: float = 0.8
+) -> Callable[[PacmanState], list[tuple[str, float]]]:
+    """The project's DirectionalGhost as a policy for :class:`~plies.game.OpponentsAsChance`.
+
+    An active ghost puts probability ``attack`` on the moves that bring it nearest to
+    Pacman (by maze distance, shared equally) and spreads the rest over all its legal
+    moves; a scared ghost does the same with ``flee`` on the moves that take it farthest.
+
+    Raises:
+        ValueError: ``attack`` or ``flee`` outside 0..1.
+    """
+    if not (0.0 <= attack <= 1.0 and 0.0 <= flee <= 1.0):
+        raise ValueError(f"attack and flee are probabilities, got {attack} and {flee}")
+
+    def policy(state: PacmanState) -> list[tuple[str, float]]:
+        g = state.mover - 1
+        legal = game.actions(state)
+        after = [game.distance(state.pacman, game._step(state.ghosts[g], a)) for a in legal]
+        scared = state.scared[g] > 0
+        target = max(after) if scared else min(after)
+        best = [a for a, d in zip(legal, after, strict=True) if d == target]
+        bias = flee if scared else attack
+        return [
+            (a, (bias / len(best) if a in best else 0.0) + (1.0 - bias) / len(legal))
+            for a in legal
+        ]
+
+    return policy

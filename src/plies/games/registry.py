@@ -35,7 +35,7 @@ from plies.games.matrix import (
 )
 from plies.games.nim import Nim, sticks
 from plies.games.othello import Othello
-from plies.games.pacman import DEFAULT_LAYOUT, LAYOUTS, Pacman
+from plies.games.pacman import DEFAULT_LAYOUT, EVALUATIONS, LAYOUTS, pacman
 from plies.games.pig import Pig
 from plies.games.spec import is_spec, load_spec, spec_options
 from plies.games.tictactoe import TicTacToe
@@ -510,7 +510,7 @@ _register_builtins(
         ),
         "pacman": (
             "Pacman against 1-4 ghosts (CS188 scoring): pellets, capsules, scared ghosts",
-            Pacman,
+            pacman,
             (
                 Option(
                     "layout", PACMAN_LAYOUT, DEFAULT_LAYOUT,
@@ -520,6 +520,10 @@ _register_builtins(
                 Option(
                     "max_moves", INT, 200, "Pacman moves after which the game ends",
                     bounds=(1, PACMAN_MOVES),
+                ),
+                Option(
+                    "evaluation", choice(*EVALUATIONS), "features",
+                    "features: the weighted features; score: the plain score (Pacman starves)",
                 ),
             ),
         ),
