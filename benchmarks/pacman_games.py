@@ -79,7 +79,8 @@ def main(argv: list[str] | None = None) -> None:
     for algorithm in args.algorithms.split(","):
         for depth in map(int, args.depths.split(",")):
             for ghost in args.ghost_kinds.split(","):
-                games = [play_one(game, algorithm, depth, ghost, seed) for seed in range(args.games)]
+                seeds = range(args.games)
+                games = [play_one(game, algorithm, depth, ghost, seed) for seed in seeds]
                 moves = sum(g["moves"] for g in games)
                 row = {
                     "algorithm": algorithm, "depth": depth, "ghosts": ghost,
