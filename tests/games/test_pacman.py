@@ -33,6 +33,7 @@ from plies.games.pacman import (
     directional_ghost,
     random_ghost,
 )
+from tests.clirun import plain_pipe, run  # noqa: F401  (plain_pipe: an autouse fixture)
 from tests.conformance import check_game
 
 ROUNDS = "round"
@@ -380,3 +381,26 @@ def test_an_evaluation_that_rewards_closeness_to_food_eats() -> None:
         assert action is not None
         s = turn(game, s, action)
     assert s.outcome == WON and s.score == 20 + WIN_POINTS - 10
+
+
+@pytest.mark.parametrize(
+    ("evaluation", "final"),
+    [("score", "game over: Pacman -2, Ghost 1 2"), ("features", "game over: Pacman 510,")],
+)
+def test_why_pacman_starves_as_a_command(
+    capsys: pytest.CaptureFixture[str], evaluation: str, final: str
+) -> None:
+    # The documented commands: with the plain score Pacman dithers East/West for the
+    # whole game and eats one pellet at the last moment (10 - 12 moves = -2); with the
+    # features he eats at once, walks to the far pellet and wins (20 + 500 - 10 = 510).
+    out = run(
+        capsys, "play", "pacman", "-o", "layout=" + STARVING.replace("\n", "/"),
+        "-o", "ghosts=1", "-o", "max_moves=12", "-o", f"evaluation={evaluation}",
+        "--depth", "3", "--unit", "round", "--human", "none",
+    )
+    assert final in out
+    pacman_moves = [line.split()[3] for line in out.splitlines() if "Pacman (alphabeta)" in line]
+    if evaluation == "score":
+        assert pacman_moves[:10] == ["East:", "West:"] * 5
+    else:
+        assert pacman_moves[:2] == ["West:", "East:"]
