@@ -94,7 +94,9 @@ def test_a_bad_layout_says_what_is_accepted(layout: str, message: str) -> None:
         Pacman(layout)
 
 
-def test_bad_numbers_are_refused() -> None:
+def test_bad_numbers_and_names_are_refused() -> None:
+    with pytest.raises(GameFormatError, match="unknown Pacman layout 'bigClassic'; built-in: tiny"):
+        Pacman("bigClassic")
     with pytest.raises(GameFormatError, match=r"ghosts must be 1\.\.4, got 5"):
         Pacman(ghosts=5)
     with pytest.raises(GameFormatError, match="max_moves must be at least 1"):

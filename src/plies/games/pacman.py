@@ -275,8 +275,8 @@ class Pacman(Game[PacmanState, str]):
     ``/``).  ``weights`` sets the evaluation (:class:`PacmanWeights`).
 
     Raises:
-        GameFormatError: a malformed layout, ``ghosts`` outside 1..4, ``max_moves`` or
-            ``scared_time`` below 1.
+        GameFormatError: an unknown layout name, a malformed maze, ``ghosts`` outside
+            1..4, ``max_moves`` or ``scared_time`` below 1.
     """
 
     name = "pacman"
@@ -296,6 +296,11 @@ class Pacman(Game[PacmanState, str]):
             raise GameFormatError(f"max_moves must be at least 1, got {max_moves}")
         if scared_time < 1:
             raise GameFormatError(f"scared_time must be at least 1, got {scared_time}")
+        if layout not in LAYOUTS and "/" not in layout and "\n" not in layout:
+            raise GameFormatError(
+                f"unknown Pacman layout {layout!r}; built-in: {', '.join(LAYOUTS)}, or a maze "
+                f"as rows split at / or newlines"
+            )
         self.layout = layout
         self.maze = Maze.parse(LAYOUTS.get(layout, layout))
         self.ghosts = ghosts
