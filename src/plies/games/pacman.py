@@ -91,7 +91,7 @@ LAYOUTS: Final = {
         "%o....%\n"
         "%%%%%%%"
     ),
-    # The project's testClassic, turned on its side.
+    # Two open rows: ghosts can go round Pacman.
     "test": (
         "%%%%%%%%%%\n"
         "%P . .  .%\n"
@@ -137,7 +137,8 @@ LAYOUTS: Final = {
     ),
 }
 """Built-in mazes by name, in the project's text format (``%`` wall, ``.`` pellet, ``o``
-capsule, ``P`` Pacman, ``G`` ghost start)."""
+capsule, ``P`` Pacman, ``G`` ghost start).  The ``*Classic`` ones follow the project's mazes
+of those names (written from its published layouts; details may differ)."""
 
 DEFAULT_LAYOUT: Final = "smallClassic"
 
