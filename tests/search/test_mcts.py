@@ -155,7 +155,7 @@ def test_bad_options_are_refused_in_one_line() -> None:
 
 def test_simultaneous_moves_are_refused() -> None:
     rps = load("rps")
-    with pytest.raises(UnsupportedGameError, match="^mcts cannot search simultaneous moves"):
+    with pytest.raises(UnsupportedGameError, match=r"^mcts cannot search simultaneous moves"):
         mcts(rps, rps.initial_state(), player=0)
     assert algorithm("mcts").refusal(rps) is not None
 
