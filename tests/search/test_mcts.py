@@ -86,8 +86,15 @@ def test_a_stop_from_on_iteration_ends_the_search_at_the_next_look() -> None:
         stop.set()
 
     result = mcts(ttt, ttt.initial_state(), stop=stop, on_iteration=on_iteration)
-    assert seen == [1024]
-    assert result.stopped and 1024 <= result.stats.nodes < 1024 + 1100
+    assert seen[0] == 1024 and seen[-1] == result.stats.nodes and len(seen) == 2
+    assert result.stopped and 1024 < result.stats.nodes < 1024 + 1100
+
+
+def test_iterations_report_every_doubling_and_the_end() -> None:
+    ttt = load("tictactoe")
+    got = list(plies.iterations(ttt, ttt.initial_state(), plies.Limit(nodes=5000),
+                                algorithm="mcts"))
+    assert [r.stats.nodes for r in got] == [1024, 2048, 4096, 5000]
 
 
 def test_chance_nodes_are_sampled_in_pig() -> None:

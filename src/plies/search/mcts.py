@@ -258,7 +258,8 @@ def mcts(
     ``leaves`` playouts that reached the end of the game, ``evals`` ``evaluate`` calls at
     the playout cap, ``depth`` the PV's length, ``seldepth`` the deepest tree node.
     ``stopped`` is True when the clock or ``stop`` ended the search.
-    ``on_iteration`` sees the result after 1024, 2048, 4096, ... iterations.  ``trace``
+    ``on_iteration`` sees the result after 1024, 2048, 4096, ... iterations and at the
+    end.  ``trace``
     is refused: MCTS reports no trace events.
     """
     check_tie(tie)
@@ -306,7 +307,10 @@ def mcts(
         if on_iteration is not None and stats.nodes == report:
             report *= 2
             on_iteration(result(False))
-    return result(stopped)
+    final = result(stopped)
+    if on_iteration is not None and stats.nodes and stats.nodes != report // 2:
+        on_iteration(final)  # every iteration is complete, so the last one is reported too
+    return final
 
 
 def _result(
