@@ -26,11 +26,19 @@ def play(game: Any, *actions: Any) -> Any:
 def test_it_takes_the_immediate_win_in_tictactoe() -> None:
     ttt = load("tictactoe")
     state = play(ttt, 0, 3, 1, 4)  # X on 0 and 1, O threatens 5: X wins at 2
-    result = mcts(ttt, state, plies.Limit(nodes=2000), seed=1)
+    result = mcts(ttt, state, plies.Limit(nodes=2000), seed=1, solver=False)
     assert result.action == 2
     assert result.pv[0] == 2
-    assert result.value > 0.9 and not result.exact
+    assert result.value > 0.9 and not result.exact and not result.stopped
     assert result.player == 0
+
+
+def test_the_solver_proves_the_immediate_win_and_stops() -> None:
+    ttt = load("tictactoe")
+    state = play(ttt, 0, 3, 1, 4)
+    result = mcts(ttt, state, plies.Limit(nodes=2000), seed=1)
+    assert result.exact and result.value == 1 and result.pv == (2,)
+    assert result.stats.nodes < 2000 and not result.stopped
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -40,8 +48,30 @@ def test_it_finds_the_winning_nim_move(seed: int) -> None:
     exact = plies.analyze(nim, state)
     winning = [a for a, v in (exact.action_values or {}).items() if v == 1]
     assert len(winning) == 1
-    result = mcts(nim, state, plies.Limit(nodes=5000), seed=seed)
-    assert result.action == winning[0]
+    result = mcts(nim, state, plies.Limit(nodes=5000), seed=seed, solver=False)
+    assert result.action == winning[0] and not result.exact
+    proven = mcts(nim, state, plies.Limit(nodes=5000), seed=seed)
+    assert proven.exact and proven.action == winning[0] and proven.value == exact.value
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_trees(chance=True))
+def test_a_proven_value_is_the_expectiminimax_value(tree: RandomTree) -> None:
+    root = tree.initial_state()
+    result = mcts(tree, root, plies.Limit(nodes=2000), player=0, seed=2)
+    if result.exact:
+        assert result.value == pytest.approx(plies.expectiminimax(tree, root, player=0).value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_trees(players=3))
+def test_without_chance_every_small_tree_is_proven(tree: RandomTree) -> None:
+    # UCB revisits every unproven child, so a budget well above the tree's size proves it
+    # (each iteration expands one node, or walks to a proven one).
+    root = tree.initial_state()
+    result = mcts(tree, root, plies.Limit(nodes=50 * len(tree.nodes)), player=0, seed=2)
+    assert result.exact and not result.stopped
+    assert result.value == pytest.approx(plies.maxn(tree, root, player=0).value)
 
 
 def test_a_seeded_search_is_reproducible_and_seeds_differ() -> None:
@@ -64,7 +94,7 @@ def test_the_node_budget_counts_iterations_exactly() -> None:
 
 def test_without_a_budget_it_runs_the_default_iterations() -> None:
     ttt = load("tictactoe")
-    assert mcts(ttt, ttt.initial_state()).stats.nodes == ITERATIONS
+    assert mcts(ttt, ttt.initial_state(), solver=False).stats.nodes == ITERATIONS
 
 
 def test_a_set_stop_signal_ends_the_search_with_a_legal_move() -> None:
@@ -85,7 +115,7 @@ def test_a_stop_from_on_iteration_ends_the_search_at_the_next_look() -> None:
         seen.append(r.stats.nodes)
         stop.set()
 
-    result = mcts(ttt, ttt.initial_state(), stop=stop, on_iteration=on_iteration)
+    result = mcts(ttt, ttt.initial_state(), stop=stop, on_iteration=on_iteration, solver=False)
     assert seen[0] == 1024 and seen[-1] == result.stats.nodes and len(seen) == 2
     assert result.stopped and 1024 < result.stats.nodes < 1024 + 1100
 
@@ -93,7 +123,7 @@ def test_a_stop_from_on_iteration_ends_the_search_at_the_next_look() -> None:
 def test_iterations_report_every_doubling_and_the_end() -> None:
     ttt = load("tictactoe")
     got = list(plies.iterations(ttt, ttt.initial_state(), plies.Limit(nodes=5000),
-                                algorithm="mcts"))
+                                algorithm="mcts", solver=False))
     assert [r.stats.nodes for r in got] == [1024, 2048, 4096, 5000]
 
 
@@ -184,4 +214,4 @@ def test_an_agent_spec_plays_it() -> None:
     spec = parse_agent("mcts:nodes=500")
     spec.check(ttt)
     action, nodes = spec.choose(ttt, play(ttt, 0, 3, 1, 4), 0, seed=1)
-    assert action == 2 and nodes == 500
+    assert action == 2 and 0 < nodes < 500  # the solver proves the win early

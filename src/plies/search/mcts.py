@@ -17,6 +17,10 @@ the path (*backpropagation*).
 - **Playouts** pick uniformly random legal actions until the game ends or ``playout``
   plies were played; the state reached there is scored with ``evaluate`` (clipped into
   ``utility_range`` when that is finite).
+- **MCTS-Solver** (Winands, Björnsson and Saito, 2008; ``solver=True``, the default):
+  terminal nodes are solved, and a node whose children prove its value is solved too
+  (see ``_Tree.prove``); solved nodes need no playout, selection scores them by their
+  exact reward, and a solved root ends the search with ``exact=True`` and max^n's value.
 """
 
 from __future__ import annotations
@@ -69,7 +73,8 @@ class Node:
     """One state in the tree: its mover, children and per-player reward sums.
 
     ``children`` maps an index into ``moves`` (the actions, or at a CHANCE node the
-    outcomes) to the child; ``untried`` are the indices not expanded yet.
+    outcomes) to the child; ``untried`` are the indices not expanded yet.  ``proof`` is
+    set on terminal nodes and, with the solver, on nodes whose value is proven.
     """
 
     state: Any
@@ -81,6 +86,8 @@ class Node:
     children: dict[int, Node] = field(default_factory=dict)
     visits: int = 0
     totals: list[float] = field(default_factory=list)
+    proof: list[float] | None = None  # the exact reward vector, once the node is solved
+    best: int = -1  # the child that proves a decision node's value
 
 
 @dataclass
@@ -91,15 +98,20 @@ class _Tree:
     exploration: float
     playout: int
     stats: SearchStats
+    solver: bool = True
     lo: float = 0.0
     span: float = 1.0  # rewards are (u - lo) / span; (0, 1) when utilities are unbounded
     bounded: bool = False
+    shortcut: bool = False  # a top-reward child proves its parent (see prove)
     root: Node = field(init=False)
 
     def __post_init__(self) -> None:
         lo, hi = self.ops.utility_range
         if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
             self.lo, self.span, self.bounded = lo, hi - lo, True
+            players = self.ops.num_players
+            zero_sum = bool(getattr(self.game, "zero_sum", False))
+            self.shortcut = players == 1 or (players == 2 and zero_sum)
 
     def reward(self, u: float) -> float:
         r = (float(u) - self.lo) / self.span
@@ -112,7 +124,9 @@ class _Tree:
     def node(self, state: Any) -> Node:
         ops = self.ops
         if ops.is_terminal(state):
-            return Node(state, -1, True, totals=[0.0] * ops.num_players)
+            players = range(ops.num_players)
+            proof = [self.reward(ops.utility(state, p)) for p in players]
+            return Node(state, -1, True, totals=[0.0] * ops.num_players, proof=proof)
         mover = ops.to_move(state)
         probs: Sequence[float] = ()
         if mover == CHANCE:
@@ -132,7 +146,7 @@ class _Tree:
         node = self.root
         path = [node]
         rng = self.rng
-        while not node.terminal:
+        while node.proof is None:  # a solved node's value is known: no playout below it
             if node.mover == CHANCE:
                 k = rng.choices(range(len(node.moves)), node.probs)[0]
                 child = node.children.get(k)
@@ -151,21 +165,79 @@ class _Tree:
             path.append(node)
         if len(path) - 1 > self.stats.seldepth:
             self.stats.seldepth = len(path) - 1
-        rewards = self.rollout(path[-1].state)
+        leaf = path[-1]
+        if leaf.proof is not None:
+            rewards = leaf.proof
+            self.stats.leaves += 1
+        else:
+            rewards = self.rollout(leaf.state)
         for n in path:
             n.visits += 1
             totals = n.totals
             for p, r in enumerate(rewards):
                 totals[p] += r
+        if self.solver and leaf.proof is not None:
+            for n in reversed(path[:-1]):
+                if not self.prove(n):
+                    break
+
+    def prove(self, node: Node) -> bool:
+        """MCTS-Solver's backup: set ``node.proof`` if its children prove its value.
+
+        A decision node is solved once every child is solved (by the first child, in
+        action order, that is best for the mover: max^n's rule, so a proven value is
+        max^n's); a chance node once every outcome was sampled and solved (their
+        probability-weighted mean).  In a one-player or two-player zero-sum game with a
+        finite ``utility_range`` a solved child that gives the mover the top reward
+        solves its parent at once (MCTS-Solver's proven win: every such child has the
+        same vector there, so this is still max^n's value).
+        """
+        children = node.children
+        if node.mover == CHANCE:
+            if len(children) < len(node.moves):
+                return False
+            proofs = [children[k].proof for k in range(len(node.moves))]
+            if any(v is None for v in proofs):
+                return False
+            weights = node.probs
+            node.proof = [
+                sum(w * v[p] for w, v in zip(weights, proofs, strict=True) if v is not None)
+                for p in range(len(node.totals))
+            ]
+            return True
+        mover = node.mover
+        best, top = -1, -math.inf
+        complete = not node.untried
+        for k in range(len(node.moves)):
+            child = children.get(k)
+            proof = None if child is None else child.proof
+            if proof is None:
+                complete = False
+                continue
+            if proof[mover] > top:
+                best, top = k, proof[mover]
+            if self.shortcut and top >= 1.0:
+                break
+        if best < 0 or not (complete or (self.shortcut and top >= 1.0)):
+            return False
+        node.best, node.proof = best, children[best].proof
+        return True
 
     def select(self, node: Node) -> Node:
-        """UCB1 for the node's mover; the first child in action order among equals."""
+        """UCB1 for the node's mover; the first child in action order among equals.
+
+        A solved child scores its exact reward without the exploration bonus: there is
+        nothing left to learn below it, so iterations go where values are unknown.
+        """
         mover, c = node.mover, self.exploration
         log_n = math.log(node.visits)
         best, best_score = None, -math.inf
         for k in range(len(node.moves)):
             child = node.children[k]
-            score = child.totals[mover] / child.visits + c * math.sqrt(log_n / child.visits)
+            if child.proof is not None:
+                score = child.proof[mover]
+            else:
+                score = child.totals[mover] / child.visits + c * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = child, score
         assert best is not None
@@ -235,6 +307,7 @@ def mcts(
     seed: int | None = None,
     exploration: float = EXPLORATION,
     playout: int = PLAYOUT,
+    solver: bool = True,
     all_values: bool = False,
     trace: Trace | None = None,
     stop: StopSignal | None = None,
@@ -243,24 +316,26 @@ def mcts(
     """UCT from ``state`` under a time or iteration budget; see the module docstring.
 
     Budget: ``limit.nodes`` iterations (exact), ``limit.time`` seconds, or until
-    ``stop.is_set()``; whichever comes first.  With none of them it runs
-    :data:`ITERATIONS` iterations.  ``limit.depth`` is refused (MCTS has no depth).
-    ``seed`` seeds every random choice (expansion order, playouts, chance samples; None
-    is seed 0), so a search under a node budget is a pure function of its arguments.
+    ``stop.is_set()``; whichever comes first.  With none of them it runs :data:`ITERATIONS`
+    iterations.  ``limit.depth`` is refused (MCTS has no depth). ``seed`` seeds every random
+    choice (expansion order, playouts, chance samples; None is seed 0), so a search under a
+    node budget is a pure function of its arguments.
 
-    ``action`` is the root's most visited child (ties: more reward for the mover, then
-    the first in ``actions()`` order, or seeded random with ``tie="random"``), ``pv`` the
-    most visited line (it stops at a chance node), ``value`` ``player``'s mean reward
-    after ``action`` on the utility scale (``player`` defaults to the mover; at a chance
-    root, the root's mean): an estimate, so ``exact`` is False unless the root is
-    terminal.  ``action_values`` (``all_values=True``) maps every root action searched at
-    least once to that mean for ``player``.  ``stats``: ``nodes`` iterations,
-    ``leaves`` playouts that reached the end of the game, ``evals`` ``evaluate`` calls at
-    the playout cap, ``depth`` the PV's length, ``seldepth`` the deepest tree node.
-    ``stopped`` is True when the clock or ``stop`` ended the search.
-    ``on_iteration`` sees the result after 1024, 2048, 4096, ... iterations and at the
-    end.  ``trace``
-    is refused: MCTS reports no trace events.
+    ``action`` is the root's most visited child (ties: more reward for the mover, then the
+    first in ``actions()`` order, or seeded random with ``tie="random"``), ``pv`` the most
+    visited line (it stops at a chance node), ``value`` ``player``'s mean reward after
+    ``action`` on the utility scale (``player`` defaults to the mover; at a chance root, the
+    root's mean): an estimate, so ``exact`` is False, unless the root is terminal or the
+    solver proved it (then ``action`` and ``pv`` follow the proof, the value is max^n's for
+    ``player`` and the search stops early, ``stopped`` False). ``action_values``
+    (``all_values=True``) maps every root action searched at least once to that mean for
+    ``player``.  ``stats``: ``nodes`` iterations, ``leaves`` iterations that ended at the
+    end of the game or at a solved node, ``evals`` ``evaluate`` calls at the playout cap,
+    ``depth`` the PV's length, ``seldepth`` the deepest tree node.  ``stopped`` is True when
+    the clock or ``stop`` ended the search.  ``exploration`` is UCB1's constant, ``playout``
+    the plies a playout plays before ``evaluate`` scores it, ``solver`` switches MCTS-Solver
+    off when False. ``on_iteration`` sees the result after 1024, 2048, 4096, ... iterations
+    and at the end. ``trace`` is refused: MCTS reports no trace events.
     """
     check_tie(tie)
     MctsSearcher.refuse(game)
@@ -277,7 +352,8 @@ def mcts(
     ops = game_ops(game)
     start = time.perf_counter()
     stats = SearchStats()
-    tree = _Tree(game, ops, random.Random(0 if seed is None else seed), exploration, playout, stats)
+    rng = random.Random(0 if seed is None else seed)
+    tree = _Tree(game, ops, rng, exploration, playout, stats, solver)
     tree.root = tree.node(state)
     if tree.root.terminal:
         stats.elapsed = time.perf_counter() - start
@@ -295,7 +371,7 @@ def mcts(
 
     report = 1024
     stopped = False
-    while budget is None or stats.nodes < budget:
+    while (budget is None or stats.nodes < budget) and tree.root.proof is None:
         if stats.nodes >= next_look:
             try:
                 next_look = look(stats.nodes)
@@ -321,7 +397,10 @@ def _result(
     line: list[int] = []
     node = root
     while not node.terminal and node.mover != CHANCE:
-        k = _most_visited(node, tie if node is root else "first", rng)
+        if node.proof is not None:  # a solved node: its proving child
+            k: int | None = node.best
+        else:
+            k = _most_visited(node, tie if node is root else "first", rng)
         if k is None:
             break
         line.append(k)
@@ -333,23 +412,28 @@ def _result(
     stats = dataclasses.replace(tree.stats)  # a snapshot: the search may go on
     stats.depth = len(pv)
     if root.mover == CHANCE or not line:
-        mean = root.totals[who] / root.visits if root.visits else 0.5
-        action = None
+        chosen, action = root, None
     else:
-        best = root.children[line[0]]
-        mean = best.totals[who] / best.visits
-        action = pv[0]
+        chosen, action = root.children[line[0]], pv[0]
     values = None
     if all_values and root.mover != CHANCE:
         values = {
-            root.moves[k]: tree.utility(root.children[k].totals[who] / root.children[k].visits)
+            root.moves[k]: tree.utility(_mean(root.children[k], who))
             for k in sorted(root.children)
             if root.children[k].visits
         }
+    exact = root.proof is not None
     return SearchResult(
-        tree.utility(mean), action, tuple(pv), stats, who, exact=False,
-        action_values=values, stopped=stopped,
+        tree.utility(_mean(chosen, who)), action, tuple(pv), stats, who, exact=exact,
+        action_values=values, stopped=stopped and not exact,
     )
+
+
+def _mean(node: Node, who: int) -> float:
+    """``who``'s reward at ``node``: proven, or the mean of its playouts (0.5 unvisited)."""
+    if node.proof is not None:
+        return node.proof[who]
+    return node.totals[who] / node.visits if node.visits else 0.5
 
 
 __all__ = ["EXPLORATION", "ITERATIONS", "PLAYOUT", "MctsSearcher", "mcts"]

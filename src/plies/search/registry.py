@@ -158,7 +158,7 @@ _TABLE: Final = (
         "mcts", mcts, MctsSearcher,
         "Monte Carlo tree search (UCT): random playouts under a time or iteration budget",
         "the searching player's mean playout utility after the most visited action",
-        exact=False, traceable=False, options=("exploration", "playout"),
+        exact=False, traceable=False, options=("exploration", "playout", "solver"),
     ),
 )
 
