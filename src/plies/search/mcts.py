@@ -226,15 +226,16 @@ class _Tree:
     def select(self, node: Node) -> Node:
         """UCB1 for the node's mover; the first child in action order among equals.
 
-        A solved child scores its exact reward without the exploration bonus: there is
-        nothing left to learn below it, so iterations go where values are unknown.
+        With the solver a solved child scores its exact reward without the exploration
+        bonus: there is nothing left to learn below it, so iterations go where values are
+        unknown (without it, plain UCT).
         """
-        mover, c = node.mover, self.exploration
+        mover, c, solver = node.mover, self.exploration, self.solver
         log_n = math.log(node.visits)
         best, best_score = None, -math.inf
         for k in range(len(node.moves)):
             child = node.children[k]
-            if child.proof is not None:
+            if solver and child.proof is not None:
                 score = child.proof[mover]
             else:
                 score = child.totals[mover] / child.visits + c * math.sqrt(log_n / child.visits)
