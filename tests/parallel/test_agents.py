@@ -43,7 +43,8 @@ def test_parse_agent(
     [
         ("", "empty agent spec ''; write ALGORITHM[:KEY=VALUE,...]"),
         ("alphabet:depth=4", "unknown algorithm 'alphabet' in agent 'alphabet:depth=4'; "
-         "use one of: alphabeta, minimax, bounded, expectiminimax, maxn, simultaneous, random"),
+         "use one of: alphabeta, minimax, bounded, expectiminimax, maxn, simultaneous, mcts, "
+         "random"),
         ("alphabeta:dept=4", "unknown key 'dept' in agent 'alphabeta:dept=4'; "
          "keys: depth, unit, time, nodes, engine"),
         ("alphabeta:depth=x", "bad value 'x' for depth in agent 'alphabeta:depth=x': "

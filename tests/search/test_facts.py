@@ -36,7 +36,7 @@ class Declared:
     to_move = actions = result = is_terminal = utility = _searched
 
 
-CHANCE_OK = {"expectiminimax", "maxn", "simultaneous"}
+CHANCE_OK = {"expectiminimax", "maxn", "simultaneous", "mcts"}
 SIMULTANEOUS_OK = {"simultaneous"}
 
 

@@ -314,8 +314,8 @@ def test_iterations_raise_the_searchs_error_and_refuse_bad_arguments() -> None:
     with pytest.raises(plies.UnsupportedGameError, match="use expectiminimax"):
         list(iterations(pig, pig.initial_state(), plies.Limit(depth=2), algorithm="minimax"))
     assert not workers()
-    with pytest.raises(plies.OptionError, match="unknown algorithm 'mcts'"):
-        iterations(pig, pig.initial_state(), algorithm="mcts")
+    with pytest.raises(plies.OptionError, match="unknown algorithm 'negamax'"):
+        iterations(pig, pig.initial_state(), algorithm="negamax")
     with pytest.raises(plies.OptionError, match="drop on_iteration"):
         iterations(pig, pig.initial_state(), on_iteration=print)
 

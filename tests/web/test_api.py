@@ -86,7 +86,7 @@ def test_games_lists_every_game_with_typed_options(client: TestClient) -> None:
     scoring = {o["name"]: o for o in by_name["connect4"]["options"]}["scoring"]
     assert scoring["input"] == "choice" and scoring["choices"] == ["winloss", "pons"]
     assert data["algorithms"] == ["auto", "alphabeta", "minimax", "bounded", "expectiminimax",
-                                  "maxn", "simultaneous"]
+                                  "maxn", "simultaneous", "mcts"]
     assert data["limits"]["max_time"] == api.MAX_TIME
     assert data["limits"]["max_body"] == api.MAX_BODY
 
@@ -315,7 +315,7 @@ BAD_BODIES: list[tuple[str, dict[str, Any], str]] = [
     ("move", {"game": "tictactoe", "time": 0}, "time must be more than 0 and at most 5"),
     ("move", {"game": "tictactoe", "time": 60}, "at most 5 seconds"),
     ("move", {"game": "tictactoe", "time": "fast"}, '"time" must be a number of seconds'),
-    ("move", {"game": "tictactoe", "algorithm": "mcts"}, "unknown algorithm 'mcts'"),
+    ("move", {"game": "tictactoe", "algorithm": "negamax"}, "unknown algorithm 'negamax'"),
     ("move", {"game": "tictactoe", "unit": "turn"}, "unknown unit 'turn'; use one of: ply"),
     ("move", {"game": "tictactoe", "tie": "last"}, "unknown tie 'last'"),
     ("move", {"game": "tictactoe", "engine": "yes"}, '"engine" must be true or false'),

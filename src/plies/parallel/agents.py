@@ -8,11 +8,12 @@ A spec is ``ALGORITHM`` or ``ALGORITHM:KEY=VALUE,KEY=VALUE``::
     random                     a uniformly random legal move
 
 Algorithms: ``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``, ``maxn``,
-``simultaneous`` (mixed strategies at simultaneous-move nodes, drawn at random) and
-``random``.  Keys: ``depth`` (an int >= 1), ``unit`` (``ply`` or ``round``), ``time``
-(seconds > 0 per move), ``nodes`` (an int >= 1 per move) and ``engine`` (``1``/``0``:
-transposition table, move ordering and PVS for alpha-beta; Star1 pruning for
-expectiminimax; for chess and Othello the engine's search of
+``simultaneous`` (mixed strategies at simultaneous-move nodes, drawn at random),
+``mcts`` (Monte Carlo tree search: give it ``time`` or ``nodes``, which counts its
+iterations) and ``random``.  Keys: ``depth`` (an int >= 1), ``unit`` (``ply`` or
+``round``), ``time`` (seconds > 0 per move), ``nodes`` (an int >= 1 per move) and
+``engine`` (``1``/``0``: transposition table, move ordering and PVS for alpha-beta;
+Star1 pruning for expectiminimax; for chess and Othello the engine's search of
 :class:`plies.engine.EngineSearch`, with quiescence and mate scores for chess).  A
 search agent without depth, time or nodes searches to the end, which chess and Othello
 refuse (no game would ever finish).

@@ -12,6 +12,7 @@ from plies.search.anytime import iterations
 from plies.search.bounded import bounded_minimax
 from plies.search.common import Limit, SearchResult, SearchStats, StopSignal, TraceEvent
 from plies.search.maxn import maxn
+from plies.search.mcts import mcts
 from plies.search.minimax import expectiminimax, minimax
 from plies.search.narrate import Narrator
 from plies.search.quiescence import Quiescent
@@ -36,6 +37,7 @@ __all__ = [
     "expectiminimax",
     "iterations",
     "maxn",
+    "mcts",
     "minimax",
     "searcher_class",
     "simultaneous",

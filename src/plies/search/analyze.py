@@ -44,14 +44,23 @@ def analyze(
 
     ``action_values`` maps each action (in ``actions()`` order) to the value ``player``
     (default: the player to move) gets after it, by ``algorithm`` ("alphabeta" by
-    default; "minimax", "bounded", "expectiminimax", "maxn").  Each value is exact when
-    ``result.exact``, not merely a bound as inside an alpha-beta search.  ``value``,
-    ``action`` and ``pv`` are those of the best action, chosen as the algorithm would.
+    default; "minimax", "bounded", "expectiminimax", "maxn"; "mcts": each visited
+    action's mean playout value, and ``craft`` takes its ``exploration`` and ``playout``).
+    Each value is exact when ``result.exact``, not merely a bound as inside an alpha-beta
+    search.  ``value``, ``action`` and ``pv`` are those of the best action, chosen as the
+    algorithm would.
     With ``on_iteration`` the search deepens 1, 2, ... and reports every iteration.
     ``craft`` switches on :func:`plies.alphabeta`'s engine craft (``tt``, ``ordering``,
     ``pvs``, ``bisection``: each child of an exact search is then solved by bisection);
     only for ``algorithm="alphabeta"``.  ``stop`` as in :func:`plies.minimax`.
     """
+    if algorithm == "mcts":  # not a depth-first searcher: the values are its root statistics
+        from plies.search.mcts import mcts
+
+        return mcts(
+            game, state, limit, player=player, tie=tie, seed=seed, trace=trace, stop=stop,
+            on_iteration=on_iteration, all_values=True, **craft,
+        )
     cls = searcher_class(algorithm)
     configure: Callable[[Any], None] | None = None
     if craft:

@@ -7,7 +7,7 @@ use instead.
 
 >>> from plies.search.registry import ALGORITHMS, algorithm
 >>> list(ALGORITHMS)
-['alphabeta', 'minimax', 'bounded', 'expectiminimax', 'maxn', 'simultaneous']
+['alphabeta', 'minimax', 'bounded', 'expectiminimax', 'maxn', 'simultaneous', 'mcts']
 >>> algorithm("maxn").chance, algorithm("alphabeta").chance
 (True, False)
 >>> algorithm("negamax")
@@ -29,6 +29,7 @@ from plies.search.alphabeta import AlphaBetaSearcher, alphabeta
 from plies.search.bounded import BoundedSearcher, bounded_minimax
 from plies.search.common import Searcher, SearchResult
 from plies.search.maxn import MaxnSearcher, maxn
+from plies.search.mcts import MctsSearcher, mcts
 from plies.search.minimax import (
     ExpectiminimaxSearcher,
     MinimaxSearcher,
@@ -152,6 +153,12 @@ _TABLE: Final = (
         "every simultaneous stage",
         "mixed-strategy value of the searching player",
         options=("memo",),
+    ),
+    Algorithm(
+        "mcts", mcts, MctsSearcher,
+        "Monte Carlo tree search (UCT): random playouts under a time or iteration budget",
+        "the searching player's mean playout utility after the most visited action",
+        exact=False, traceable=False, options=("exploration", "playout", "solver"),
     ),
 )
 

@@ -1,0 +1,220 @@
+"""Monte Carlo tree search (UCT): finds won moves, reproducible, budgets, chance, N players."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+import plies
+from plies.errors import OptionError, UnsupportedGameError
+from plies.games import load
+from plies.search.limits import CHECK_MOST
+from plies.search.mcts import ITERATIONS, mcts
+from plies.search.registry import algorithm
+from tests.search.randomtree import RandomTree, random_trees
+
+
+def play(game: Any, *actions: Any) -> Any:
+    state = game.initial_state()
+    for a in actions:
+        state = game.result(state, a)
+    return state
+
+
+def test_it_takes_the_immediate_win_in_tictactoe() -> None:
+    ttt = load("tictactoe")
+    state = play(ttt, 0, 3, 1, 4)  # X on 0 and 1, O threatens 5: X wins at 2
+    result = mcts(ttt, state, plies.Limit(nodes=2000), seed=1, solver=False)
+    assert result.action == 2
+    assert result.pv[0] == 2
+    assert result.value > 0.9 and not result.exact and not result.stopped
+    assert result.player == 0
+
+
+def test_the_solver_proves_the_immediate_win_and_stops() -> None:
+    ttt = load("tictactoe")
+    state = play(ttt, 0, 3, 1, 4)
+    result = mcts(ttt, state, plies.Limit(nodes=2000), seed=1)
+    assert result.exact and result.value == 1 and result.pv == (2,)
+    assert result.stats.nodes < 2000 and not result.stopped
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_it_finds_the_winning_nim_move(seed: int) -> None:
+    nim = load("nim", piles=(1, 2, 4))  # nim-sum 7: only taking 1 from the 4 wins
+    state = nim.initial_state()
+    exact = plies.analyze(nim, state)
+    winning = [a for a, v in (exact.action_values or {}).items() if v == 1]
+    assert len(winning) == 1
+    result = mcts(nim, state, plies.Limit(nodes=5000), seed=seed, solver=False)
+    assert result.action == winning[0] and not result.exact
+    proven = mcts(nim, state, plies.Limit(nodes=5000), seed=seed)
+    assert proven.exact and proven.action == winning[0] and proven.value == exact.value
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_trees(chance=True))
+def test_a_proven_value_is_the_expectiminimax_value(tree: RandomTree) -> None:
+    root = tree.initial_state()
+    result = mcts(tree, root, plies.Limit(nodes=2000), player=0, seed=2)
+    if result.exact:
+        assert result.value == pytest.approx(plies.expectiminimax(tree, root, player=0).value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_trees(players=3))
+def test_without_chance_every_small_tree_is_proven(tree: RandomTree) -> None:
+    # UCB revisits every unproven child, so a budget well above the tree's size proves it
+    # (each iteration expands one node, or walks to a proven one).
+    root = tree.initial_state()
+    result = mcts(tree, root, plies.Limit(nodes=50 * len(tree.nodes)), player=0, seed=2)
+    assert result.exact and not result.stopped
+    assert result.value == pytest.approx(plies.maxn(tree, root, player=0).value)
+
+
+def test_a_seeded_search_is_reproducible_and_seeds_differ() -> None:
+    c4 = load("connect4")
+    state = c4.initial_state()
+    runs = [mcts(c4, state, plies.Limit(nodes=300), seed=7, all_values=True) for _ in range(2)]
+    a, b = runs
+    assert (a.value, a.action, a.pv, a.action_values) == (b.value, b.action, b.pv, b.action_values)
+    other = [mcts(c4, state, plies.Limit(nodes=300), seed=s, all_values=True) for s in range(4)]
+    assert len({tuple(sorted((r.action_values or {}).items())) for r in other}) > 1
+
+
+def test_the_node_budget_counts_iterations_exactly() -> None:
+    ttt = load("tictactoe")
+    result = mcts(ttt, ttt.initial_state(), plies.Limit(nodes=137))
+    assert result.stats.nodes == 137
+    assert result.stats.leaves + result.stats.evals == 137  # every playout ends somewhere
+    assert not result.stopped
+
+
+def test_without_a_budget_it_runs_the_default_iterations() -> None:
+    ttt = load("tictactoe")
+    assert mcts(ttt, ttt.initial_state(), solver=False).stats.nodes == ITERATIONS
+
+
+def test_a_set_stop_signal_ends_the_search_with_a_legal_move() -> None:
+    ttt = load("tictactoe")
+    stop = threading.Event()
+    stop.set()
+    result = mcts(ttt, ttt.initial_state(), stop=stop)
+    assert result.stopped and result.stats.nodes < ITERATIONS
+    assert result.action in ttt.actions(ttt.initial_state())
+
+
+def test_a_stop_from_on_iteration_ends_the_search_at_the_next_look() -> None:
+    ttt = load("tictactoe")
+    stop = threading.Event()
+    seen: list[int] = []
+
+    def on_iteration(r: plies.SearchResult) -> None:
+        seen.append(r.stats.nodes)
+        stop.set()
+
+    result = mcts(ttt, ttt.initial_state(), stop=stop, on_iteration=on_iteration, solver=False)
+    # The next look comes at most CHECK_MOST iterations later; the end is reported unless
+    # it is the iteration just reported.
+    assert seen[0] == 1024 and seen[-1] == result.stats.nodes and len(seen) <= 2
+    assert result.stopped and 1024 <= result.stats.nodes <= 1024 + CHECK_MOST
+
+
+def test_iterations_report_every_doubling_and_the_end() -> None:
+    ttt = load("tictactoe")
+    got = list(plies.iterations(ttt, ttt.initial_state(), plies.Limit(nodes=5000),
+                                algorithm="mcts", solver=False))
+    assert [r.stats.nodes for r in got] == [1024, 2048, 4096, 5000]
+
+
+def test_chance_nodes_are_sampled_in_pig() -> None:
+    pig = load("pig", goal=4, max_turns=2)
+    state = pig.initial_state()
+    result = mcts(pig, state, plies.Limit(nodes=3000), seed=3, all_values=True)
+    lo, hi = pig.utility_range
+    assert result.action in pig.actions(state)
+    assert lo <= result.value <= hi
+    assert set(result.action_values or {}) == set(pig.actions(state))
+    # Rolling is right at the start; the estimate agrees with expectiminimax's choice.
+    exact = plies.expectiminimax(pig, state)
+    assert result.action == exact.action
+
+
+def test_a_chance_root_has_no_action_and_its_mean_as_value() -> None:
+    pig = load("pig", goal=4, max_turns=2)
+    state = play(pig, "roll")
+    assert pig.to_move(state) == plies.CHANCE
+    result = mcts(pig, state, plies.Limit(nodes=200), player=0)
+    assert result.action is None and result.pv == ()
+    assert pig.utility_range[0] <= result.value <= pig.utility_range[1]
+
+
+def test_three_players_each_maximise_their_own_reward() -> None:
+    civ = load("civ")
+    state = civ.initial_state()
+    result = mcts(civ, state, plies.Limit(nodes=400), seed=0)
+    lo, hi = civ.utility_range
+    assert civ.num_players == 3
+    assert result.action in civ.actions(state)
+    assert lo <= result.value <= hi
+
+
+@settings(max_examples=40, deadline=None)
+@given(random_trees(players=3, chance=True))
+def test_random_trees_give_legal_lines_and_values_in_range(tree: RandomTree) -> None:
+    root = tree.initial_state()
+    result = mcts(tree, root, plies.Limit(nodes=60), player=0, seed=5)
+    lo, hi = tree.utility_range
+    assert lo - 1e-9 <= result.value <= hi + 1e-9
+    state = root
+    for action in result.pv:
+        assert action in tree.actions(state)
+        state = tree.result(state, action)
+    assert result.stats.nodes <= 60
+
+
+def test_a_terminal_root_is_exact() -> None:
+    ttt = load("tictactoe")
+    state = play(ttt, 0, 3, 1, 4, 2)
+    result = mcts(ttt, state, plies.Limit(nodes=10), player=0)  # X won
+    assert result.exact and result.action is None and result.value == 1
+
+
+def test_bad_options_are_refused_in_one_line() -> None:
+    ttt = load("tictactoe")
+    with pytest.raises(OptionError, match="not a depth"):
+        mcts(ttt, ttt.initial_state(), plies.Limit(depth=3))
+    with pytest.raises(OptionError, match="exploration must be >= 0"):
+        mcts(ttt, ttt.initial_state(), exploration=-1)
+    with pytest.raises(OptionError, match="cannot be traced"):
+        mcts(ttt, ttt.initial_state(), trace=print)
+
+
+def test_simultaneous_moves_are_refused() -> None:
+    rps = load("rps")
+    with pytest.raises(UnsupportedGameError, match=r"^mcts cannot search simultaneous moves"):
+        mcts(rps, rps.initial_state(), player=0)
+    assert algorithm("mcts").refusal(rps) is not None
+
+
+def test_the_registry_and_analyze_run_it() -> None:
+    ttt = load("tictactoe")
+    state = play(ttt, 0, 3, 1, 4)
+    entry = algorithm("mcts")
+    assert entry.chance and not entry.simultaneous and not entry.exact
+    got = plies.analyze(ttt, state, plies.Limit(nodes=1500), algorithm="mcts", playout=50)
+    assert got.action == 2 and got.action_values is not None
+    assert max(got.action_values, key=got.action_values.__getitem__) == 2
+
+
+def test_an_agent_spec_plays_it() -> None:
+    from plies.parallel.agents import parse_agent
+
+    ttt = load("tictactoe")
+    spec = parse_agent("mcts:nodes=500")
+    spec.check(ttt)
+    action, nodes = spec.choose(ttt, play(ttt, 0, 3, 1, 4), 0, seed=1)
+    assert action == 2 and 0 < nodes < 500  # the solver proves the win early
