@@ -4,8 +4,8 @@ A game spec is what a user types after ``plies solve`` or puts in a request: a b
 name (``nim``), a tree file (``fig.tree``, ``fig.json``), a GDL file (``game.kif``) or a
 ``module:attribute`` of the user's own game (``mypkg.games:Trio``, as uvicorn and pytest
 name things) or an OpenSpiel game (``openspiel:connect_four``, ``openspiel:pig(winscore=10)``;
-pyspiel is the optional extra ``plies[openspiel]``).  :class:`GameSpec` is that spec with its options, small and picklable, so a
-worker process or a Ray task builds the same game.
+pyspiel is the optional extra ``plies[openspiel]``).  :class:`GameSpec` is that spec with
+its options, small and picklable, so a worker process or a Ray task builds the same game.
 
 >>> game = load_game("nim", ["piles=1,2"])
 >>> state, played = position(game, "2:1 1:1")

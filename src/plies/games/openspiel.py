@@ -98,7 +98,7 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
     """
 
     def __init__(self, native: Any) -> None:
-        import pyspiel
+        import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         kind = native.get_type()
         if kind.dynamics == pyspiel.GameType.Dynamics.MEAN_FIELD:
@@ -108,7 +108,7 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
             )
         self.native = native
         self.num_players = int(native.num_players())
-        self.name = f"{PREFIX}{native}"
+        self.name = f"{PREFIX}{str(native).removesuffix('()')}"
         utility = kind.utility
         self.zero_sum = utility in (
             pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM
@@ -245,7 +245,7 @@ def load_openspiel(
         )
     name, inner = match.group(1), match.group(2)
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         raise GameSpecError(
             f"game {quoted(spec.strip())} needs OpenSpiel (pyspiel), which is not installed: "
