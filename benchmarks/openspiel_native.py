@@ -20,10 +20,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from workloads import connect4_score
+
 import plies
 from plies.engine.games import load_game, position
 from plies.game import GameWrapper
-from workloads import connect4_score
 
 
 class Scored(GameWrapper[Any, Any]):

@@ -250,3 +250,20 @@ def test_without_pyspiel_an_openspiel_game_says_how_to_install_it(
         load_game("openspiel:tic_tac_toe")
     with pytest.raises(GameFormatError, match="not an OpenSpiel game spec"):
         load_openspiel("openspiel:pig(")
+
+
+def test_play_openspiel_connect_four_engine_against_engine(
+    spiel: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plies.cli import main
+
+    assert main(["play", "openspiel:connect_four", "--human", "none", "--depth", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "game over" in out and "plays x" in out
+
+
+def test_openspiel_moves_from_the_command_line_are_checked(
+    spiel: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = fail(capsys, "solve", "openspiel:tic_tac_toe", "--moves", "x(1,1) x(0,0)")
+    assert "illegal move 'x(0,0)' (move 2 of --moves); legal moves: o(0,0)" in message
