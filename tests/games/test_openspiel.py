@@ -53,6 +53,7 @@ def moves(game: OpenSpielGame, text: str) -> Any:
         "openspiel:tic_tac_toe",
         "openspiel:connect_four",
         "openspiel:pig(winscore=6)",
+        "openspiel:pig(players=3,winscore=4)",
         "openspiel:kuhn_poker",
         "openspiel:matrix_rps",
         "openspiel:goofspiel(num_cards=3)",
@@ -196,6 +197,28 @@ def test_matrix_game_values_are_equilibria_of_openspiels_payoffs(spiel: Any, nam
     best_row = max(sum(y[c] * payoff[r][c] for c in range(cols)) for r in range(rows))
     assert value == pytest.approx(worst_column, abs=1e-7)
     assert value == pytest.approx(best_row, abs=1e-7)
+
+
+def test_goofspiel_is_fair_and_its_bounds_hold(spiel: Any) -> None:
+    # Goofspiel is symmetric, so its value is 0; the sequentialised searches bound it
+    # (the searching player choosing first: a lower bound; last: an upper bound).
+    from plies.game import Sequentialized
+
+    game = load_game("openspiel:goofspiel(num_cards=3)")
+    start = game.initial_state()
+    value = plies.simultaneous(game, start, player=0).value
+    low = plies.expectiminimax(Sequentialized(game, 0), start, player=0).value
+    high = plies.expectiminimax(Sequentialized(game, 0, optimistic=True), start, player=0).value
+    assert value == pytest.approx(0.0, abs=1e-9)
+    assert low <= value + 1e-9 and value <= high + 1e-9
+
+
+def test_three_player_pig_searches_with_maxn(spiel: Any) -> None:
+    game = load_game("openspiel:pig(players=3,winscore=3,horizon=5)")
+    assert game.num_players == 3
+    result = plies.maxn(game, game.initial_state())
+    assert game.utility_range[0] <= result.value <= game.utility_range[1]
+    assert result.action in game.actions(game.initial_state())
 
 
 # --- specs and errors ---
