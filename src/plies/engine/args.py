@@ -58,8 +58,8 @@ def search_arguments(
     """
     common = ArgumentParser(add_help=False)
     common.add_argument(
-        "game", help="a built-in game name, a .tree/.json tree file, a .kif GDL file, or "
-        "module:attribute of your own game"
+        "game", help="a built-in game name, a .tree/.json tree file, a .kif GDL file, "
+        "module:attribute of your own game, or openspiel:NAME (an OpenSpiel game)"
     )
     common.add_argument(
         *(("-o", "--option") if short_option else ("--option",)),

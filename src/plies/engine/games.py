@@ -3,8 +3,9 @@
 A game spec is what a user types after ``plies solve`` or puts in a request: a built-in
 name (``nim``), a tree file (``fig.tree``, ``fig.json``), a GDL file (``game.kif``) or a
 ``module:attribute`` of the user's own game (``mypkg.games:Trio``, as uvicorn and pytest
-name things).  :class:`GameSpec` is that spec with its options, small and picklable, so a
-worker process or a Ray task builds the same game.
+name things) or an OpenSpiel game (``openspiel:connect_four``, ``openspiel:pig(winscore=10)``;
+pyspiel is the optional extra ``plies[openspiel]``).  :class:`GameSpec` is that spec with
+its options, small and picklable, so a worker process or a Ray task builds the same game.
 
 >>> game = load_game("nim", ["piles=1,2"])
 >>> state, played = position(game, "2:1 1:1")
@@ -24,6 +25,7 @@ from plies import games
 from plies.budget import Budget, read_text
 from plies.errors import GameFormatError, IllegalActionError, OptionError, quoted
 from plies.game import Game, play
+from plies.games.openspiel import is_openspiel_spec, load_openspiel
 
 GDL_SUFFIXES: Final = (".kif", ".gdl")
 """File suffixes read as General Game Playing descriptions."""
@@ -46,7 +48,9 @@ def load_game(
     Raises:
         UnknownGameError: no such game; the message lists the built-in ones.
         OptionError: an unknown or malformed option, or options for a GDL file.
-        GameFormatError: a tree or GDL file that cannot be read.
+        GameFormatError: a tree or GDL file that cannot be read; an OpenSpiel parameter
+            the game does not have.
+        GameSpecError: an OpenSpiel game while pyspiel is not installed, or an unknown one.
         InputTooLarge: a tree or GDL file larger than the cap.
         BudgetExceeded: the budget ran out while the game was being built.
     """
@@ -54,6 +58,8 @@ def load_game(
         if options:
             raise OptionError("a GDL game takes no -o options; its rules are in the file")
         return _load_gdl(spec, budget)
+    if is_openspiel_spec(spec):  # before module:attribute specs, which it looks like
+        return load_openspiel(spec, options)
     typed = dict(options) if isinstance(options, Mapping) else games.parse_options(spec, options)
     return games.load(spec, **typed)
 
@@ -91,6 +97,8 @@ class GameSpec:
             if options:
                 raise OptionError("a GDL game takes no -o options; its rules are in the file")
             return cls(str(Path(name).resolve()))
+        if is_openspiel_spec(name):  # OpenSpiel reads its parameters' types itself
+            return cls(name.strip(), tuple(_key_values(options)))
         typed = games.parse_options(name, options)
         if games.is_tree_path(name):
             name = str(Path(name).resolve())
@@ -109,6 +117,16 @@ class GameSpec:
 
 
 _LOADED: dict[GameSpec, Game[Any, Any]] = {}
+
+
+def _key_values(items: Sequence[str]) -> list[tuple[str, str]]:
+    pairs = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"option {quoted(item)} is not key=value")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
 
 
 def split_moves(game: Any, text: str) -> list[str]:

@@ -51,8 +51,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "N-player game) plays in every seat order; Elo ratings with 95% intervals.",
     )
     p.add_argument(
-        "game", help="a built-in game name, a .tree/.json tree file, a .kif GDL file, or "
-        "module:attribute of your own game"
+        "game", help="a built-in game name, a .tree/.json tree file, a .kif GDL file, "
+        "module:attribute of your own game, or openspiel:NAME (an OpenSpiel game)"
     )
     p.add_argument(
         "-o", "--option", action="append", default=[], metavar="KEY=VALUE",

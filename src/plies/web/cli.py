@@ -49,7 +49,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--game", action="append", default=[], metavar="SPEC",
         help="offer this game too: module:attribute of your own game, a .tree/.json or a "
-        ".kif file (repeatable)",
+        ".kif file, or openspiel:NAME (repeatable)",
     )
     p.add_argument("--workers", type=_count("workers", 1, 64), default=2, metavar="N",
                    help="processes that run searches and GDL games (default 2)")

@@ -1,0 +1,297 @@
+"""Every OpenSpiel game as a plies game: ``openspiel:NAME`` wherever a game is named.
+
+:class:`OpenSpielGame` wraps a ``pyspiel.Game`` (OpenSpiel's Python API, the optional
+extra ``plies[openspiel]``, imported only when such a game is loaded) in the game model:
+turn-based, chance (``chance_outcomes`` are OpenSpiel's odds) and simultaneous-move games
+(``result`` takes a joint action, a tuple of OpenSpiel action ids in player order), for
+any number of players.
+
+- States are immutable for plies: :class:`OpenSpielState` holds a pyspiel state that is
+  never changed again; ``result`` clones it and applies the action to the clone.
+- A state's identity is the sequence of plies actions that led to it from the initial
+  state (OpenSpiel's history, with joint actions kept as tuples).  It keys the
+  transposition table: exact for every game, though two move orders reaching one position
+  are two entries.
+- Actions are OpenSpiel's integer ids; people read and type OpenSpiel's
+  ``action_to_string`` text with its blanks removed (``x(1,1)``, ``pile:1,take:1;``,
+  ``[P0]Bid:3``), joint actions as the players' texts joined by ``/``.  The bare integer
+  id is accepted too.
+- Imperfect-information games (Kuhn poker, ...) load as well; plies then searches the
+  full state, as if every player saw everything (the perfect-information relaxation):
+  ``perfect_information`` says which kind a game is.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import math
+import re
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Final
+
+from plies.errors import (
+    GameFormatError,
+    GameSpecError,
+    IllegalActionError,
+    UnsupportedGameError,
+    quoted,
+)
+from plies.game import CHANCE, SIMULTANEOUS, Game
+
+PREFIX: Final = "openspiel:"
+"""Game specs that start with this name an OpenSpiel game (``openspiel:connect_four``)."""
+
+INSTALL_HINT: Final = "pip install 'plies[openspiel]'"
+
+_SPEC: Final = re.compile(r"\s*openspiel:\s*([A-Za-z0-9_]+)\s*(?:\((.*)\))?\s*", re.IGNORECASE)
+
+Action = int | tuple[int, ...]
+
+
+def is_openspiel_spec(spec: str) -> bool:
+    """Whether ``spec`` names an OpenSpiel game (starts with ``openspiel:``, any case)."""
+    return spec.strip().lower().startswith(PREFIX)
+
+
+class OpenSpielState:
+    """A state of an OpenSpiel game, immutable for plies.
+
+    ``history``: the plies actions from the initial state (ints, and tuples at
+    simultaneous nodes); equality, hashing and the transposition key use it alone.
+    ``native``: the pyspiel state, which nothing may mutate (clone it first).
+    """
+
+    __slots__ = ("history", "native")
+
+    def __init__(self, history: tuple[Action, ...], native: Any) -> None:
+        self.history = history
+        self.native = native
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OpenSpielState) and other.history == self.history
+
+    def __hash__(self) -> int:
+        return hash(self.history)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OpenSpielState:
+        return OpenSpielState(self.history, self.native.clone())
+
+    def __repr__(self) -> str:
+        return f"OpenSpielState(history={self.history!r})"
+
+    def __str__(self) -> str:
+        return str(self.native)
+
+
+class OpenSpielGame(Game[OpenSpielState, Action]):
+    """The OpenSpiel game ``native`` (a ``pyspiel.Game``) in the plies game model.
+
+    Facts come from OpenSpiel's game type: ``zero_sum`` for zero- and constant-sum games,
+    ``has_chance`` unless the game is deterministic, ``has_simultaneous`` for
+    simultaneous-move dynamics, ``utility_range`` from ``min_utility``/``max_utility``.
+    ``utility`` is OpenSpiel's ``returns()`` of the player.
+
+    Raises:
+        UnsupportedGameError: a mean-field game (its "players" are a population
+            distribution, not players a search can model).
+    """
+
+    def __init__(self, native: Any) -> None:
+        import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        kind = native.get_type()
+        if kind.dynamics == pyspiel.GameType.Dynamics.MEAN_FIELD:
+            raise UnsupportedGameError(
+                f"OpenSpiel game {str(native)!r} is a mean-field game; plies searches games "
+                "whose players are players (sequential or simultaneous dynamics)"
+            )
+        self.native = native
+        self.num_players = int(native.num_players())
+        self.name = f"{PREFIX}{str(native).removesuffix('()')}"
+        utility = kind.utility
+        self.zero_sum = utility in (
+            pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM
+        )
+        self.has_chance = kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
+        self.has_simultaneous = kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        self.perfect_information = (
+            kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        )
+        try:
+            lo, hi = float(native.min_utility()), float(native.max_utility())
+        except pyspiel.SpielError:  # a game that does not declare its bounds
+            lo, hi = -math.inf, math.inf
+        self.utility_range = (lo, hi)
+
+    def __repr__(self) -> str:
+        return f"OpenSpielGame({str(self.native)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Worker processes rebuild the game from OpenSpiel's own game string.
+        return (load_openspiel, (f"{PREFIX}{self.native}",))
+
+    # --- the game model ---
+
+    def initial_state(self) -> OpenSpielState:
+        return OpenSpielState((), self.native.new_initial_state())
+
+    def to_move(self, state: OpenSpielState) -> int:
+        native = state.native
+        if native.is_chance_node():
+            return CHANCE
+        if native.is_simultaneous_node():
+            return SIMULTANEOUS
+        return int(native.current_player())
+
+    def actions(self, state: OpenSpielState) -> Sequence[Action]:
+        native = state.native
+        if native.is_simultaneous_node():
+            own = [self.player_actions(state, p) for p in range(self.num_players)]
+            return list(itertools.product(*own))
+        return list(native.legal_actions())
+
+    def player_actions(self, state: OpenSpielState, player: int) -> Sequence[int]:
+        return list(state.native.legal_actions(player))
+
+    def chance_outcomes(self, state: OpenSpielState) -> Sequence[tuple[Action, float]]:
+        return [(int(a), float(p)) for a, p in state.native.chance_outcomes()]
+
+    def result(self, state: OpenSpielState, action: Action) -> OpenSpielState:
+        child = state.native.clone()
+        if isinstance(action, tuple):
+            child.apply_actions(list(action))
+        else:
+            child.apply_action(action)
+        return OpenSpielState((*state.history, action), child)
+
+    def is_terminal(self, state: OpenSpielState) -> bool:
+        return bool(state.native.is_terminal())
+
+    def utility(self, state: OpenSpielState, player: int) -> float:
+        return float(state.native.returns()[player])
+
+    def key(self, state: OpenSpielState) -> Hashable:
+        return state.history
+
+    # --- text ---
+
+    def format_action(self, state: OpenSpielState, action: Action) -> str:
+        native = state.native
+        if isinstance(action, tuple):
+            return "/".join(
+                self.format_player_action(state, p, a) for p, a in enumerate(action)
+            )
+        return _compact(native.action_to_string(native.current_player(), action))
+
+    def format_player_action(self, state: OpenSpielState, player: int, action: Any) -> str:
+        return _compact(state.native.action_to_string(player, action))
+
+    def parse_action(self, state: OpenSpielState, text: str) -> Action:
+        """The legal action written as ``text``: its text (blanks and case ignored), or
+        its OpenSpiel id (``4``; ``0/2`` for a joint action).
+
+        Raises:
+            IllegalActionError: ``text`` names no legal action; the message lists them.
+        """
+        legal = list(self.actions(state))
+        wanted = _compact(text).lower()
+        for action in legal:
+            if self.format_action(state, action).lower() == wanted:
+                return action
+        ids = wanted.split("/")
+        if all(part.isdigit() and len(part) <= 9 for part in ids):
+            numbers = tuple(int(part) for part in ids)
+            candidate: Action = numbers if len(numbers) > 1 else numbers[0]
+            if candidate in legal:
+                return candidate
+        raise IllegalActionError(text, [self.format_action(state, a) for a in legal])
+
+    def split_moves(self, text: str) -> list[str]:
+        """Move tokens separated by blanks (never commas: OpenSpiel's texts hold them)."""
+        return text.split()
+
+    def render(self, state: OpenSpielState) -> str:
+        return str(state.native)
+
+
+def _compact(text: str) -> str:
+    return "".join(str(text).split())
+
+
+# --- specs -------------------------------------------------------------------------------------
+
+
+def load_openspiel(
+    spec: str, options: Mapping[str, Any] | Sequence[str] = ()
+) -> OpenSpielGame:
+    """The OpenSpiel game that ``spec`` names, with ``options`` as its parameters.
+
+    ``spec`` is ``openspiel:NAME`` or ``openspiel:NAME(key=value,...)`` (OpenSpiel's own
+    game string after the prefix); ``options`` (``{"winscore": 10}`` or
+    ``["winscore=10"]``) add parameters.  Values are read by OpenSpiel (``10`` an int,
+    ``true`` a bool, ``0.5`` a float, else a string).
+
+    Raises:
+        GameSpecError: pyspiel is not installed, or there is no OpenSpiel game of that name.
+        GameFormatError: a malformed spec, or a parameter the game does not have.
+        UnsupportedGameError: a mean-field game.
+    """
+    match = _SPEC.fullmatch(spec)
+    if match is None:
+        raise GameFormatError(
+            f"{quoted(spec)} is not an OpenSpiel game spec; write openspiel:NAME or "
+            "openspiel:NAME(key=value,...), e.g. openspiel:pig(winscore=10)"
+        )
+    name, inner = match.group(1), match.group(2)
+    try:
+        import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError:
+        raise GameSpecError(
+            f"game {quoted(spec.strip())} needs OpenSpiel (pyspiel), which is not installed: "
+            f"{INSTALL_HINT}"
+        ) from None
+    known = {kind.short_name: kind for kind in pyspiel.registered_games()}
+    if name not in known:
+        close = difflib.get_close_matches(name, list(known), n=3)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise GameSpecError(
+            f"unknown OpenSpiel game {name!r}; {hint}OpenSpiel has {len(known)} games "
+            "(pyspiel.registered_names() lists them)"
+        )
+    params = [item.strip() for item in (inner or "").split(",") if item.strip()]
+    items = (
+        [f"{k}={_param_text(v)}" for k, v in options.items()]
+        if isinstance(options, Mapping) else list(options)
+    )
+    accepted = sorted(known[name].parameter_specification)
+    for item in (*params, *items):
+        key, sep, value = item.partition("=")
+        if not sep or key.strip() not in accepted:
+            raise GameFormatError(
+                f"OpenSpiel game {name} has no parameter {quoted(key.strip())}; its "
+                f"parameters: {', '.join(accepted) or '(none)'}"
+                if sep else f"parameter {quoted(item)} is not key=value"
+            )
+        if not value.strip():
+            raise GameFormatError(f"parameter {quoted(item)} of {name} has no value")
+    every = [*params, *(i.replace(" ", "") for i in items)]
+    text = f"{name}({','.join(every)})" if every else name
+    try:
+        native = pyspiel.load_game(text)
+    except pyspiel.SpielError as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else "rejected"
+        raise GameFormatError(f"OpenSpiel cannot load {quoted(text)}: {first}") from None
+    return OpenSpielGame(native)
+
+
+def _param_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+__all__ = [
+    "INSTALL_HINT", "PREFIX", "OpenSpielGame", "OpenSpielState", "is_openspiel_spec",
+    "load_openspiel",
+]

@@ -1,0 +1,292 @@
+"""OpenSpiel games in plies (``openspiel:NAME``): the adapter keeps the game model's
+promises, and plies' values equal OpenSpiel's own algorithms' values.
+
+pyspiel (``pip install 'plies[openspiel]'``, which ``make`` does through the test extra) is
+needed by most tests; they are skipped where it is missing, except under CI, where a
+missing pyspiel fails.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pickle
+import sys
+from typing import Any
+
+import pytest
+
+import plies
+from plies.engine.games import GameSpec, load_game, position
+from plies.errors import GameFormatError, GameSpecError, IllegalActionError, UnsupportedGameError
+from plies.game import CHANCE, SIMULTANEOUS
+from plies.games.openspiel import OpenSpielGame, is_openspiel_spec, load_openspiel
+from plies.search.simultaneous import solve_matrix_game
+from tests.clirun import fail, plain_pipe, run_json  # noqa: F401 (autouse fixture)
+from tests.conformance import check_game
+
+PYSPIEL = importlib.util.find_spec("pyspiel") is not None
+
+
+@pytest.fixture
+def spiel() -> Any:
+    """pyspiel, or a skip (a failure under CI, which installs it)."""
+    if not PYSPIEL:
+        if os.environ.get("CI") == "true":
+            pytest.fail("pyspiel is missing: CI installs it (the test extra, Makefile)")
+        pytest.skip("pyspiel is missing (pip install 'plies[openspiel]')")
+    import pyspiel
+
+    return pyspiel
+
+
+def moves(game: OpenSpielGame, text: str) -> Any:
+    return position(game, text)[0]
+
+
+# --- the adapter keeps the model's promises ---
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "openspiel:tic_tac_toe",
+        "openspiel:connect_four",
+        "openspiel:pig(winscore=6)",
+        "openspiel:pig(players=3,winscore=4)",
+        "openspiel:kuhn_poker",
+        "openspiel:matrix_rps",
+        "openspiel:goofspiel(num_cards=3)",
+        "openspiel:oshi_zumo(coins=4,size=1)",
+        "openspiel:nim",
+    ],
+)
+def test_openspiel_games_pass_the_conformance_check(spiel: Any, spec: str) -> None:
+    report = check_game(load_game(spec), playouts=10)
+    assert report.terminals == 10
+
+
+def test_facts_come_from_openspiel(spiel: Any) -> None:
+    ttt = load_game("openspiel:tic_tac_toe")
+    assert (ttt.num_players, ttt.zero_sum, ttt.has_chance, ttt.has_simultaneous) == (
+        2, True, False, False,
+    )
+    assert ttt.utility_range == (-1.0, 1.0) and ttt.name == "openspiel:tic_tac_toe"
+    pig = load_game("openspiel:pig(winscore=6)")
+    assert pig.has_chance and pig.name == "openspiel:pig(winscore=6)"
+    assert pig.to_move(pig.result(pig.initial_state(), 0)) == CHANCE  # roll
+    rps = load_game("openspiel:matrix_rps")
+    assert rps.has_simultaneous and rps.to_move(rps.initial_state()) == SIMULTANEOUS
+    kuhn = load_game("openspiel:kuhn_poker")
+    assert isinstance(kuhn, OpenSpielGame) and not kuhn.perfect_information
+
+
+def test_result_leaves_the_state_alone(spiel: Any) -> None:
+    game = load_game("openspiel:tic_tac_toe")
+    state = game.initial_state()
+    child = game.result(state, 4)
+    assert state.native.history() == [] and child.native.history() == [4]
+    assert game.key(child) == (4,) and child != state
+
+
+def test_actions_read_and_written_as_openspiel_text_or_ids(spiel: Any) -> None:
+    game = load_game("openspiel:tic_tac_toe")
+    state = moves(game, "x(1,1) o(0,0) 8")
+    assert state.native.history() == [4, 0, 8]
+    assert game.format_action(state, 2) == "o(0,2)"
+    assert game.parse_action(state, " O(0,2) ") == 2
+    with pytest.raises(IllegalActionError, match="legal moves: o"):
+        game.parse_action(state, "x(1,1)")
+    nim = load_game("openspiel:nim")
+    assert nim.format_action(nim.initial_state(), 0) == "pile:1,take:1;"
+    assert nim.parse_action(nim.initial_state(), "pile:1, take:1;") == 0
+    rps = load_game("openspiel:matrix_rps")
+    start = rps.initial_state()
+    assert rps.format_action(start, (0, 2)) == "Rock/Scissors"
+    assert rps.parse_action(start, "rock/scissors") == rps.parse_action(start, "0/2") == (0, 2)
+
+
+def test_a_game_pickles_by_its_openspiel_string(spiel: Any) -> None:
+    game = load_game("openspiel:pig(winscore=6)")
+    again = pickle.loads(pickle.dumps(game))
+    assert isinstance(again, OpenSpielGame) and again.name == game.name
+    spec = GameSpec.parse("openspiel:pig", ["winscore=6"])
+    assert pickle.loads(pickle.dumps(spec)).load().name == "openspiel:pig(winscore=6)"
+
+
+# --- values: plies' searches against OpenSpiel's own algorithms ---
+
+
+def test_tic_tac_toe_is_a_draw(spiel: Any) -> None:
+    game = load_game("openspiel:tic_tac_toe")
+    assert plies.alphabeta(game, game.initial_state()).value == 0.0
+
+
+@pytest.mark.parametrize(
+    "line", ["x(1,1)", "x(0,0) o(0,1)", "x(0,0) o(1,1) x(2,2)", "x(0,1) o(0,0)"]
+)
+def test_tic_tac_toe_values_equal_openspiel_alpha_beta(spiel: Any, line: str) -> None:
+    from open_spiel.python.algorithms.minimax import alpha_beta_search
+
+    game = load_game("openspiel:tic_tac_toe")
+    state = moves(game, line)
+    for player in (0, 1):
+        theirs, _ = alpha_beta_search(
+            game.native, state.native, maximizing_player_id=player
+        )
+        assert plies.minimax(game, state, player=player).value == theirs
+
+
+def test_connect_four_depth_limited_values_equal_openspiel_alpha_beta(spiel: Any) -> None:
+    # OpenSpiel's Connect Four, searched by plies' engine to a depth where OpenSpiel's
+    # alpha-beta scores its cutoff leaves with the same evaluation (0: plies' default for
+    # a utility range of -1..1).
+    from open_spiel.python.algorithms.minimax import alpha_beta_search
+
+    game = load_game("openspiel:connect_four")
+    state = moves(game, "x3 o3 x2 o4 x4")
+    for depth in (1, 3, 4):
+        theirs, _ = alpha_beta_search(
+            game.native, state.native, value_function=lambda s: 0.0, maximum_depth=depth
+        )
+        ours = plies.alphabeta(game, state, plies.Limit(depth=depth))
+        assert ours.value == theirs
+
+
+@pytest.mark.parametrize(
+    "spec", ["pig(winscore=4,horizon=6)", "pig(winscore=5,horizon=8,diceoutcomes=3)"]
+)
+def test_pig_values_equal_openspiel_expectiminimax(spiel: Any, spec: str) -> None:
+    from open_spiel.python.algorithms.minimax import expectiminimax
+
+    game = load_game(f"openspiel:{spec}")
+    state = game.initial_state()
+    for player in (0, 1):
+        theirs, _ = expectiminimax(state.native, 1000, None, player)
+        ours = plies.expectiminimax(game, state, player=player).value
+        assert ours == pytest.approx(theirs, abs=1e-12)
+
+
+def test_kuhn_poker_full_state_values_equal_openspiel_expectiminimax(spiel: Any) -> None:
+    # Both search the full state (the deal seen by everyone): the perfect-information
+    # relaxation of Kuhn poker, from the deal and from each first card.
+    from open_spiel.python.algorithms.minimax import expectiminimax
+
+    game = load_game("openspiel:kuhn_poker")
+    start = game.initial_state()
+    for state in (start, *(game.result(start, card) for card in (0, 1, 2))):
+        for player in (0, 1):
+            theirs, _ = expectiminimax(state.native, 100, None, player)
+            ours = plies.expectiminimax(game, state, player=player).value
+            assert ours == pytest.approx(theirs, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["matrix_rps", "matrix_mp", "matrix_brps", "matrix_rpsw"])
+def test_matrix_game_values_are_equilibria_of_openspiels_payoffs(spiel: Any, name: str) -> None:
+    # plies' simultaneous search solves the stage; the value is then certified on
+    # OpenSpiel's own payoff table: the row strategy guarantees it against every column,
+    # and the column strategy holds the row player to it.
+    game = load_game(f"openspiel:{name}")
+    value = plies.simultaneous(game, game.initial_state(), player=0).value
+    matrix = spiel.load_game(name)
+    rows, cols = matrix.num_rows(), matrix.num_cols()
+    payoff = [[matrix.player_utility(0, r, c) for c in range(cols)] for r in range(rows)]
+    solution = solve_matrix_game(payoff)
+    x, y = solution.row, solution.column
+    worst_column = min(sum(x[r] * payoff[r][c] for r in range(rows)) for c in range(cols))
+    best_row = max(sum(y[c] * payoff[r][c] for c in range(cols)) for r in range(rows))
+    assert value == pytest.approx(worst_column, abs=1e-7)
+    assert value == pytest.approx(best_row, abs=1e-7)
+
+
+def test_goofspiel_is_fair_and_its_bounds_hold(spiel: Any) -> None:
+    # Goofspiel is symmetric, so its value is 0; the sequentialised searches bound it
+    # (the searching player choosing first: a lower bound; last: an upper bound).
+    from plies.game import Sequentialized
+
+    game = load_game("openspiel:goofspiel(num_cards=3)")
+    start = game.initial_state()
+    value = plies.simultaneous(game, start, player=0).value
+    low = plies.expectiminimax(Sequentialized(game, 0), start, player=0).value
+    high = plies.expectiminimax(Sequentialized(game, 0, optimistic=True), start, player=0).value
+    assert value == pytest.approx(0.0, abs=1e-9)
+    assert low <= value + 1e-9 and value <= high + 1e-9
+
+
+def test_three_player_pig_searches_with_maxn(spiel: Any) -> None:
+    game = load_game("openspiel:pig(players=3,winscore=3,horizon=5)")
+    assert game.num_players == 3
+    result = plies.maxn(game, game.initial_state())
+    assert game.utility_range[0] <= result.value <= game.utility_range[1]
+    assert result.action in game.actions(game.initial_state())
+
+
+# --- specs and errors ---
+
+
+def test_openspiel_specs_are_told_apart_from_module_specs() -> None:
+    assert is_openspiel_spec("openspiel:tic_tac_toe") and is_openspiel_spec(" OpenSpiel:pig")
+    assert not is_openspiel_spec("mypkg.games:Trio")
+
+
+def test_solve_openspiel_tic_tac_toe_on_the_command_line(
+    spiel: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = run_json(capsys, "solve", "openspiel:tic_tac_toe")
+    assert data["value"] == 0.0 and data["exact"] is True
+    assert data["game"] == "openspiel:tic_tac_toe"
+    assert data["action"] == "x(0,0)" and len(data["pv"]) == 9
+
+
+def test_options_add_openspiel_parameters_on_the_command_line(
+    spiel: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = run_json(capsys, "solve", "openspiel:pig(winscore=4)", "-o", "horizon=6")
+    assert data["value"] == pytest.approx(0.6369598765432098)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("openspiel:tic_tac_to", "unknown OpenSpiel game 'tic_tac_to'; did you mean tic_tac_toe"),
+        ("openspiel:pig(winscroe=3)", "pig has no parameter 'winscroe'; its parameters: "),
+        ("openspiel:pig(winscore)", "parameter 'winscore' is not key=value"),
+        ("openspiel:", "is not an OpenSpiel game spec; write openspiel:NAME"),
+    ],
+)
+def test_bad_openspiel_specs_fail_in_one_line(
+    spiel: Any, capsys: pytest.CaptureFixture[str], spec: str, message: str
+) -> None:
+    assert message in fail(capsys, "solve", spec)
+
+
+def test_a_mean_field_game_is_refused(spiel: Any) -> None:
+    with pytest.raises(UnsupportedGameError, match="mean-field game"):
+        load_openspiel("openspiel:mfg_crowd_modelling")
+
+
+def test_without_pyspiel_an_openspiel_game_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel now fails
+    with pytest.raises(GameSpecError, match=r"needs OpenSpiel \(pyspiel\).*plies\[openspiel\]"):
+        load_game("openspiel:tic_tac_toe")
+    with pytest.raises(GameFormatError, match="not an OpenSpiel game spec"):
+        load_openspiel("openspiel:pig(")
+
+
+def test_play_openspiel_connect_four_engine_against_engine(
+    spiel: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plies.cli import main
+
+    assert main(["play", "openspiel:connect_four", "--human", "none", "--depth", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "game over" in out and "plays x" in out
+
+
+def test_openspiel_moves_from_the_command_line_are_checked(
+    spiel: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = fail(capsys, "solve", "openspiel:tic_tac_toe", "--moves", "x(1,1) x(0,0)")
+    assert "illegal move 'x(0,0)' (move 2 of --moves); legal moves: o(0,0)" in message
