@@ -4,16 +4,15 @@ literature says it is (strategy fusion, non-locality)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
 from typing import Any
 
 import pytest
 
 from plies.errors import OptionError, UnsupportedGameError
-from plies.game import CHANCE, Game
 from plies.games import load
+from plies.games.hidden_coin import HiddenCoin, non_locality, strategy_fusion
 from plies.games.kuhn import BET, PASS, KuhnPoker, KuhnState
-from plies.imperfect import Observable, sample_from
+from plies.imperfect import Observable
 from plies.search import Limit, analyze, expectiminimax
 from plies.search.determinize import determinize
 from tests.conformance import check_game
@@ -21,91 +20,11 @@ from tests.conformance import check_game
 KUHN = KuhnPoker()
 J, Q, K = 0, 1, 2
 
-CoinState = tuple[str | None, tuple[str, ...]]
-
-
-class HiddenCoin(Game[CoinState, str]):
-    """A coin is tossed (H or T, 1/2 each) that P0 never sees; ``payoff[(coin, history)]``
-    is P0's utility at each terminal history; ``moves[history]`` the mover and its
-    actions elsewhere.  P1 sees the coin; P0's information set is the history alone."""
-
-    num_players = 2
-    zero_sum = True
-    has_chance = True
-    utility_range = (-2.0, 2.0)
-    name = "hidden-coin"
-
-    def __init__(
-        self,
-        moves: dict[tuple[str, ...], tuple[int, tuple[str, ...]]],
-        payoff: dict[tuple[str, tuple[str, ...]], float],
-    ) -> None:
-        self.moves = moves
-        self.payoff = payoff
-
-    def initial_state(self) -> CoinState:
-        return None, ()
-
-    def to_move(self, state: CoinState) -> int:
-        return CHANCE if state[0] is None else self.moves[state[1]][0]
-
-    def actions(self, state: CoinState) -> tuple[str, ...]:
-        return ("H", "T") if state[0] is None else self.moves[state[1]][1]
-
-    def result(self, state: CoinState, action: str) -> CoinState:
-        return (action, ()) if state[0] is None else (state[0], (*state[1], action))
-
-    def is_terminal(self, state: CoinState) -> bool:
-        return state[0] is not None and state[1] not in self.moves
-
-    def utility(self, state: CoinState, player: int) -> float:
-        assert state[0] is not None
-        won = self.payoff[(state[0], state[1])]
-        return won if player == 0 else -won
-
-    def information_set(self, state: CoinState, player: int) -> Hashable:
-        return state if player == 1 else (state[0] is not None, state[1])
-
-    def worlds(self, state: CoinState, player: int) -> list[tuple[CoinState, float]]:
-        if player == 1 or state[0] is None:
-            return [(state, 1.0)]
-        return [(("H", state[1]), 0.5), (("T", state[1]), 0.5)]
-
-    def sample_worlds(self, state: CoinState, player: int, n: int, rng: random.Random) -> list[
-        CoinState
-    ]:
-        return sample_from(self.worlds(state, player), n, rng)
-
-
-# Strategy fusion (Frank & Basin 1998; AIMA 3rd ed. 5.6, "averaging over clairvoyance"):
-# P0 takes a sure 0.5 ("safe") or "gambles" and must then call the coin it cannot see:
-# +1 if right, -1 if wrong.  In each world the search calls the coin knowing it, so
-# "gamble" is worth +1 in both worlds, and determinization prefers it to 0.5; but the
-# real P0 makes ONE call for both worlds (one information set), and either call is worth
-# (1 - 1) / 2 = 0.  The best real choice is "safe".
-FUSION = HiddenCoin(
-    {(): (0, ("safe", "gamble")), ("gamble",): (0, ("call-H", "call-T"))},
-    {
-        **{(coin, ("safe",)): 0.5 for coin in "HT"},
-        **{(coin, ("gamble", f"call-{call}")): 1.0 if call == coin else -1.0
-           for coin in "HT" for call in "HT"},
-    },
-)
-
-# Non-locality (Frank & Basin 1998): P1 sees the coin and moves first: "stop" costs P0 1
-# on heads and pays it 1 on tails; after "go" P0 picks "a" (+2 on heads, -1 on tails) or
-# "b" (-2 on heads, 0.5 on tails).  A P1 who plays well stops on heads (-1 beats +2 for
-# it) and goes on tails (0.5 beats 1), so once P1 has gone the coin is tails and "b"
-# (0.5) is right.  Determinization weighs heads and tails by the toss alone, ignoring
-# what P1's move says: "a" averages 0.5 and "b" -0.75, and it plays "a", worth -1.
-NONLOCAL = HiddenCoin(
-    {(): (1, ("stop", "go")), ("go",): (0, ("a", "b"))},
-    {
-        ("H", ("stop",)): -1.0, ("T", ("stop",)): 1.0,
-        ("H", ("go", "a")): 2.0, ("T", ("go", "a")): -1.0,
-        ("H", ("go", "b")): -2.0, ("T", ("go", "b")): 0.5,
-    },
-)
+# The two examples and why determinization gets them wrong are in the docstring of
+# plies.games.hidden_coin: strategy fusion (P0's later call is made knowing the coin in
+# each world) and non-locality (P1's "go" says the coin is tails; the toss says 1/2).
+FUSION = strategy_fusion()
+NONLOCAL = non_locality()
 
 
 def fused_value(game: HiddenCoin, first: str, call: str) -> float:
@@ -118,7 +37,22 @@ def test_the_example_games_conform() -> None:
     check_game(NONLOCAL, playouts=20)
 
 
+def test_the_example_worlds_are_the_information_sets() -> None:
+    for game in (FUSION, NONLOCAL):
+        for coin in ("H", "T"):
+            for history in [(), *game.moves]:
+                state = (coin, history)
+                seen = game.information_set(state, 0)
+                worlds = game.worlds(state, 0)
+                assert {game.information_set(w, 0) for w, _ in worlds} == {seen}
+                assert [w[0] for w, _ in worlds] == ["H", "T"]  # P0 cannot rule out either
+                assert game.worlds(state, 1) == [(state, 1.0)]  # P1 sees the coin
+
+
 def test_strategy_fusion_prefers_a_gamble_that_needs_a_guess_it_cannot_make() -> None:
+    # Strategy fusion: in the heads world the search plays gamble, call-H (+1), in the
+    # tails world gamble, call-T (+1): two strategies fused into one "gamble = +1".  P0
+    # cannot tell the worlds apart when it calls, so it has only one call for both.
     start = FUSION.result(FUSION.initial_state(), "H")  # P0 sees (True, ()) either way
     found = determinize(FUSION, start, None)
     assert found.action_values == {"safe": 0.5, "gamble": 1.0}
@@ -128,6 +62,9 @@ def test_strategy_fusion_prefers_a_gamble_that_needs_a_guess_it_cannot_make() ->
 
 
 def test_non_locality_trusts_the_toss_where_the_opponent_told_more() -> None:
+    # Non-locality: the value of P0's choice after "go" depends on a part of the tree
+    # determinization never looks at, P1's choice on heads ("stop"), which makes the
+    # heads world unreachable; each world is searched on its own and weighted 1/2.
     tails = NONLOCAL.result(NONLOCAL.initial_state(), "T")
     # With the coin face up, a sound P1 stops on heads and goes on tails:
     assert expectiminimax(NONLOCAL, ("H", ()), player=1).action == "stop"
