@@ -3,6 +3,8 @@ literature says it is (strategy fusion, non-locality)."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from typing import Any
 
@@ -144,3 +146,68 @@ class LeakyWorlds(KuhnPoker):
 def test_a_world_outside_the_information_set_is_refused() -> None:
     with pytest.raises(UnsupportedGameError, match="can tell from the state"):
         determinize(LeakyWorlds(), KuhnState((Q, J), ()), 2)
+
+
+# --- Kuhn poker: the whole determinized strategy, and how much a best response wins -------
+
+
+def kuhn_decisions() -> list[KuhnState]:
+    """Every non-terminal state where a player (not chance) is to act."""
+    found, todo = [], [KUHN.initial_state()]
+    while todo:
+        state = todo.pop()
+        if KUHN.is_terminal(state):
+            continue
+        if KUHN.to_move(state) >= 0:
+            found.append(state)
+        todo += [KUHN.result(state, a) for a in KUHN.actions(state)]
+    return found
+
+
+Policy = dict[tuple[int, Any], str]
+
+
+def kuhn_value(policy: Policy) -> float:
+    """P0's expected payoff when both players follow ``policy`` (information set -> action)."""
+    total = 0.0
+    for deal, p in KUHN.chance_outcomes(KUHN.initial_state()):
+        state = KUHN.result(KUHN.initial_state(), deal)
+        while not KUHN.is_terminal(state):
+            mover = KUHN.to_move(state)
+            state = KUHN.result(state, policy[(mover, KUHN.information_set(state, mover))])
+        total += p * KUHN.utility(state, 0)
+    return total
+
+
+def best_response(policy: Policy, responder: int) -> float:
+    """``responder``'s payoff from its best pure strategy against ``policy`` (by trying all
+    64: six information sets of two actions each)."""
+    mine = sorted({key for key in policy if key[0] == responder}, key=str)
+    best = -math.inf
+    for choice in itertools.product((PASS, BET), repeat=len(mine)):
+        value = kuhn_value({**policy, **dict(zip(mine, choice, strict=True))})
+        best = max(best, value if responder == 0 else -value)
+    return best
+
+
+def test_determinization_sees_no_reason_to_bet_a_king_in_kuhn_poker() -> None:
+    # In every world the opponent sees the king and folds to a bet or checks behind, so
+    # betting and passing are both worth +1: the value of hiding one's hand is invisible
+    # to a search that gives everyone every card.  Ties go to the first action, "pass".
+    for state in (KuhnState((K, J), ()), KuhnState((J, K), (PASS,))):
+        found = determinize(KUHN, state, None)
+        assert found.action_values == {PASS: 1.0, BET: 1.0}
+        assert found.action == PASS
+
+
+def test_a_best_response_wins_a_sixth_of_a_chip_against_determinization_in_kuhn_poker() -> None:
+    policy: Policy = {}
+    for state in kuhn_decisions():
+        mover = KUHN.to_move(state)
+        policy[(mover, KUHN.information_set(state, mover))] = determinize(KUHN, state, None).action
+    assert len(policy) == 12  # 3 cards x 2 betting points x 2 players
+    assert kuhn_value(policy) == 0.0  # against itself it breaks even
+    # Kuhn poker's value is -1/18 for P0 (Kuhn 1950): a sound P1 wins 1/18 a hand, a
+    # best response to determinization wins 1/6 in either seat.
+    assert best_response(policy, 0) == pytest.approx(1 / 6)
+    assert best_response(policy, 1) == pytest.approx(1 / 6)
