@@ -97,3 +97,60 @@ class Observable(GameWrapper[S, A]):
 
     def worlds(self, state: S, player: int) -> list[tuple[S, float]]:
         return [(state, 1.0)]
+
+
+def check_worlds(
+    game: Any, *, playouts: int = 20, seed: int = 0, samples: int = 8, max_steps: int = 500
+) -> list[str]:
+    """Check the information-set interface of ``game`` along seeded random playouts.
+
+    At every state of each playout and for every player: each sampled world (and each
+    listed one, if ``game`` has ``worlds``) has the state's information set; where the player
+    is to move, each world has the same legal actions; listed probabilities are positive
+    and sum to 1, and the true state is among them.  Returns one line per problem found
+    (empty: none), at most one per kind and playout.
+    """
+    check_imperfect(game)
+    rng = random.Random(seed)
+    problems: list[str] = []
+    can_list = callable(getattr(game, "worlds", None))
+    for playout in range(playouts):
+        found: dict[str, str] = {}
+        state = game.initial_state()
+        for _ in range(max_steps):
+            for player in range(game.num_players):
+                for kind, problem in _world_problems(game, state, player, rng, samples, can_list):
+                    found.setdefault(kind, f"playout {playout}: {problem}")
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(list(game.actions(state))))
+        problems += found.values()
+    return problems
+
+
+def _world_problems(
+    game: Any, state: Any, player: int, rng: random.Random, samples: int, can_list: bool
+) -> list[tuple[str, str]]:
+    seen = game.information_set(state, player)
+    mover = not game.is_terminal(state) and game.to_move(state) == player
+    actions = list(game.actions(state)) if mover else None
+    worlds = list(game.sample_worlds(state, player, samples, rng))
+    problems = []
+    if len(worlds) != samples:
+        problems.append(("count", f"sample_worlds gave {len(worlds)} worlds for {samples}"))
+    if can_list:
+        listed = list(game.worlds(state, player))
+        total = sum(p for _, p in listed)
+        if any(p <= 0 for _, p in listed) or abs(total - 1) > 1e-9:
+            problems.append(("odds", f"worlds' probabilities sum to {total}, not 1 (or one <= 0)"))
+        if all(w != state for w, _ in listed):
+            problems.append(("truth", f"the true state {state!r} is not among P{player}'s worlds"))
+        worlds += [w for w, _ in listed]
+    for world in worlds:
+        if game.information_set(world, player) != seen:
+            problems.append(("set", f"P{player} can tell world {world!r} from {state!r}"))
+            break
+        if actions is not None and list(game.actions(world)) != actions:
+            problems.append(("actions", f"P{player}'s actions differ in world {world!r}"))
+            break
+    return problems

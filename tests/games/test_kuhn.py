@@ -11,7 +11,7 @@ import pytest
 from plies.game import CHANCE, parse_action
 from plies.games import load
 from plies.games.kuhn import BET, DEALS, PASS, KuhnPoker, KuhnState
-from plies.imperfect import ImperfectInformation, is_imperfect
+from plies.imperfect import ImperfectInformation, check_worlds, is_imperfect
 from plies.search import expectiminimax
 from tests.conformance import check_game
 
@@ -110,3 +110,19 @@ def test_sampled_worlds_follow_the_deal_and_the_seed() -> None:
     counts = Counter(w.cards for w in sample)
     assert set(counts) == {(Q, J), (K, J)}
     assert 900 < counts[(Q, J)] < 1100  # 1000 expected; 3.2 standard deviations either side
+
+
+def test_the_information_sets_pass_the_interface_check() -> None:
+    assert check_worlds(KUHN, playouts=30) == []
+
+
+class PeekingKuhn(KuhnPoker):
+    """A broken game: P0's information set leaks P1's card, so its worlds do not match."""
+
+    def information_set(self, state: KuhnState, player: int) -> Any:
+        return state
+
+
+def test_the_interface_check_finds_a_leaky_information_set() -> None:
+    problems = check_worlds(PeekingKuhn(), playouts=3)
+    assert problems and all("can tell world" in p for p in problems)

@@ -14,7 +14,7 @@ from plies.errors import OptionError, UnsupportedGameError
 from plies.games import load
 from plies.games.hidden_coin import HiddenCoin, non_locality, strategy_fusion
 from plies.games.kuhn import BET, PASS, KuhnPoker, KuhnState
-from plies.imperfect import Observable
+from plies.imperfect import Observable, check_worlds
 from plies.search import Limit, analyze, expectiminimax
 from plies.search.determinize import determinize
 from tests.conformance import check_game
@@ -35,8 +35,10 @@ def fused_value(game: HiddenCoin, first: str, call: str) -> float:
 
 
 def test_the_example_games_conform() -> None:
-    check_game(FUSION, playouts=20)
-    check_game(NONLOCAL, playouts=20)
+    for game in (FUSION, NONLOCAL):
+        check_game(game, playouts=20)
+        assert check_worlds(game, playouts=20) == []
+        assert check_worlds(Observable(load("tictactoe")), playouts=3) == []
 
 
 def test_the_example_worlds_are_the_information_sets() -> None:
