@@ -25,6 +25,7 @@ from plies.game import Game
 from plies.games.chess import STARTING_FEN, Chess
 from plies.games.civ import civ
 from plies.games.connect4 import SCORINGS, Connect4
+from plies.games.kuhn import KuhnPoker
 from plies.games.matrix import (
     GOOFSPIEL_SCORINGS,
     PRIZE_ORDERS,
@@ -526,6 +527,11 @@ _register_builtins(
                     "features: the weighted features; score: the plain score (Pacman starves)",
                 ),
             ),
+        ),
+        "kuhn": (
+            "Kuhn poker: 3 cards, hidden hands, bet or pass (information sets, chance deal)",
+            KuhnPoker,
+            (),
         ),
         "aima-5-2": (
             "AIMA Figure 5.2: the two-ply minimax tree (value 3)",
