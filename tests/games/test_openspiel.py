@@ -2,14 +2,12 @@
 promises, and plies' values equal OpenSpiel's own algorithms' values.
 
 pyspiel (``pip install 'plies[openspiel]'``, which ``make`` does through the test extra) is
-needed by most tests; they are skipped where it is missing, except under CI, where a
-missing pyspiel fails.
+needed by most tests; a missing pyspiel fails them with the line that installs it.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 import pickle
 import sys
 from typing import Any
@@ -30,11 +28,9 @@ PYSPIEL = importlib.util.find_spec("pyspiel") is not None
 
 @pytest.fixture
 def spiel() -> Any:
-    """pyspiel, or a skip (a failure under CI, which installs it)."""
+    """pyspiel, which ``make`` installs (the ``openspiel`` extra is in ``test``)."""
     if not PYSPIEL:
-        if os.environ.get("CI") == "true":
-            pytest.fail("pyspiel is missing: CI installs it (the test extra, Makefile)")
-        pytest.skip("pyspiel is missing (pip install 'plies[openspiel]')")
+        pytest.fail("pyspiel is missing: pip install 'plies[openspiel]' (make installs it)")
     import pyspiel
 
     return pyspiel

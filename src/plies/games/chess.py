@@ -139,19 +139,7 @@ class ChessState:
         evaluator: Evaluator | None = None,
     ) -> None:
         self.board = board
-        ep = board.ep_square
-        self.key = (  # position_key(board), inline: a state is made per node
-            board.pawns
-            | board.knights << 64
-            | board.bishops << 128
-            | board.rooks << 192
-            | board.queens << 256
-            | board.kings << 320
-            | board.occupied_co[1] << 384
-            | board.castling_rights << 448
-            | (0 if ep is None else ep + 1) << 512
-            | int(board.turn) << 520
-        )
+        self.key = position_key(board)
         self.ply = ply
         self.history = history
         self._moves: list[chesslib.Move] | None = None
