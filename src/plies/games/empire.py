@@ -367,10 +367,15 @@ class EmpireRules:
         if income:
             stock = min(MAX_SHIELDS, shields[agent] + income)
             shields = (*shields[:agent], stock, *shields[agent + 1 :])
-        if own and any(u[0] in own and u[2] < MAX_HP for u in units):
-            units = tuple(
-                (sq, o, hp + 1 if sq in own and hp < MAX_HP else hp) for sq, o, hp in units
-            )
+        if own:
+            healed = None
+            for i, (sq, owner, hp) in enumerate(units):
+                if hp < MAX_HP and sq in own:
+                    if healed is None:
+                        healed = list(units)
+                    healed[i] = (sq, owner, hp + 1)
+            if healed is not None:
+                units = tuple(healed)
         if agent == self.num_players - 1:
             turn += 1
         return EmpireState(turn, cities, units, shields, science)
