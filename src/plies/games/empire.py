@@ -28,7 +28,7 @@ shields (the stock is capped at 20) and heals the unit standing in it by 1.  A *
 
 1. *conquest*: one empire holds every capital (an empire that has lost all its cities and
    units is out, so the last empire standing holds them all);
-2. *science*: an empire's research reaches ``science`` (default 200);
+2. *science*: an empire's research reaches ``science`` (default 400);
 3. *score* after ``turns`` turns (default 300, up to 1,500): the highest score wins, a
    tie shares the win.  Score = 3 per city + population + ``10 * research // science``.
 
@@ -92,6 +92,8 @@ MAX_MOVES: Final = 3
 CITY_POINTS: Final = 3
 SCIENCE_POINTS: Final = 10
 SETTLE_DISTANCE: Final = 2
+SCIENCE_GOAL: Final = 400
+TURNS: Final = 300
 
 PLAIN: Final = "."
 HILLS: Final = "^"
@@ -196,7 +198,7 @@ class EmpireRules:
 
     def __init__(
         self, players: int = 3, map: str | Sequence[str] = DEFAULT_MAP,
-        turns: int = 300, science: int = 200,
+        turns: int = TURNS, science: int = SCIENCE_GOAL,
     ) -> None:
         if not 3 <= players <= len(NAMES):
             raise GameFormatError(f"players must be 3..{len(NAMES)}, got {players}")
@@ -510,7 +512,7 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
 
     def __init__(
         self, players: int = 3, map: str | Sequence[str] = DEFAULT_MAP,
-        turns: int = 300, science: int = 200, weights: EmpireWeights | None = None,
+        turns: int = TURNS, science: int = SCIENCE_GOAL, weights: EmpireWeights | None = None,
     ) -> None:
         rules = EmpireRules(players, map, turns, science)
         super().__init__(rules, moves=rules.move_count)
@@ -585,7 +587,7 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
 
 
 def empire(
-    players: int = 3, map: str = DEFAULT_MAP, turns: int = 300, science: int = 200,
+    players: int = 3, map: str = DEFAULT_MAP, turns: int = TURNS, science: int = SCIENCE_GOAL,
 ) -> Empire:
     """The registry's factory: Empire with the given options and the hand-set weights."""
     return Empire(players, map, turns, science)
