@@ -23,6 +23,7 @@ from plies.games.empire import (
     EmpireWeights,
 )
 from plies.games.empire_eval import FEATURE_NAMES
+from tests.clirun import plain_pipe, run  # noqa: F401 (autouse fixture)
 from tests.conformance import check_game
 
 # The "small" map, 7x7: capitals of players 0, 1, 2 on b6 (8), f2 (40), f6 (12).
@@ -346,3 +347,31 @@ def test_the_registry_builds_it_with_its_options() -> None:
     assert game.utility_range == (0.0, 1.0) and not game.zero_sum
     assert game.weights == EmpireWeights()
     assert GROW == 0
+
+
+# --- the command line, and regressions ----------------------------------------------------
+
+
+def test_a_typed_move_list_keeps_each_word_with_its_square() -> None:
+    # Bug: the default split_moves cut "grow b6" into "grow" and "b6", so --moves failed.
+    game = small()
+    assert game.split_moves("grow b6, study f2 f6-f5 settle c4") == [
+        "grow b6", "study f2", "f6-f5", "settle c4",
+    ]
+
+
+def test_play_ends_with_the_victory_in_words_not_a_tuple(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Bug: `outcome` returned ("score", (1, 2)), and `plies play` printed that tuple.
+    out = run(capsys, "play", "empire", "-o", "map=small", "-o", "turns=1", "--human", "none",
+              "--depth", "1")
+    assert out.rstrip().endswith(
+        "game over: score victory: C China (A Rome 0, B Egypt 0, C China 1)"
+    )
+
+
+def test_analyze_and_maxn_run_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "analyze", "empire", "-o", "map=small", "--moves", "grow b6, study f2",
+              "--depth", "2", "-a", "maxn")
+    assert "value of every move for C China (maxn)" in out

@@ -141,6 +141,8 @@ players 0..5 (with N players, capitals 1..N are used; the others are plain)."""
 DEFAULT_MAP: Final = "continent"
 MAP_SIDES: Final = (4, 16)
 
+_WORDS: Final = frozenset({"grow", "study", "train", "settle"})
+
 NAMES: Final = ("Rome", "Egypt", "China", "Maya", "Inca", "Zulu")
 LETTERS: Final = "ABCDEF"
 
@@ -564,6 +566,20 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
             swapped = text.replace("x", "-") if "x" in text else text.replace("-", "x")
             action = match_action(self, state, swapped)
             return action
+
+    def split_moves(self, text: str) -> list[str]:
+        """The moves of a typed list: ``grow b6, b6-c6`` or ``grow b6 b6-c6``.
+
+        Split at commas and blanks, a word (``grow``, ``study``, ``train``, ``settle``)
+        staying with the square after it.
+        """
+        moves: list[str] = []
+        for token in text.replace(",", " ").split():
+            if moves and moves[-1].lower() in _WORDS:
+                moves[-1] = f"{moves[-1]} {token}"
+            else:
+                moves.append(token)
+        return moves
 
     def victory(self, state: MultiMoveState[EmpireState]) -> tuple[str, tuple[int, ...]] | None:
         """``(victory, winners)`` once the game is over (victory: ``"conquest"``,
