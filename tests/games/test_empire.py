@@ -375,3 +375,15 @@ def test_analyze_and_maxn_run_from_the_command_line(capsys: pytest.CaptureFixtur
     out = run(capsys, "analyze", "empire", "-o", "map=small", "--moves", "grow b6, study f2",
               "--depth", "2", "-a", "maxn")
     assert "value of every move for C China (maxn)" in out
+
+
+def test_order_hint_puts_attacks_and_captures_first() -> None:
+    game = small()
+    s = at(state([(B6, 1, 3), (F2, 0, 2), (F6, 2, 2)], [(B6 + 1, 0, 2), (F2 - 7, 2, 3)],
+                 shields=(3, 0, 0)))
+    assert [game.format_action(s, a) for a in game.actions(s)] == [
+        "grow f2", "study f2", "train f2", "c6-c7", "c6xb6", "c6-d6", "c6-c5",
+    ]
+    assert [game.format_action(s, a) for a in game.order_hint(s, game.actions(s))] == [
+        "c6xb6", "train f2", "grow f2", "study f2", "c6-c7", "c6-d6", "c6-c5",
+    ]

@@ -70,6 +70,7 @@ from typing import Final, NamedTuple
 from plies.errors import GameFormatError, IllegalActionError, OptionError
 from plies.game import MultiMoveState, MultiMoveTurns, match_action
 from plies.games.empire_eval import FEATURE_NAMES, EmpireWeights, features
+from plies.games.empire_maps import DEFAULT_MAP, HILLS, MAPS, PLAIN, WATER, parse_map
 
 GROW: Final = 0
 STUDY: Final = 1
@@ -95,52 +96,6 @@ SETTLE_DISTANCE: Final = 2
 SCIENCE_GOAL: Final = 400
 TURNS: Final = 300
 
-PLAIN: Final = "."
-HILLS: Final = "^"
-WATER: Final = "~"
-
-MAPS: Final = {
-    "small": (
-        ".......",
-        ".1...3.",
-        "...^...",
-        "..^~^..",
-        "...^...",
-        ".4...2.",
-        ".......",
-    ),
-    "continent": (
-        ".........",
-        ".1..^..3.",
-        "...~.~...",
-        ".^.....^.",
-        "5..~^~..6",
-        ".^.....^.",
-        "...~.~...",
-        ".4..^..2.",
-        ".........",
-    ),
-    "large": (
-        "............",
-        ".1...^^...3.",
-        "...~....~...",
-        "..^......^..",
-        ".....~~.....",
-        "5...^..^...6",
-        "............",
-        ".....~~.....",
-        "..^......^..",
-        "...~....~...",
-        ".4...^^...2.",
-        "............",
-    ),
-}
-"""The built-in maps: ``.`` plain, ``^`` hills, ``~`` water, ``1``..``6`` the capitals of
-players 0..5 (with N players, capitals 1..N are used; the others are plain)."""
-
-DEFAULT_MAP: Final = "continent"
-MAP_SIDES: Final = (4, 16)
-
 _WORDS: Final = frozenset({"grow", "study", "train", "settle"})
 
 NAMES: Final = ("Rome", "Egypt", "China", "Maya", "Inca", "Zulu")
@@ -155,40 +110,6 @@ class EmpireState(NamedTuple):
     units: tuple[tuple[int, int, int], ...]  # (square, owner, hit points), by square
     shields: tuple[int, ...]
     science: tuple[int, ...]
-
-
-def parse_map(text: str | Sequence[str]) -> tuple[str, ...]:
-    """The rows of a map given by built-in name, as ``/``-separated text, or as rows.
-
-    Raises:
-        GameFormatError: an unknown name, ragged rows, a size outside 4..16, an unknown
-            character, or capitals that are not numbered 1, 2, ... without gaps.
-    """
-    if isinstance(text, str):
-        if text.strip().lower() in MAPS:
-            return MAPS[text.strip().lower()]
-        if "/" not in text and "\n" not in text:
-            raise GameFormatError(
-                f"unknown map {text!r}; built-in maps are {', '.join(MAPS)}, "
-                "or give rows split at / (. plain ^ hills ~ water 1-6 capitals)"
-            )
-        rows = tuple(r.strip() for r in text.replace("\n", "/").split("/") if r.strip())
-    else:
-        rows = tuple(text)
-    lo, hi = MAP_SIDES
-    if not lo <= len(rows) <= hi or any(len(r) != len(rows[0]) for r in rows):
-        raise GameFormatError(f"a map has {lo}..{hi} rows of equal length {lo}..{hi}")
-    if not lo <= len(rows[0]) <= hi:
-        raise GameFormatError(f"a map has {lo}..{hi} rows of equal length {lo}..{hi}")
-    bad = sorted({ch for r in rows for ch in r} - set(PLAIN + HILLS + WATER + "123456"))
-    if bad:
-        raise GameFormatError(
-            f"unknown map character(s) {''.join(bad)!r}; use . plain ^ hills ~ water 1-6 capitals"
-        )
-    digits = sorted(ch for r in rows for ch in r if ch.isdigit())
-    if digits != [str(i) for i in range(1, len(digits) + 1)]:
-        raise GameFormatError(f"capitals must be numbered 1, 2, ... once each, got {digits}")
-    return rows
 
 
 class EmpireRules:
@@ -567,6 +488,23 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
             action = match_action(self, state, swapped)
             return action
 
+    def order_hint(
+        self, state: MultiMoveState[EmpireState], actions: Sequence[Action]
+    ) -> list[Action]:
+        """Move ordering for engine craft: attacks and captures first, then settling and
+        training, then the rest in their order (a stable sort)."""
+        base = state.base
+        hostile = {u[0] for u in base.units if u[1] != state.agent}
+        hostile.update(c[0] for c in base.cities if c[1] != state.agent)
+
+        def rank(action: Action) -> int:
+            kind = action[0]
+            if kind == MOVE:
+                return 0 if action[2] in hostile else 3
+            return 1 if kind in (SETTLE, TRAIN) else 2
+
+        return sorted(actions, key=rank)
+
     def split_moves(self, text: str) -> list[str]:
         """The moves of a typed list: ``grow b6, b6-c6`` or ``grow b6 b6-c6``.
 
@@ -610,6 +548,6 @@ def empire(
 
 
 __all__ = [
-    "FEATURE_NAMES", "MAPS", "Action", "Empire", "EmpireRules", "EmpireState",
-    "EmpireWeights", "empire",
+    "DEFAULT_MAP", "FEATURE_NAMES", "MAPS", "Action", "Empire", "EmpireRules", "EmpireState",
+    "EmpireWeights", "empire", "parse_map",
 ]
