@@ -111,15 +111,14 @@ def test_hills_and_cities_halve_the_damage_to_a_defender() -> None:
     assert rules.result(in_city, 0, (MOVE, B6 + 1, B6)).units == ((B6, 1, 2), (B6 + 1, 0, 2))
 
 
-def test_a_unit_captures_an_undefended_city_which_shrinks() -> None:
+def test_an_undefended_city_shrinks_under_raids_then_falls() -> None:
     rules = small().empire
-    s = state([(B6, 1, 3), (F2, 1, 2)], [(B6 + 1, 0, 2)])
+    s = state([(B6, 1, 2), (F2, 1, 2)], [(B6 + 1, 0, 2)])
     assert small().format_action(at(s), (MOVE, B6 + 1, B6)) == "c6xb6"
-    after = rules.result(s, 0, (MOVE, B6 + 1, B6))
-    assert after.cities == ((B6, 0, 2), (F2, 1, 2)) and after.units == ((B6, 0, 2),)
-    assert rules.result(state([(B6, 1, 1)], [(B6 + 1, 0, 2)]), 0, (MOVE, B6 + 1, B6)).cities == (
-        (B6, 0, 1),  # never below 1
-    )
+    raided = rules.result(s, 0, (MOVE, B6 + 1, B6))
+    assert raided.cities == ((B6, 1, 1), (F2, 1, 2)) and raided.units == ((B6 + 1, 0, 2),)
+    taken = rules.result(raided, 0, (MOVE, B6 + 1, B6))
+    assert taken.cities == ((B6, 0, 1), (F2, 1, 2)) and taken.units == ((B6, 0, 2),)
 
 
 def test_settling_needs_two_squares_between_cities() -> None:
@@ -177,7 +176,7 @@ def test_an_empire_that_is_out_skips_its_turns() -> None:
 def test_conquest_wins_when_one_empire_holds_every_capital() -> None:
     game = small()
     rules = game.empire
-    s = state([(B6, 0, 2), (F6, 0, 1), (F2, 1, 2)], [(F2 - 7, 0, 3)])
+    s = state([(B6, 0, 2), (F6, 0, 1), (F2, 1, 1)], [(F2 - 7, 0, 3)])
     assert not game.is_terminal(at(s))
     won = rules.result(s, 0, (MOVE, F2 - 7, F2))
     assert game.is_terminal(at(won))

@@ -14,8 +14,9 @@ its turns are skipped).  Each move is one action:
   water and holds no unit of its own empire.  Into an enemy unit it *attacks* (written
   ``XxY``): the defender loses 2 hit points (1 in a city or on hills), the attacker 1;
   a unit at 0 hit points is gone, and the attacker stays where it was.  Into an enemy
-  city with no unit it *captures* it (``XxY``): the city changes hands and loses 1
-  population (never below 1);
+  city with no unit it *raids* it (``XxY``): a city of population 2 or more loses 1
+  population and the unit stays where it was; a city of population 1 is *captured*:
+  it changes hands and the unit moves in;
 - ``settle X``: a unit founds a city (size 1) on its square, consumed, if no city lies
   within two squares (king's distance);
 - ``rest``: only when nothing else is legal.
@@ -271,13 +272,16 @@ class EmpireRules:
             if mover[2] > 1:
                 rest.append((src, agent, mover[2] - 1))
             return cities, tuple(sorted(rest))
-        rest.append((dst, agent, mover[2]))
         for i, (sq, owner, size) in enumerate(cities):
             if sq == dst:
-                if owner != agent:  # capture
-                    taken = (sq, agent, max(1, size - 1))
-                    cities = (*cities[:i], taken, *cities[i + 1 :])
+                if owner != agent:
+                    if size > 1:  # the city resists: it shrinks, the unit stays put
+                        rest.append(mover)
+                        cities = (*cities[:i], (sq, owner, size - 1), *cities[i + 1 :])
+                        return cities, tuple(sorted(rest))
+                    cities = (*cities[:i], (sq, agent, 1), *cities[i + 1 :])  # captured
                 break
+        rest.append((dst, agent, mover[2]))
         return cities, tuple(sorted(rest))
 
     def end_turn(self, state: EmpireState, agent: int) -> EmpireState:
