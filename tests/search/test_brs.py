@@ -297,3 +297,46 @@ def test_brs_refuses_simultaneous_moves_and_chance(name: str, game_name: str, wo
         algorithm(name).search(game, game.initial_state(), plies.Limit(depth=2), player=0)
     message = str(err.value)
     assert "\n" not in message and word in message and name in message
+
+
+# --- GDL games of three players ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chinese_checkers() -> Any:
+    # Grounding it takes 20 M steps (tests/data/gdl/README.md): loaded once here.
+    return load_game(str(GDL_DATA / "large" / "chineseCheckers3.kif"))
+
+
+def test_chinese_checkers_loads_and_passes_the_conformance_check(chinese_checkers: Any) -> None:
+    game = chinese_checkers
+    assert game.num_players == 3 and game.roles == ("red", "green", "blue")
+    state = game.initial_state()
+    assert game.to_move(state) == 0
+    assert [game.format_action(state, a) for a in game.actions(state)] == [
+        "noop", "(move a1 c3)", "(move a1 c5)", "(move b1 c3)", "(move b1 c4)",
+        "(move b2 c4)", "(move b2 c5)",
+    ]
+    report = plies.check_game(game, playouts=3, seed=1)
+    assert report.playouts == report.terminals == 3
+
+
+@pytest.mark.parametrize("name", ["chineseCheckers3", "tictactoe_3player"])
+def test_brs_plus_paranoid_and_maxn_play_three_player_gdl_games_to_the_end(
+    name: str, chinese_checkers: Any
+) -> None:
+    if name == "chineseCheckers3":
+        game = chinese_checkers
+    else:
+        game = load_game(str(GDL_DATA / f"{name}.kif"))
+    state = game.initial_state()
+    searches = ["brs+", "paranoid", "maxn"]
+    moves = 0
+    while not game.is_terminal(state):
+        search = algorithm(searches[game.to_move(state)]).search
+        result = search(game, state, plies.Limit(depth=2))
+        assert result.action in game.actions(state)
+        state = game.result(state, result.action)
+        moves += 1
+    assert moves <= 59
+    assert all(0 <= game.utility(state, p) <= 100 for p in range(3))
