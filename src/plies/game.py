@@ -139,6 +139,8 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``is_quiet``            hook       absent: no late-move reductions
     ``turn_progress``       hook       absent: turns are not narrated as move counts
     ``label``               hook       absent: nodes carry no label (tree pictures)
+    ``pass_turn_to``        hook       absent: no out-of-turn moves (``brs`` refuses
+                                       games of 3+ players; ``brs+`` needs none)
     ======================  =========  ==================================================
 
     A *hook* is absent unless the game provides it, because providing one changes what a
@@ -152,7 +154,13 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     (the position after the mover passes, None where a pass is no sound test),
     ``is_quiet(state, action) -> bool`` (a move late-move reductions may reduce),
     ``turn_progress(state) -> (made, allowed)``,
-    ``label(state) -> str | None``.  Read any optional member with :func:`hook`, which
+    ``label(state) -> str | None``,
+    ``pass_turn_to(state, player) -> state`` (the state in which ``player`` moves at the
+    start of its turn, the players in between, and the rest of the mover's turn,
+    skipped; ``state`` itself when ``player`` starts its turn there; the terminal state if
+    the game ends on the way; ValueError or None for a player who has no turn to take,
+    e.g. one out of the game: Best-Reply Search's out-of-turn reply).
+    Read any optional member with :func:`hook`, which
     answers None for a hook left out and for a method left at its default.
     """
 
@@ -179,6 +187,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         is_quiet: Callable[[S, A], bool] | None = None
         turn_progress: Callable[[S], tuple[int, int]] | None = None
         label: Callable[[S], str | None] | None = None
+        pass_turn_to: Callable[[S, int], S | None] | None = None
     else:
         order_hint = _Hook()
         value_bounds = _Hook()
@@ -189,6 +198,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         is_quiet = _Hook()
         turn_progress = _Hook()
         label = _Hook()
+        pass_turn_to = _Hook()
 
     def initial_state(self) -> S: ...
 
@@ -282,7 +292,7 @@ METHODS: Final = (
 #: Hooks: absent unless the game provides one, because one changes what a search does.
 HOOKS: Final = (
     "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "extension",
-    "null_move", "is_quiet", "turn_progress", "label",
+    "null_move", "is_quiet", "turn_progress", "label", "pass_turn_to",
 )
 
 

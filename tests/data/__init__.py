@@ -9,6 +9,6 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parent
 GDL_DATA = DATA / "gdl"
-"""GDL game descriptions (KIF): 12 games, ``invalid/`` and ``prover_cases/``."""
+"""GDL game descriptions (KIF): 13 games, ``invalid/`` and ``prover_cases/``."""
 CONNECT4_DATA = DATA / "connect4"
 """Pascal Pons' six Connect Four benchmark sets (``Test_L*_R*``), 1,000 positions each."""

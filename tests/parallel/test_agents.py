@@ -26,6 +26,9 @@ from plies.search import Limit
         ("maxn:depth=2,unit=round,nodes=500", "maxn", Limit(2, "round", None, 500), False,
          "maxn:depth=2,unit=round,nodes=500"),
         ("alphabeta", "alphabeta", None, False, "alphabeta"),
+        ("brs:time=0.5", "brs", Limit(time=0.5), False, "brs:time=0.5"),
+        ("BRS+:depth=2,unit=round", "brs+", Limit(2, "round"), False, "brs+:depth=2,unit=round"),
+        ("paranoid:depth=3", "paranoid", Limit(depth=3), False, "paranoid:depth=3"),
         ("expectiminimax:engine=0", "expectiminimax", None, False, "expectiminimax"),
     ],
 )
@@ -44,7 +47,7 @@ def test_parse_agent(
         ("", "empty agent spec ''; write ALGORITHM[:KEY=VALUE,...]"),
         ("alphabet:depth=4", "unknown algorithm 'alphabet' in agent 'alphabet:depth=4'; "
          "use one of: alphabeta, minimax, bounded, expectiminimax, maxn, simultaneous, mcts, "
-         "random"),
+         "paranoid, brs, brs+, random"),
         ("alphabeta:dept=4", "unknown key 'dept' in agent 'alphabeta:dept=4'; "
          "keys: depth, unit, time, nodes, engine"),
         ("alphabeta:depth=x", "bad value 'x' for depth in agent 'alphabeta:depth=x': "
@@ -116,3 +119,20 @@ def test_random_and_mixed_strategies_follow_the_seed() -> None:
     mixed = parse_agent("simultaneous")
     picks = {mixed.choose(rps, rps.initial_state(), 1, seed)[0] for seed in range(15)}
     assert picks == {"rock", "paper", "scissors"}  # the uniform equilibrium, sampled
+
+
+def test_brs_agents_play_many_players_and_brs_names_brs_plus_where_it_cannot() -> None:
+    from plies.engine import load_game
+    from tests.data import GDL_DATA
+
+    three = load_game(str(GDL_DATA / "tictactoe_3player.kif"))
+    with pytest.raises(UnsupportedGameError) as info:
+        parse_agent("brs:depth=2").check(three)
+    assert "pass_turn_to" in str(info.value) and "use brs+" in str(info.value)
+    civ = games.load("civ")
+    state = civ.initial_state()
+    for text in ("brs+:depth=3", "paranoid:depth=3", "maxn:depth=2"):
+        agent = parse_agent(text)
+        agent.check(three)
+        action, nodes = agent.choose(civ, state, 0, seed=1)
+        assert action in civ.actions(state) and nodes > 0

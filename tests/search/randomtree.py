@@ -149,3 +149,80 @@ def random_dags(draw: st.DrawFn) -> RandomDag:
         height=draw(st.integers(2, 8)),
         width=draw(st.integers(2, 6)),
     )
+
+
+TurnState = tuple[tuple[int, ...], int, int, int]  # (history, agent, moves made, moves allowed)
+
+
+class RandomTurns(Game[TurnState, int]):
+    """N players taking turns 0, 1, ..., N-1 in a cycle, each with a state-dependent
+    number of moves per turn (1 to ``moves``), and the out-of-turn hook
+    ``pass_turn_to`` that Best-Reply Search needs.
+
+    Everything (branching, turn lengths, the end, utilities, evaluations) is derived from
+    a seeded hash of the history, so any line, passes included, is a position.  A pass
+    is recorded in the history (as ``-1 - player``) and counts towards ``height``.
+    """
+
+    def __init__(self, seed: int, players: int, height: int, moves: int) -> None:
+        self.seed, self.num_players, self.height, self.moves = seed, players, height, moves
+        self.utility_range = (-4.0, 4.0)
+
+    def _h(self, *parts: int) -> int:
+        x = self.seed * 0x9E3779B1 & 0xFFFFFFFF
+        for part in parts:
+            x = (x ^ (part + 0x7F4A7C15)) * 0x85EBCA6B & 0xFFFFFFFF
+            x ^= x >> 13
+        return x
+
+    def _turn(self, history: tuple[int, ...], agent: int) -> TurnState:
+        return (history, agent, 0, 1 + self._h(7, *history, agent) % self.moves)
+
+    def initial_state(self) -> TurnState:
+        return self._turn((), 0)
+
+    def to_move(self, state: TurnState) -> int:
+        return state[1]
+
+    def actions(self, state: TurnState) -> Sequence[int]:
+        return range(1 + self._h(2, *state[0]) % 3)
+
+    def result(self, state: TurnState, action: int) -> TurnState:
+        history, agent, made, allowed = state
+        history = (*history, action)
+        if made + 1 < allowed:
+            return (history, agent, made + 1, allowed)
+        return self._turn(history, (agent + 1) % self.num_players)
+
+    def pass_turn_to(self, state: TurnState, player: int) -> TurnState:
+        if state[1] == player and state[2] == 0:
+            return state
+        return self._turn((*state[0], -1 - player), player)
+
+    def is_terminal(self, state: TurnState) -> bool:
+        history = state[0]
+        return len(history) >= self.height or (
+            len(history) > 1 and self._h(4, *history) % 7 == 0
+        )
+
+    def utility(self, state: TurnState, player: int) -> float:
+        return float(self._h(5, *state[0], player) % 9 - 4)
+
+    def evaluate(self, state: TurnState, player: int) -> float:
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        return float(self._h(6, *state[0], player) % 9 - 4)
+
+    def __repr__(self) -> str:
+        return (f"RandomTurns(seed={self.seed}, players={self.num_players}, "
+                f"height={self.height}, moves={self.moves})")
+
+
+@st.composite
+def random_turn_games(draw: st.DrawFn, players: tuple[int, int] = (3, 4)) -> RandomTurns:
+    return RandomTurns(
+        seed=draw(st.integers(0, 2**31)),
+        players=draw(st.integers(*players)),
+        height=draw(st.integers(2, 9)),
+        moves=draw(st.integers(1, 2)),
+    )

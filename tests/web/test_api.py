@@ -86,7 +86,7 @@ def test_games_lists_every_game_with_typed_options(client: TestClient) -> None:
     scoring = {o["name"]: o for o in by_name["connect4"]["options"]}["scoring"]
     assert scoring["input"] == "choice" and scoring["choices"] == ["winloss", "pons"]
     assert data["algorithms"] == ["auto", "alphabeta", "minimax", "bounded", "expectiminimax",
-                                  "maxn", "simultaneous", "mcts"]
+                                  "maxn", "simultaneous", "mcts", "paranoid", "brs", "brs+"]
     assert data["limits"]["max_time"] == api.MAX_TIME
     assert data["limits"]["max_body"] == api.MAX_BODY
 

@@ -10,13 +10,16 @@ A spec is ``ALGORITHM`` or ``ALGORITHM:KEY=VALUE,KEY=VALUE``::
 Algorithms: ``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``, ``maxn``,
 ``simultaneous`` (mixed strategies at simultaneous-move nodes, drawn at random),
 ``mcts`` (Monte Carlo tree search: give it ``time`` or ``nodes``, which counts its
-iterations) and ``random``.  Keys: ``depth`` (an int >= 1), ``unit`` (``ply`` or
-``round``), ``time`` (seconds > 0 per move), ``nodes`` (an int >= 1 per move) and
-``engine`` (``1``/``0``: transposition table, move ordering and PVS for alpha-beta;
-Star1 pruning for expectiminimax; for chess and Othello the engine's search of
-:class:`plies.engine.EngineSearch`, with quiescence and mate scores for chess).  A
-search agent without depth, time or nodes searches to the end, which chess and Othello
-refuse (no game would ever finish).
+iterations), the many-player searches ``paranoid`` (alpha-beta by its multi-player
+name), ``brs`` and ``brs+`` (Best-Reply Search, whose ``depth`` counts layers: the
+searcher's turn, then one opponents' reply; ``unit=round`` counts both as one), and
+``random``.  For example ``brs+:time=0.5`` or ``maxn:depth=2``.  Keys: ``depth`` (an
+int >= 1), ``unit`` (``ply`` or ``round``), ``time`` (seconds > 0 per move), ``nodes``
+(an int >= 1 per move) and ``engine`` (``1``/``0``: transposition table, move ordering
+and PVS for alpha-beta; Star1 pruning for expectiminimax; for chess and Othello the
+engine's search of :class:`plies.engine.EngineSearch`, with quiescence and mate scores
+for chess).  A search agent without depth, time or nodes searches to the end, which
+chess and Othello refuse (no game would ever finish).
 
 Agents play with the ``"random"`` tie rule and a per-move seed, so two games between the
 same agents differ while every game stays a pure function of its seed.  Budgets by

@@ -10,6 +10,7 @@ from plies.search.alphabeta import alphabeta
 from plies.search.analyze import analyze, searcher_class
 from plies.search.anytime import iterations
 from plies.search.bounded import bounded_minimax
+from plies.search.brs import brs, brs_plus
 from plies.search.common import Limit, SearchResult, SearchStats, StopSignal, TraceEvent
 from plies.search.maxn import maxn
 from plies.search.mcts import mcts
@@ -34,6 +35,8 @@ __all__ = [
     "alphabeta",
     "analyze",
     "bounded_minimax",
+    "brs",
+    "brs_plus",
     "expectiminimax",
     "iterations",
     "maxn",

@@ -6,8 +6,9 @@ available everywhere, or refused with a message that says what it cannot do and 
 use instead.
 
 >>> from plies.search.registry import ALGORITHMS, algorithm
->>> list(ALGORITHMS)
-['alphabeta', 'minimax', 'bounded', 'expectiminimax', 'maxn', 'simultaneous', 'mcts']
+>>> list(ALGORITHMS)  # doctest: +NORMALIZE_WHITESPACE
+['alphabeta', 'minimax', 'bounded', 'expectiminimax', 'maxn', 'simultaneous', 'mcts',
+ 'paranoid', 'brs', 'brs+']
 >>> algorithm("maxn").chance, algorithm("alphabeta").chance
 (True, False)
 >>> algorithm("negamax")
@@ -27,6 +28,7 @@ from plies.errors import OptionError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS
 from plies.search.alphabeta import AlphaBetaSearcher, alphabeta
 from plies.search.bounded import BoundedSearcher, bounded_minimax
+from plies.search.brs import BrsPlusSearcher, BrsSearcher, brs, brs_plus
 from plies.search.common import Searcher, SearchResult
 from plies.search.maxn import MaxnSearcher, maxn
 from plies.search.mcts import MctsSearcher, mcts
@@ -159,6 +161,27 @@ _TABLE: Final = (
         "Monte Carlo tree search (UCT): random playouts under a time or iteration budget",
         "the searching player's mean playout utility after the most visited action",
         exact=False, traceable=False, options=("exploration", "playout", "solver"),
+    ),
+    Algorithm(
+        "paranoid", alphabeta, AlphaBetaSearcher,
+        "alpha-beta under its multi-player name: every opponent minimises the searcher's "
+        "utility (Sturtevant and Korf 2000)",
+        "paranoid minimax value for the searching player",
+        options=("order",),
+    ),
+    Algorithm(
+        "brs", brs, BrsSearcher,
+        "Best-Reply Search: only the strongest opponent replies, the others pass "
+        "(needs the game hook pass_turn_to with 3+ players)",
+        "the searching player's value when only the best reply is played",
+        options=("pruning",),
+    ),
+    Algorithm(
+        "brs+", brs_plus, BrsPlusSearcher,
+        "BRS+: only the strongest opponent searches its reply, the others play their "
+        "first ordered move",
+        "the searching player's value when only the best reply is searched",
+        options=("pruning",),
     ),
 )
 
