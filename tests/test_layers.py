@@ -23,7 +23,7 @@ LAYERS: dict[str, int] = {
     "search": 1, "games": 1, "gdl": 1, "check": 1,
     "solvers": 2,
     "engine": 3,
-    "ggp": 4, "uci": 4, "viz": 4, "parallel": 4,
+    "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "learn": 4,
     "web": 5, "cli": 5, "demo": 5, "checkcli": 5, "playcli": 5, "__main__": 5,
 }
 # Within a layer: which package may use which (games never imports search, search never

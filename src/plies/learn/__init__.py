@@ -1,0 +1,154 @@
+"""Learned evaluations: tune the weights of a linear evaluation from self-play.
+
+A game with a linear evaluation (:class:`plies.linear.LinearEvaluation`: Othello,
+empire) plays itself with the engine and some exploration (:mod:`plies.learn.selfplay`);
+every visited position, seen by every player, is labelled with that player's outcome;
+the weights are fitted by logistic regression or TD(lambda) (:mod:`plies.learn.fit`) and
+rescaled to the game's evaluation units; :func:`learn` returns them with a record of how
+they were made, which :func:`plies.linear.save_weights` writes and every agent loads
+(``alphabeta:depth=3,weights=FILE``, ``plies play GAME --weights FILE``).
+
+>>> from plies.games import load
+>>> from plies.learn import learn
+>>> from plies.learn.selfplay import SelfPlay
+>>> from plies.parallel.agents import parse_agent
+>>> plan = SelfPlay(parse_agent("alphabeta:depth=1"), games=4, seed=1, opening=20)
+>>> result = learn(load("othello"), plan, method="logistic")
+>>> sorted(result.weights) == sorted(load("othello").feature_names)
+True
+>>> result.training["method"], result.training["games"], result.training["depth"]
+('logistic', 4, 1)
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from plies.errors import OptionError
+from plies.learn.fit import Fit, best_scale, log_loss, logistic, td_lambda, to_evaluation_scale
+from plies.learn.selfplay import SelfPlay, Trajectory, samples, self_play
+
+METHODS: Final = ("logistic", "td")
+HOLDOUT: Final = 0.2
+"""The share of the games (the last ones) kept out of the fit that measures the
+log-loss reported beside the weights; the weights themselves are fitted on every game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Learned:
+    """Learned weights in evaluation units (``weights``), the hand-set ones they replace
+    (``hand``), and ``training``: how they were made and how well they predict (JSON-able,
+    written into the weights file)."""
+
+    game: str
+    weights: dict[str, float]
+    hand: dict[str, float]
+    training: dict[str, Any]
+
+
+def fit(
+    method: str, trajectories: list[Trajectory], options: Mapping[str, float]
+) -> Fit:
+    """Fit ``method`` (``logistic`` or ``td``) to the games.
+
+    ``options``: ``l2`` for logistic regression; ``lambda``, ``alpha``, ``epochs`` for TD.
+    """
+    if method == "logistic":
+        xs, ys = samples(trajectories)
+        return logistic(xs, ys, l2=float(options.get("l2", 1.0)))
+    if method == "td":
+        return td_lambda(
+            trajectories, lam=float(options.get("lambda", 0.7)),
+            alpha=float(options.get("alpha", 0.1)), epochs=int(options.get("epochs", 20)),
+        )
+    raise OptionError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
+
+
+def learn(
+    game: Any,
+    plan: SelfPlay,
+    *,
+    method: str = "logistic",
+    options: Mapping[str, float] | None = None,
+    progress: Callable[[int], None] | None = None,
+    game_options: Mapping[str, Any] | None = None,
+) -> Learned:
+    """Self-play ``plan.games`` games of ``game`` and fit its evaluation's weights.
+
+    Self-play uses ``game``'s current weights (so a game loaded with learned weights
+    learns again from its own play).  The result's ``weights`` are in evaluation units
+    (:func:`~plies.learn.fit.to_evaluation_scale`); ``training`` holds the method, the
+    games, depth or time, seed, date, plies version, the positions, the logit-scale
+    weights, the scale factor and the held-out log-loss of the learned and of the
+    hand-set weights (each at its best scale: ``log(2) = 0.693`` is a coin toss).
+
+    Raises:
+        OptionError: an unknown method, bad fit options, or a game without a linear
+            evaluation; see :meth:`SelfPlay.check`.
+        UnsupportedGameError: the agent cannot play the game.
+    """
+    import plies  # the version, for the training record
+
+    if method not in METHODS:
+        raise OptionError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
+    options = dict(options or {})
+    trajectories = self_play(game, plan, progress)
+    names = tuple(game.feature_names)
+    hand = game.feature_weights()
+    hand_vector = [hand[name] for name in names]
+    xs, _ = samples(trajectories)
+    if not xs:
+        raise OptionError("no positions to learn from: play more games or a shorter --opening")
+    cut = len(trajectories) - int(len(trajectories) * HOLDOUT)
+    check: dict[str, Any] = {}
+    if 0 < cut < len(trajectories):
+        train, held = trajectories[:cut], trajectories[cut:]
+        hx, hy = samples(held)
+        tx, ty = samples(train)
+        if hx and tx:
+            trial = fit(method, train, options)
+            c = best_scale(tx, ty, hand_vector)
+            check = {
+                "holdout_games": len(held),
+                "holdout_positions": len(hx),
+                "holdout_log_loss_learned": round(log_loss(hx, hy, trial.weights), 5),
+                "holdout_log_loss_hand": round(
+                    log_loss(hx, hy, [c * w for w in hand_vector]), 5
+                ),
+            }
+    result = fit(method, trajectories, options)
+    factor = to_evaluation_scale(xs, result.weights, hand_vector)
+    weights = {name: factor * w for name, w in zip(names, result.weights, strict=True)}
+    limit = plan.agent.limit
+    training: dict[str, Any] = {
+        "method": method,
+        "games": plan.games,
+        "depth": None if limit is None else limit.depth,
+        "time": None if limit is None else limit.time,
+        "agent": plan.agent.label,
+        "seed": plan.seed,
+        "opening": plan.opening,
+        "epsilon": plan.epsilon,
+        "options": options,
+        "game_options": {k: _plain(v) for k, v in (game_options or {}).items()},
+        "start_weights": hand,
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "plies": plies.__version__,
+        "positions": len(xs),
+        "fit_iterations": result.iterations,
+        "log_loss": round(result.log_loss, 5),
+        "logit_weights": dict(zip(names, result.weights, strict=True)),
+        "evaluation_scale": factor,
+        **check,
+    }
+    return Learned(getattr(game, "name", "game"), weights, hand, training)
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+__all__ = ["HOLDOUT", "METHODS", "Learned", "SelfPlay", "fit", "learn"]
