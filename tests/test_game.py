@@ -89,6 +89,61 @@ def test_multimove_counts_come_from_get_move_count() -> None:
     assert movers == [0, 1, 1, 2, 2, 2]
 
 
+class UpkeepCounter(Counter):
+    """Counter whose rules log each end of turn in a fifth slot (as a digit per agent)."""
+
+    def initial_state(self) -> tuple[int, ...]:
+        return (0, 0, 0, 0, 0)
+
+    def end_turn(self, state: tuple[int, ...], agent: int) -> tuple[int, ...]:
+        return (*state[:4], state[4] * 10 + agent + 1)
+
+
+def test_multimove_runs_the_end_of_turn_upkeep_and_skips_agents_without_moves() -> None:
+    # Agent 1 has 0 moves: it is out from the start.
+    game = MultiMoveTurns(UpkeepCounter(total_moves=6), moves=lambda b, a: 0 if a == 1 else 2)
+    s = game.initial_state()
+    movers = []
+    while not game.is_terminal(s):
+        movers.append(game.to_move(s))
+        s = game.result(s, 1)
+    assert movers == [0, 0, 2, 2, 0, 0]
+    # Every turn ended with its upkeep, the skipped agent 1's too; after the last move
+    # the walk stops at the end of the game, on agent 1, without skipping it again.
+    assert s.base[4] == 1231
+    assert (s.agent, s.round) == (1, 1)
+
+
+def test_multimove_skips_agent_zero_at_the_start_if_it_has_no_move() -> None:
+    game = MultiMoveTurns(UpkeepCounter(), moves=lambda b, a: 0 if a == 0 else 1)
+    s = game.initial_state()
+    assert (s.agent, s.round, s.base[4]) == (1, 0, 0)  # no upkeep: no turn has ended
+
+
+def test_multimove_refuses_rules_in_which_no_agent_ever_moves() -> None:
+    game = MultiMoveTurns(Counter(), moves=lambda b, a: 0)
+    with pytest.raises(GameDefinitionError, match="every agent 0 moves"):
+        game.initial_state()
+
+
+def test_pass_turn_to_lets_a_player_move_out_of_turn() -> None:
+    game = MultiMoveTurns(UpkeepCounter(total_moves=30), moves=2)
+    s = game.result(game.initial_state(), 1)  # agent 0 has one move left
+    assert game.pass_turn_to(game.initial_state(), 0) == game.initial_state()
+    two = game.pass_turn_to(s, 2)
+    assert (two.agent, two.move_count, two.round, two.base[4]) == (2, 0, 0, 12)
+    zero = game.pass_turn_to(two, 0)
+    assert (zero.agent, zero.round, zero.base[4]) == (0, 1, 123)
+    assert game.pass_turn_to(zero, 0) is zero
+    again = game.pass_turn_to(game.result(zero, 2), 0)  # mid-turn: a whole round later
+    assert (again.agent, again.round, again.base[:4]) == (0, 2, (3, 0, 0, 2))
+    with pytest.raises(ValueError, match="no player 3"):
+        game.pass_turn_to(s, 3)
+    out = MultiMoveTurns(Counter(), moves=lambda b, a: 0 if a == 1 else 1)
+    with pytest.raises(ValueError, match="player 1 has no move"):
+        out.pass_turn_to(out.initial_state(), 1)
+
+
 def test_multimove_rejects_zero_moves() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         MultiMoveTurns(Counter(), moves=0)

@@ -553,6 +553,20 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
     ("each player will use all their allowed number of moves").  With ``rounds`` the
     game also ends after that many complete rounds, whatever the rules say.
 
+    Two optional parts of the rules serve games whose turns have an upkeep (income,
+    growth at the end of a turn, as in Civilization):
+
+    - ``rules.end_turn(state, agent) -> state``, if the rules define it, runs when
+      ``agent``'s turn is over (after its last move, or when it skips its turn); rules
+      without it see exactly the old bookkeeping.
+    - A Get-Move-Count that returns 0 for an agent (one who is out of the game) makes that
+      agent skip its turns: the turn passes on (``end_turn`` still runs for it), so
+      ``to_move`` only ever names an agent with a move.  A fixed ``moves`` never skips.
+
+    :meth:`pass_turn_to` jumps to the start of a chosen agent's turn, the agents in
+    between skipping theirs: the hook Best-Reply Search needs to let one opponent reply
+    out of turn.
+
     >>> from plies.games import load
     >>> civ = load("civ")
     >>> s = civ.initial_state()
@@ -578,6 +592,7 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
         self.utility_range = getattr(rules, "utility_range", (-math.inf, math.inf))
         self.zero_sum = getattr(rules, "zero_sum", False)
         self.name = getattr(rules, "name", "multimove")
+        self._has_end_turn = getattr(rules, "end_turn", None) is not None
 
     def move_limit(self, state: MultiMoveState[S]) -> int:
         """Get-Move-Count(s, p) for the agent to move in ``state``."""
@@ -590,7 +605,69 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
         return state.move_count, self.move_limit(state)
 
     def initial_state(self) -> MultiMoveState[S]:
-        return MultiMoveState(self.rules.initial_state(), 0, 0, 0)
+        base = self.rules.initial_state()
+        if isinstance(self.moves, int) or self.moves(base, 0) > 0:
+            return MultiMoveState(base, 0, 0, 0)
+        return self._next_turn(base, 0, 0, end=False)
+
+    def _next_turn(
+        self, base: S, agent: int, rnd: int, *, end: bool = True
+    ) -> MultiMoveState[S]:
+        """The state at the start of the turn after ``agent``'s (``end``: whose turn ends).
+
+        ``end_turn`` runs for the agent whose turn ends and for every agent that skips
+        (Get-Move-Count 0); the walk stops at the first agent with a move, or where the
+        rules say the game is over.
+        """
+        end_turn = getattr(self.rules, "end_turn", None)
+        count_moves = None if isinstance(self.moves, int) else self.moves
+        for _ in range(self.num_players + 1):
+            if end and end_turn is not None:
+                base = end_turn(base, agent)
+            end = True
+            agent += 1
+            if agent == self.num_players:
+                agent, rnd = 0, rnd + 1
+            if count_moves is None or count_moves(base, agent) > 0:
+                return MultiMoveState(base, agent, 0, rnd)
+            if self.rules.is_terminal(base):
+                return MultiMoveState(base, agent, 0, rnd)
+        raise GameDefinitionError(
+            "Get-Move-Count gives every agent 0 moves in a state the rules do not end"
+        )
+
+    def pass_turn_to(self, state: MultiMoveState[S], player: int) -> MultiMoveState[S]:
+        """The state in which ``player`` is to move at the start of its turn.
+
+        The mover's turn ends now (its moves left unused) and every agent between it and
+        ``player`` skips its turn, as if it had made no move; ``end_turn`` runs for each
+        of them, and rounds are counted as usual.  ``state`` itself comes back when
+        ``player`` is already at the start of its turn.  Best-Reply Search uses this to
+        let the strongest opponent answer while the others pass.  If the rules end the
+        game on the way (a turn limit reached), that terminal state comes back.
+
+        Raises:
+            ValueError: ``player`` is not a player, has no move (Get-Move-Count 0), or
+                ``state`` is terminal.
+        """
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"no player {player}; players are 0..{self.num_players - 1}")
+        if self.is_terminal(state):
+            raise ValueError("the game is over: no one has a turn to pass to")
+        if state.agent == player and state.move_count == 0:
+            return state
+        if self.move_limit(MultiMoveState(state.base, player, 0, state.round)) < 1:
+            raise ValueError(f"player {player} has no move (Get-Move-Count 0): it skips its turns")
+        base, agent, rnd = state.base, state.agent, state.round
+        end_turn = getattr(self.rules, "end_turn", None)
+        while True:
+            if end_turn is not None:
+                base = end_turn(base, agent)
+            agent += 1
+            if agent == self.num_players:
+                agent, rnd = 0, rnd + 1
+            if agent == player or self.rules.is_terminal(base):
+                return MultiMoveState(base, agent, 0, rnd)
 
     def to_move(self, state: MultiMoveState[S]) -> int:
         return state.agent
@@ -604,9 +681,12 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
         new_base = self.rules.result(base, agent, action)
         count += 1
         if count >= limit:
-            agent, count = agent + 1, 0
-            if agent == self.num_players:
-                agent, rnd = 0, rnd + 1
+            if isinstance(self.moves, int) and not self._has_end_turn:
+                agent, count = agent + 1, 0
+                if agent == self.num_players:
+                    agent, rnd = 0, rnd + 1
+            else:
+                return self._next_turn(new_base, agent, rnd)
         return MultiMoveState(new_base, agent, count, rnd)
 
     def is_terminal(self, state: MultiMoveState[S]) -> bool:

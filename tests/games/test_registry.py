@@ -28,7 +28,7 @@ from plies.games.pig import Pig
 from tests.conformance import check_game
 
 ALL = [
-    "aima-5-2", "aima-5-4", "chance-demo", "chess", "civ", "connect4", "goofspiel",
+    "aima-5-2", "aima-5-4", "chance-demo", "chess", "civ", "connect4", "empire", "goofspiel",
     "kuhn", "matching-pennies", "nim", "othello", "pacman", "pig", "prisoners-dilemma", "rps",
     "sticks",
     "tictactoe",

@@ -25,6 +25,9 @@ from plies.game import Game
 from plies.games.chess import STARTING_FEN, Chess
 from plies.games.civ import civ
 from plies.games.connect4 import SCORINGS, Connect4
+from plies.games.empire import DEFAULT_MAP as EMPIRE_DEFAULT_MAP
+from plies.games.empire import MAPS as EMPIRE_MAPS
+from plies.games.empire import empire
 from plies.games.kuhn import KuhnPoker
 from plies.games.matrix import (
     GOOFSPIEL_SCORINGS,
@@ -404,6 +407,27 @@ PACMAN_LAYOUT: Final = OptionType(
 """A built-in Pacman maze by name, or a maze as text: ``%%%%/%P.G%/%%%%``."""
 
 
+def _parse_empire_map(text: str) -> str:
+    for name in EMPIRE_MAPS:  # a built-in name, in any case
+        if text.strip().lower() == name:
+            return name
+    if "/" not in text and "\n" not in text:
+        raise ValueError(text)
+    return text
+
+
+EMPIRE_MAP: Final = OptionType(
+    "map name (" + ", ".join(EMPIRE_MAPS) + ") or rows split at /",
+    _parse_empire_map,
+    lambda v: isinstance(v, str),
+)
+"""A built-in Empire map by name, or a map as text: ``1..../...../..~../...2./3....``."""
+EMPIRE_PLAYERS: Final = (3, 6)
+EMPIRE_TURNS: Final = 1_500
+"""The tutorial's game length."""
+EMPIRE_SCIENCE: Final = 100_000
+
+
 def _builtin_tree(filename: str, name: str) -> Callable[[], TreeGame]:
     def factory() -> TreeGame:
         text = resources.files("plies.games").joinpath("trees", filename).read_text("utf-8")
@@ -493,6 +517,25 @@ _register_builtins(
                 Option("moves", INT, 3, "moves per turn", bounds=(1, CIV_MOVES)),
                 Option("rounds", INT, 2, "rounds until the game ends", bounds=(1, CIV_ROUNDS)),
                 Option("food", INT, 1, "food each civilisation starts with", bounds=(0, 20)),
+            ),
+        ),
+        "empire": (
+            "Empire: a Civilization-like game for 3-6 players; conquest, science or score wins",
+            empire,
+            (
+                Option("players", INT, 3, "number of empires", bounds=EMPIRE_PLAYERS),
+                Option(
+                    "map", EMPIRE_MAP, EMPIRE_DEFAULT_MAP,
+                    "a built-in map or your own (. plain ^ hills ~ water 1-6 capitals)",
+                ),
+                Option(
+                    "turns", INT, 300, "turns after which the highest score wins",
+                    bounds=(1, EMPIRE_TURNS),
+                ),
+                Option(
+                    "science", INT, 200, "research that wins a science victory",
+                    bounds=(1, EMPIRE_SCIENCE),
+                ),
             ),
         ),
         "pig": (
