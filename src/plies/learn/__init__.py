@@ -23,13 +23,23 @@ True
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from plies.errors import OptionError
-from plies.learn.fit import Fit, best_scale, log_loss, logistic, td_lambda, to_evaluation_scale
-from plies.learn.selfplay import SelfPlay, Trajectory, samples, self_play
+from plies.learn.fit import (
+    Fit,
+    calibrated_log_loss,
+    constant_feature,
+    log_loss,
+    logistic,
+    td_lambda,
+    to_evaluation_scale,
+    to_probability_scale,
+)
+from plies.learn.selfplay import SelfPlay, Trajectory, samples, self_play, targets
 
 METHODS: Final = ("logistic", "td")
 HOLDOUT: Final = 0.2
@@ -50,19 +60,24 @@ class Learned:
 
 
 def fit(
-    method: str, trajectories: list[Trajectory], options: Mapping[str, float]
+    method: str,
+    trajectories: list[Trajectory],
+    options: Mapping[str, float],
+    labels: list[tuple[float, ...]] | None = None,
 ) -> Fit:
     """Fit ``method`` (``logistic`` or ``td``) to the games.
 
     ``options``: ``l2`` for logistic regression; ``lambda``, ``alpha``, ``epochs`` for TD.
+    ``labels``: each game's target per player (default: the outcome by rank).
     """
     if method == "logistic":
-        xs, ys = samples(trajectories)
+        xs, ys = samples(trajectories, labels)
         return logistic(xs, ys, l2=float(options.get("l2", 1.0)))
     if method == "td":
         return td_lambda(
             trajectories, lam=float(options.get("lambda", 0.7)),
             alpha=float(options.get("alpha", 0.1)), epochs=int(options.get("epochs", 20)),
+            labels=labels,
         )
     raise OptionError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
 
@@ -80,10 +95,13 @@ def learn(
 
     Self-play uses ``game``'s current weights (so a game loaded with learned weights
     learns again from its own play).  The result's ``weights`` are in evaluation units
-    (:func:`~plies.learn.fit.to_evaluation_scale`); ``training`` holds the method, the
-    games, depth or time, seed, date, plies version, the positions, the logit-scale
-    weights, the scale factor and the held-out log-loss of the learned and of the
-    hand-set weights (each at its best scale: ``log(2) = 0.693`` is a coin toss).
+    (:mod:`plies.learn.fit`): ``"hand"`` scale and outcome-by-rank labels for a game
+    without a constant feature, ``"probability"`` scale and labels of the utility mapped
+    to ``[0, 1]`` for a game with one (an intercept).  ``training`` holds the method, the
+    games, depth or time, seed, date, plies version, the positions, the labels, the
+    scale, the logit-scale weights and the held-out log-loss of the learned and of the
+    hand-set weights (the hand-set sum calibrated by a logistic fit of its own, with an
+    intercept in the probability case; ``log(2) = 0.693`` is a coin toss between two).
 
     Raises:
         OptionError: an unknown method, bad fit options, or a game without a linear
@@ -102,26 +120,36 @@ def learn(
     xs, _ = samples(trajectories)
     if not xs:
         raise OptionError("no positions to learn from: play more games or a shorter --opening")
+    constant = constant_feature(xs)
+    lo, hi = getattr(game, "utility_range", None) or (-math.inf, math.inf)
+    finite = math.isfinite(lo) and math.isfinite(hi) and lo < hi
+    scale = "probability" if constant is not None and finite else "hand"
+    labels = targets(trajectories, (lo, hi) if scale == "probability" else None)
     cut = len(trajectories) - int(len(trajectories) * HOLDOUT)
     check: dict[str, Any] = {}
     if 0 < cut < len(trajectories):
         train, held = trajectories[:cut], trajectories[cut:]
-        hx, hy = samples(held)
-        tx, ty = samples(train)
+        hx, hy = samples(held, labels[cut:])
+        tx, ty = samples(train, labels[:cut])
         if hx and tx:
-            trial = fit(method, train, options)
-            c = best_scale(tx, ty, hand_vector)
+            trial = fit(method, train, options, labels[:cut])
             check = {
                 "holdout_games": len(held),
                 "holdout_positions": len(hx),
                 "holdout_log_loss_learned": round(log_loss(hx, hy, trial.weights), 5),
                 "holdout_log_loss_hand": round(
-                    log_loss(hx, hy, [c * w for w in hand_vector]), 5
+                    calibrated_log_loss(tx, ty, hx, hy, hand_vector, constant is not None), 5
                 ),
             }
-    result = fit(method, trajectories, options)
-    factor = to_evaluation_scale(xs, result.weights, hand_vector)
-    weights = {name: factor * w for name, w in zip(names, result.weights, strict=True)}
+    result = fit(method, trajectories, options, labels)
+    if scale == "probability":
+        assert constant is not None
+        vector = to_probability_scale(xs, result.weights, constant, (lo, hi))
+        factor = 1.0
+    else:
+        factor = to_evaluation_scale(xs, result.weights, hand_vector)
+        vector = tuple(factor * w for w in result.weights)
+    weights = dict(zip(names, vector, strict=True))
     limit = plan.agent.limit
     training: dict[str, Any] = {
         "method": method,
@@ -138,6 +166,8 @@ def learn(
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "plies": plies.__version__,
         "positions": len(xs),
+        "labels": "utility in [0, 1]" if scale == "probability" else "outcome by rank",
+        "scale": scale,
         "fit_iterations": result.iterations,
         "log_loss": round(result.log_loss, 5),
         "logit_weights": dict(zip(names, result.weights, strict=True)),

@@ -127,7 +127,11 @@ def run(console: Console, args: argparse.Namespace) -> int:
                      f"{t['holdout_positions']:,} positions; 0.693 = a coin toss): learned "
                      f"{t['holdout_log_loss_learned']:.3f}, "
                      f"hand-set {t['holdout_log_loss_hand']:.3f}")
-    say(console, f"evaluation scale: learned = {t['evaluation_scale']:.4g} x logit weights "
-                 f"(the hand-set weights' mean |w.f|)")
+    if t["scale"] == "hand":
+        say(console, f"evaluation units: learned = {t['evaluation_scale']:.4g} x logit weights "
+                     f"(the hand-set weights' mean |w.f|); labels: {t['labels']}")
+    else:
+        say(console, "evaluation units: the tangent of the utility's logistic model at the "
+                     f"mean position (an intercept feature); labels: {t['labels']}")
     say(console, f"wrote {out}")
     return 0

@@ -9,12 +9,22 @@ any scale; the weights are mapped back to the raw features afterwards.
 **From the logit scale to evaluation units.**  A search compares evaluations with each
 other and with the utilities of finished games, so a weight vector matters by its
 direction (which positions are better) and by its scale (how a heuristic value compares
-with a proven result).  The fit decides the direction; :func:`to_evaluation_scale` then
-multiplies the weights by one factor so that the weighted sum has the same mean absolute
-value over the training positions as with the game's hand-set weights.  The learned
-evaluation thus spans the same range as the hand-set one (the same share of positions
-near Othello's ``64 x / (|x| + softness)`` saturation, say) and differs only in what it
-prefers.  The logit-scale weights and the factor are kept in the file's training record.
+with a proven result).  The fit decides the direction; the scale is set one of two ways
+(:func:`plies.learn.learn` picks it, the file records it):
+
+- ``"hand"`` (a game without a constant feature, e.g. Othello, whose evaluation is a
+  monotone score, not a probability): :func:`to_evaluation_scale` multiplies the weights
+  by one factor so that the weighted sum has the same mean absolute value over the
+  training positions as with the game's hand-set weights.  The learned evaluation then
+  spans the same range as the hand-set one (the same share of positions near Othello's
+  ``64 x / (|x| + softness)`` saturation, say) and differs only in what it prefers.
+- ``"probability"`` (a game with a constant feature, an intercept, e.g. Empire's
+  ``bias``, whose evaluation estimates the expected utility): the model is fitted to the
+  utility mapped to ``[0, 1]``, and :func:`to_probability_scale` replaces the sigmoid by
+  its tangent at the mean logit ``z0`` of the training positions, ``sigmoid(z) ~
+  p0 + p0 (1 - p0) (z - z0)``, mapped back to the utility range ``[lo, hi]``; the
+  constant goes into the intercept's weight.  The evaluation is then the model's
+  expected utility to first order (a game may clip it to its range, as Empire does).
 
 numpy is imported here only, when a fit runs (the ``learn`` extra).
 """
@@ -128,6 +138,7 @@ def td_lambda(
     lam: float = 0.7,
     alpha: float = 0.1,
     epochs: int = 20,
+    labels: Sequence[tuple[float, ...]] | None = None,
 ) -> Fit:
     """TD(lambda) on the recorded self-play games, linear-sigmoid values.
 
@@ -138,6 +149,7 @@ def td_lambda(
     all games per epoch, the step size decaying as ``1/sqrt(epoch)``.  With ``lam = 1``
     the updates sum to those of a Monte Carlo regression on the outcome; smaller
     ``lam`` bootstraps from the next position's value (Sutton 1988, Tesauro's TD-Gammon).
+    ``labels``: the final value of each game per player (default: its outcome by rank).
 
     Raises:
         OptionError: no positions, lam outside [0, 1], alpha <= 0, epochs < 1.
@@ -147,17 +159,18 @@ def td_lambda(
         raise OptionError(f"--lambda must be in [0, 1], got {lam}")
     if not alpha > 0 or epochs < 1:
         raise OptionError(f"TD needs a step size > 0 and at least 1 epoch, got {alpha}, {epochs}")
-    games = [t for t in trajectories if t.features]
+    finals = [t.outcome for t in trajectories] if labels is None else list(labels)
+    games = [(t, final) for t, final in zip(trajectories, finals, strict=True) if t.features]
     if not games:
         raise OptionError("no positions to learn from: play more games or a shorter --opening")
-    everything = np.asarray([f for t in games for row in t.features for f in row], float)
+    everything = np.asarray([f for t, _ in games for row in t.features for f in row], float)
     scale = _scales(np, everything)
     k = everything.shape[1]
     v = np.zeros(k)
-    players = len(games[0].outcome)
+    players = len(games[0][1])
     sequences = [
-        (np.asarray([row[p] for row in t.features], float) / scale, t.outcome[p])
-        for t in games for p in range(players)
+        (np.asarray([row[p] for row in t.features], float) / scale, final[p])
+        for t, final in games for p in range(players)
     ]
     for epoch in range(1, epochs + 1):
         rate = alpha / k / math.sqrt(epoch)
@@ -173,8 +186,8 @@ def td_lambda(
                 if t + 1 < len(z):
                     values[t + 1] = 1.0 / (1.0 + math.exp(-float(z[t + 1] @ v)))
     w = v / scale
-    xs = [f for t in games for row in t.features for f in row]
-    ys = [t.outcome[p] for t in games for row in t.features for p in range(players)]
+    xs = [f for t, _ in games for row in t.features for f in row]
+    ys = [final[p] for t, final in games for _ in t.features for p in range(players)]
     return Fit(tuple(float(a) for a in w), epochs, log_loss(xs, ys, w))
 
 
@@ -190,16 +203,56 @@ def to_evaluation_scale(
     return theirs / mine if mine > 0 and theirs > 0 else 1.0
 
 
-def best_scale(
-    xs: Sequence[Sequence[float]], ys: Sequence[float], weights: Sequence[float]
-) -> float:
-    """The factor ``c`` that makes ``sigmoid(c * w·x)`` fit ``ys`` best (1-D logistic
-    regression on ``w·x``): how well the hand-set direction alone predicts outcomes."""
+def constant_feature(xs: Sequence[Sequence[float]]) -> tuple[int, float] | None:
+    """``(index, value)`` of the first feature with the same nonzero value in every
+    sample (an intercept), or None."""
     np = _numpy()
-    x = np.asarray(xs, float) @ np.asarray(weights, float)
-    fit = logistic(x[:, None].tolist(), list(ys), l2=0.0)
-    std = float(x.std()) or 1.0
-    return fit.weights[0] if math.isfinite(fit.weights[0]) else 1.0 / std
+    x = np.asarray(xs, float)
+    for j in range(x.shape[1]):
+        if x[0, j] != 0 and np.all(x[:, j] == x[0, j]):
+            return j, float(x[0, j])
+    return None
+
+
+def to_probability_scale(
+    xs: Sequence[Sequence[float]],
+    learned: Sequence[float],
+    constant: tuple[int, float],
+    utility_range: tuple[float, float],
+) -> tuple[float, ...]:
+    """The weights whose sum is the tangent of ``lo + (hi - lo) sigmoid(learned·x)`` at
+    the mean logit of ``xs`` (see the module docstring); ``constant``: the intercept
+    feature's ``(index, value)``."""
+    np = _numpy()
+    z0 = float(np.mean(np.asarray(xs, float) @ np.asarray(learned, float)))
+    p0 = 1.0 / (1.0 + math.exp(-z0))
+    slope = p0 * (1.0 - p0)
+    lo, hi = utility_range
+    weights = [(hi - lo) * slope * w for w in learned]
+    index, value = constant
+    weights[index] += (lo + (hi - lo) * (p0 - slope * z0)) / value
+    return tuple(weights)
+
+
+def calibrated_log_loss(
+    train_x: Sequence[Sequence[float]],
+    train_y: Sequence[float],
+    test_x: Sequence[Sequence[float]],
+    test_y: Sequence[float],
+    weights: Sequence[float],
+    intercept: bool,
+) -> float:
+    """The held-out log-loss of the sum ``w·x`` as a predictor: ``sigmoid(a w·x (+ b))``
+    with ``a`` (and ``b``) fitted on the training samples.  How well a fixed weight
+    vector's direction (the hand-set one) predicts outcomes, in the learned model's terms."""
+    np = _numpy()
+
+    def columns(xs: Sequence[Sequence[float]]) -> list[list[float]]:
+        s = np.asarray(xs, float) @ np.asarray(weights, float)
+        return [[v, 1.0] if intercept else [v] for v in s.tolist()]
+
+    calibration = logistic(columns(train_x), train_y, l2=1e-6)
+    return log_loss(columns(test_x), test_y, calibration.weights)
 
 
 def _checked(np: Any, xs: Sequence[Sequence[float]], ys: Sequence[float]) -> tuple[Any, Any]:

@@ -32,12 +32,13 @@ from plies.parallel.tournament import rank_scores
 class Trajectory:
     """One self-play game: per recorded position, every player's features (the
     positions in the order they were played, from the end of the random opening on, the
-    final position excluded), and every player's outcome (score by rank, 0..1)."""
+    final position excluded), every player's outcome (score by rank, 0..1) and utility."""
 
     features: tuple[tuple[tuple[float, ...], ...], ...]  # [position][player] -> features
     movers: tuple[int, ...]  # the player to move at each recorded position
-    outcome: tuple[float, ...]  # per player
+    outcome: tuple[float, ...]  # per player, by rank (win 1, draw 1/2, loss 0)
     plies: int  # moves played, the random ones included
+    utilities: tuple[float, ...] = ()  # per player, the game's own payoffs
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,9 @@ def play_one(game: Any, plan: SelfPlay, index: int) -> Trajectory:
         state = game.result(state, action)
         plies += 1
     utilities = [float(game.utility(state, p)) for p in range(n)]
-    return Trajectory(tuple(rows), tuple(movers), rank_scores(utilities), plies)
+    return Trajectory(
+        tuple(rows), tuple(movers), rank_scores(utilities), plies, tuple(utilities)
+    )
 
 
 def self_play(
@@ -125,15 +128,28 @@ def self_play(
     return out
 
 
+def targets(
+    trajectories: Sequence[Trajectory], utility_range: tuple[float, float] | None = None
+) -> list[tuple[float, ...]]:
+    """Each game's label per player: the outcome by rank, or with ``utility_range``
+    ``(lo, hi)`` the utility mapped to ``[0, 1]`` (``(u - lo) / (hi - lo)``)."""
+    if utility_range is None:
+        return [t.outcome for t in trajectories]
+    lo, hi = utility_range
+    return [tuple((u - lo) / (hi - lo) for u in t.utilities) for t in trajectories]
+
+
 def samples(
-    trajectories: Sequence[Trajectory],
+    trajectories: Sequence[Trajectory], labels: Sequence[tuple[float, ...]] | None = None
 ) -> tuple[list[tuple[float, ...]], list[float]]:
-    """Every (features of ``p``, outcome of ``p``) pair of every recorded position."""
+    """Every (features of ``p``, label of ``p``) pair of every recorded position;
+    ``labels`` per game (default: the outcomes by rank)."""
     xs: list[tuple[float, ...]] = []
     ys: list[float] = []
-    for t in trajectories:
+    for index, t in enumerate(trajectories):
+        label = t.outcome if labels is None else labels[index]
         for row in t.features:
             for p, f in enumerate(row):
                 xs.append(f)
-                ys.append(t.outcome[p])
+                ys.append(label[p])
     return xs, ys
