@@ -15,7 +15,14 @@ from plies.errors import OptionError
 from plies.games import load
 from plies.games.othello import Othello
 from plies.learn import learn
-from plies.learn.fit import logistic, td_lambda, to_evaluation_scale
+from plies.learn.fit import (
+    calibrated_log_loss,
+    constant_feature,
+    logistic,
+    td_lambda,
+    to_evaluation_scale,
+    to_probability_scale,
+)
 from plies.learn.selfplay import SelfPlay, Trajectory, play_one, samples
 from plies.linear import load_weights, save_weights
 from plies.parallel.agents import parse_agent
@@ -112,6 +119,35 @@ def test_the_evaluation_scale_matches_the_hand_weights_mean_sum() -> None:
     assert np.mean(np.abs(np.array(xs) @ (c * np.array(learned)))) == pytest.approx(mean)
 
 
+def test_the_probability_scale_is_the_tangent_of_the_logistic_model() -> None:
+    """With an intercept, the weighted sum equals lo + (hi - lo) sigmoid(z) at the mean
+    logit z0 and has its slope there."""
+    xs = [[1.0, 0.2, -1.0], [1.0, 0.8, 0.5], [1.0, -0.4, 2.0]]
+    learned = [-0.7, 2.0, 0.3]
+    assert constant_feature(xs) == (0, 1.0)
+    assert constant_feature([[0.0, 1.0], [0.0, 2.0]]) is None  # zeros are no intercept
+    lo, hi = -2.0, 6.0
+    w = np.array(to_probability_scale(xs, learned, (0, 1.0), (lo, hi)))
+    z = np.array(xs) @ np.array(learned)
+    z0 = z.mean()
+    p0 = 1 / (1 + math.exp(-z0))
+    x0 = np.array(xs).mean(axis=0)  # its logit is z0 (z is linear in x)
+    assert x0 @ w == pytest.approx(lo + (hi - lo) * p0)
+    step = np.array([0.0, 0.1, 0.0])
+    slope = (hi - lo) * p0 * (1 - p0) * learned[1]
+    assert ((x0 + step) @ w - x0 @ w) / 0.1 == pytest.approx(slope)
+
+
+def test_calibrated_log_loss_ranks_a_good_direction_above_a_bad_one() -> None:
+    xs, ys = synthetic(4_000, 6)
+    good = np.array(TRUE_WEIGHTS) / np.array([1.0, 0.1, 5.0, 30.0])
+    bad = np.array([0.0, 0.0, 1.0, 0.0])
+    tx, ty, hx, hy = xs[:3000], ys[:3000], xs[3000:], ys[3000:]
+    assert calibrated_log_loss(tx, ty, hx, hy, good.tolist(), False) < calibrated_log_loss(
+        tx, ty, hx, hy, bad.tolist(), False
+    ) - 0.1
+
+
 # --- self-play -------------------------------------------------------------------------------
 
 
@@ -122,10 +158,24 @@ def test_self_play_is_a_function_of_its_seed_and_explores() -> None:
     assert a == b
     other = play_one(game, plan, 1)
     assert other.features != a.features  # random openings: another game
-    assert len(a.features) == a.plies - 6 - sum(1 for _ in ()) or len(a.features) <= a.plies
+    assert len(a.features) == a.plies - 6  # every position after the opening, not the end
     xs, ys = samples([a])
     assert len(xs) == 2 * len(a.features) and set(ys) <= {0.0, 0.5, 1.0}
     assert a.outcome in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5))
+
+
+def test_empire_learns_on_the_probability_scale() -> None:
+    """Empire has an intercept feature (bias) and utilities in [0, 1]: the labels are the
+    utilities and the weights the logistic model's tangent."""
+    game = load("empire")
+    plan = SelfPlay(parse_agent("alphabeta:depth=1"), games=3, seed=2)
+    result = learn(game, plan)
+    assert result.training["scale"] == "probability"
+    assert result.training["labels"] == "utility in [0, 1]"
+    assert set(result.weights) == set(game.feature_names)
+    assert game.with_weights(result.weights).feature_weights() == result.weights
+    othello = learn(Othello(), SelfPlay(parse_agent("alphabeta:depth=1"), games=2, opening=20))
+    assert othello.training["scale"] == "hand"
 
 
 def test_self_play_refuses_a_game_without_a_linear_evaluation() -> None:
