@@ -38,12 +38,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from plies.engine import load_game  # noqa: E402
-from plies.game import format_action  # noqa: E402
-from plies.parallel import fit_elo  # noqa: E402
-from plies.parallel.agents import parse_agent  # noqa: E402
-from plies.parallel.cli import progress_bar  # noqa: E402
-from plies.parallel.tournament import play_game  # noqa: E402
+from plies.engine import load_game
+from plies.game import format_action
+from plies.parallel import fit_elo
+from plies.parallel.agents import parse_agent
+from plies.parallel.cli import progress_bar
+from plies.parallel.tournament import play_game
 
 
 def openings(game: Any, count: int, plies: int, seed: int) -> list[tuple[Any, list[str]]]:
