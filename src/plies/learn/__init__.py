@@ -36,12 +36,13 @@ from plies.learn.fit import (
     log_loss,
     logistic,
     td_lambda,
-    to_evaluation_scale,
+    to_hand_spread,
     to_probability_scale,
 )
 from plies.learn.selfplay import SelfPlay, Trajectory, samples, self_play, targets
 
 METHODS: Final = ("logistic", "td")
+SCALES: Final = ("auto", "hand", "probability")
 HOLDOUT: Final = 0.2
 """The share of the games (the last ones) kept out of the fit that measures the
 log-loss reported beside the weights; the weights themselves are fitted on every game."""
@@ -90,14 +91,15 @@ def learn(
     options: Mapping[str, float] | None = None,
     progress: Callable[[int], None] | None = None,
     game_options: Mapping[str, Any] | None = None,
+    scale: str = "auto",
 ) -> Learned:
     """Self-play ``plan.games`` games of ``game`` and fit its evaluation's weights.
 
     Self-play uses ``game``'s current weights (so a game loaded with learned weights
     learns again from its own play).  The result's ``weights`` are in evaluation units
-    (:mod:`plies.learn.fit`): ``"hand"`` scale and outcome-by-rank labels for a game
-    without a constant feature, ``"probability"`` scale and labels of the utility mapped
-    to ``[0, 1]`` for a game with one (an intercept).  ``training`` holds the method, the
+    (:mod:`plies.learn.fit`, ``scale``).  A game with a constant feature (an intercept)
+    and a finite ``utility_range`` is labelled with the utility mapped to ``[0, 1]``,
+    any other with the outcome by rank.  ``training`` holds the method, the
     games, depth or time, seed, date, plies version, the positions, the labels, the
     scale, the logit-scale weights and the held-out log-loss of the learned and of the
     hand-set weights (the hand-set sum calibrated by a logistic fit of its own, with an
@@ -108,12 +110,30 @@ def learn(
             evaluation; see :meth:`SelfPlay.check`.
         UnsupportedGameError: the agent cannot play the game.
     """
+    return learn_from(
+        game, self_play(game, plan, progress), plan, method=method, options=options,
+        game_options=game_options, scale=scale,
+    )
+
+
+def learn_from(
+    game: Any,
+    trajectories: list[Trajectory],
+    plan: SelfPlay,
+    *,
+    method: str = "logistic",
+    options: Mapping[str, float] | None = None,
+    game_options: Mapping[str, Any] | None = None,
+    scale: str = "auto",
+) -> Learned:
+    """:func:`learn` from games already played (by ``plan``): fit and map the weights."""
     import plies  # the version, for the training record
 
     if method not in METHODS:
         raise OptionError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
+    if scale not in SCALES:
+        raise OptionError(f"unknown scale {scale!r}; use one of: {', '.join(SCALES)}")
     options = dict(options or {})
-    trajectories = self_play(game, plan, progress)
     names = tuple(game.feature_names)
     hand = game.feature_weights()
     hand_vector = [hand[name] for name in names]
@@ -123,8 +143,17 @@ def learn(
     constant = constant_feature(xs)
     lo, hi = getattr(game, "utility_range", None) or (-math.inf, math.inf)
     finite = math.isfinite(lo) and math.isfinite(hi) and lo < hi
-    scale = "probability" if constant is not None and finite else "hand"
-    labels = targets(trajectories, (lo, hi) if scale == "probability" else None)
+    if scale == "auto":
+        scale = "probability" if constant is not None and finite else "hand"
+    elif scale == "probability" and (constant is None or not finite):
+        raise OptionError(
+            "the probability scale needs a constant feature (an intercept) and a finite "
+            "utility_range; use the hand scale"
+        )
+    # A game with an intercept learns its utility (Empire: the win share); without one
+    # the utility may be a margin (Othello's discs), so it learns win, draw or loss.
+    by_utility = constant is not None and finite
+    labels = targets(trajectories, (lo, hi) if by_utility else None)
     cut = len(trajectories) - int(len(trajectories) * HOLDOUT)
     check: dict[str, Any] = {}
     if 0 < cut < len(trajectories):
@@ -145,10 +174,8 @@ def learn(
     if scale == "probability":
         assert constant is not None
         vector = to_probability_scale(xs, result.weights, constant, (lo, hi))
-        factor = 1.0
     else:
-        factor = to_evaluation_scale(xs, result.weights, hand_vector)
-        vector = tuple(factor * w for w in result.weights)
+        vector = to_hand_spread(xs, result.weights, hand_vector, constant)
     weights = dict(zip(names, vector, strict=True))
     limit = plan.agent.limit
     training: dict[str, Any] = {
@@ -166,12 +193,11 @@ def learn(
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "plies": plies.__version__,
         "positions": len(xs),
-        "labels": "utility in [0, 1]" if scale == "probability" else "outcome by rank",
+        "labels": "utility in [0, 1]" if by_utility else "outcome by rank",
         "scale": scale,
         "fit_iterations": result.iterations,
         "log_loss": round(result.log_loss, 5),
         "logit_weights": dict(zip(names, result.weights, strict=True)),
-        "evaluation_scale": factor,
         **check,
     }
     return Learned(getattr(game, "name", "game"), weights, hand, training)
@@ -181,4 +207,4 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-__all__ = ["HOLDOUT", "METHODS", "Learned", "SelfPlay", "fit", "learn"]
+__all__ = ["HOLDOUT", "METHODS", "SCALES", "Learned", "SelfPlay", "fit", "learn", "learn_from"]

@@ -23,7 +23,7 @@ from rich.table import Table
 from plies.engine import GameSpec, number
 from plies.engine.args import real, say
 from plies.errors import OptionError, WeightsFileError
-from plies.learn import METHODS, learn
+from plies.learn import METHODS, SCALES, learn
 from plies.learn.selfplay import SelfPlay
 from plies.linear import load_weights, save_weights, weighted
 from plies.parallel.agents import parse_agent
@@ -52,6 +52,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="the self-play search (default alphabeta, with engine craft where it applies)",
     )
     p.add_argument("--method", choices=METHODS, default="logistic")
+    p.add_argument(
+        "--scale", choices=SCALES, default="auto",
+        help="map the fit to evaluation units like the hand-set weights' spread (hand) or "
+        "as the tangent of the expected utility (probability; needs an intercept feature); "
+        "auto: probability when the game has an intercept",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--opening", type=int, default=4, metavar="K",
                    help="random moves at the start of every game (default 4)")
@@ -101,7 +107,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
     with progress_bar(args.games, "self-play games") as advance:
         result = learn(
             game, plan, method=args.method, options=options, progress=advance,
-            game_options=dict(spec.options),
+            game_options=dict(spec.options), scale=args.scale,
         )
     seconds = time.perf_counter() - began
     result.training["seconds"] = round(seconds, 1)
@@ -128,8 +134,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
                      f"{t['holdout_log_loss_learned']:.3f}, "
                      f"hand-set {t['holdout_log_loss_hand']:.3f}")
     if t["scale"] == "hand":
-        say(console, f"evaluation units: learned = {t['evaluation_scale']:.4g} x logit weights "
-                     f"(the hand-set weights' mean |w.f|); labels: {t['labels']}")
+        say(console, "evaluation units: the learned sum spread like the hand-set one "
+                     f"(mean |w.f|); labels: {t['labels']}")
     else:
         say(console, "evaluation units: the tangent of the utility's logistic model at the "
                      f"mean position (an intercept feature); labels: {t['labels']}")

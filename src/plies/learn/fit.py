@@ -12,12 +12,13 @@ direction (which positions are better) and by its scale (how a heuristic value c
 with a proven result).  The fit decides the direction; the scale is set one of two ways
 (:func:`plies.learn.learn` picks it, the file records it):
 
-- ``"hand"`` (a game without a constant feature, e.g. Othello, whose evaluation is a
-  monotone score, not a probability): :func:`to_evaluation_scale` multiplies the weights
-  by one factor so that the weighted sum has the same mean absolute value over the
-  training positions as with the game's hand-set weights.  The learned evaluation then
-  spans the same range as the hand-set one (the same share of positions near Othello's
-  ``64 x / (|x| + softness)`` saturation, say) and differs only in what it prefers.
+- ``"hand"`` (:func:`to_hand_spread`; the default for a game whose evaluation is a
+  monotone score, not a probability, e.g. Othello): one factor so that the weighted sum
+  has the same mean absolute value over the training positions as with the game's
+  hand-set weights (with a constant feature, an affine map that also matches the mean).
+  The learned evaluation then spans the same range as the hand-set one (the same share
+  of positions near Othello's ``64 x / (|x| + softness)`` saturation, say) and differs
+  only in what it prefers.
 - ``"probability"`` (a game with a constant feature, an intercept, e.g. Empire's
   ``bias``, whose evaluation estimates the expected utility): the model is fitted to the
   utility mapped to ``[0, 1]``, and :func:`to_probability_scale` replaces the sigmoid by
@@ -189,6 +190,35 @@ def td_lambda(
     xs = [f for t, _ in games for row in t.features for f in row]
     ys = [final[p] for t, final in games for _ in t.features for p in range(players)]
     return Fit(tuple(float(a) for a in w), epochs, log_loss(xs, ys, w))
+
+
+def to_hand_spread(
+    xs: Sequence[Sequence[float]],
+    learned: Sequence[float],
+    hand: Sequence[float],
+    constant: tuple[int, float] | None,
+) -> tuple[float, ...]:
+    """``learned`` in the hand-set weights' units (module docstring, ``"hand"``).
+
+    Without a constant feature: ``c * learned`` with ``c`` from
+    :func:`to_evaluation_scale`.  With one (``(index, value)``): the affine map
+    ``a * learned·x + b`` whose mean and mean absolute deviation over ``xs`` equal those
+    of ``hand·x``, ``b`` put into the constant feature's weight.
+    """
+    if constant is None:
+        factor = to_evaluation_scale(xs, learned, hand)
+        return tuple(factor * w for w in learned)
+    np = _numpy()
+    x = np.asarray(xs, float)
+    mine, theirs = x @ np.asarray(learned, float), x @ np.asarray(hand, float)
+    spread = float(np.mean(np.abs(mine - mine.mean())))
+    target = float(np.mean(np.abs(theirs - theirs.mean())))
+    a = target / spread if spread > 0 and target > 0 else 1.0
+    b = float(theirs.mean()) - a * float(mine.mean())
+    weights = [a * w for w in learned]
+    index, value = constant
+    weights[index] += b / value
+    return tuple(weights)
 
 
 def to_evaluation_scale(
