@@ -21,6 +21,7 @@ from plies.learn.fit import (
     logistic,
     td_lambda,
     to_evaluation_scale,
+    to_hand_spread,
     to_probability_scale,
 )
 from plies.learn.selfplay import SelfPlay, Trajectory, play_one, samples
@@ -117,6 +118,19 @@ def test_the_evaluation_scale_matches_the_hand_weights_mean_sum() -> None:
     c = to_evaluation_scale(xs, learned, hand)
     mean = np.mean(np.abs(np.array(xs) @ np.array(hand)))
     assert np.mean(np.abs(np.array(xs) @ (c * np.array(learned)))) == pytest.approx(mean)
+
+
+def test_the_hand_spread_with_an_intercept_matches_mean_and_deviation() -> None:
+    xs = np.array([[1.0, 2.0, 0.5], [1.0, -3.0, 1.0], [1.0, 0.5, -0.5], [1.0, 4.0, 2.0]])
+    hand, learned = [0.3, 0.05, 0.1], [-2.0, 1.5, 0.4]
+    w = np.array(to_hand_spread(xs.tolist(), learned, hand, (0, 1.0)))
+    mine, theirs = xs @ w, xs @ np.array(hand)
+    assert mine.mean() == pytest.approx(theirs.mean())
+    assert np.abs(mine - mine.mean()).mean() == pytest.approx(np.abs(theirs - theirs.mean()).mean())
+    assert w[1:] / w[1] == pytest.approx(np.array(learned[1:]) / learned[1])  # same direction
+    plain = to_hand_spread(xs.tolist(), learned, hand, None)
+    assert plain == pytest.approx(tuple(to_evaluation_scale(xs.tolist(), learned, hand) * v
+                                        for v in learned))
 
 
 def test_the_probability_scale_is_the_tangent_of_the_logistic_model() -> None:

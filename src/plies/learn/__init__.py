@@ -92,15 +92,21 @@ def learn(
     progress: Callable[[int], None] | None = None,
     game_options: Mapping[str, Any] | None = None,
     scale: str = "auto",
+    iterations: int = 1,
 ) -> Learned:
     """Self-play ``plan.games`` games of ``game`` and fit its evaluation's weights.
 
     Self-play uses ``game``'s current weights (so a game loaded with learned weights
-    learns again from its own play).  The result's ``weights`` are in evaluation units
-    (:mod:`plies.learn.fit`, ``scale``).  A game with a constant feature (an intercept)
-    and a finite ``utility_range`` is labelled with the utility mapped to ``[0, 1]``,
-    any other with the outcome by rank.  ``training`` holds the method, the
-    games, depth or time, seed, date, plies version, the positions, the labels, the
+    learns again from its own play).  With ``iterations`` k > 1 this repeats: each round
+    plays ``plan.games`` more games with the weights fitted so far and fits again on
+    every game played (so the positions the learned weights steer into, and how they
+    end, enter the data; a fit on the hand-set policy's games alone learns what goes with
+    winning under that policy, not what to aim for).  The scale and the hand-set
+    comparison always refer to ``game``'s own weights.  The result's ``weights`` are in
+    evaluation units (:mod:`plies.learn.fit`, ``scale``).  A game with a constant
+    feature (an intercept) and a finite ``utility_range`` is labelled with the utility
+    mapped to ``[0, 1]``, any other with the outcome by rank.  ``training`` holds the
+    method, the games, depth or time, seed, date, plies version, the positions, the labels, the
     scale, the logit-scale weights and the held-out log-loss of the learned and of the
     hand-set weights (the hand-set sum calibrated by a logistic fit of its own, with an
     intercept in the probability case; ``log(2) = 0.693`` is a coin toss between two).
@@ -110,10 +116,27 @@ def learn(
             evaluation; see :meth:`SelfPlay.check`.
         UnsupportedGameError: the agent cannot play the game.
     """
-    return learn_from(
-        game, self_play(game, plan, progress), plan, method=method, options=options,
-        game_options=game_options, scale=scale,
-    )
+    if iterations < 1:
+        raise OptionError(f"--iterations must be at least 1, got {iterations}")
+    trajectories: list[Trajectory] = []
+    current, rounds = game, []
+    for k in range(iterations):
+        trajectories += self_play(current, plan, progress, first=k * plan.games)
+        result = learn_from(
+            game, trajectories, plan, method=method, options=options,
+            game_options=game_options, scale=scale,
+        )
+        rounds.append({
+            key: result.training[key] for key in
+            ("positions", "holdout_log_loss_learned", "holdout_log_loss_hand")
+            if key in result.training
+        } | {"weights": result.weights})
+        current = game.with_weights(result.weights)
+    result.training["games"] = plan.games * iterations
+    result.training["iterations"] = iterations
+    if iterations > 1:
+        result.training["rounds"] = rounds
+    return result
 
 
 def learn_from(

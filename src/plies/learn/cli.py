@@ -44,7 +44,13 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="a game option (repeatable; 'plies games' lists them)",
     )
     p.add_argument("--out", required=True, metavar="FILE", help="write the weights here (JSON)")
-    p.add_argument("--games", type=int, default=200, metavar="N", help="self-play games")
+    p.add_argument("--games", type=int, default=200, metavar="N",
+                   help="self-play games (per iteration)")
+    p.add_argument(
+        "--iterations", type=int, default=1, metavar="K",
+        help="rounds of self-play with the weights learned so far, each fitted on every "
+        "game played (default 1)",
+    )
     p.add_argument("--depth", "-d", type=int, help="search depth of every move (default 2)")
     p.add_argument("--time", "-t", type=real, help="seconds a move instead of a depth")
     p.add_argument(
@@ -104,10 +110,12 @@ def run(console: Console, args: argparse.Namespace) -> int:
         else {"lambda": args.lam, "alpha": args.alpha, "epochs": args.epochs}
     )
     began = time.perf_counter()
-    with progress_bar(args.games, "self-play games") as advance:
+    if args.iterations < 1:
+        raise OptionError(f"--iterations must be at least 1, got {args.iterations}")
+    with progress_bar(args.games * args.iterations, "self-play games") as advance:
         result = learn(
             game, plan, method=args.method, options=options, progress=advance,
-            game_options=dict(spec.options), scale=args.scale,
+            game_options=dict(spec.options), scale=args.scale, iterations=args.iterations,
         )
     seconds = time.perf_counter() - began
     result.training["seconds"] = round(seconds, 1)
@@ -118,8 +126,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2), file=console.file, flush=True)
         return 0
     t = result.training
-    say(console, f"{result.game}: {plan.games} self-play games ({agent.label}, {plan.opening} "
-                 f"random opening moves, epsilon {number(plan.epsilon)}), {t['positions']:,} "
+    rounds = f" in {args.iterations} iterations" if args.iterations > 1 else ""
+    say(console, f"{result.game}: {t['games']} self-play games{rounds} ({agent.label}, "
+                 f"{plan.opening} random opening moves, epsilon {number(plan.epsilon)}), "
+                 f"{t['positions']:,} "
                  f"positions x players, {seconds:.1f}s")
     table = Table(title=f"weights ({args.method})")
     for name in ("feature", "hand-set", "learned", "logit scale"):

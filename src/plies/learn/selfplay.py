@@ -116,12 +116,13 @@ def play_one(game: Any, plan: SelfPlay, index: int) -> Trajectory:
 
 
 def self_play(
-    game: Any, plan: SelfPlay, progress: Callable[[int], None] | None = None
+    game: Any, plan: SelfPlay, progress: Callable[[int], None] | None = None, first: int = 0
 ) -> list[Trajectory]:
-    """``plan.games`` self-play games of ``game`` (checked first, see :meth:`SelfPlay.check`)."""
+    """``plan.games`` self-play games of ``game``, numbered from ``first`` (checked first,
+    see :meth:`SelfPlay.check`)."""
     plan.check(game)
     out = []
-    for index in range(plan.games):
+    for index in range(first, first + plan.games):
         out.append(play_one(game, plan, index))
         if progress is not None:
             progress(1)
