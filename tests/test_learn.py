@@ -192,6 +192,20 @@ def test_empire_learns_on_the_probability_scale() -> None:
     assert othello.training["scale"] == "hand"
 
 
+def test_iterations_play_again_with_the_weights_learned_so_far() -> None:
+    plan = SelfPlay(parse_agent("alphabeta:depth=1"), games=2, seed=3, opening=20)
+    twice = learn(Othello(), plan, iterations=2)
+    assert twice.training["games"] == 4 and twice.training["iterations"] == 2
+    assert [len(r["weights"]) for r in twice.training["rounds"]] == [7, 7]
+    assert twice.hand == Othello().feature_weights()  # the reference stays the hand-set one
+    once = learn(Othello(), SelfPlay(plan.agent, games=4, seed=3, opening=20))
+    assert once.training["positions"] != twice.training["positions"] or (
+        once.weights != twice.weights
+    )  # games 2 and 3 were played by the learned weights, not the hand-set ones
+    with pytest.raises(OptionError, match="--iterations must be at least 1"):
+        learn(Othello(), plan, iterations=0)
+
+
 def test_self_play_refuses_a_game_without_a_linear_evaluation() -> None:
     plan = SelfPlay(parse_agent("alphabeta:depth=1"), games=1)
     with pytest.raises(OptionError, match="nim has no linear evaluation to learn"):
