@@ -19,11 +19,11 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "plies"
 # The layer of each package (a folder) or top-level module; a module may import its own
 # package and any lower layer, never a higher one.
 LAYERS: dict[str, int] = {
-    "errors": 0, "game": 0, "budget": 0, "imperfect": 0,
+    "errors": 0, "game": 0, "budget": 0, "imperfect": 0, "linear": 0,
     "search": 1, "games": 1, "gdl": 1, "check": 1,
     "solvers": 2,
     "engine": 3,
-    "ggp": 4, "uci": 4, "viz": 4, "parallel": 4,
+    "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "learn": 4,
     "web": 5, "cli": 5, "demo": 5, "checkcli": 5, "playcli": 5, "__main__": 5,
 }
 # Within a layer: which package may use which (games never imports search, search never

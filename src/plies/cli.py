@@ -109,6 +109,7 @@ COMMAND_MODULES: dict[str, str] = {
     "tournament": "plies.parallel.cli",
     "check": "plies.checkcli",
     "uci": "plies.uci.cli",
+    "learn": "plies.learn.cli",
 }
 
 

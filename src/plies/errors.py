@@ -105,6 +105,11 @@ class UsageError(PliesError):
     """A command-line argument that argparse accepted but plies cannot use."""
 
 
+class WeightsFileError(PliesError, ValueError):
+    """A weights file (:mod:`plies.linear`) that is missing, unreadable, malformed, or
+    for another game; the message names the file, what was wrong and what is expected."""
+
+
 class GdlValidationError(GameFormatError):
     """A GDL description that parses but breaks a restriction of the language.
 

@@ -20,6 +20,7 @@ from plies.engine.games import find_player, load_game, players_text, position
 from plies.engine.policy import SearchRequest
 from plies.engine.text import mover_name
 from plies.errors import OptionError, UsageError
+from plies.linear import load_weights, weighted
 from plies.search import Limit
 from plies.search.registry import ALGORITHMS
 
@@ -78,6 +79,10 @@ def search_arguments(
     common.add_argument("--player", help="search from this player's point of view")
     common.add_argument("--tie", choices=["first", "random"], default="first")
     common.add_argument("--seed", type=int, default=None, help="seed for random choices")
+    common.add_argument(
+        "--weights", metavar="FILE",
+        help="evaluate with the feature weights in FILE (written by plies learn)",
+    )
     if engine:
         common.add_argument(
             "--engine", action="store_true",
@@ -88,7 +93,8 @@ def search_arguments(
 
 
 def game_of(args: argparse.Namespace) -> Any:
-    """The game ``args.game`` names, with its ``-o`` options.
+    """The game ``args.game`` names, with its ``-o`` options and ``--weights FILE``
+    (:func:`plies.linear.load_weights`: a file for this game's linear evaluation).
 
     ``--time`` bounds the building too: a GDL game that grounds for longer fails with
     :class:`~plies.budget.BudgetExceeded` within it.  The seconds spent are kept in
@@ -98,6 +104,9 @@ def game_of(args: argparse.Namespace) -> Any:
     started = monotonic()
     game = load_game(args.game, args.option, budget=build_budget(args))
     args.build_seconds = monotonic() - started
+    path = getattr(args, "weights", None)
+    if path is not None:
+        game = weighted(game, load_weights(path, game))
     return game
 
 

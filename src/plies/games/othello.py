@@ -41,12 +41,13 @@ O to move (X 4, O 1)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Final, NamedTuple
 
 from plies.errors import IllegalActionError
 from plies.game import Game
+from plies.linear import check_names
 
 PASS: Final = -1
 """The pass action: the one legal action of a player who has no move."""
@@ -257,6 +258,10 @@ class OthelloWeights:
 
 
 DEFAULT_WEIGHTS: Final = OthelloWeights()
+FEATURES: Final = (
+    "mobility", "frontier", "corners", "x_squares", "c_squares", "stability", "discs"
+)
+"""The features of :meth:`Othello.features`, named as the weights of :class:`OthelloWeights`."""
 
 
 class OthelloState(NamedTuple):
@@ -358,34 +363,70 @@ class Othello(Game[OthelloState, int]):
 
         The weighted features of :class:`OthelloWeights`: mobility, frontier (potential
         mobility), corners, X and C squares next to empty corners, stable discs, and the
-        disc difference late in the game.
+        disc difference late in the game.  The sum ``x = w·f`` of :meth:`features` is
+        squashed to ``64 * x / (|x| + softness)``, monotonically, so only the direction of
+        the weights decides which of two positions is better.
         """
-        mover, other, side, legal, over = state
-        if over:
+        if state[4]:
             return self.utility(state, player)
+        f = self._mover_features(state)
         w = self.weights
+        x = (
+            w.mobility * f[0] + w.frontier * f[1] + w.corners * f[2] + w.x_squares * f[3]
+            + w.c_squares * f[4] + w.stability * f[5] + w.discs * f[6]
+        )
+        value = 64.0 * x / (abs(x) + w.softness)
+        return value if player == state[2] else -value
+
+    # --- the linear evaluation (plies.linear.LinearEvaluation) ---------------------------
+
+    feature_names: tuple[str, ...] = FEATURES
+
+    def features(self, state: OthelloState, player: int) -> tuple[float, ...]:
+        """The features of :class:`OthelloWeights` seen by ``player``, in the order of
+        :data:`FEATURES`; the X and C square features are the opponent's count minus
+        ``player``'s (so that their weights, like all others, are positive when good).
+        At the end of the game every feature is still computed from the board."""
+        f = self._mover_features(state)
+        return f if player == state[2] else tuple(-v for v in f)
+
+    def feature_weights(self) -> dict[str, float]:
+        """The weights :meth:`evaluate` uses now, by feature name (``softness`` is not a
+        feature weight: it is the squashing's scale)."""
+        return {name: float(getattr(self.weights, name)) for name in FEATURES}
+
+    def with_weights(self, weights: Mapping[str, float]) -> Othello:
+        """An Othello evaluating with ``weights`` (missing names keep their weight).
+
+        Raises:
+            OptionError: a name that is not one of :data:`FEATURES`.
+        """
+        check_names(FEATURES, weights, "othello")
+        return type(self)(replace(self.weights, **{k: float(v) for k, v in weights.items()}))
+
+    def _mover_features(self, state: OthelloState) -> tuple[float, ...]:
+        mover, other = state[0], state[1]
         occupied = mover | other
         empty = ~occupied & FULL
-        m_mob, o_mob = legal.bit_count(), legal_moves(other, mover).bit_count()
-        x = w.mobility * 100.0 * (m_mob - o_mob) / (m_mob + o_mob + 2)
+        m_mob, o_mob = state[3].bit_count(), legal_moves(other, mover).bit_count()
         near_empty = neighbours(empty)
         m_fr, o_fr = (mover & near_empty).bit_count(), (other & near_empty).bit_count()
-        x += w.frontier * 100.0 * (o_fr - m_fr) / (m_fr + o_fr + 2)
-        x += w.corners * ((mover & CORNERS).bit_count() - (other & CORNERS).bit_count())
         exposed = neighbours(CORNERS & empty)
-        x -= w.x_squares * (
-            (mover & X_SQUARES & exposed).bit_count() - (other & X_SQUARES & exposed).bit_count()
-        )
-        x -= w.c_squares * (
-            (mover & C_SQUARES & exposed).bit_count() - (other & C_SQUARES & exposed).bit_count()
-        )
+        stability = 0
         if occupied & (CORNERS | _BORDER):  # no edge disc: nothing can be stable yet
             mine, theirs = stable_discs(mover, occupied), stable_discs(other, occupied)
-            x += w.stability * (mine.bit_count() - theirs.bit_count())
-        filled = occupied.bit_count()
-        x += w.discs * filled / 64 * (mover.bit_count() - other.bit_count())
-        value = 64.0 * x / (abs(x) + w.softness)
-        return value if player == side else -value
+            stability = mine.bit_count() - theirs.bit_count()
+        return (
+            100.0 * (m_mob - o_mob) / (m_mob + o_mob + 2),
+            100.0 * (o_fr - m_fr) / (m_fr + o_fr + 2),
+            float((mover & CORNERS).bit_count() - (other & CORNERS).bit_count()),
+            float((other & X_SQUARES & exposed).bit_count()
+                  - (mover & X_SQUARES & exposed).bit_count()),
+            float((other & C_SQUARES & exposed).bit_count()
+                  - (mover & C_SQUARES & exposed).bit_count()),
+            float(stability),
+            occupied.bit_count() / 64 * (mover.bit_count() - other.bit_count()),
+        )
 
     def order_hint(self, state: OthelloState, actions: Sequence[int]) -> list[int]:
         """``actions``, corners first and X squares last, fewest replies first within a class.

@@ -15,11 +15,13 @@ name), ``brs`` and ``brs+`` (Best-Reply Search, whose ``depth`` counts layers: t
 searcher's turn, then one opponents' reply; ``unit=round`` counts both as one), and
 ``random``.  For example ``brs+:time=0.5`` or ``maxn:depth=2``.  Keys: ``depth`` (an
 int >= 1), ``unit`` (``ply`` or ``round``), ``time`` (seconds > 0 per move), ``nodes``
-(an int >= 1 per move) and ``engine`` (``1``/``0``: transposition table, move ordering
+(an int >= 1 per move), ``engine`` (``1``/``0``: transposition table, move ordering
 and PVS for alpha-beta; Star1 pruning for expectiminimax; for chess and Othello the
 engine's search of :class:`plies.engine.EngineSearch`, with quiescence and mate scores
-for chess).  A search agent without depth, time or nodes searches to the end, which
-chess and Othello refuse (no game would ever finish).
+for chess) and ``weights`` (a weights file of ``plies learn``: the agent evaluates with
+those feature weights, so learned and hand-set weights meet on the same game; see
+:mod:`plies.linear`).  A search agent without depth, time or nodes searches to the end,
+which chess and Othello refuse (no game would ever finish).
 
 Agents play with the ``"random"`` tie rule and a per-move seed, so two games between the
 same agents differ while every game stays a pure function of its seed.  Budgets by
@@ -49,11 +51,12 @@ from plies.engine import ALGORITHMS as REGISTRY
 from plies.engine import EngineSearch, SearchRequest, plan, play_defaults
 from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
 from plies.game import SIMULTANEOUS, default_player_actions, format_action
+from plies.linear import load_weights, weighted
 from plies.search import Limit
 
 ALGORITHMS: Final = (*REGISTRY, "random")
 """The algorithms an agent may use: the registry's, and ``random``."""
-KEYS: Final = ("depth", "unit", "time", "nodes", "engine")
+KEYS: Final = ("depth", "unit", "time", "nodes", "engine", "weights")
 
 _ENGINE_OK: Final = frozenset(
     name for name, entry in REGISTRY.items() if {"tt", "pruning"} & set(entry.switches)
@@ -67,12 +70,16 @@ class AgentSpec:
     """A parsed agent: an algorithm, its per-move :class:`Limit` and the engine switch.
 
     ``limit`` is None for ``random`` and for a search without any limit (to the end).
-    ``label`` is the canonical spec text (keys in the order of :data:`KEYS`).
+    ``weights``: the feature weights the agent evaluates with (read from
+    ``weights_file``), or empty for the game's own.  ``label`` is the canonical spec text
+    (keys in the order of :data:`KEYS`).
     """
 
     algorithm: str
     limit: Limit | None = None
     engine: bool = False
+    weights: tuple[tuple[str, float], ...] = ()
+    weights_file: str = ""
 
     @property
     def label(self) -> str:
@@ -89,6 +96,8 @@ class AgentSpec:
                 parts.append(f"nodes={lim.nodes}")
         if self.engine:
             parts.append("engine=1")
+        if self.weights_file:
+            parts.append(f"weights={self.weights_file}")
         return self.algorithm + (":" + ",".join(parts) if parts else "")
 
     @property
@@ -105,6 +114,9 @@ class AgentSpec:
         """
         if self.algorithm == "random":
             return
+        if self.weights_file:
+            load_weights(self.weights_file, game)  # the file is for this game's features
+            game = self.evaluating(game)
         reason = REGISTRY[self.algorithm].refusal(game)
         if reason is not None:
             name = getattr(game, "name", "this game")
@@ -117,6 +129,20 @@ class AgentSpec:
             )
         if self.engine:
             plan(game, game.initial_state(), self.request(player=None, seed=0))
+
+    def evaluating(self, game: Any) -> Any:
+        """``game`` evaluating with this agent's weights (``game`` itself without any).
+
+        Raises:
+            OptionError: the game has no linear evaluation or not these features.
+        """
+        if not self.weights:
+            return game
+        cached = _WEIGHTED.get(self.weights)
+        if cached is None or cached[0] is not game:
+            cached = (game, weighted(game, dict(self.weights)))
+            _WEIGHTED[self.weights] = cached
+        return cached[1]
 
     def request(self, player: int | None, seed: int) -> SearchRequest:
         """The engine layer's request for one move of this agent."""
@@ -133,6 +159,7 @@ class AgentSpec:
         ``seed`` makes the choice (ties, random moves, mixed strategies) reproducible.
         """
         mover = game.to_move(state)
+        game = self.evaluating(game)
         if self.algorithm == "random":
             rng = random.Random(seed)
             if mover == SIMULTANEOUS:
@@ -161,6 +188,11 @@ class AgentSpec:
         if result.action is None:
             raise UnsupportedGameError(f"agent {self.label!r} chose no move at {state!r}")
         return result.action, result.stats.nodes
+
+
+# The weighted game of each weight vector, with the game it was made from: made once per
+# process (an Othello of other weights is cheap, a game that precomputes tables is not).
+_WEIGHTED: dict[tuple[tuple[str, float], ...], tuple[Any, Any]] = {}
 
 
 def _own_actions(game: Any, state: Any, player: int) -> Sequence[Any]:
@@ -222,13 +254,17 @@ def parse_agent(text: str) -> AgentSpec:
     if unit not in ("ply", "round"):
         raise OptionError(f"bad value {unit!r} for unit in agent {spec!r}: use ply or round")
     engine = _flag(values, spec)
+    path = values.get("weights", "")
+    if "weights" in values and not path:
+        raise OptionError(f"agent {spec!r}: weights= needs a file written by plies learn")
+    weights = tuple(load_weights(path).items()) if path else ()
     if engine and name not in _ENGINE_OK:
         raise OptionError(
             f"agent {spec!r}: engine=1 applies to {' and '.join(sorted(_ENGINE_OK))} only"
         )
     limited = depth is not None or time is not None or nodes is not None or unit != "ply"
     limit = Limit(depth, "round" if unit == "round" else "ply", time, nodes) if limited else None
-    return AgentSpec(name, limit, engine)
+    return AgentSpec(name, limit, engine, weights, path)
 
 
 def _int(values: dict[str, str], key: str, spec: str) -> int | None:
