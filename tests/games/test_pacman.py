@@ -14,6 +14,7 @@ from plies.game import OpponentsAsChance
 from plies.games import load, parse_options
 from plies.games.pacman import (
     EAST,
+    GHOST_KINDS,
     GHOST_POINTS,
     LAYOUTS,
     LOSE_POINTS,
@@ -30,7 +31,6 @@ from plies.games.pacman import (
     Pacman,
     PacmanState,
     PacmanWeights,
-    GHOST_KINDS,
     directional_ghost,
     ghost_model,
     ghost_policy,
@@ -78,7 +78,8 @@ def test_the_ghost_option_makes_ghosts_players_or_chance() -> None:
     assert GHOST_KINDS == ("minimax", "random", "directional")
     assert isinstance(load("pacman", **parse_options("pacman", ["ghost=minimax"])), Pacman)
     for kind in ("random", "directional"):
-        game = load("pacman", **parse_options("pacman", ["layout=tiny", "ghosts=2", f"ghost={kind}"]))
+        options = parse_options("pacman", ["layout=tiny", "ghosts=2", f"ghost={kind}"])
+        game = load("pacman", **options)
         assert isinstance(game, OpponentsAsChance) and game.players == {1, 2}
         pac = game.game
         assert isinstance(pac, Pacman) and (pac.layout, pac.ghosts) == ("tiny", 2)
