@@ -386,7 +386,12 @@ class Pacman(Game[PacmanState, str]):
         legal = [d for d, _ in self._moves[state.ghosts[state.mover - 1]]]
         return legal or [STOP]
 
-    def _step(self, cell: int, action: str) -> int:
+    def step(self, cell: int, action: str) -> int:
+        """The cell one ``action`` leads to from ``cell`` (Stop: ``cell`` itself).
+
+        Raises:
+            ValueError: ``action`` runs into a wall.
+        """
         if action == STOP:
             return cell
         for direction, target in self._moves[cell]:
@@ -398,7 +403,7 @@ class Pacman(Game[PacmanState, str]):
         pacman, ghosts, scared, food, capsules, score, mover, moves, outcome = state
         k = self.ghosts
         if mover == 0:
-            pacman = self._step(pacman, action)
+            pacman = self.step(pacman, action)
             score -= TIME_PENALTY
             moves += 1
             bit = 1 << pacman
@@ -414,7 +419,7 @@ class Pacman(Game[PacmanState, str]):
             movers = range(k)  # Pacman may walk into any ghost
         else:
             g = mover - 1
-            cell = self._step(ghosts[g], action)
+            cell = self.step(ghosts[g], action)
             ghosts = (*ghosts[:g], cell, *ghosts[g + 1 :])
             if scared[g]:
                 scared = (*scared[:g], scared[g] - 1, *scared[g + 1 :])
@@ -556,12 +561,12 @@ class Pacman(Game[PacmanState, str]):
             eats = state.food | state.capsules
 
             def pacman_key(a: str) -> int:
-                return 0 if eats >> self._step(state.pacman, a) & 1 else 1
+                return 0 if eats >> self.step(state.pacman, a) & 1 else 1
 
             return sorted(actions, key=pacman_key)
         cell = state.ghosts[state.mover - 1]
         here = self._distance[state.pacman]
-        return sorted(actions, key=lambda a: here.get(self._step(cell, a), math.inf))
+        return sorted(actions, key=lambda a: here.get(self.step(cell, a), math.inf))
 
 
 GHOST_KINDS: Final = ("minimax", "random", "directional")
@@ -629,7 +634,7 @@ def directional_ghost(
     def policy(state: PacmanState) -> list[tuple[str, float]]:
         g = state.mover - 1
         legal = game.actions(state)
-        after = [game.distance(state.pacman, game._step(state.ghosts[g], a)) for a in legal]
+        after = [game.distance(state.pacman, game.step(state.ghosts[g], a)) for a in legal]
         scared = state.scared[g] > 0
         target = max(after) if scared else min(after)
         best = [a for a, d in zip(legal, after, strict=True) if d == target]
