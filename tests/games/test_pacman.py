@@ -479,3 +479,19 @@ def test_why_pacman_starves_as_a_command(
         assert pacman_moves[:10] == ["East:", "West:"] * 5
     else:
         assert pacman_moves[:2] == ["West:", "East:"]
+
+
+@pytest.mark.parametrize("ghosts", [1, 2])
+def test_a_depth_in_rounds_is_num_players_plies_in_pacman(ghosts: int) -> None:
+    # Every player moves once a round (a walled-in ghost plays Stop), so d rounds from
+    # Pacman's move are d * num_players plies: the same tree, value, move and node count
+    # (benchmarks/pacman_games.py relies on it to use the compiled workers).
+    game = Pacman("smallClassic", ghosts=ghosts, max_moves=40)
+    model = ghost_model(game, "directional")
+    for s in states_along_a_playout(game, 60, seed=7)[::10]:
+        if s.mover != 0 or game.is_terminal(s):
+            continue
+        rounds, in_plies = Limit(depth=2, unit=ROUNDS), Limit(depth=2 * game.num_players)
+        for search, searched in ((plies.minimax, game), (plies.expectiminimax, model)):
+            a, b = search(searched, s, rounds), search(searched, s, in_plies)
+            assert (a.value, a.action, a.stats.nodes) == (b.value, b.action, b.stats.nodes)

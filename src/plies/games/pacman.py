@@ -631,18 +631,26 @@ def directional_ghost(
     if not (0.0 <= attack <= 1.0 and 0.0 <= flee <= 1.0):
         raise ValueError(f"attack and flee are probabilities, got {attack} and {flee}")
 
+    # The odds depend only on the ghost's cell, Pacman's cell and whether it is scared, and
+    # a search asks for them at every ghost node: each triple is computed once.
+    known: dict[tuple[int, int, bool], list[tuple[str, float]]] = {}
+
     def policy(state: PacmanState) -> list[tuple[str, float]]:
         g = state.mover - 1
-        legal = game.actions(state)
-        after = [game.distance(state.pacman, game.step(state.ghosts[g], a)) for a in legal]
         scared = state.scared[g] > 0
-        target = max(after) if scared else min(after)
-        best = [a for a, d in zip(legal, after, strict=True) if d == target]
-        bias = flee if scared else attack
-        return [
-            (a, (bias / len(best) if a in best else 0.0) + (1.0 - bias) / len(legal))
-            for a in legal
-        ]
+        where = (state.ghosts[g], state.pacman, scared)
+        odds = known.get(where)
+        if odds is None:
+            legal = game.actions(state)
+            after = [game.distance(state.pacman, game.step(state.ghosts[g], a)) for a in legal]
+            target = max(after) if scared else min(after)
+            best = [a for a, d in zip(legal, after, strict=True) if d == target]
+            bias = flee if scared else attack
+            odds = known[where] = [
+                (a, (bias / len(best) if a in best else 0.0) + (1.0 - bias) / len(legal))
+                for a in legal
+            ]
+        return list(odds)
 
     return policy
 
