@@ -8,12 +8,13 @@ import random
 import pytest
 
 import plies
-from plies import Limit
+from plies import CHANCE, Limit
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import OpponentsAsChance
 from plies.games import load, parse_options
 from plies.games.pacman import (
     EAST,
+    GHOST_KINDS,
     GHOST_POINTS,
     LAYOUTS,
     LOSE_POINTS,
@@ -31,6 +32,9 @@ from plies.games.pacman import (
     PacmanState,
     PacmanWeights,
     directional_ghost,
+    ghost_model,
+    ghost_policy,
+    pacman,
     random_ghost,
 )
 from tests.clirun import plain_pipe, run  # noqa: F401  (plain_pipe: an autouse fixture)
@@ -68,6 +72,63 @@ def test_registered_as_pacman_with_its_options() -> None:
     assert isinstance(plain, Pacman) and plain.weights == SCORE_ONLY
     with pytest.raises(GameFormatError, match="not a valid features or score"):
         parse_options("pacman", ["evaluation=learned"])
+
+
+def test_the_ghost_option_makes_ghosts_players_or_chance() -> None:
+    assert GHOST_KINDS == ("minimax", "random", "directional")
+    assert isinstance(load("pacman", **parse_options("pacman", ["ghost=minimax"])), Pacman)
+    for kind in ("random", "directional"):
+        options = parse_options("pacman", ["layout=tiny", "ghosts=2", f"ghost={kind}"])
+        game = load("pacman", **options)
+        assert isinstance(game, OpponentsAsChance) and game.players == {1, 2}
+        pac = game.game
+        assert isinstance(pac, Pacman) and (pac.layout, pac.ghosts) == ("tiny", 2)
+        s = game.initial_state()
+        assert game.to_move(s) == 0
+        s = game.result(s, EAST)
+        assert game.to_move(s) == CHANCE and game.chance_player(s) == 1
+        assert list(game.chance_outcomes(s)) == ghost_policy(pac, kind)(s)
+    with pytest.raises(GameFormatError, match="not a valid minimax or random or directional"):
+        parse_options("pacman", ["ghost=smart"])
+    with pytest.raises(GameFormatError, match="accepted: minimax, random, directional"):
+        pacman(ghost="smart")
+    with pytest.raises(GameFormatError, match="has no policy"):
+        ghost_policy(Pacman("tiny"), "minimax")
+
+
+@pytest.mark.parametrize("kind", ["random", "directional"])
+def test_expectimax_over_the_ghost_kind_counts_depth_in_rounds(kind: str) -> None:
+    # Depth 2 rounds = Pacman, every ghost, Pacman, every ghost, then evaluate: the
+    # value of expectiminimax over ghost_model equals this hand-written expectimax.
+    game = Pacman("tiny", ghosts=2, max_moves=40)
+    model = ghost_model(game, kind)
+    policy = ghost_policy(game, kind)
+
+    def value(state: PacmanState, plies_left: int) -> float:
+        if game.is_terminal(state) or plies_left == 0:
+            return game.evaluate(state, 0)
+        if state.mover == 0:
+            return max(value(game.result(state, a), plies_left - 1) for a in game.actions(state))
+        return sum(p * value(game.result(state, a), plies_left - 1) for a, p in policy(state))
+
+    for s in states_along_a_playout(game, 12, seed=5)[::3]:
+        if s.mover != 0:
+            continue
+        result = plies.expectiminimax(model, s, Limit(depth=2, unit=ROUNDS))
+        assert result.value == pytest.approx(value(s, 2 * game.num_players))
+        assert result.stats.depth == 2
+
+
+def test_ghost_kind_play_samples_the_ghosts_and_expectimax_plays_pacman(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = run(
+        capsys, "play", "pacman", "-o", "layout=tiny", "-o", "ghosts=1",
+        "-o", "ghost=directional", "-a", "expectiminimax", "--depth", "2", "--unit", "round",
+        "--human", "none", "--seed", "1",
+    )
+    assert "Pacman (expectiminimax) plays" in out and "chance: " in out
+    assert "game over: Pacman" in out and "%%%%%%%" in out  # the maze is drawn
 
 
 def test_every_built_in_layout_can_be_cleared() -> None:
@@ -227,6 +288,18 @@ def test_features_use_maze_distances() -> None:
     # (1,2) to (3,2) is 2 by Manhattan but 4 through the maze.
     width = game.maze.width
     assert game.distance(1 * width + 2, 3 * width + 2) == 4
+
+
+def test_the_cached_nearest_food_is_the_nearest_pellet_by_maze_distance() -> None:
+    # food_distance scans cells by distance and caches by (cell, food); it must agree
+    # with the plain minimum over every pellet, computed and cached.
+    for layout in ("smallClassic", "trickyClassic"):
+        game = Pacman(layout, ghosts=2, max_moves=80)
+        for s in states_along_a_playout(game, 150, seed=11):
+            pellets = [c for c in range(game.maze.width * game.maze.height) if s.food >> c & 1]
+            plain = min((game.distance(s.pacman, c) for c in pellets), default=math.inf)
+            assert game.food_distance(s.pacman, s.food) == plain  # computed
+            assert game.food_distance(s.pacman, s.food) == plain  # cached
 
 
 def test_evaluate_is_the_weighted_sum_and_the_utility_at_the_end() -> None:
@@ -406,3 +479,19 @@ def test_why_pacman_starves_as_a_command(
         assert pacman_moves[:10] == ["East:", "West:"] * 5
     else:
         assert pacman_moves[:2] == ["West:", "East:"]
+
+
+@pytest.mark.parametrize("ghosts", [1, 2])
+def test_a_depth_in_rounds_is_num_players_plies_in_pacman(ghosts: int) -> None:
+    # Every player moves once a round (a walled-in ghost plays Stop), so d rounds from
+    # Pacman's move are d * num_players plies: the same tree, value, move and node count
+    # (benchmarks/pacman_games.py relies on it to use the compiled workers).
+    game = Pacman("smallClassic", ghosts=ghosts, max_moves=40)
+    model = ghost_model(game, "directional")
+    for s in states_along_a_playout(game, 60, seed=7)[::10]:
+        if s.mover != 0 or game.is_terminal(s):
+            continue
+        rounds, in_plies = Limit(depth=2, unit=ROUNDS), Limit(depth=2 * game.num_players)
+        for search, searched in ((plies.minimax, game), (plies.expectiminimax, model)):
+            a, b = search(searched, s, rounds), search(searched, s, in_plies)
+            assert (a.value, a.action, a.stats.nodes) == (b.value, b.action, b.stats.nodes)

@@ -1,4 +1,4 @@
-"""The clickable boards of chess and Othello in the web API (plies/web/view.py).
+"""The clickable boards of chess, Othello and Pacman in the web API (plies/web/view.py).
 
 Each board is checked against the game's own text picture and legal moves; a click is a
 move posted as the board names it; an illegal one is a one-line 422 and the server goes
@@ -273,3 +273,53 @@ def test_the_caption_counts_discs_and_names_a_check(client: TestClient) -> None:
     mate = ok(client, "state", {"game": "chess", "moves": ["f3", "e5", "g4", "Qh4"]})
     assert mate["board"]["caption"] == "checkmate"
     assert ok(client, "state", {"game": "chess"})["board"]["caption"] == ""
+
+
+# --- Pacman ----------------------------------------------------------------------------------
+
+
+PACMAN_MARKS = {"W": "%", "F": ".", "C": "o", "P": "P", "": " "}
+
+
+def test_the_pacman_maze_is_drawn_as_the_game_draws_it(client: TestClient) -> None:
+    options = {"layout": "smallClassic", "ghosts": 2}
+    moves = ["East", "East"]
+    data = ok(client, "state", {"game": "pacman", "options": options, "moves": moves})
+    game = games.load("pacman", layout="smallClassic", ghosts=2)
+    state = game.initial_state()
+    for move in moves:
+        state = play(game, state, move)
+    board = data["board"]
+    assert (board["kind"], board["rows"], board["columns"]) == ("pacman", 7, 20)
+    # The same picture as render(), the ghosts numbered (G1, G2; S1.. when scared).
+    drawn = "".join(PACMAN_MARKS.get(mark, mark[:1]) for mark in board["cells"])
+    assert drawn == "".join(game.render(state).splitlines()[:7])
+    assert [board["cells"].index(f"G{g}") for g in (1, 2)] == list(state.ghosts)
+    # A ghost is to move: nothing to click.
+    assert all(move is None for move in board["cell_moves"])
+    assert board["caption"] == "score 9, move 1 of 200, Ghost 2 to move"  # ate a pellet
+
+
+def test_a_pacman_click_on_a_neighbour_cell_moves_him_there(client: TestClient) -> None:
+    options = {"layout": "tiny", "ghosts": 1, "ghost": "directional"}
+    board = ok(client, "state", {"game": "pacman", "options": options})["board"]
+    pacman = board["cells"].index("P")
+    clickable = {i: m for i, m in enumerate(board["cell_moves"]) if m is not None}
+    assert clickable == {pacman: "Stop", pacman + 1: "East", pacman + 7: "South"}
+    # With its ghosts as chance (ghost=directional) the ghost's move is drawn, not searched.
+    after = ok(client, "state", {"game": "pacman", "options": options, "moves": ["East"]})
+    assert after["to_move_name"] == "chance" and after["board"]["cells"][pacman + 1] == "P"
+    assert {c["move"] for c in after["chance"]} == {"West", "South"}
+    moved = ok(client, "move", {"game": "pacman", "options": options, "moves": ["East"],
+                                "seed": 1})
+    assert moved["by"] == "chance" and moved["move"] in {"West", "South"}
+
+
+def test_scared_pacman_ghosts_are_drawn_scared(client: TestClient) -> None:
+    # tiny: the capsule is two steps South of Pacman.
+    options = {"layout": "tiny", "ghosts": 1}
+    data = ok(client, "state", {"game": "pacman", "options": options,
+                                "moves": ["South", "West", "South"]})
+    cells = data["board"]["cells"]
+    assert "S1" in cells and "C" not in cells
+    assert data["board"]["caption"].endswith("ghosts scared for 40 more moves")

@@ -395,3 +395,30 @@ def test_playing_black_turns_the_chess_board_round(page: Any, live_server: str) 
         truth = http.post("/api/state", json={"game": "chess", "moves": moves}).json()
     assert board_marks(page) == truth["board"]["cells"][::-1]
     shot(page, "chess-as-black")
+
+
+def test_play_pacman_on_the_drawn_maze(page: Any, live_server: str) -> None:
+    page.select_option("#game-select", "pacman")
+    page.wait_for_selector(".grid.pacman")
+    page.fill("[data-option=ghosts]", "1")
+    page.dispatch_event("[data-option=ghosts]", "change")
+    page.wait_for_selector(".grid.pacman .mark-G1")
+    assert page.locator(".grid.pacman .cell[class*=mark-G]").count() == 1
+    assert status(page) == "Pacman to move (human)"
+    with httpx.Client(base_url=live_server, timeout=30) as http:
+        truth = http.post(
+            "/api/state", json={"game": "pacman", "options": {"ghosts": "1"}}
+        ).json()["board"]
+    assert board_marks(page) == truth["cells"]  # walls, pellets, capsules, Pacman, the ghost
+    assert {"W", "F", "C", "P", "G1"} <= set(board_marks(page))
+    # Pacman moves by a click on the cell he steps to; the engine answers for the ghost.
+    playable = page.eval_on_selector_all(".grid .cell:not([disabled])",
+                                         "c => c.map(x => Number(x.dataset.cell))")
+    pacman = truth["cells"].index("P")
+    assert sorted(playable) == sorted(i for i, m in enumerate(truth["cell_moves"]) if m)
+    assert pacman + 1 in playable
+    page.click(f"[data-cell='{pacman + 1}']")
+    wait_for_turn(page, 2, "Pacman")
+    assert plies_played(page)[0] == "East"
+    assert "mark-P" in page.get_attribute(f"[data-cell='{pacman + 1}']", "class")
+    shot(page, "pacman")

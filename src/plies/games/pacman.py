@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError, IllegalActionError
-from plies.game import Game
+from plies.game import Game, OpponentsAsChance
 
 NORTH: Final = "North"
 SOUTH: Final = "South"
@@ -141,6 +141,14 @@ capsule, ``P`` Pacman, ``G`` ghost start).  The ``*Classic`` ones follow the pro
 of those names (written from its published layouts; details may differ)."""
 
 DEFAULT_LAYOUT: Final = "smallClassic"
+
+NEAREST_FOOD_CACHE: Final = 200_000
+"""How many (cell, food) pairs :meth:`Pacman.food_distance` remembers before it starts over."""
+
+
+def food_closeness(distance: float) -> float:
+    """The food-closeness feature: 1 / distance, 0 on food (none left) or out of reach."""
+    return 0.0 if distance in (0, math.inf) else 1.0 / distance
 
 
 class PacmanState(NamedTuple):
@@ -319,6 +327,15 @@ class Pacman(Game[PacmanState, str]):
         self.utility_range = (-bound, bound)
         self._moves = self._moves_table()
         self._distance = self._distances()
+        # Every open cell's reachable cells by increasing maze distance (with their bits):
+        # the nearest pellet is the first one whose bit is in the food mask.
+        self._by_distance = {
+            source: tuple((1 << c, d) for c, d in sorted(row.items(), key=lambda cd: cd[1]) if d)
+            for source, row in self._distance.items()
+        }
+        # Nearest-food distance by (Pacman's cell, food mask).  A search meets the same pair
+        # at many leaves (the ghosts' moves change neither), so the scan above runs once.
+        self._nearest_food: dict[tuple[int, int], float] = {}
 
     # --- the maze ---------------------------------------------------------------------------
 
@@ -369,7 +386,12 @@ class Pacman(Game[PacmanState, str]):
         legal = [d for d, _ in self._moves[state.ghosts[state.mover - 1]]]
         return legal or [STOP]
 
-    def _step(self, cell: int, action: str) -> int:
+    def step(self, cell: int, action: str) -> int:
+        """The cell one ``action`` leads to from ``cell`` (Stop: ``cell`` itself).
+
+        Raises:
+            ValueError: ``action`` runs into a wall.
+        """
         if action == STOP:
             return cell
         for direction, target in self._moves[cell]:
@@ -381,7 +403,7 @@ class Pacman(Game[PacmanState, str]):
         pacman, ghosts, scared, food, capsules, score, mover, moves, outcome = state
         k = self.ghosts
         if mover == 0:
-            pacman = self._step(pacman, action)
+            pacman = self.step(pacman, action)
             score -= TIME_PENALTY
             moves += 1
             bit = 1 << pacman
@@ -397,7 +419,7 @@ class Pacman(Game[PacmanState, str]):
             movers = range(k)  # Pacman may walk into any ghost
         else:
             g = mover - 1
-            cell = self._step(ghosts[g], action)
+            cell = self.step(ghosts[g], action)
             ghosts = (*ghosts[:g], cell, *ghosts[g + 1 :])
             if scared[g]:
                 scared = (*scared[:g], scared[g] - 1, *scared[g + 1 :])
@@ -425,39 +447,67 @@ class Pacman(Game[PacmanState, str]):
 
     # --- evaluation -------------------------------------------------------------------------
 
+    def food_distance(self, cell: int, food: int) -> float:
+        """The maze distance from ``cell`` to the nearest pellet of the mask ``food``.
+
+        0 when ``food`` has a pellet on ``cell``; inf when no pellet is reachable.  Cached
+        (the cache is emptied once it holds :data:`NEAREST_FOOD_CACHE` entries).
+        """
+        memo = self._nearest_food
+        distance = memo.get((cell, food))
+        if distance is None:
+            distance = 0.0 if food >> cell & 1 else math.inf
+            if distance:
+                for bit, d in self._by_distance[cell]:
+                    if food & bit:
+                        distance = float(d)
+                        break
+            if len(memo) >= NEAREST_FOOD_CACHE:
+                memo.clear()
+            memo[cell, food] = distance
+        return distance
+
     def features(self, state: PacmanState) -> dict[str, float]:
         """The features :class:`PacmanWeights` weighs, by the weights' field names."""
-        here = self._distance[state.pacman]
-        food_dist = min((here.get(c, math.inf) for c in _bits(state.food)), default=math.inf)
-        active = [
-            here.get(g, math.inf) for g, t in zip(state.ghosts, state.scared, strict=True) if not t
-        ]
-        catchable = [
-            d for g, t in zip(state.ghosts, state.scared, strict=True)
-            if t and (d := here.get(g, math.inf)) < t
-        ]
+        food, ghost, scared, capsules = self._features(state)
         return {
             "score": float(state.score),
-            "food_left": float(state.food.bit_count()),
-            "food_closeness": 0.0 if food_dist in (0, math.inf) else 1.0 / food_dist,
-            "ghost_closeness": 1.0 / (1.0 + min(active, default=math.inf)),
-            "scared_closeness": 1.0 / (1.0 + min(catchable, default=math.inf)),
-            "capsules_left": float(state.capsules.bit_count()),
+            "food_left": float(food),
+            "food_closeness": food_closeness(self.food_distance(state.pacman, state.food)),
+            "ghost_closeness": ghost,
+            "scared_closeness": scared,
+            "capsules_left": float(capsules),
         }
+
+    def _features(self, state: PacmanState) -> tuple[int, float, float, int]:
+        """Food left, ghost closeness, scared-ghost closeness, capsules left."""
+        here = self._distance[state.pacman]
+        active = catchable = math.inf
+        for g, t in zip(state.ghosts, state.scared, strict=True):
+            d = here.get(g, math.inf)
+            if not t:
+                active = min(active, d)
+            elif d < t:
+                catchable = min(catchable, d)
+        return (
+            state.food.bit_count(), 1.0 / (1.0 + active), 1.0 / (1.0 + catchable),
+            state.capsules.bit_count(),
+        )
 
     def evaluate(self, state: PacmanState, player: int) -> float:
         """The weighted feature sum for Pacman, negated for a ghost; the utility at the end.
 
         Clamped to ``utility_range`` (bounded searches rely on it).
         """
-        if self.is_terminal(state):
-            return self.utility(state, player)
+        if state.outcome != PLAYING or (state.moves >= self.max_moves and state.mover == 0):
+            return float(state.score if player == 0 else -state.score)
         w = self.weights
-        f = self.features(state)
+        food, ghost, scared, capsules = self._features(state)
         value = (
-            w.score * f["score"] + w.food_left * f["food_left"]
-            + w.food_closeness * f["food_closeness"] + w.ghost_closeness * f["ghost_closeness"]
-            + w.scared_closeness * f["scared_closeness"] + w.capsules_left * f["capsules_left"]
+            w.score * state.score + w.food_left * food
+            + w.food_closeness * food_closeness(self.food_distance(state.pacman, state.food))
+            + w.ghost_closeness * ghost + w.scared_closeness * scared
+            + w.capsules_left * capsules
         )
         lo, hi = self.utility_range
         value = min(max(value, lo), hi)
@@ -511,29 +561,43 @@ class Pacman(Game[PacmanState, str]):
             eats = state.food | state.capsules
 
             def pacman_key(a: str) -> int:
-                return 0 if eats >> self._step(state.pacman, a) & 1 else 1
+                return 0 if eats >> self.step(state.pacman, a) & 1 else 1
 
             return sorted(actions, key=pacman_key)
         cell = state.ghosts[state.mover - 1]
         here = self._distance[state.pacman]
-        return sorted(actions, key=lambda a: here.get(self._step(cell, a), math.inf))
+        return sorted(actions, key=lambda a: here.get(self.step(cell, a), math.inf))
+
+
+GHOST_KINDS: Final = ("minimax", "random", "directional")
+"""How the ghosts play: searched as adversaries (paranoid minimax), or chance that follows
+:func:`random_ghost` or :func:`directional_ghost` (expectimax's model, sampled in play)."""
 
 
 def pacman(
     layout: str = DEFAULT_LAYOUT, ghosts: int = 2, max_moves: int = 200,
-    evaluation: str = "features",
-) -> Pacman:
+    evaluation: str = "features", ghost: str = "minimax",
+) -> Game[PacmanState, str]:
     """The registry's factory: a :class:`Pacman` whose weights :data:`EVALUATIONS` names.
 
+    ``ghost`` (one of :data:`GHOST_KINDS`): ``minimax`` gives the game itself, every ghost
+    a player; ``random`` or ``directional`` gives :func:`ghost_model`, the game with the
+    ghosts as chance nodes, so ``expectiminimax`` is the project's expectimax agent and
+    ``plies play`` draws the ghosts' moves from that policy.
+
     Raises:
-        GameFormatError: an ``evaluation`` that is not in :data:`EVALUATIONS`, or what
-            :class:`Pacman` refuses.
+        GameFormatError: an ``evaluation`` that is not in :data:`EVALUATIONS`, a ``ghost``
+            that is not in :data:`GHOST_KINDS`, or what :class:`Pacman` refuses.
     """
     if evaluation not in EVALUATIONS:
         raise GameFormatError(
             f"unknown Pacman evaluation {evaluation!r}; accepted: {', '.join(EVALUATIONS)}"
         )
-    return Pacman(layout, ghosts, max_moves, weights=EVALUATIONS[evaluation])
+    if ghost not in GHOST_KINDS:
+        raise GameFormatError(
+            f"unknown Pacman ghost kind {ghost!r}; accepted: {', '.join(GHOST_KINDS)}"
+        )
+    return ghost_model(Pacman(layout, ghosts, max_moves, weights=EVALUATIONS[evaluation]), ghost)
 
 
 # --- ghost models -----------------------------------------------------------------------------
@@ -567,17 +631,54 @@ def directional_ghost(
     if not (0.0 <= attack <= 1.0 and 0.0 <= flee <= 1.0):
         raise ValueError(f"attack and flee are probabilities, got {attack} and {flee}")
 
+    # The odds depend only on the ghost's cell, Pacman's cell and whether it is scared, and
+    # a search asks for them at every ghost node: each triple is computed once.
+    known: dict[tuple[int, int, bool], list[tuple[str, float]]] = {}
+
     def policy(state: PacmanState) -> list[tuple[str, float]]:
         g = state.mover - 1
-        legal = game.actions(state)
-        after = [game.distance(state.pacman, game._step(state.ghosts[g], a)) for a in legal]
         scared = state.scared[g] > 0
-        target = max(after) if scared else min(after)
-        best = [a for a, d in zip(legal, after, strict=True) if d == target]
-        bias = flee if scared else attack
-        return [
-            (a, (bias / len(best) if a in best else 0.0) + (1.0 - bias) / len(legal))
-            for a in legal
-        ]
+        where = (state.ghosts[g], state.pacman, scared)
+        odds = known.get(where)
+        if odds is None:
+            legal = game.actions(state)
+            after = [game.distance(state.pacman, game.step(state.ghosts[g], a)) for a in legal]
+            target = max(after) if scared else min(after)
+            best = [a for a, d in zip(legal, after, strict=True) if d == target]
+            bias = flee if scared else attack
+            odds = known[where] = [
+                (a, (bias / len(best) if a in best else 0.0) + (1.0 - bias) / len(legal))
+                for a in legal
+            ]
+        return list(odds)
 
     return policy
+
+
+def ghost_policy(game: Pacman, kind: str) -> Callable[[PacmanState], list[tuple[str, float]]]:
+    """The policy of the ghost kind ``kind``: ``random`` or ``directional`` (the defaults).
+
+    Raises:
+        GameFormatError: any other kind (``minimax`` ghosts search, they have no policy).
+    """
+    if kind == "random":
+        return random_ghost(game)
+    if kind == "directional":
+        return directional_ghost(game)
+    raise GameFormatError(f"ghost kind {kind!r} has no policy; accepted: random, directional")
+
+
+def ghost_model(game: Pacman, kind: str) -> Game[PacmanState, str]:
+    """``game`` with its ghosts played as ``kind`` says (one of :data:`GHOST_KINDS`).
+
+    ``minimax``: ``game`` itself.  ``random``/``directional``: an
+    :class:`~plies.game.OpponentsAsChance` over every ghost with :func:`ghost_policy`, so a
+    ghost's move is a chance node (it still counts as a ply for depth, so depth in rounds
+    means what it means for minimax ghosts).
+
+    Raises:
+        GameFormatError: a kind not in :data:`GHOST_KINDS`.
+    """
+    if kind == "minimax":
+        return game
+    return OpponentsAsChance(game, range(1, game.num_players), policy=ghost_policy(game, kind))

@@ -41,7 +41,7 @@ from plies.games.matrix import (
 )
 from plies.games.nim import Nim, sticks
 from plies.games.othello import Othello
-from plies.games.pacman import DEFAULT_LAYOUT, EVALUATIONS, LAYOUTS, pacman
+from plies.games.pacman import DEFAULT_LAYOUT, EVALUATIONS, GHOST_KINDS, LAYOUTS, pacman
 from plies.games.pig import Pig
 from plies.games.spec import is_spec, load_spec, spec_options
 from plies.games.tictactoe import TicTacToe
@@ -570,6 +570,11 @@ _register_builtins(
                 Option(
                     "evaluation", choice(*EVALUATIONS), "features",
                     "features: the weighted features; score: the plain score (Pacman starves)",
+                ),
+                Option(
+                    "ghost", choice(*GHOST_KINDS), "minimax",
+                    "minimax: ghosts are searched players; random, directional: ghosts are "
+                    "chance with that policy (expectimax; sampled in play)",
                 ),
             ),
         ),

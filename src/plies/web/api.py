@@ -121,6 +121,10 @@ MAX_TREE_NODES: Final = 5000
 DEFAULT_TREE_NODES: Final = 2000
 MAX_OPTION_INT: Final = 64
 """Largest number in a game option (a bigger board or pile only makes a slow page)."""
+LENGTH_CAPS: Final = frozenset({"max_moves"})
+"""Options that only cap how long a game lasts (Pacman's ``max_moves``): they make no board
+or pile bigger, and :data:`MAX_MOVES` caps a replay anyway, so :data:`MAX_OPTION_INT` does
+not apply to them (the registry's own bounds still do)."""
 MAX_OPTION_LIST: Final = 16
 """Most numbers in a list option (piles)."""
 REQUEST_TIME: Final = 15.0
@@ -241,7 +245,8 @@ def load_game(body: Mapping[str, Any]) -> Any:
     items = [f"{key}={_option_text(key, value)}" for key, value in options.items()]
     typed = games.parse_options(game_name, items)
     for key, value in typed.items():
-        _check_size(key, value)
+        if key not in LENGTH_CAPS:
+            _check_size(key, value)
     try:
         return games.load(game_name, **typed)
     except ValueError as err:  # a factory's own check, e.g. "moves per turn must be >= 1"

@@ -50,6 +50,7 @@ from plies.game import (
 from plies.games.chess import Chess
 from plies.games.connect4 import Connect4
 from plies.games.othello import PASS, Othello
+from plies.games.pacman import STOP, Pacman, PacmanState
 from plies.games.tictactoe import TicTacToe
 
 CHESS_GLYPHS: Final = dict(zip("KQRBNPkqrbnp", "♚♛♜♝♞♟" * 2, strict=True))
@@ -151,6 +152,9 @@ def board(
         return _othello_board(game, state, legal, before, last)
     if isinstance(game, Chess):
         return _chess_board(game, state, legal, before, last)
+    pacman = game if isinstance(game, Pacman) else getattr(game, "game", None)
+    if isinstance(pacman, Pacman):  # also with its ghosts as chance (OpponentsAsChance)
+        return _pacman_board(pacman, state, legal)
     return None
 
 
@@ -218,6 +222,36 @@ def _chess_board(
         "rotatable": True,
         "caption": "" if not alert else "checkmate" if not legal
         else f"{game.player_name(game.to_move(state))} is in check",
+    }
+
+
+def _pacman_board(game: Pacman, state: PacmanState, legal: dict[Any, str]) -> dict[str, Any]:
+    # Marks: W wall, F pellet, C capsule, P Pacman, G1..G4 a ghost, S1..S4 a scared one
+    # (a ghost is drawn over a pellet it stands on; Pacman under a ghost that caught him).
+    maze = game.maze
+    cells = ["W" if i in maze.walls else "" for i in range(maze.width * maze.height)]
+    for i in range(len(cells)):
+        if state.food >> i & 1:
+            cells[i] = "F"
+        elif state.capsules >> i & 1:
+            cells[i] = "C"
+    cells[state.pacman] = "P"
+    for g, (cell, timer) in enumerate(zip(state.ghosts, state.scared, strict=True), start=1):
+        cells[cell] = f"{'S' if timer else 'G'}{g}"
+    # Pacman's moves are clicks on the cell he would step to (his own cell: Stop).
+    cell_moves: list[str | None] = [None] * len(cells)
+    if state.mover == 0 and not game.is_terminal(state):
+        for action, text in legal.items():
+            cell_moves[state.pacman if action == STOP else game.step(state.pacman, action)] = text
+    scared = [t for t in state.scared if t]
+    return {
+        "kind": "pacman",
+        "rows": maze.height,
+        "columns": maze.width,
+        "cells": cells,
+        "cell_moves": cell_moves,
+        "caption": game.render(state).rsplit("\n", 1)[1]
+        + (f"; ghosts scared for {max(scared)} more moves" if scared else ""),
     }
 
 
