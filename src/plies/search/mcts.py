@@ -16,7 +16,8 @@ the path (*backpropagation*).
   ``exploration`` of the order of the utilities' spread.
 - **Playouts** pick uniformly random legal actions until the game ends or ``playout``
   plies were played; the state reached there is scored with ``evaluate`` (clipped into
-  ``utility_range`` when that is finite).
+  ``utility_range`` when that is finite).  A game with a ``random_playout`` hook
+  (Connect Four, Othello, GDL games) plays them on its own fast path, with the same draws.
 - **MCTS-Solver** (Winands, Björnsson and Saito, 2008; ``solver=True``, the default):
   terminal nodes are solved, and a node whose children prove its value is solved too
   (see ``_Tree.prove``); solved nodes need no playout, selection scores them by their
@@ -245,32 +246,20 @@ class _Tree:
         return best
 
     def rollout(self, state: Any) -> list[float]:
-        """Random moves from ``state``: the reward of every player where the playout ends."""
-        ops, rng, stats = self.ops, self.rng, self.stats
-        players = range(ops.num_players)
-        for _ in range(self.playout):
-            if ops.is_terminal(state):
-                stats.leaves += 1
-                return [self.reward(ops.utility(state, p)) for p in players]
-            mover = ops.to_move(state)
-            if mover == CHANCE:
-                outcomes = ops.chance_outcomes(state)
-                action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                check_mover(self.game, mover)
-                actions = ops.actions(state)
-                if not actions:
-                    raise UnsupportedGameError(
-                        f"non-terminal state without legal actions: {state!r}"
-                    )
-                action = actions[rng.randrange(len(actions))]
-            state = ops.result(state, action)
-        if ops.is_terminal(state):
-            stats.leaves += 1
-            return [self.reward(ops.utility(state, p)) for p in players]
-        stats.evals += ops.num_players
-        return [self.reward(ops.evaluate(state, p)) for p in players]
+        """Random moves from ``state``: the reward of every player where the playout ends.
 
+        The moves are the game's ``random_playout`` hook's (a fast path) or, without
+        one, :func:`plies.game.default_random_playout`'s: the same draws either way.
+        """
+        ops = self.ops
+        assert ops.random_playout is not None  # game_ops always resolves it
+        state = ops.random_playout(state, self.rng, self.playout)
+        players = range(ops.num_players)
+        if ops.is_terminal(state):
+            self.stats.leaves += 1
+            return [self.reward(ops.utility(state, p)) for p in players]
+        self.stats.evals += ops.num_players
+        return [self.reward(ops.evaluate(state, p)) for p in players]
 
 
 def check_mover(game: Any, mover: int) -> None:
