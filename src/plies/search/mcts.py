@@ -142,6 +142,32 @@ class _Tree:
         return Node(state, mover, False, moves, probs, list(range(len(moves))),
                     totals=[0.0] * ops.num_players)
 
+    def scan_root(self) -> None:
+        """Decisive moves (MCTS-Solver): every root action that ends the game is expanded
+        before the first iteration, as a solved child with one visit of its reward.
+
+        One ``result`` per root action, once a search: a move that wins at once is then
+        never missed, even when the budget is smaller than the number of moves (a
+        depth-1 alpha-beta search never misses one either), and a root whose moves all
+        end the game is solved at once.
+        """
+        root, ops = self.root, self.ops
+        if root.mover == CHANCE:
+            return
+        for k in list(root.untried):
+            state = ops.result(root.state, root.moves[k])
+            if not ops.is_terminal(state):
+                continue
+            child = root.children[k] = self.node(state)
+            root.untried.remove(k)
+            assert child.proof is not None
+            child.visits, child.totals = 1, list(child.proof)
+            root.visits += 1
+            for p, r in enumerate(child.proof):
+                root.totals[p] += r
+            self.stats.leaves += 1
+        self.prove(root)
+
     def iterate(self) -> None:
         """One selection, expansion, playout and backpropagation from the root."""
         node = self.root
@@ -272,19 +298,41 @@ def check_mover(game: Any, mover: int) -> None:
         raise not_a_player(game, mover)
 
 
-def _most_visited(node: Node, tie: str, rng: random.Random | None) -> int | None:
-    """The index of the most visited child (then the best mean for the mover; then the
-    first in action order, or a seeded random one with ``tie="random"``)."""
-    if not node.children:
+def final_choice(node: Node, tie: str = "first", rng: random.Random | None = None) -> int | None:
+    """The child of a decision node to play: the most visited, unless a proof says better.
+
+    Among the children whose value is not known, the most visited (then more reward for
+    the mover; then the first in action order, or a seeded random one with
+    ``tie="random"``).  A solved child (a terminal one, or one the solver proved) counts
+    with its exact reward instead of its visits: the best of them (the first in action
+    order among equals) is played when nothing unknown is better on average, so a move
+    proven to lose is never played for its visits while another may draw or win, and a
+    move that gives the mover the top reward is always played (MCTS-Solver's "secure"
+    final move, which matters in N-player and non-zero-sum games, where such a child
+    does not prove its parent).  None for a node without children.
+    """
+    children = node.children
+    if not children:
         return None
     mover = node.mover
-    def key(k: int) -> tuple[int, float]:
-        child = node.children[k]
-        mean = child.totals[mover] / child.visits if mover >= 0 and child.visits else 0.0
-        return child.visits, mean
-    best = max(key(k) for k in node.children)
-    ties = sorted(k for k in node.children if key(k) == best)
-    return rng.choice(ties) if tie == "random" and rng is not None else ties[0]
+
+    def mean(k: int) -> float:
+        child = children[k]
+        return child.totals[mover] / child.visits if child.visits else 0.0
+
+    proven = [k for k in sorted(children) if children[k].proof is not None]
+    best_proven = None
+    if proven:
+        best_proven = max(proven, key=lambda k: (children[k].proof or ())[mover])
+    unknown = [k for k in children if children[k].proof is None and children[k].visits]
+    if unknown:
+        top = max((children[k].visits, mean(k)) for k in unknown)
+        ties = sorted(k for k in unknown if (children[k].visits, mean(k)) == top)
+        pick = rng.choice(ties) if tie == "random" and rng is not None else ties[0]
+        proof = None if best_proven is None else children[best_proven].proof
+        if proof is None or proof[mover] < mean(pick):
+            return pick
+    return best_proven
 
 
 def mcts(
@@ -311,9 +359,13 @@ def mcts(
     choice (expansion order, playouts, chance samples; None is seed 0), so a search under a
     node budget is a pure function of its arguments.
 
-    ``action`` is the root's most visited child (ties: more reward for the mover, then the
-    first in ``actions()`` order, or seeded random with ``tie="random"``), ``pv`` the most
-    visited line (it stops at a chance node), ``value`` ``player``'s mean reward after
+    Before the first iteration every root action that ends the game is expanded
+    (decisive moves, :meth:`_Tree.scan_root`; with the solver only), so a win at once is
+    never missed however small the budget.  ``action`` is :func:`final_choice`'s: the
+    root's most visited child (ties: more reward for the mover, then the first in
+    ``actions()`` order, or seeded random with ``tie="random"``) unless a solved child is
+    at least as good as its mean, ``pv`` the line of such choices (it stops at a chance
+    node), ``value`` ``player``'s mean reward after
     ``action`` on the utility scale (``player`` defaults to the mover; at a chance root, the
     root's mean): an estimate, so ``exact`` is False, unless the root is terminal or the
     solver proved it (then ``action`` and ``pv`` follow the proof, the value is max^n's for
@@ -348,6 +400,8 @@ def mcts(
     if tree.root.terminal:
         stats.elapsed = time.perf_counter() - start
         return SearchResult(float(ops.utility(state, who)), None, (), stats, who)
+    if solver:
+        tree.scan_root()
     budget = limit.nodes
     if budget is None and limit.time is None and stop is None:
         budget = ITERATIONS
@@ -390,7 +444,7 @@ def _result(
         if node.proof is not None:  # a solved node: its proving child
             k: int | None = node.best
         else:
-            k = _most_visited(node, tie if node is root else "first", rng)
+            k = final_choice(node, tie if node is root else "first", rng)
         if k is None:
             break
         line.append(k)
@@ -426,4 +480,4 @@ def _mean(node: Node, who: int) -> float:
     return node.totals[who] / node.visits if node.visits else 0.5
 
 
-__all__ = ["EXPLORATION", "ITERATIONS", "PLAYOUT", "MctsSearcher", "mcts"]
+__all__ = ["EXPLORATION", "ITERATIONS", "PLAYOUT", "MctsSearcher", "final_choice", "mcts"]
