@@ -261,3 +261,33 @@ def test_the_decisive_move_scan_finds_a_win_before_any_iteration() -> None:
     result = mcts(ttt, state, plies.Limit(nodes=1), seed=0)
     assert ttt.format_action(state, result.action) == "(mark 3 1)" and result.value == 100
     assert result.stats.nodes == 1
+
+
+def _gdl_position(game: Any, *moves: str) -> Any:
+    state = game.initial_state()
+    for move in moves:
+        state = game.result(state, game.parse_action(state, move))
+    return state
+
+
+def test_the_anti_decisive_scan_blocks_a_threat_with_one_iteration() -> None:
+    # O (2 2), (1 3) threatens the diagonal at (3 1); X has no win: every other move loses.
+    ttt = load_game(GDL_DATA / "ticTacToe.kif")
+    state = _gdl_position(ttt, "mark 1 1", "mark 2 2", "mark 1 2", "mark 1 3")
+    for seed in range(3):
+        result = mcts(ttt, state, plies.Limit(nodes=1), seed=seed, all_values=True)
+        assert ttt.format_action(state, result.action) == "(mark 3 1)"
+        assert list(result.action_values or {}) == [result.action]  # the rest: not searched
+    plain = [mcts(ttt, state, plies.Limit(nodes=1), seed=s, solver=False).action
+             for s in range(6)]
+    assert len(set(plain)) > 1  # without the scan one iteration is a random move
+
+
+def test_when_every_move_loses_at_once_they_are_all_searched() -> None:
+    # X on 1, 3, 5; O on 0, 4, 2 threatens both 8 and 6: every X move (6, 7, 8) loses.
+    ttt = load("tictactoe")
+    state = play(ttt, 1, 0, 3, 4, 5, 2)
+    result = mcts(ttt, state, plies.Limit(nodes=30), seed=0, all_values=True)
+    assert result.action in (6, 7, 8)
+    assert sorted(result.action_values or {}) == [6, 7, 8]
+    assert result.exact and result.value == -1  # and the solver proves the loss

@@ -56,6 +56,9 @@ PLAYOUT: Final = 200
 """Plies a playout plays at most before ``evaluate`` scores where it stopped."""
 ITERATIONS: Final = 10_000
 """Iterations of a search given neither time, nodes nor stop."""
+ANTI_DECISIVE: Final = 32
+"""The most root moves for which the root is scanned for anti-decisive moves (the scan
+costs about the square of the moves in ``result`` calls; see ``_Tree.scan_root``)."""
 
 
 class MctsSearcher(Searcher):
@@ -143,20 +146,33 @@ class _Tree:
                     totals=[0.0] * ops.num_players)
 
     def scan_root(self) -> None:
-        """Decisive moves (MCTS-Solver): every root action that ends the game is expanded
-        before the first iteration, as a solved child with one visit of its reward.
+        """Decisive and anti-decisive moves at the root, before the first iteration.
 
-        One ``result`` per root action, once a search: a move that wins at once is then
-        never missed, even when the budget is smaller than the number of moves (a
-        depth-1 alpha-beta search never misses one either), and a root whose moves all
-        end the game is solved at once.
+        *Decisive* (MCTS-Solver): every root action that ends the game is expanded as a
+        solved child with one visit of its reward: one ``result`` per root action, once a
+        search, so a move that wins at once is never missed, even when the budget is
+        smaller than the number of moves (a depth-1 alpha-beta search never misses one
+        either), and a root whose moves all end the game is solved at once.
+
+        *Anti-decisive* (Teytaud and Teytaud, 2010), in two-player games with a finite
+        ``utility_range`` and at most :data:`ANTI_DECISIVE` root moves (it costs about
+        the square of that in ``result`` calls): a root action after which the opponent
+        can end the game with the root mover's lowest utility is not searched, unless no
+        other action is left.  In a zero-sum game that move is a proven loss (the solver
+        would find it); otherwise it is the paranoid assumption that the opponent takes
+        such a win.  Such actions have no entry in ``action_values``, and the root is
+        then never proven by all its children.
         """
         root, ops = self.root, self.ops
         if root.mover == CHANCE:
             return
+        anti = ops.num_players == 2 and self.bounded and len(root.moves) <= ANTI_DECISIVE
+        losing = []
         for k in list(root.untried):
             state = ops.result(root.state, root.moves[k])
             if not ops.is_terminal(state):
+                if anti and self.loses_at_once(state, root.mover):
+                    losing.append(k)
                 continue
             child = root.children[k] = self.node(state)
             root.untried.remove(k)
@@ -166,7 +182,22 @@ class _Tree:
             for p, r in enumerate(child.proof):
                 root.totals[p] += r
             self.stats.leaves += 1
+        if losing and len(root.children) + len(root.untried) > len(losing):
+            for k in losing:
+                root.untried.remove(k)
         self.prove(root)
+
+    def loses_at_once(self, state: Any, me: int) -> bool:
+        """Whether the opponent, to move at ``state``, can end the game with ``me``'s
+        lowest reward."""
+        ops = self.ops
+        if ops.to_move(state) != 1 - me:
+            return False
+        for action in ops.actions(state):
+            after = ops.result(state, action)
+            if ops.is_terminal(after) and self.reward(ops.utility(after, me)) <= 0.0:
+                return True
+        return False
 
     def iterate(self) -> None:
         """One selection, expansion, playout and backpropagation from the root."""
@@ -359,9 +390,12 @@ def mcts(
     choice (expansion order, playouts, chance samples; None is seed 0), so a search under a
     node budget is a pure function of its arguments.
 
-    Before the first iteration every root action that ends the game is expanded
-    (decisive moves, :meth:`_Tree.scan_root`; with the solver only), so a win at once is
-    never missed however small the budget.  ``action`` is :func:`final_choice`'s: the
+    Before the first iteration (with the solver only, ``_Tree.scan_root``) every root
+    action that ends the game is expanded (decisive moves), so a win at once is never
+    missed however small the budget, and in two-player games with at most
+    :data:`ANTI_DECISIVE` moves an action after which the opponent can end the game with
+    the mover's lowest utility is left out unless every action is such (anti-decisive
+    moves).  ``action`` is :func:`final_choice`'s: the
     root's most visited child (ties: more reward for the mover, then the first in
     ``actions()`` order, or seeded random with ``tie="random"``) unless a solved child is
     at least as good as its mean, ``pv`` the line of such choices (it stops at a chance
@@ -480,4 +514,6 @@ def _mean(node: Node, who: int) -> float:
     return node.totals[who] / node.visits if node.visits else 0.5
 
 
-__all__ = ["EXPLORATION", "ITERATIONS", "PLAYOUT", "MctsSearcher", "final_choice", "mcts"]
+__all__ = [
+    "ANTI_DECISIVE", "EXPLORATION", "ITERATIONS", "PLAYOUT", "MctsSearcher", "final_choice", "mcts",
+]
