@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Generic, NamedTuple, Protocol, TypeVar
@@ -141,6 +142,8 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``label``               hook       absent: nodes carry no label (tree pictures)
     ``pass_turn_to``        hook       absent: no out-of-turn moves (``brs`` refuses
                                        games of 3+ players; ``brs+`` needs none)
+    ``random_playout``      hook       absent: playouts call ``actions`` and ``result``
+                                       per ply (:func:`default_random_playout`)
     ======================  =========  ==================================================
 
     A *hook* is absent unless the game provides it, because providing one changes what a
@@ -159,8 +162,13 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     start of its turn, the players in between, and the rest of the mover's turn,
     skipped; ``state`` itself when ``player`` starts its turn there; the terminal state if
     the game ends on the way; ValueError or None for a player who has no turn to take,
-    e.g. one out of the game: Best-Reply Search's out-of-turn reply).
-    Read any optional member with :func:`hook`, which
+    e.g. one out of the game: Best-Reply Search's out-of-turn reply),
+    ``random_playout(state, rng, limit) -> state`` (a fast path for Monte Carlo playouts:
+    the state reached after uniformly random legal moves, chance outcomes by their
+    probability, until the game ends or ``limit`` plies were played; it must draw from the
+    generator exactly as :func:`default_random_playout` does, so that both give the same
+    state for the same seed, and a wrapper that changes moves or states must not forward
+    it).  Read any optional member with :func:`hook`, which
     answers None for a hook left out and for a method left at its default.
     """
 
@@ -188,6 +196,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         turn_progress: Callable[[S], tuple[int, int]] | None = None
         label: Callable[[S], str | None] | None = None
         pass_turn_to: Callable[[S, int], S | None] | None = None
+        random_playout: Callable[[S, random.Random, int], S] | None = None
     else:
         order_hint = _Hook()
         value_bounds = _Hook()
@@ -199,6 +208,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         turn_progress = _Hook()
         label = _Hook()
         pass_turn_to = _Hook()
+        random_playout = _Hook()
 
     def initial_state(self) -> S: ...
 
@@ -293,6 +303,7 @@ METHODS: Final = (
 HOOKS: Final = (
     "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "extension",
     "null_move", "is_quiet", "turn_progress", "label", "pass_turn_to",
+    "random_playout",
 )
 
 
@@ -397,7 +408,9 @@ class GameOps:
     Searches build this once per call, so the hot loop never pays for ``getattr``.
     ``chance_player(state)`` names the player a CHANCE node stands for when the game
     models a player as chance (:class:`OpponentsAsChance`), so that its move counts for
-    depth; None for a true chance event (default: always None).
+    depth; None for a true chance event (default: always None).  ``random_playout`` is
+    the game's hook of that name, or :func:`default_random_playout`'s loop over these
+    members.
     """
 
     to_move: Callable[[Any], int]
@@ -411,6 +424,7 @@ class GameOps:
     utility_range: tuple[float, float]
     num_players: int
     chance_player: Callable[[Any], int | None] = _no_player
+    random_playout: Callable[[Any, random.Random, int], Any] | None = None
 
 
 def game_ops(game: Any) -> GameOps:
@@ -427,19 +441,92 @@ def game_ops(game: Any) -> GameOps:
         return state  # type: ignore[no-any-return]
 
     lo, hi = getattr(game, "utility_range", None) or (-math.inf, math.inf)
+    to_move, result, is_terminal = game.to_move, game.result, game.is_terminal
+    chance_outcomes = getattr(game, "chance_outcomes", None) or _chance
+    players = int(game.num_players)
+
+    def _playout(state: Any, rng: random.Random, limit: int) -> Any:
+        return _random_moves(
+            game, players, to_move, actions, result, is_terminal, chance_outcomes,
+            state, rng, limit,
+        )
+
     return GameOps(
-        to_move=game.to_move,
+        to_move=to_move,
         actions=actions,
-        result=game.result,
-        is_terminal=game.is_terminal,
+        result=result,
+        is_terminal=is_terminal,
         utility=game.utility,
         evaluate=getattr(game, "evaluate", None) or _evaluate,
-        chance_outcomes=getattr(game, "chance_outcomes", None) or _chance,
+        chance_outcomes=chance_outcomes,
         key=getattr(game, "key", None) or _key,
         utility_range=(float(lo), float(hi)),
-        num_players=int(game.num_players),
+        num_players=players,
         chance_player=getattr(game, "chance_player", None) or _no_player,
+        random_playout=hook(game, "random_playout") or _playout,
     )
+
+
+def default_random_playout(game: Any, state: Any, rng: random.Random, limit: int) -> Any:
+    """The state after random moves from ``state``: what ``random_playout`` must match.
+
+    Until the game ends or ``limit`` plies were played: at a CHANCE node the outcome
+    ``rng.choices(outcomes, probabilities)[0]``, at a player's node the action
+    ``actions[int(rng.random() * len(actions))]`` (uniform, in ``actions()`` order; one
+    ``random()`` call is several times cheaper than ``randrange``).  A game's
+    ``random_playout`` hook must consume ``rng`` in this same way (only faster), so that
+    both return the same state from the same generator state.
+
+    Raises:
+        UnsupportedGameError: a SIMULTANEOUS node, a ``to_move`` that is no player, or a
+            non-terminal state without legal actions.
+
+    >>> from plies.games import load
+    >>> nim = load("nim")
+    >>> end = default_random_playout(nim, nim.initial_state(), random.Random(1), 100)
+    >>> nim.is_terminal(end)
+    True
+    """
+    ops = game_ops(game)
+    return _random_moves(
+        game, ops.num_players, ops.to_move, ops.actions, ops.result, ops.is_terminal,
+        ops.chance_outcomes, state, rng, limit,
+    )
+
+
+def _random_moves(
+    game: Any,
+    players: int,
+    to_move: Callable[[Any], int],
+    actions: Callable[[Any], Sequence[Any]],
+    result: Callable[[Any, Any], Any],
+    is_terminal: Callable[[Any], bool],
+    chance_outcomes: Callable[[Any], Sequence[tuple[Any, float]]],
+    state: Any,
+    rng: random.Random,
+    limit: int,
+) -> Any:
+    draw, choices = rng.random, rng.choices
+    for _ in range(limit):
+        if is_terminal(state):
+            return state
+        mover = to_move(state)
+        if mover == CHANCE:
+            outcomes = chance_outcomes(state)
+            action = choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            if not 0 <= mover < players:
+                name = getattr(game, "name", None) or type(game).__name__
+                what = "a simultaneous-move node" if mover == SIMULTANEOUS else (
+                    f"to_move {mover!r}, which is not a player (0..{players - 1})"
+                )
+                raise UnsupportedGameError(f"{name}: a random playout met {what}")
+            legal = actions(state)
+            if not legal:
+                raise UnsupportedGameError(f"non-terminal state without legal actions: {state!r}")
+            action = legal[int(draw() * len(legal))]
+        state = result(state, action)
+    return state
 
 
 
@@ -745,8 +832,13 @@ class GameWrapper(Game[S, A]):
     The declared facts (players, utility range, zero-sum, chance, simultaneous moves,
     name) are copied, the optional members are resolved once (:func:`game_ops`), and the
     hooks (``order_hint``, ``noisy_actions``, ...) and any other attribute the wrapper
-    lacks are looked up on ``game``.
+    lacks are looked up on ``game``, except ``random_playout``: subclasses change moves,
+    movers or states (opponents as chance, partial joint moves, mate-distance states),
+    which the wrapped game's fast playout knows nothing of, so a wrapper's playouts take
+    the generic path unless it defines its own.
     """
+
+    random_playout = None
 
     def __init__(self, game: Game[S, A]) -> None:
         self.game = game

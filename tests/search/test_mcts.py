@@ -11,9 +11,11 @@ from hypothesis import given, settings
 import plies
 from plies.errors import OptionError, UnsupportedGameError
 from plies.games import load
+from plies.gdl import load_game
 from plies.search.limits import CHECK_MOST
-from plies.search.mcts import ITERATIONS, mcts
+from plies.search.mcts import ITERATIONS, Node, final_choice, mcts
 from plies.search.registry import algorithm
+from tests.data import GDL_DATA
 from tests.search.randomtree import RandomTree, random_trees
 
 
@@ -68,9 +70,12 @@ def test_a_proven_value_is_the_expectiminimax_value(tree: RandomTree) -> None:
 @given(random_trees(players=3))
 def test_without_chance_every_small_tree_is_proven(tree: RandomTree) -> None:
     # UCB revisits every unproven child, so a budget well above the tree's size proves it
-    # (each iteration expands one node, or walks to a proven one).
+    # (each iteration expands one node, or walks to a proven one).  Only at a rate of
+    # ln(N), though, next to a solved child that scores its exact reward without a bonus:
+    # a three-player tree of 64 nodes with a solved top-reward child at the root needed
+    # 3,523 iterations (55 a node), so the budget is 200 a node.
     root = tree.initial_state()
-    result = mcts(tree, root, plies.Limit(nodes=50 * len(tree.nodes)), player=0, seed=2)
+    result = mcts(tree, root, plies.Limit(nodes=200 * len(tree.nodes)), player=0, seed=2)
     assert result.exact and not result.stopped
     assert result.value == pytest.approx(plies.maxn(tree, root, player=0).value)
 
@@ -217,4 +222,72 @@ def test_an_agent_spec_plays_it() -> None:
     spec = parse_agent("mcts:nodes=500")
     spec.check(ttt)
     action, nodes = spec.choose(ttt, play(ttt, 0, 3, 1, 4), 0, seed=1)
-    assert action == 2 and 0 < nodes < 500  # the solver proves the win early
+    assert action == 2 and nodes == 0  # the decisive-move scan proves the win at once
+
+
+def _child(visits: int, totals: list[float], proof: list[float] | None = None) -> Node:
+    return Node(None, 1, proof is not None, visits=visits, totals=totals, proof=proof)
+
+
+def test_the_final_choice_never_plays_a_proven_loss_for_its_visits() -> None:
+    root = Node(None, 0, False, moves=("a", "b", "c"), visits=90)
+    root.children = {
+        0: _child(60, [30.0, 30.0], proof=[0.0, 1.0]),  # most visited, then proven lost
+        1: _child(20, [6.0, 14.0]),  # mean 0.3 for the mover
+        2: _child(10, [2.0, 8.0]),
+    }
+    assert final_choice(root) == 1
+    root.children[2] = _child(10, [5.0, 5.0], proof=[0.5, 0.5])  # a proven draw beats 0.3
+    assert final_choice(root) == 2
+    root.children[1] = _child(20, [12.0, 8.0])  # mean 0.6: better than the draw on average
+    assert final_choice(root) == 1
+
+
+def test_the_final_choice_plays_a_top_reward_child_in_a_three_player_game() -> None:
+    # Three players: a child with the mover's top reward proves nothing about the others'
+    # rewards (max^n's tie rule), so the root stays unsolved; it is still the move to play.
+    root = Node(None, 0, False, moves=("a", "b"), visits=51)
+    root.children = {0: _child(50, [45.0, 2.0, 3.0]), 1: _child(1, [1.0, 0.0, 0.0], [1, 0, 0])}
+    assert final_choice(root) == 1
+
+
+def test_the_decisive_move_scan_finds_a_win_before_any_iteration() -> None:
+    # GDL tic-tac-toe does not declare zero_sum, so a won child proves nothing about the
+    # root; with one iteration MCTS still plays the winning (mark 3 1) of the column 1-2.
+    ttt = load_game(GDL_DATA / "ticTacToe.kif")
+    state = ttt.initial_state()
+    for move in ("mark 1 1", "mark 1 2", "mark 2 1", "mark 2 2"):
+        state = ttt.result(state, ttt.parse_action(state, move))
+    result = mcts(ttt, state, plies.Limit(nodes=1), seed=0)
+    assert ttt.format_action(state, result.action) == "(mark 3 1)" and result.value == 100
+    assert result.stats.nodes == 1
+
+
+def _gdl_position(game: Any, *moves: str) -> Any:
+    state = game.initial_state()
+    for move in moves:
+        state = game.result(state, game.parse_action(state, move))
+    return state
+
+
+def test_the_anti_decisive_scan_blocks_a_threat_with_one_iteration() -> None:
+    # O (2 2), (1 3) threatens the diagonal at (3 1); X has no win: every other move loses.
+    ttt = load_game(GDL_DATA / "ticTacToe.kif")
+    state = _gdl_position(ttt, "mark 1 1", "mark 2 2", "mark 1 2", "mark 1 3")
+    for seed in range(3):
+        result = mcts(ttt, state, plies.Limit(nodes=1), seed=seed, all_values=True)
+        assert ttt.format_action(state, result.action) == "(mark 3 1)"
+        assert list(result.action_values or {}) == [result.action]  # the rest: not searched
+    plain = [mcts(ttt, state, plies.Limit(nodes=1), seed=s, solver=False).action
+             for s in range(6)]
+    assert len(set(plain)) > 1  # without the scan one iteration is a random move
+
+
+def test_when_every_move_loses_at_once_they_are_all_searched() -> None:
+    # X on 1, 3, 5; O on 0, 4, 2 threatens both 8 and 6: every X move (6, 7, 8) loses.
+    ttt = load("tictactoe")
+    state = play(ttt, 1, 0, 3, 4, 5, 2)
+    result = mcts(ttt, state, plies.Limit(nodes=30), seed=0, all_values=True)
+    assert result.action in (6, 7, 8)
+    assert sorted(result.action_values or {}) == [6, 7, 8]
+    assert result.exact and result.value == -1  # and the solver proves the loss

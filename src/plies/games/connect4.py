@@ -54,6 +54,7 @@ X to move
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -331,6 +332,46 @@ class Connect4(Game[Connect4State, int]):
         for weight, cells in self._cell_groups:
             x += weight * ((mine & cells).bit_count() - (theirs & cells).bit_count())
         return x / (abs(x) + _EVAL_SOFTNESS)
+
+    def random_playout(
+        self, state: Connect4State, rng: random.Random, limit: int
+    ) -> Connect4State:
+        """The position after up to ``limit`` uniformly random moves (Monte Carlo playouts).
+
+        :meth:`actions` and :meth:`result` inlined on bare ints: the same moves as
+        :func:`plies.game.default_random_playout` with the same generator (one
+        ``int(rng.random() * len(actions))`` per move, in :meth:`actions` order), about
+        twice as fast.  Stops at a four, a full board, or after ``limit`` moves.
+        """
+        position, mask, moves, outcome = state
+        if outcome != UNDECIDED:
+            return state
+        draw = rng.random
+        bottom, top, top_all, width = self._bottom, self._top, self._top_all, self.width
+        cache, cells = self._actions, self.cells
+        v, h, d1, d2 = 1, self._h1, self.height, self.height + 2  # the four line directions
+        v2, h2, d12, d22 = 2 * v, 2 * h, 2 * d1, 2 * d2
+        for _ in range(limit):
+            full = mask & top_all
+            acts = cache.get(full)
+            if acts is None:
+                acts = cache[full] = tuple(c for c in range(width) if not full & top[c])
+            new_mask = mask | (mask + bottom[acts[int(draw() * len(acts))]])
+            opponent = position ^ mask  # the next mover's stones
+            if moves >= 6:  # the mover has four stones or more: did this one make a four?
+                mine = new_mask ^ opponent
+                if (
+                    (m := mine & (mine >> v)) & (m >> v2)
+                    or (m := mine & (mine >> h)) & (m >> h2)
+                    or (m := mine & (mine >> d1)) & (m >> d12)
+                    or (m := mine & (mine >> d2)) & (m >> d22)
+                ):
+                    return _new_state(Connect4State, (opponent, new_mask, moves + 1, moves & 1))
+            moves += 1
+            position, mask = opponent, new_mask
+            if moves == cells:
+                return _new_state(Connect4State, (position, mask, moves, DRAW))
+        return _new_state(Connect4State, (position, mask, moves, UNDECIDED))
 
     # --- helpers for engines ----------------------------------------------------------------
 

@@ -41,6 +41,7 @@ O to move (X 4, O 1)
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, NamedTuple
@@ -355,6 +356,37 @@ class Othello(Game[OthelloState, int]):
     def black_white(self, state: OthelloState) -> tuple[int, int]:
         """The bitboards ``(black, white)`` of ``state``."""
         return (state[0], state[1]) if state[2] == 0 else (state[1], state[0])
+
+    def random_playout(
+        self, state: OthelloState, rng: random.Random, limit: int
+    ) -> OthelloState:
+        """The position after up to ``limit`` uniformly random moves (Monte Carlo playouts).
+
+        :meth:`actions` and :meth:`result` inlined on the bitboards: the same moves as
+        :func:`plies.game.default_random_playout` with the same generator (one
+        ``rng.random()`` per move, a pass included; the ``k``-th legal square, lowest
+        first), without building action lists or intermediate states.
+        """
+        mover, other, player, legal, over = state
+        if over:
+            return state
+        draw = rng.random
+        for _ in range(limit):
+            if legal:
+                bits = legal
+                for _ in range(int(draw() * legal.bit_count())):
+                    bits &= bits - 1  # drop the lowest square: the k-th one is then lowest
+                square = (bits & -bits).bit_length() - 1
+                f = flips(mover, other, square)
+                mover, other = other ^ f, mover | f | (1 << square)
+            else:
+                draw()  # the generic playout draws for its one action, the pass
+                mover, other = other, mover
+            player = 1 - player
+            legal = legal_moves(mover, other)
+            if not legal and not legal_moves(other, mover):
+                return OthelloState(mover, other, player, 0, True)
+        return OthelloState(mover, other, player, legal, False)
 
     # --- helpers for engines ------------------------------------------------------------
 

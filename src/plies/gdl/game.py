@@ -32,13 +32,14 @@ them in KIF, with or without the outer parentheses (``(mark 1 1)`` or ``mark 1 1
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Sequence
 from itertools import product
 from pathlib import Path
 from typing import Any, Final
 
 from plies.budget import Budget
-from plies.errors import GameFormatError, IllegalActionError
+from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
 from plies.game import SIMULTANEOUS, Game
 from plies.gdl.ground import DEFAULT_BUDGET, natural_key
 from plies.gdl.parser import load as load_description
@@ -145,6 +146,44 @@ class GdlGame(Game[State, Any]):
             GoalDefinitionError: the role has no goal value or several in ``state``.
         """
         return float(self.reasoner.goal(state, player))
+
+    def random_playout(self, state: State, rng: random.Random, limit: int) -> State:
+        """The state after up to ``limit`` uniformly random moves (Monte Carlo playouts).
+
+        The reasoner's fast path (moves as indices, ``legal_indices`` and
+        ``next_state_indices``), bypassing the legal-move cache that playout states would
+        only churn: the same moves as :func:`plies.game.default_random_playout` with the
+        same generator (one ``rng.random()`` per step for the mover, role 0 at a forced
+        step; the other roles play their first legal move, as :meth:`result` does).
+
+        Raises:
+            UnsupportedGameError: the playout meets a SIMULTANEOUS state.
+            MoveDefinitionError: a role has no legal move in a non-terminal state.
+        """
+        reasoner = self.reasoner
+        terminal, legal_of = reasoner.is_terminal, reasoner.legal_indices
+        step, draw = reasoner.next_state_indices, rng.random
+        for _ in range(limit):
+            if terminal(state):
+                return state
+            legal = legal_of(state)
+            mover = -1
+            joint = []
+            for role, moves in enumerate(legal):
+                if len(moves) > 1:
+                    if mover >= 0:
+                        raise UnsupportedGameError(
+                            f"{self.name}: a random playout met a simultaneous-move node"
+                        )
+                    mover = role
+                elif not moves:
+                    self._node(state)  # raises MoveDefinitionError, naming the role
+                joint.append(moves[0])
+            mover = max(mover, 0)
+            moves = legal[mover]
+            joint[mover] = moves[int(draw() * len(moves))]
+            state = step(state, joint)
+        return state
 
     # --- for people ----------------------------------------------------------------------
 

@@ -16,7 +16,8 @@ the path (*backpropagation*).
   ``exploration`` of the order of the utilities' spread.
 - **Playouts** pick uniformly random legal actions until the game ends or ``playout``
   plies were played; the state reached there is scored with ``evaluate`` (clipped into
-  ``utility_range`` when that is finite).
+  ``utility_range`` when that is finite).  A game with a ``random_playout`` hook
+  (Connect Four, Othello, GDL games) plays them on its own fast path, with the same draws.
 - **MCTS-Solver** (Winands, Björnsson and Saito, 2008; ``solver=True``, the default):
   terminal nodes are solved, and a node whose children prove its value is solved too
   (see ``_Tree.prove``); solved nodes need no playout, selection scores them by their
@@ -55,6 +56,9 @@ PLAYOUT: Final = 200
 """Plies a playout plays at most before ``evaluate`` scores where it stopped."""
 ITERATIONS: Final = 10_000
 """Iterations of a search given neither time, nodes nor stop."""
+ANTI_DECISIVE: Final = 32
+"""The most root moves for which the root is scanned for anti-decisive moves (the scan
+costs about the square of the moves in ``result`` calls; see ``_Tree.scan_root``)."""
 
 
 class MctsSearcher(Searcher):
@@ -140,6 +144,60 @@ class _Tree:
                 raise UnsupportedGameError(f"non-terminal state without legal actions: {state!r}")
         return Node(state, mover, False, moves, probs, list(range(len(moves))),
                     totals=[0.0] * ops.num_players)
+
+    def scan_root(self) -> None:
+        """Decisive and anti-decisive moves at the root, before the first iteration.
+
+        *Decisive* (MCTS-Solver): every root action that ends the game is expanded as a
+        solved child with one visit of its reward: one ``result`` per root action, once a
+        search, so a move that wins at once is never missed, even when the budget is
+        smaller than the number of moves (a depth-1 alpha-beta search never misses one
+        either), and a root whose moves all end the game is solved at once.
+
+        *Anti-decisive* (Teytaud and Teytaud, 2010), in two-player games with a finite
+        ``utility_range`` and at most :data:`ANTI_DECISIVE` root moves (it costs about
+        the square of that in ``result`` calls): a root action after which the opponent
+        can end the game with the root mover's lowest utility is not searched, unless no
+        other action is left.  In a zero-sum game that move is a proven loss (the solver
+        would find it); otherwise it is the paranoid assumption that the opponent takes
+        such a win.  Such actions have no entry in ``action_values``, and the root is
+        then never proven by all its children.
+        """
+        root, ops = self.root, self.ops
+        if root.mover == CHANCE:
+            return
+        anti = ops.num_players == 2 and self.bounded and len(root.moves) <= ANTI_DECISIVE
+        losing = []
+        for k in list(root.untried):
+            state = ops.result(root.state, root.moves[k])
+            if not ops.is_terminal(state):
+                if anti and self.loses_at_once(state, root.mover):
+                    losing.append(k)
+                continue
+            child = root.children[k] = self.node(state)
+            root.untried.remove(k)
+            assert child.proof is not None
+            child.visits, child.totals = 1, list(child.proof)
+            root.visits += 1
+            for p, r in enumerate(child.proof):
+                root.totals[p] += r
+            self.stats.leaves += 1
+        if losing and len(root.children) + len(root.untried) > len(losing):
+            for k in losing:
+                root.untried.remove(k)
+        self.prove(root)
+
+    def loses_at_once(self, state: Any, me: int) -> bool:
+        """Whether the opponent, to move at ``state``, can end the game with ``me``'s
+        lowest reward."""
+        ops = self.ops
+        if ops.to_move(state) != 1 - me:
+            return False
+        for action in ops.actions(state):
+            after = ops.result(state, action)
+            if ops.is_terminal(after) and self.reward(ops.utility(after, me)) <= 0.0:
+                return True
+        return False
 
     def iterate(self) -> None:
         """One selection, expansion, playout and backpropagation from the root."""
@@ -245,32 +303,20 @@ class _Tree:
         return best
 
     def rollout(self, state: Any) -> list[float]:
-        """Random moves from ``state``: the reward of every player where the playout ends."""
-        ops, rng, stats = self.ops, self.rng, self.stats
-        players = range(ops.num_players)
-        for _ in range(self.playout):
-            if ops.is_terminal(state):
-                stats.leaves += 1
-                return [self.reward(ops.utility(state, p)) for p in players]
-            mover = ops.to_move(state)
-            if mover == CHANCE:
-                outcomes = ops.chance_outcomes(state)
-                action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                check_mover(self.game, mover)
-                actions = ops.actions(state)
-                if not actions:
-                    raise UnsupportedGameError(
-                        f"non-terminal state without legal actions: {state!r}"
-                    )
-                action = actions[rng.randrange(len(actions))]
-            state = ops.result(state, action)
-        if ops.is_terminal(state):
-            stats.leaves += 1
-            return [self.reward(ops.utility(state, p)) for p in players]
-        stats.evals += ops.num_players
-        return [self.reward(ops.evaluate(state, p)) for p in players]
+        """Random moves from ``state``: the reward of every player where the playout ends.
 
+        The moves are the game's ``random_playout`` hook's (a fast path) or, without
+        one, :func:`plies.game.default_random_playout`'s: the same draws either way.
+        """
+        ops = self.ops
+        assert ops.random_playout is not None  # game_ops always resolves it
+        state = ops.random_playout(state, self.rng, self.playout)
+        players = range(ops.num_players)
+        if ops.is_terminal(state):
+            self.stats.leaves += 1
+            return [self.reward(ops.utility(state, p)) for p in players]
+        self.stats.evals += ops.num_players
+        return [self.reward(ops.evaluate(state, p)) for p in players]
 
 
 def check_mover(game: Any, mover: int) -> None:
@@ -283,19 +329,41 @@ def check_mover(game: Any, mover: int) -> None:
         raise not_a_player(game, mover)
 
 
-def _most_visited(node: Node, tie: str, rng: random.Random | None) -> int | None:
-    """The index of the most visited child (then the best mean for the mover; then the
-    first in action order, or a seeded random one with ``tie="random"``)."""
-    if not node.children:
+def final_choice(node: Node, tie: str = "first", rng: random.Random | None = None) -> int | None:
+    """The child of a decision node to play: the most visited, unless a proof says better.
+
+    Among the children whose value is not known, the most visited (then more reward for
+    the mover; then the first in action order, or a seeded random one with
+    ``tie="random"``).  A solved child (a terminal one, or one the solver proved) counts
+    with its exact reward instead of its visits: the best of them (the first in action
+    order among equals) is played when nothing unknown is better on average, so a move
+    proven to lose is never played for its visits while another may draw or win, and a
+    move that gives the mover the top reward is always played (MCTS-Solver's "secure"
+    final move, which matters in N-player and non-zero-sum games, where such a child
+    does not prove its parent).  None for a node without children.
+    """
+    children = node.children
+    if not children:
         return None
     mover = node.mover
-    def key(k: int) -> tuple[int, float]:
-        child = node.children[k]
-        mean = child.totals[mover] / child.visits if mover >= 0 and child.visits else 0.0
-        return child.visits, mean
-    best = max(key(k) for k in node.children)
-    ties = sorted(k for k in node.children if key(k) == best)
-    return rng.choice(ties) if tie == "random" and rng is not None else ties[0]
+
+    def mean(k: int) -> float:
+        child = children[k]
+        return child.totals[mover] / child.visits if child.visits else 0.0
+
+    proven = [k for k in sorted(children) if children[k].proof is not None]
+    best_proven = None
+    if proven:
+        best_proven = max(proven, key=lambda k: (children[k].proof or ())[mover])
+    unknown = [k for k in children if children[k].proof is None and children[k].visits]
+    if unknown:
+        top = max((children[k].visits, mean(k)) for k in unknown)
+        ties = sorted(k for k in unknown if (children[k].visits, mean(k)) == top)
+        pick = rng.choice(ties) if tie == "random" and rng is not None else ties[0]
+        proof = None if best_proven is None else children[best_proven].proof
+        if proof is None or proof[mover] < mean(pick):
+            return pick
+    return best_proven
 
 
 def mcts(
@@ -322,9 +390,16 @@ def mcts(
     choice (expansion order, playouts, chance samples; None is seed 0), so a search under a
     node budget is a pure function of its arguments.
 
-    ``action`` is the root's most visited child (ties: more reward for the mover, then the
-    first in ``actions()`` order, or seeded random with ``tie="random"``), ``pv`` the most
-    visited line (it stops at a chance node), ``value`` ``player``'s mean reward after
+    Before the first iteration (with the solver only, ``_Tree.scan_root``) every root
+    action that ends the game is expanded (decisive moves), so a win at once is never
+    missed however small the budget, and in two-player games with at most
+    :data:`ANTI_DECISIVE` moves an action after which the opponent can end the game with
+    the mover's lowest utility is left out unless every action is such (anti-decisive
+    moves).  ``action`` is :func:`final_choice`'s: the
+    root's most visited child (ties: more reward for the mover, then the first in
+    ``actions()`` order, or seeded random with ``tie="random"``) unless a solved child is
+    at least as good as its mean, ``pv`` the line of such choices (it stops at a chance
+    node), ``value`` ``player``'s mean reward after
     ``action`` on the utility scale (``player`` defaults to the mover; at a chance root, the
     root's mean): an estimate, so ``exact`` is False, unless the root is terminal or the
     solver proved it (then ``action`` and ``pv`` follow the proof, the value is max^n's for
@@ -359,6 +434,8 @@ def mcts(
     if tree.root.terminal:
         stats.elapsed = time.perf_counter() - start
         return SearchResult(float(ops.utility(state, who)), None, (), stats, who)
+    if solver:
+        tree.scan_root()
     budget = limit.nodes
     if budget is None and limit.time is None and stop is None:
         budget = ITERATIONS
@@ -401,7 +478,7 @@ def _result(
         if node.proof is not None:  # a solved node: its proving child
             k: int | None = node.best
         else:
-            k = _most_visited(node, tie if node is root else "first", rng)
+            k = final_choice(node, tie if node is root else "first", rng)
         if k is None:
             break
         line.append(k)
@@ -437,4 +514,6 @@ def _mean(node: Node, who: int) -> float:
     return node.totals[who] / node.visits if node.visits else 0.5
 
 
-__all__ = ["EXPLORATION", "ITERATIONS", "PLAYOUT", "MctsSearcher", "mcts"]
+__all__ = [
+    "ANTI_DECISIVE", "EXPLORATION", "ITERATIONS", "PLAYOUT", "MctsSearcher", "final_choice", "mcts",
+]

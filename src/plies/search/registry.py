@@ -53,7 +53,9 @@ class Algorithm:
     ``value`` says what the result's ``value`` means.  ``exact``: without a limit it
     returns the game-theoretic value of its model (paranoid, expected, max^n, mixed);
     ``heuristic``: it takes a depth limit and scores the cutoff with ``evaluate``.
-    :attr:`chance` / :attr:`simultaneous`: it searches CHANCE / SIMULTANEOUS nodes, and
+    ``depth``: it takes a depth limit at all (False for ``mcts``, which has only a time or
+    iteration budget; front ends then offer no depth).  :attr:`chance` /
+    :attr:`simultaneous`: it searches CHANCE / SIMULTANEOUS nodes, and
     :attr:`players` is the largest number of players it accepts (None: any); these come
     from the searcher class, which checks them before every search.  ``traceable``: it
     reports trace events (narration, tree pictures).  ``analyzable``: :func:`plies.analyze`
@@ -68,6 +70,7 @@ class Algorithm:
     value: str
     exact: bool = True
     heuristic: bool = True
+    depth: bool = True
     traceable: bool = True
     analyzable: bool = True
     switches: tuple[str, ...] = ()
@@ -160,7 +163,7 @@ _TABLE: Final = (
         "mcts", mcts, MctsSearcher,
         "Monte Carlo tree search (UCT): random playouts under a time or iteration budget",
         "the searching player's mean playout utility after the most visited action",
-        exact=False, traceable=False, options=("exploration", "playout", "solver"),
+        exact=False, depth=False, traceable=False, options=("exploration", "playout", "solver"),
     ),
     Algorithm(
         "paranoid", alphabeta, AlphaBetaSearcher,

@@ -14,7 +14,8 @@ gdl        or: the text of a GDL (KIF) game description
 name       the file name of ``tree`` / ``gdl``, shown as the game's name
 moves      the moves from the start, as the game writes them: ``["5", "1"]``
 algorithm  ``auto`` (default), ``alphabeta``, ``minimax``, ``expectiminimax``,
-           ``maxn`` or ``bounded``
+           ``maxn``, ``bounded``, ``simultaneous`` or ``mcts`` (a time budget only:
+           a ``depth`` is refused, and it draws no tree)
 engine     true: alpha-beta with engine craft (table, ordering, PVS)
 quiescence true: past the depth limit, search the noisy moves (captures and
            promotions in chess) before evaluating; with ``engine``, inside the
@@ -457,6 +458,9 @@ def settings(
             find_player(game, str(body["player"]))  # a bad field is an error all the same
     craft: dict[str, Any] = {}
     chosen = auto_algorithm(game, state).name if algorithm == "auto" else algorithm
+    if depth is not None and not ALGORITHMS[chosen].depth:
+        raise ApiError(f'{chosen} takes a time budget, not a depth: send "time" (seconds, '
+                       f"at most {MAX_TIME:g}) instead of \"depth\"")
     if quiescence and engine and chosen == "alphabeta":
         # The engine's own selective search (chess: plies uci's), quiescence in the window.
         defaults = play_defaults(game)
@@ -560,7 +564,7 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "capabilities": {
             name: {
                 "summary": a.summary, "value": a.value, "chance": a.chance,
-                "simultaneous": a.simultaneous, "players": a.players,
+                "simultaneous": a.simultaneous, "players": a.players, "depth": a.depth,
                 "traceable": a.traceable, "analyzable": a.analyzable,
                 "switches": list(a.switches),
             }
@@ -734,6 +738,11 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
     if not 1 <= max_nodes <= MAX_TREE_NODES:
         raise ApiError(f"max_nodes must be between 1 and {MAX_TREE_NODES}, got {max_nodes}")
     analysis = _get(body, "analysis", bool, "true or false") or False
+    name = _word(body, "algorithm", tuple(algorithm_choices()), "auto")
+    if name != "auto" and not ALGORITHMS[name].traceable:
+        drawn = ", ".join(a.name for a in ALGORITHMS.values() if a.traceable)
+        raise ApiError(f"{name} reports no trace, so its tree cannot be drawn; draw the "
+                       f"tree of {drawn}")
     chosen = settings(body, game, here, all_values=analysis)
     request = chosen.plan.request
     # A picture is one complete search: a depth limit or none, never a clock; the node

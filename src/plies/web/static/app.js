@@ -153,6 +153,7 @@ function applyGameSearch() {
   }
   if (suggested.engine !== undefined && !$("engine").disabled) $("engine").checked = suggested.engine;
   if (suggested.quiescence !== undefined) $("quiescence").checked = suggested.quiescence;
+  updateCraft();  // a suggested depth does not apply to an algorithm without one
 }
 
 function currentGameInfo() {
@@ -732,6 +733,13 @@ async function showTree() {
     $("tree-summary").textContent = "No search yet: analyze the position or let the engine move.";
     return;
   }
+  const caps = app.catalogue.capabilities[last.settings.algorithm];
+  if (caps && !caps.traceable) {
+    $("tree-summary").textContent = `${last.settings.algorithm} reports no trace, so its `
+      + "tree cannot be drawn: analyze with alphabeta or minimax to see one.";
+    $("tree").replaceChildren();
+    return;
+  }
   const body = {
     ...app.spec, moves: last.moves, ...last.extra,
     algorithm: last.settings.algorithm, unit: last.settings.unit,
@@ -855,9 +863,18 @@ function collapseToPv() {
 // --- wiring ------------------------------------------------------------------------------
 
 function updateCraft() {
-  const ok = CRAFT_ALGORITHMS.has($("algorithm").value);
+  const name = $("algorithm").value;
+  const ok = CRAFT_ALGORITHMS.has(name);
   $("engine").disabled = !ok;
   if (!ok) $("engine").checked = false;
+  // An algorithm without a depth (mcts: a time budget only) gets no depth to choose.
+  const caps = app.catalogue.capabilities[name];  // none for "auto"
+  const depthOk = !caps || caps.depth;
+  const byDepth = document.querySelector("input[name=limit][value=depth]");
+  for (const input of [byDepth, $("depth"), $("unit")]) input.disabled = !depthOk;
+  if (!depthOk && byDepth.checked) {
+    document.querySelector("input[name=limit][value=time]").checked = true;
+  }
 }
 
 async function main() {
