@@ -32,6 +32,7 @@ from plies.game import (
     Sequentialized,
     play,
 )
+from plies.imperfect import ImperfectInformation, Observable
 from plies.search import (
     ALGORITHMS,
     Limit,
@@ -44,6 +45,7 @@ from plies.search import (
     alphabeta,
     analyze,
     bounded_minimax,
+    determinize,
     expectiminimax,
     iterations,
     maxn,
@@ -69,11 +71,13 @@ __all__ = [
     "GameFormatError",
     "GameWrapper",
     "IllegalActionError",
+    "ImperfectInformation",
     "Limit",
     "MultiMoveRules",
     "MultiMoveState",
     "MultiMoveTurns",
     "Narrator",
+    "Observable",
     "OpponentsAsChance",
     "OptionError",
     "PartialJoint",
@@ -93,6 +97,7 @@ __all__ = [
     "analyze",
     "bounded_minimax",
     "check_game",
+    "determinize",
     "expectiminimax",
     "games",
     "iterations",

@@ -26,6 +26,7 @@ from plies.games.chess import STARTING_FEN, Chess
 from plies.games.civ import civ
 from plies.games.connect4 import SCORINGS, Connect4
 from plies.games.kuhn import KuhnPoker
+from plies.games.leduc import LeducPoker
 from plies.games.matrix import (
     GOOFSPIEL_SCORINGS,
     PRIZE_ORDERS,
@@ -531,6 +532,11 @@ _register_builtins(
         "kuhn": (
             "Kuhn poker: 3 cards, hidden hands, bet or pass (information sets, chance deal)",
             KuhnPoker,
+            (),
+        ),
+        "leduc": (
+            "Leduc poker: 6 cards, two betting rounds, a public card (information sets)",
+            LeducPoker,
             (),
         ),
         "aima-5-2": (

@@ -11,6 +11,7 @@ from plies.search.analyze import analyze, searcher_class
 from plies.search.anytime import iterations
 from plies.search.bounded import bounded_minimax
 from plies.search.common import Limit, SearchResult, SearchStats, StopSignal, TraceEvent
+from plies.search.determinize import determinize
 from plies.search.maxn import maxn
 from plies.search.mcts import mcts
 from plies.search.minimax import expectiminimax, minimax
@@ -34,6 +35,7 @@ __all__ = [
     "alphabeta",
     "analyze",
     "bounded_minimax",
+    "determinize",
     "expectiminimax",
     "iterations",
     "maxn",
