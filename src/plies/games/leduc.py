@@ -26,7 +26,7 @@ unseen card 1/4); ``first`` and ``second`` are the two rounds' actions.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
 from itertools import permutations
 from typing import Final, NamedTuple
 
@@ -80,9 +80,29 @@ def hand_rank(card: int, public: int) -> int:
     return card // 2 + (3 if card // 2 == public // 2 else 0)
 
 
-class LeducPoker(Game[LeducState, LeducAction]):
-    """Two-player Leduc poker (see the module docstring), with information sets."""
+def honest(state: LeducState, player: int) -> LeducAction:
+    """A fixed policy that plays its cards and never bluffs: raise a king or a pair (call
+    when no raise is left), call with a queen, check a jack and fold it to a raise.  It
+    reads only ``player``'s own card and the public card."""
+    assert state.cards is not None
+    card = state.cards[player]
+    choices = LeducPoker().actions(state)
+    paired = state.public is not None and card // 2 == state.public // 2
+    if card // 2 == 2 or paired:
+        return RAISE if RAISE in choices else CALL
+    if card // 2 == 0 and FOLD in choices:
+        return FOLD
+    return CALL
 
+
+class LeducPoker(Game[LeducState, LeducAction]):
+    """Two-player Leduc poker (see the module docstring), with information sets.
+
+    ``policies``: fixed policies by name, ``(state, player) -> action`` (for tournament
+    agents ``policy:name=honest``).
+    """
+
+    policies: Mapping[str, Callable[[LeducState, int], LeducAction]] = {"honest": honest}
     num_players = 2
     utility_range = (-13.0, 13.0)
     zero_sum = True

@@ -10,13 +10,24 @@ A spec is ``ALGORITHM`` or ``ALGORITHM:KEY=VALUE,KEY=VALUE``::
 Algorithms: ``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``, ``maxn``,
 ``simultaneous`` (mixed strategies at simultaneous-move nodes, drawn at random),
 ``mcts`` (Monte Carlo tree search: give it ``time`` or ``nodes``, which counts its
-iterations) and ``random``.  Keys: ``depth`` (an int >= 1), ``unit`` (``ply`` or
-``round``), ``time`` (seconds > 0 per move), ``nodes`` (an int >= 1 per move) and
-``engine`` (``1``/``0``: transposition table, move ordering and PVS for alpha-beta;
+iterations), ``determinize``, ``policy`` and ``random``.  Keys: ``depth`` (an int >= 1),
+``unit`` (``ply`` or ``round``), ``time`` (seconds > 0 per move), ``nodes`` (an int >= 1
+per move) and ``engine`` (``1``/``0``: transposition table, move ordering and PVS for
+alpha-beta;
 Star1 pruning for expectiminimax; for chess and Othello the engine's search of
 :class:`plies.engine.EngineSearch`, with quiescence and mate scores for chess).  A
 search agent without depth, time or nodes searches to the end, which chess and Othello
 refuse (no game would ever finish).
+
+Hidden information (games with information sets, :mod:`plies.imperfect`): every search
+above searches the referee's full state, so on Kuhn or Leduc poker it sees the other
+player's card (a "face-up" agent, an upper bound, not a fair player).  ``determinize``
+plays fairly: :func:`plies.determinize` samples ``worlds`` states consistent with what
+the player sees (an int >= 1, default 20, or ``all``: the exact list, weighted) and
+searches each with expectiminimax under the agent's ``depth``/``nodes`` limit; a ``time``
+budget is shared equally by the worlds.  ``policy:name=NAME`` plays the game's fixed
+policy ``NAME`` (a game lists them in ``game.policies``, a mapping from a name to a
+function ``(state, player) -> action`` that reads only what ``player`` sees).
 
 Agents play with the ``"random"`` tie rule and a per-move seed, so two games between the
 same agents differ while every game stays a pure function of its seed.  Budgets by
@@ -46,11 +57,15 @@ from plies.engine import ALGORITHMS as REGISTRY
 from plies.engine import EngineSearch, SearchRequest, plan, play_defaults
 from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
 from plies.game import SIMULTANEOUS, default_player_actions, format_action
-from plies.search import Limit
+from plies.imperfect import check_imperfect
+from plies.search import Limit, determinize
 
-ALGORITHMS: Final = (*REGISTRY, "random")
-"""The algorithms an agent may use: the registry's, and ``random``."""
-KEYS: Final = ("depth", "unit", "time", "nodes", "engine")
+ALGORITHMS: Final = (*REGISTRY, "determinize", "policy", "random")
+"""The algorithms an agent may use: the registry's, ``determinize``, ``policy`` and
+``random``."""
+KEYS: Final = ("depth", "unit", "time", "nodes", "engine", "worlds", "name")
+DEFAULT_WORLDS: Final = 20
+"""The worlds ``determinize`` samples per move unless ``worlds=`` says otherwise."""
 
 _ENGINE_OK: Final = frozenset(
     name for name, entry in REGISTRY.items() if {"tt", "pruning"} & set(entry.switches)
@@ -64,12 +79,16 @@ class AgentSpec:
     """A parsed agent: an algorithm, its per-move :class:`Limit` and the engine switch.
 
     ``limit`` is None for ``random`` and for a search without any limit (to the end).
+    ``worlds``: ``determinize``'s worlds per move (None: all of them, listed exactly);
+    ``policy``: the name of the game's fixed policy for ``policy``.
     ``label`` is the canonical spec text (keys in the order of :data:`KEYS`).
     """
 
     algorithm: str
     limit: Limit | None = None
     engine: bool = False
+    worlds: int | None = None
+    policy: str | None = None
 
     @property
     def label(self) -> str:
@@ -86,6 +105,10 @@ class AgentSpec:
                 parts.append(f"nodes={lim.nodes}")
         if self.engine:
             parts.append("engine=1")
+        if self.algorithm == "determinize":
+            parts.append(f"worlds={'all' if self.worlds is None else self.worlds}")
+        if self.policy is not None:
+            parts.append(f"name={self.policy}")
         return self.algorithm + (":" + ",".join(parts) if parts else "")
 
     @property
@@ -102,7 +125,17 @@ class AgentSpec:
         """
         if self.algorithm == "random":
             return
-        reason = REGISTRY[self.algorithm].refusal(game)
+        if self.algorithm == "policy":
+            self._policy(game)
+            return
+        if self.algorithm == "determinize":
+            check_imperfect(game)
+            if self.worlds is None and not callable(getattr(game, "worlds", None)):
+                raise OptionError(
+                    f"agent {self.label!r}: {game.name} cannot list its worlds; give "
+                    f"worlds=N to sample them"
+                )
+        reason = REGISTRY[_searched(self.algorithm)].refusal(game)
         if reason is not None:
             name = getattr(game, "name", "this game")
             raise UnsupportedGameError(f"agent {self.label!r} cannot play {name}: {reason}")
@@ -130,6 +163,10 @@ class AgentSpec:
         ``seed`` makes the choice (ties, random moves, mixed strategies) reproducible.
         """
         mover = game.to_move(state)
+        if self.algorithm == "policy":
+            return self._policy(game)(state, player), 0
+        if self.algorithm == "determinize":
+            return self._determinize(game, state, player, seed)
         if self.algorithm == "random":
             rng = random.Random(seed)
             if mover == SIMULTANEOUS:
@@ -158,6 +195,33 @@ class AgentSpec:
         if result.action is None:
             raise UnsupportedGameError(f"agent {self.label!r} chose no move at {state!r}")
         return result.action, result.stats.nodes
+
+
+    def _policy(self, game: Any) -> Any:
+        """The game's fixed policy this agent plays."""
+        policies = getattr(game, "policies", None) or {}
+        if self.policy not in policies:
+            name = getattr(game, "name", "this game")
+            known = ", ".join(policies) or "none"
+            raise OptionError(
+                f"agent {self.label!r}: {name} has no policy {self.policy!r}; its policies: "
+                f"{known}"
+            )
+        return policies[self.policy]
+
+    def _determinize(self, game: Any, state: Any, player: int, seed: int) -> tuple[Any, int]:
+        limit = self.limit
+        if limit is not None and limit.time is not None:
+            # One budget a move, shared equally by the worlds searched.
+            share = limit.time / (self.worlds or len(game.worlds(state, player)))
+            limit = Limit(limit.depth, limit.unit, share, limit.nodes)
+        result = determinize(game, state, self.worlds, limit, player=player, seed=seed)
+        return result.action, result.stats.nodes
+
+
+def _searched(algorithm: str) -> str:
+    """The registry algorithm that searches for ``algorithm`` (determinize: each world)."""
+    return "expectiminimax" if algorithm == "determinize" else algorithm
 
 
 def _own_actions(game: Any, state: Any, player: int) -> Sequence[Any]:
@@ -212,6 +276,13 @@ def parse_agent(text: str) -> AgentSpec:
         if values:
             raise OptionError(f"agent {spec!r}: random takes no keys")
         return AgentSpec("random")
+    if name == "policy":
+        if set(values) != {"name"}:
+            raise OptionError(f"agent {spec!r}: policy takes one key, name=NAME")
+        return AgentSpec("policy", policy=values["name"])
+    if "name" in values:
+        raise OptionError(f"agent {spec!r}: name= is for policy agents only")
+    worlds = _worlds(values, name, spec)
     depth = _int(values, "depth", spec)
     nodes = _int(values, "nodes", spec)
     time = _seconds(values, spec)
@@ -225,7 +296,26 @@ def parse_agent(text: str) -> AgentSpec:
         )
     limited = depth is not None or time is not None or nodes is not None or unit != "ply"
     limit = Limit(depth, "round" if unit == "round" else "ply", time, nodes) if limited else None
-    return AgentSpec(name, limit, engine)
+    return AgentSpec(name, limit, engine, worlds)
+
+
+def _worlds(values: dict[str, str], name: str, spec: str) -> int | None:
+    if name != "determinize":
+        if "worlds" in values:
+            raise OptionError(f"agent {spec!r}: worlds= is for determinize agents only")
+        return None
+    text = values.get("worlds", str(DEFAULT_WORLDS))
+    if text.lower() == "all":
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise OptionError(
+            f"bad value {text!r} for worlds in agent {spec!r}: use an int >= 1 or all"
+        )
+    return number
 
 
 def _int(values: dict[str, str], key: str, spec: str) -> int | None:
