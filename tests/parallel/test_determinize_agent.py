@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import plies
 from plies import games
 from plies.errors import OptionError, UnsupportedGameError
 from plies.games.leduc import CALL, FOLD, RAISE, LeducState, honest
-from plies.parallel import agents as agents_module
 from plies.parallel.agents import DEFAULT_WORLDS, AgentSpec, parse_agent
 from plies.parallel.backends import LocalBackend
 from plies.parallel.tournament import tournament
@@ -73,20 +70,6 @@ def test_the_determinize_agent_plays_what_plies_determinize_chooses() -> None:
         action, nodes = parse_agent(text).choose(LEDUC, state, 1, seed=7)
         found = plies.determinize(LEDUC, state, worlds, player=1, seed=7)
         assert (action, nodes) == (found.action, found.stats.nodes)
-
-
-def test_a_time_budget_is_shared_by_the_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[Any] = []
-
-    def spy(game: Any, state: Any, worlds: Any, limit: Any, **kwargs: Any) -> Any:
-        seen.append((worlds, limit))
-        return plies.determinize(game, state, worlds, None, **kwargs)
-
-    monkeypatch.setattr(agents_module, "determinize", spy)
-    dealt = LEDUC.result(LEDUC.initial_state(), (0, 1))
-    parse_agent("determinize:time=0.8,worlds=4").choose(LEDUC, dealt, 0, seed=1)
-    parse_agent("determinize:time=1,worlds=all").choose(LEDUC, dealt, 0, seed=1)
-    assert seen == [(4, Limit(time=0.2)), (None, Limit(time=0.2))]  # all: 5 worlds
 
 
 def test_the_honest_policy_raises_kings_and_pairs_and_folds_jacks_to_a_raise() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -213,3 +214,21 @@ def test_a_best_response_wins_a_sixth_of_a_chip_against_determinization_in_kuhn_
     # best response to determinization wins 1/6 in either seat.
     assert best_response(policy, 0) == pytest.approx(1 / 6)
     assert best_response(policy, 1) == pytest.approx(1 / 6)
+
+
+def test_a_time_budget_is_the_moves_shared_by_the_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # plies.search.determinize is also the function's name: take the module itself.
+    module = sys.modules[determinize.__module__]
+    limits: list[Any] = []
+
+    def spy(game: Any, state: Any, limit: Any, **kwargs: Any) -> Any:
+        limits.append(limit)
+        return analyze(game, state, None, **kwargs)
+
+    monkeypatch.setattr(module, "analyze", spy)
+    state = KuhnState((J, Q), (BET,))
+    determinize(KUHN, state, 4, Limit(depth=2, time=0.8, nodes=50), seed=1)
+    assert limits == [Limit(depth=2, time=0.2, nodes=50)] * 4  # depth and nodes: each world's
+    limits.clear()
+    determinize(KUHN, state, None, Limit(time=1.0))
+    assert limits == [Limit(time=0.5)] * 2  # the two listed worlds

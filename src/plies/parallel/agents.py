@@ -24,8 +24,8 @@ above searches the referee's full state, so on Kuhn or Leduc poker it sees the o
 player's card (a "face-up" agent, an upper bound, not a fair player).  ``determinize``
 plays fairly: :func:`plies.determinize` samples ``worlds`` states consistent with what
 the player sees (an int >= 1, default 20, or ``all``: the exact list, weighted) and
-searches each with expectiminimax under the agent's ``depth``/``nodes`` limit; a ``time``
-budget is shared equally by the worlds.  ``policy:name=NAME`` plays the game's fixed
+searches each with expectiminimax under the agent's ``depth``/``nodes`` limit (a ``time``
+budget is the move's, shared equally by the worlds).  ``policy:name=NAME`` plays the game's fixed
 policy ``NAME`` (a game lists them in ``game.policies``, a mapping from a name to a
 function ``(state, player) -> action`` that reads only what ``player`` sees).
 
@@ -210,12 +210,8 @@ class AgentSpec:
         return policies[self.policy]
 
     def _determinize(self, game: Any, state: Any, player: int, seed: int) -> tuple[Any, int]:
-        limit = self.limit
-        if limit is not None and limit.time is not None:
-            # One budget a move, shared equally by the worlds searched.
-            share = limit.time / (self.worlds or len(game.worlds(state, player)))
-            limit = Limit(limit.depth, limit.unit, share, limit.nodes)
-        result = determinize(game, state, self.worlds, limit, player=player, seed=seed)
+        # determinize shares a time budget equally among the worlds itself.
+        result = determinize(game, state, self.worlds, self.limit, player=player, seed=seed)
         return result.action, result.stats.nodes
 
 
