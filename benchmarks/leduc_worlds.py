@@ -49,7 +49,10 @@ def agreement(counts: list[int]) -> None:
     print(f"leduc: {len(decisions)} decisions (every deal, public card and betting line)")
     for n in counts:
         started = time.perf_counter()
-        other = sum(determinize(game, s, n, seed=0).action != a for s, a in zip(decisions, exact))
+        other = sum(
+            determinize(game, s, n, seed=0).action != a
+            for s, a in zip(decisions, exact, strict=True)
+        )
         print(f"{n:>3} sampled worlds: {other:>4} choose otherwise than all worlds "
               f"({other / len(decisions):.1%}), {time.perf_counter() - started:.1f} s")
 
