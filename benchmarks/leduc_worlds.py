@@ -82,6 +82,14 @@ def main() -> None:
         a, b = record.seats
         pairs.setdefault((a, b), []).append(record.utilities[0])
     print(f"{args.game}: {len(result.records)} hands, seed {args.seed}, {elapsed:.1f} s")
+    print("\nthe tournament's standings (hands won, lost, split; Elo with 95% interval)")
+    print(f"{'agent':>24} {'hands':>6} {'W':>5} {'D':>5} {'L':>5} {'score':>6} "
+          f"{'Elo, 95%':>10} {'nodes/move':>10}")
+    for s in result.standings():
+        half = (s.elo_high - s.elo_low) / 2
+        print(f"{s.agent:>24} {s.games:>6} {s.wins:>5} {s.draws:>5} {s.losses:>5} "
+              f"{s.score:>6.1%} {s.elo:>+5.0f} ± {half:<2.0f} {s.nodes_per_move:>10,.0f}")
+    print("\nchips per hand (both seats), with a 95% interval")
     print(f"{'agent':>24} {'hands':>6} {'chips/hand':>11} {'95% interval':>17}")
     for i, label in sorted(enumerate(labels), key=lambda x: -statistics.mean(chips[x[0]])):
         c = chips[i]
