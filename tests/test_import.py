@@ -28,6 +28,7 @@ def test_public_api_names() -> None:
     for name in (
         "Game", "CHANCE", "SIMULTANEOUS", "Limit", "SearchResult", "minimax", "alphabeta",
         "expectiminimax", "maxn", "analyze", "bounded_minimax", "games",
+        "determinize", "Observable", "ImperfectInformation",
     ):
         assert hasattr(plies, name), name
     assert callable(plies.games.load) and callable(plies.games.names)

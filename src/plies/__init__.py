@@ -32,6 +32,7 @@ from plies.game import (
     Sequentialized,
     play,
 )
+from plies.imperfect import ImperfectInformation, Observable
 from plies.search import (
     ALGORITHMS,
     Limit,
@@ -46,6 +47,7 @@ from plies.search import (
     bounded_minimax,
     brs,
     brs_plus,
+    determinize,
     expectiminimax,
     iterations,
     maxn,
@@ -71,11 +73,13 @@ __all__ = [
     "GameFormatError",
     "GameWrapper",
     "IllegalActionError",
+    "ImperfectInformation",
     "Limit",
     "MultiMoveRules",
     "MultiMoveState",
     "MultiMoveTurns",
     "Narrator",
+    "Observable",
     "OpponentsAsChance",
     "OptionError",
     "PartialJoint",
@@ -97,6 +101,7 @@ __all__ = [
     "brs",
     "brs_plus",
     "check_game",
+    "determinize",
     "expectiminimax",
     "games",
     "iterations",

@@ -7,7 +7,10 @@ and stable keys, utilities within ``utility_range`` (with a constant sum when th
 declares ``zero_sum``), chance odds that sum to 1, per-player actions at simultaneous
 nodes that match the joint actions, a finite ``evaluate`` within range, declared facts
 (``has_chance``, ``has_simultaneous``) that agree with what the playouts meet, text that
-reads back as the same action, and a ``render``.
+reads back as the same action, and a ``render``.  A game with information sets (hidden
+cards, :mod:`plies.imperfect`) gets one more line, ``information sets``: the worlds it
+samples (and lists) are states the player cannot tell from the true one, with the same
+legal actions, and listed odds sum to 1 (:func:`plies.imperfect.check_worlds`).
 
 The answer is a :class:`CheckReport`: one line per check, passed or failed with the
 reason, the first failure naming the playout, the step and the state.  A game method that
@@ -46,6 +49,7 @@ from plies.game import (
     missing_members,
     parse_action,
 )
+from plies.imperfect import REQUIRED_IMPERFECT, check_worlds
 
 Status = Literal["pass", "warn", "fail", "skip"]
 
@@ -140,7 +144,29 @@ def check_game(
     """
     if playouts < 1 or max_steps < 1:
         raise ValueError(f"playouts and max_steps must be >= 1, got {playouts}, {max_steps}")
-    return _Checker(game, random.Random(seed), max_steps).run(playouts)
+    report = _Checker(game, random.Random(seed), max_steps).run(playouts)
+    if any(callable(getattr(game, name, None)) for name in REQUIRED_IMPERFECT):
+        report.checks.append(_information_sets(game, playouts, seed, max_steps))
+    return report
+
+
+def _information_sets(game: Any, playouts: int, seed: int, max_steps: int) -> Check:
+    """The ``information sets`` line: :func:`~plies.imperfect.check_worlds` as a check."""
+    name = "information sets"
+    missing = [m for m in REQUIRED_IMPERFECT if not callable(getattr(game, m, None))]
+    if missing:
+        return Check(name, "fail", f"{', '.join(missing)} missing (a game with information "
+                                   f"sets needs {' and '.join(REQUIRED_IMPERFECT)})")
+    try:
+        problems = check_worlds(game, playouts=playouts, seed=seed, max_steps=max_steps)
+    except Exception as exc:  # the game's own bug: report it, do not crash the check
+        return Check(name, "fail", f"raised {type(exc).__name__}: {exc}")
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return Check(name, "fail", problems[0] + more)
+    listed = ", and the listed worlds" if callable(getattr(game, "worlds", None)) else ""
+    return Check(name, "pass", f"sampled worlds{listed} match every player's information "
+                               f"set and actions along {playouts} playouts")
 
 
 # --- the checker ---------------------------------------------------------------------------

@@ -94,6 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--human", default="0",
         help="comma-separated human players (numbers or names), or 'none' for engine vs engine",
     )
+    p.add_argument(
+        "--worlds", metavar="N",
+        help="hidden cards (kuhn, leduc): worlds the engine samples a move, or 'all' "
+        "(default 20)",
+    )
     for module in _command_modules():
         module.register(sub, common)
     return parser

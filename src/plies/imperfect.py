@@ -14,7 +14,10 @@ full states the player cannot tell apart.  A game offers it through two methods:
   weighted by what the opponents' past actions suggest (no opponent model).
 
 and, optionally, ``worlds(state, player) -> [(state, probability), ...]``: that belief as
-an exact distribution (probabilities sum to 1), for games small enough to list it.
+an exact distribution (probabilities sum to 1), for games small enough to list it; and
+``observation(state, player) -> str``: what ``player`` sees, drawn for people (its own
+cards, the public ones, the betting), which a front end shows a human player instead of
+``render`` (the referee's view, every card face up); see :func:`render_for`.
 
 :class:`Observable` makes any perfect-information game an :class:`ImperfectInformation`
 game whose players see everything (one world: the state itself).  Determinization, the
@@ -64,6 +67,21 @@ def check_imperfect(game: Any) -> None:
             f"{name} has no information sets (missing {', '.join(missing)}); searching over "
             "worlds needs a game with information_set and sample_worlds, or plies.Observable(game)"
         )
+
+
+def render_for(game: Any, state: S, player: int) -> str:
+    """What ``player`` sees at ``state``, for people.
+
+    ``game.observation(state, player)`` when the game has it; else, for a game with
+    information sets, the information set itself (all the player knows, never more);
+    else (perfect information) ``game.render(state)``.
+    """
+    observe = getattr(game, "observation", None)
+    if callable(observe):
+        return str(observe(state, player))
+    if is_imperfect(game):
+        return f"P{player} knows: {game.information_set(state, player)!r}"
+    return str(game.render(state))
 
 
 def sample_from(

@@ -16,6 +16,14 @@ craft, and for chess quiescence and mate scores.  The engine's move is shown wit
 value ("35 cp", "mate in 2"), its principal variation and the search statistics (depth,
 nodes, time, nodes per second), and a terminal shows each finished iteration while it
 thinks.  Other games show the value, the depth and the nodes of the plain request.
+
+Games with hidden information (information sets, :mod:`plies.imperfect`: ``kuhn``,
+``leduc``) are shown to a human as that human sees them (its own card, not the
+engine's: :func:`plies.imperfect.render_for`), chance says only that it dealt, and the
+cards are turned face up when the hand is over.  The engine plays them fairly, by
+determinization (:func:`plies.determinize`, ``--worlds`` sampled worlds, each searched
+with expectiminimax): with ``--algorithm auto`` it never reads the cards it cannot see.
+Another ``--algorithm`` searches the full state, every card face up.
 """
 
 from __future__ import annotations
@@ -46,7 +54,8 @@ from plies.game import (
     legal_actions,
     parse_action,
 )
-from plies.search import Limit, SearchResult
+from plies.imperfect import is_imperfect, render_for
+from plies.search import Limit, SearchResult, determinize
 
 QUIT: Final = frozenset({"q", "quit", "exit"})
 HINT: Final = frozenset({"?", "hint"})
@@ -65,6 +74,10 @@ class Session:
         # other games keep the plain request's default of two seconds.
         self.given = any(getattr(args, k, None) is not None for k in ("depth", "time", "nodes"))
         self.plain_limit = None if self.engine.tuned else limit_of(args, default_time=2.0)
+        # Hidden cards: the engine plays by determinization unless told otherwise.
+        self.hidden = is_imperfect(game)
+        self.fair = self.hidden and args.algorithm == "auto"
+        self.worlds = worlds_of(getattr(args, "worlds", None))
 
     def limit(self, state: Any) -> Limit | None:
         """The limit of one search at ``state``."""
@@ -91,8 +104,9 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
     table = Session(game, args)
     rng = table.rng
     while not game.is_terminal(state):
-        say(console, game.render(state))
         mover = game.to_move(state)
+        viewer = _viewer(table, humans, mover)
+        say(console, game.render(state) if viewer is None else render_for(game, state, viewer))
         if mover == SIMULTANEOUS:
             joint = _joint_move(console, game, state, humans, table.plain_limit, rng)
             if joint is None:
@@ -103,7 +117,10 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
         if mover == CHANCE:
             outcomes = list(game.chance_outcomes(state))
             action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            say(console, f"chance: {format_action(game, state, action)}")
+            if viewer is None:
+                say(console, f"chance: {format_action(game, state, action)}")
+            else:  # a deal may hold a card the human must not see; the next view shows
+                say(console, "chance: dealt")  # what the human does see
         elif mover in humans:
             action = _ask(console, game, state, mover, table=table)
             if action is None:
@@ -126,10 +143,60 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
     return 0
 
 
+def worlds_of(text: str | None) -> int | None:
+    """``--worlds``: an int >= 1, or ``all`` (None: every world, listed exactly).
+
+    Without the option, 20 worlds.
+    """
+    if text is None:
+        return 20
+    if text.strip().lower() == "all":
+        return None
+    try:
+        worlds = int(text)
+    except ValueError:
+        worlds = 0
+    if worlds < 1:
+        raise OptionError(f"bad --worlds {text!r}: use an int >= 1 or all")
+    return worlds
+
+
+def _viewer(table: Session, humans: set[int | None], mover: int) -> int | None:
+    """Whose view to show in a game with hidden cards: the human to move, else the first
+    human; None (the referee's full view) without hidden cards or humans."""
+    if not table.hidden or not humans:
+        return None
+    if mover in humans:
+        return mover
+    return min(p for p in humans if p is not None)
+
+
+def _determinized(table: Session, state: Any, mover: int, seed: int) -> SearchResult:
+    """Determinization for ``mover``: the engine's search in a game with hidden cards."""
+    return determinize(
+        table.game, state, table.worlds, table.plain_limit, player=mover, seed=seed
+    )
+
+
+def _fair_name(table: Session) -> str:
+    worlds = "every world" if table.worlds is None else f"{table.worlds} worlds"
+    return f"determinize, {worlds}"
+
+
 def _engine_move(console: Console, table: Session, state: Any, mover: int) -> Any:
     """The engine's move for ``mover``, announced with its value and statistics."""
     game, args, engine = table.game, table.args, table.engine
     seed = table.rng.randrange(2**32)
+    if table.fair:
+        result = _determinized(table, state, mover, seed)
+        action = _chosen(game, mover, result.action)
+        say(
+            console,
+            f"{player_name(game, mover)} ({_fair_name(table)}) plays "
+            f"{format_action(game, state, action)}: value {number(result.value)}, "
+            f"{result.stats.nodes:,} nodes in {result.stats.elapsed:.2f}s",
+        )
+        return action
     if not engine.tuned:
         request = SearchRequest(
             algorithm=args.algorithm, limit=table.plain_limit, player=mover, tie=args.tie,
@@ -188,7 +255,11 @@ def _hint(console: Console, table: Session, state: Any, mover: int) -> None:
     game, args, engine = table.game, table.args, table.engine
     seed = table.rng.randrange(2**32)
     with console.status("weighing every move...", spinner="dots"):
-        if engine.tuned:
+        if table.fair:
+            result = _determinized(table, state, mover, seed)
+            shown = {a: number(v) for a, v in (result.action_values or {}).items()}
+            name = _fair_name(table)
+        elif engine.tuned:
             result = engine.run(
                 state, table.limit(state), algorithm=args.algorithm, player=mover,
                 tie=args.tie, seed=seed, all_values=True,
@@ -299,4 +370,4 @@ def _help_text(table: Session) -> str:
             f"legal move), help, q (quit).")
 
 
-__all__ = ["HELP", "HINT", "QUIT", "Session", "cmd_play"]
+__all__ = ["HELP", "HINT", "QUIT", "Session", "cmd_play", "worlds_of"]

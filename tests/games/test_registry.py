@@ -29,7 +29,8 @@ from tests.conformance import check_game
 
 ALL = [
     "aima-5-2", "aima-5-4", "chance-demo", "chess", "civ", "connect4", "empire", "goofspiel",
-    "kuhn", "matching-pennies", "nim", "othello", "pacman", "pig", "prisoners-dilemma", "rps",
+    "kuhn", "leduc", "matching-pennies", "nim", "othello", "pacman", "pig", "prisoners-dilemma",
+    "rps",
     "sticks",
     "tictactoe",
 ]

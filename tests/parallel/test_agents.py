@@ -47,9 +47,9 @@ def test_parse_agent(
         ("", "empty agent spec ''; write ALGORITHM[:KEY=VALUE,...]"),
         ("alphabet:depth=4", "unknown algorithm 'alphabet' in agent 'alphabet:depth=4'; "
          "use one of: alphabeta, minimax, bounded, expectiminimax, maxn, simultaneous, mcts, "
-         "paranoid, brs, brs+, random"),
+         "paranoid, brs, brs+, determinize, policy, random"),
         ("alphabeta:dept=4", "unknown key 'dept' in agent 'alphabeta:dept=4'; "
-         "keys: depth, unit, time, nodes, engine"),
+         "keys: depth, unit, time, nodes, engine, weights, worlds, name"),
         ("alphabeta:depth=x", "bad value 'x' for depth in agent 'alphabeta:depth=x': "
          "use an int >= 1"),
         ("alphabeta:depth=0", "bad value '0' for depth"),

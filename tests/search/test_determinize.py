@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -213,3 +214,49 @@ def test_a_best_response_wins_a_sixth_of_a_chip_against_determinization_in_kuhn_
     # best response to determinization wins 1/6 in either seat.
     assert best_response(policy, 0) == pytest.approx(1 / 6)
     assert best_response(policy, 1) == pytest.approx(1 / 6)
+
+
+def test_a_time_budget_is_the_moves_shared_by_the_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # plies.search.determinize is also the function's name: take the module itself.
+    module = sys.modules[determinize.__module__]
+    limits: list[Any] = []
+
+    def spy(game: Any, state: Any, limit: Any, **kwargs: Any) -> Any:
+        limits.append(limit)
+        return analyze(game, state, None, **kwargs)
+
+    monkeypatch.setattr(module, "analyze", spy)
+    state = KuhnState((J, Q), (BET,))
+    determinize(KUHN, state, 4, Limit(depth=2, time=0.8, nodes=50), seed=1)
+    assert limits == [Limit(depth=2, time=0.2, nodes=50)] * 4  # depth and nodes: each world's
+    limits.clear()
+    determinize(KUHN, state, None, Limit(time=1.0))
+    assert limits == [Limit(time=0.5)] * 2  # the two listed worlds
+
+
+def test_the_choice_depends_only_on_the_information_set() -> None:
+    # Determinization is given the true state but may read it only through its
+    # information set: every state of one information set gets the same answer (the same
+    # worlds: sample_worlds draws from the information set, with the same seed).
+    leduc = load("leduc")
+    by_set: dict[Any, list[Any]] = {}
+    # P0 holds Js in three deals and Qh in two, P1 holds Ks in two: each of those is 3
+    # information sets (a player has 3 decision nodes in the first round) of 2-3 states.
+    for deal in [(0, 2), (0, 4), (0, 5), (3, 1), (3, 4)]:
+        todo = [leduc.result(leduc.initial_state(), deal)]
+        while todo:
+            state = todo.pop()
+            if leduc.is_terminal(state) or leduc.to_move(state) < 0:
+                continue  # (round 1 only: the public card is not dealt here)
+            mover = leduc.to_move(state)
+            by_set.setdefault((mover, leduc.information_set(state, mover)), []).append(state)
+            todo += [leduc.result(state, a) for a in leduc.actions(state)]
+    shared = [states for states in by_set.values() if len(states) > 1]
+    assert len(shared) == 3 * 3
+    for states in shared:
+        for worlds in (None, 3):
+            answers = {
+                tuple(determinize(leduc, s, worlds, seed=5).action_values.items())
+                for s in states
+            }
+            assert len(answers) == 1

@@ -31,6 +31,7 @@ from plies.games.empire import SCIENCE_GOAL as EMPIRE_SCIENCE_GOAL
 from plies.games.empire import TURNS as EMPIRE_TURNS_DEFAULT
 from plies.games.empire import empire
 from plies.games.kuhn import KuhnPoker
+from plies.games.leduc import LeducPoker
 from plies.games.matrix import (
     GOOFSPIEL_SCORINGS,
     PRIZE_ORDERS,
@@ -581,6 +582,11 @@ _register_builtins(
         "kuhn": (
             "Kuhn poker: 3 cards, hidden hands, bet or pass (information sets, chance deal)",
             KuhnPoker,
+            (),
+        ),
+        "leduc": (
+            "Leduc poker: 6 cards, two betting rounds, a public card (information sets)",
+            LeducPoker,
             (),
         ),
         "aima-5-2": (

@@ -12,16 +12,28 @@ Algorithms: ``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``, ``maxn`
 ``mcts`` (Monte Carlo tree search: give it ``time`` or ``nodes``, which counts its
 iterations), the many-player searches ``paranoid`` (alpha-beta by its multi-player
 name), ``brs`` and ``brs+`` (Best-Reply Search, whose ``depth`` counts layers: the
-searcher's turn, then one opponents' reply; ``unit=round`` counts both as one), and
-``random``.  For example ``brs+:time=0.5`` or ``maxn:depth=2``.  Keys: ``depth`` (an
-int >= 1), ``unit`` (``ply`` or ``round``), ``time`` (seconds > 0 per move), ``nodes``
-(an int >= 1 per move), ``engine`` (``1``/``0``: transposition table, move ordering
-and PVS for alpha-beta; Star1 pruning for expectiminimax; for chess and Othello the
-engine's search of :class:`plies.engine.EngineSearch`, with quiescence and mate scores
-for chess) and ``weights`` (a weights file of ``plies learn``: the agent evaluates with
-those feature weights, so learned and hand-set weights meet on the same game; see
-:mod:`plies.linear`).  A search agent without depth, time or nodes searches to the end,
-which chess and Othello refuse (no game would ever finish).
+searcher's turn, then one opponents' reply; ``unit=round`` counts both as one),
+``determinize``, ``policy`` and ``random``.  For example ``brs+:time=0.5`` or
+``maxn:depth=2``.  Keys: ``depth`` (an int >= 1), ``unit`` (``ply`` or ``round``),
+``time`` (seconds > 0 per move), ``nodes`` (an int >= 1 per move), ``engine``
+(``1``/``0``: transposition table, move ordering and PVS for alpha-beta; Star1 pruning
+for expectiminimax; for chess and Othello the engine's search of
+:class:`plies.engine.EngineSearch`, with quiescence and mate scores for chess),
+``weights`` (a weights file of ``plies learn``: the agent evaluates with those feature
+weights, so learned and hand-set weights meet on the same game; see
+:mod:`plies.linear`), ``worlds`` and ``name`` (below).  A search agent without depth,
+time or nodes searches to the end, which chess and Othello refuse (no game would ever
+finish).
+
+Hidden information (games with information sets, :mod:`plies.imperfect`): every search
+above searches the referee's full state, so on Kuhn or Leduc poker it sees the other
+player's card (a "face-up" agent, an upper bound, not a fair player).  ``determinize``
+plays fairly: :func:`plies.determinize` samples ``worlds`` states consistent with what
+the player sees (an int >= 1, default 20, or ``all``: the exact list, weighted) and
+searches each with expectiminimax under the agent's ``depth``/``nodes`` limit (a ``time``
+budget is the move's, shared equally by the worlds).  ``policy:name=NAME`` plays the game's fixed
+policy ``NAME`` (a game lists them in ``game.policies``, a mapping from a name to a
+function ``(state, player) -> action`` that reads only what ``player`` sees).
 
 Agents play with the ``"random"`` tie rule and a per-move seed, so two games between the
 same agents differ while every game stays a pure function of its seed.  Budgets by
@@ -51,12 +63,16 @@ from plies.engine import ALGORITHMS as REGISTRY
 from plies.engine import EngineSearch, SearchRequest, plan, play_defaults
 from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
 from plies.game import SIMULTANEOUS, default_player_actions, format_action
+from plies.imperfect import check_imperfect
 from plies.linear import load_weights, weighted
-from plies.search import Limit
+from plies.search import Limit, determinize
 
-ALGORITHMS: Final = (*REGISTRY, "random")
-"""The algorithms an agent may use: the registry's, and ``random``."""
-KEYS: Final = ("depth", "unit", "time", "nodes", "engine", "weights")
+ALGORITHMS: Final = (*REGISTRY, "determinize", "policy", "random")
+"""The algorithms an agent may use: the registry's, ``determinize``, ``policy`` and
+``random``."""
+KEYS: Final = ("depth", "unit", "time", "nodes", "engine", "weights", "worlds", "name")
+DEFAULT_WORLDS: Final = 20
+"""The worlds ``determinize`` samples per move unless ``worlds=`` says otherwise."""
 
 _ENGINE_OK: Final = frozenset(
     name for name, entry in REGISTRY.items() if {"tt", "pruning"} & set(entry.switches)
@@ -71,8 +87,10 @@ class AgentSpec:
 
     ``limit`` is None for ``random`` and for a search without any limit (to the end).
     ``weights``: the feature weights the agent evaluates with (read from
-    ``weights_file``), or empty for the game's own.  ``label`` is the canonical spec text
-    (keys in the order of :data:`KEYS`).
+    ``weights_file``), or empty for the game's own.  ``worlds``: ``determinize``'s worlds
+    per move (None: all of them, listed exactly); ``policy``: the name of the game's fixed
+    policy for ``policy``.  ``label`` is the canonical spec text (keys in the order of
+    :data:`KEYS`).
     """
 
     algorithm: str
@@ -80,6 +98,8 @@ class AgentSpec:
     engine: bool = False
     weights: tuple[tuple[str, float], ...] = ()
     weights_file: str = ""
+    worlds: int | None = None
+    policy: str | None = None
 
     @property
     def label(self) -> str:
@@ -98,6 +118,10 @@ class AgentSpec:
             parts.append("engine=1")
         if self.weights_file:
             parts.append(f"weights={self.weights_file}")
+        if self.algorithm == "determinize":
+            parts.append(f"worlds={'all' if self.worlds is None else self.worlds}")
+        if self.policy is not None:
+            parts.append(f"name={self.policy}")
         return self.algorithm + (":" + ",".join(parts) if parts else "")
 
     @property
@@ -114,10 +138,20 @@ class AgentSpec:
         """
         if self.algorithm == "random":
             return
+        if self.algorithm == "policy":
+            self._policy(game)
+            return
         if self.weights_file:
             load_weights(self.weights_file, game)  # the file is for this game's features
             game = self.evaluating(game)
-        reason = REGISTRY[self.algorithm].refusal(game)
+        if self.algorithm == "determinize":
+            check_imperfect(game)
+            if self.worlds is None and not callable(getattr(game, "worlds", None)):
+                raise OptionError(
+                    f"agent {self.label!r}: {game.name} cannot list its worlds; give "
+                    f"worlds=N to sample them"
+                )
+        reason = REGISTRY[_searched(self.algorithm)].refusal(game)
         if reason is not None:
             name = getattr(game, "name", "this game")
             raise UnsupportedGameError(f"agent {self.label!r} cannot play {name}: {reason}")
@@ -159,7 +193,11 @@ class AgentSpec:
         ``seed`` makes the choice (ties, random moves, mixed strategies) reproducible.
         """
         mover = game.to_move(state)
+        if self.algorithm == "policy":
+            return self._policy(game)(state, player), 0
         game = self.evaluating(game)
+        if self.algorithm == "determinize":
+            return self._determinize(game, state, player, seed)
         if self.algorithm == "random":
             rng = random.Random(seed)
             if mover == SIMULTANEOUS:
@@ -188,6 +226,28 @@ class AgentSpec:
         if result.action is None:
             raise UnsupportedGameError(f"agent {self.label!r} chose no move at {state!r}")
         return result.action, result.stats.nodes
+
+    def _policy(self, game: Any) -> Any:
+        """The game's fixed policy this agent plays."""
+        policies = getattr(game, "policies", None) or {}
+        if self.policy not in policies:
+            name = getattr(game, "name", "this game")
+            known = ", ".join(policies) or "none"
+            raise OptionError(
+                f"agent {self.label!r}: {name} has no policy {self.policy!r}; its policies: "
+                f"{known}"
+            )
+        return policies[self.policy]
+
+    def _determinize(self, game: Any, state: Any, player: int, seed: int) -> tuple[Any, int]:
+        # determinize shares a time budget equally among the worlds itself.
+        result = determinize(game, state, self.worlds, self.limit, player=player, seed=seed)
+        return result.action, result.stats.nodes
+
+
+def _searched(algorithm: str) -> str:
+    """The registry algorithm that searches for ``algorithm`` (determinize: each world)."""
+    return "expectiminimax" if algorithm == "determinize" else algorithm
 
 
 # The weighted game of each weight vector, with the game it was made from: made once per
@@ -247,6 +307,13 @@ def parse_agent(text: str) -> AgentSpec:
         if values:
             raise OptionError(f"agent {spec!r}: random takes no keys")
         return AgentSpec("random")
+    if name == "policy":
+        if set(values) != {"name"}:
+            raise OptionError(f"agent {spec!r}: policy takes one key, name=NAME")
+        return AgentSpec("policy", policy=values["name"])
+    if "name" in values:
+        raise OptionError(f"agent {spec!r}: name= is for policy agents only")
+    worlds = _worlds(values, name, spec)
     depth = _int(values, "depth", spec)
     nodes = _int(values, "nodes", spec)
     time = _seconds(values, spec)
@@ -264,7 +331,26 @@ def parse_agent(text: str) -> AgentSpec:
         )
     limited = depth is not None or time is not None or nodes is not None or unit != "ply"
     limit = Limit(depth, "round" if unit == "round" else "ply", time, nodes) if limited else None
-    return AgentSpec(name, limit, engine, weights, path)
+    return AgentSpec(name, limit, engine, weights, path, worlds)
+
+
+def _worlds(values: dict[str, str], name: str, spec: str) -> int | None:
+    if name != "determinize":
+        if "worlds" in values:
+            raise OptionError(f"agent {spec!r}: worlds= is for determinize agents only")
+        return None
+    text = values.get("worlds", str(DEFAULT_WORLDS))
+    if text.lower() == "all":
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise OptionError(
+            f"bad value {text!r} for worlds in agent {spec!r}: use an int >= 1 or all"
+        )
+    return number
 
 
 def _int(values: dict[str, str], key: str, spec: str) -> int | None:

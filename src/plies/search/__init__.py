@@ -12,6 +12,7 @@ from plies.search.anytime import iterations
 from plies.search.bounded import bounded_minimax
 from plies.search.brs import brs, brs_plus
 from plies.search.common import Limit, SearchResult, SearchStats, StopSignal, TraceEvent
+from plies.search.determinize import determinize
 from plies.search.maxn import maxn
 from plies.search.mcts import mcts
 from plies.search.minimax import expectiminimax, minimax
@@ -37,6 +38,7 @@ __all__ = [
     "bounded_minimax",
     "brs",
     "brs_plus",
+    "determinize",
     "expectiminimax",
     "iterations",
     "maxn",

@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from plies.errors import OptionError, UnsupportedGameError
@@ -53,7 +54,9 @@ def determinize(
     ``worlds`` full states are drawn with ``game.sample_worlds(state, player, worlds,
     random.Random(seed))``; ``worlds=None`` takes the exact distribution
     ``game.worlds(state, player)`` instead, each world weighted by its probability.  Each
-    world is searched by :func:`plies.search.analyze` with ``algorithm`` and ``limit``.
+    world is searched by :func:`plies.search.analyze` with ``algorithm`` and ``limit``:
+    its ``depth`` and ``nodes`` apply to each world, its ``time`` is the whole move's
+    budget, shared equally by the worlds.
 
     ``action_values[a]`` is the mean (probability-weighted for ``worlds=None``) over the
     worlds of ``a``'s value in that world, from ``player``'s point of view; ``value`` is
@@ -77,6 +80,8 @@ def determinize(
         )
     started = time.perf_counter()
     sample = _worlds(game, state, player, worlds, seed)
+    if limit is not None and limit.time is not None:
+        limit = replace(limit, time=limit.time / len(sample))
     actions = list(game.actions(state))
     totals = dict.fromkeys(actions, 0.0)
     stats = SearchStats()
