@@ -195,6 +195,94 @@ def test_matrix_game_values_are_equilibria_of_openspiels_payoffs(spiel: Any, nam
     assert value == pytest.approx(best_row, abs=1e-7)
 
 
+def security_values(payoffs: Any, solve: Any) -> set[float]:
+    """The values (rounded to 1e-9) of the zero-sum game ``(payoffs, -payoffs)`` at every
+    equilibrium ``solve`` returns: what the row player can guarantee with mixed strategies."""
+    return {round(float(x @ payoffs @ y), 9) for x, y in solve(payoffs, -payoffs)}
+
+
+def lemke_howson(payoffs: Any, other: Any) -> list[Any]:
+    """Every equilibrium OpenSpiel's ``matrix_nash.lemke_howson_solve`` (nashpy) finds."""
+    import warnings
+
+    from open_spiel.python.algorithms.matrix_nash import lemke_howson_solve
+
+    with warnings.catch_warnings():  # nashpy warns on degenerate games (its own, not ours)
+        warnings.simplefilter("ignore")
+        return list(lemke_howson_solve(payoffs, other))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "matrix_rps", "matrix_mp", "matrix_brps", "matrix_rpsw",  # zero-sum
+        "matrix_pd", "matrix_bos", "matrix_sh", "matrix_cd", "matrix_coordination",
+        "matrix_shapleys_game",  # general-sum: the value is each player's security level
+    ],
+)
+def test_matrix_game_values_equal_openspiels_lemke_howson(spiel: Any, name: str) -> None:
+    # plies' simultaneous value for a player is what that player can guarantee when the
+    # other minimises it: the value of the zero-sum game (M, -M) on the player's payoffs M
+    # (M transposed for the column player).  OpenSpiel's solver finds that game's
+    # equilibria by Lemke-Howson, and each of them pays the same value.
+    import numpy as np
+
+    game = load_game(f"openspiel:{name}")
+    matrix = spiel.load_matrix_game(name)
+    rows = np.array(matrix.row_utilities())
+    columns = np.array(matrix.col_utilities()).T
+    for player, payoffs in ((0, rows), (1, columns)):
+        ours = plies.simultaneous(game, game.initial_state(), player=player).value
+        theirs = security_values(payoffs, lemke_howson)
+        assert len(theirs) == 1
+        assert ours == pytest.approx(theirs.pop(), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_matrix_game_values_equal_nashpys_vertex_enumeration(spiel: Any, seed: int) -> None:
+    # Zero-sum games of random shape and payoffs, built by OpenSpiel (create_matrix_game):
+    # mostly mixed equilibria, none of them symmetric, so the value is rarely 0.  nashpy's
+    # vertex enumeration solves them.  Its Lemke-Howson (OpenSpiel's matrix_nash) is not
+    # used here: on these non-square games nashpy 0.0.43 returns column strategies that
+    # are no equilibrium (seeds 0 and 7), and its support enumeration finds none.
+    import nashpy
+    import numpy as np
+
+    def vertex_enumeration(payoffs: Any, other: Any) -> list[Any]:
+        return list(nashpy.Game(payoffs, other).vertex_enumeration())
+
+    rng = np.random.default_rng(seed)
+    payoffs = rng.uniform(-1.0, 1.0, size=rng.integers(2, 6, size=2)).round(3)
+    game = OpenSpielGame(spiel.create_matrix_game(payoffs.tolist(), (-payoffs).tolist()))
+    ours = plies.simultaneous(game, game.initial_state(), player=0).value
+    theirs = security_values(payoffs, vertex_enumeration)
+    assert len(theirs) == 1
+    assert ours == pytest.approx(theirs.pop(), abs=1e-9)
+    column = plies.simultaneous(game, game.initial_state(), player=1).value
+    assert column == pytest.approx(-ours, abs=1e-9)
+
+
+@pytest.mark.parametrize("params", ["coins=4,fields=3", "coins=5,fields=3", "coins=4,fields=4"])
+def test_blotto_values_equal_nashpys_linear_program(spiel: Any, params: str) -> None:
+    # Colonel Blotto: OpenSpiel's simultaneous game turned into its matrix by OpenSpiel
+    # (extensive_to_matrix_game).  It is degenerate (many equal payoffs), where
+    # Lemke-Howson fails, so nashpy's own minimax LP solves it.
+    import nashpy
+    import numpy as np
+
+    game = load_game(f"openspiel:blotto({params})")
+    matrix = spiel.extensive_to_matrix_game(game.native)
+    rows = np.array(matrix.row_utilities())
+    columns = np.array(matrix.col_utilities()).T
+
+    def linear_program(payoffs: Any, other: Any) -> list[Any]:
+        return [nashpy.Game(payoffs, other).linear_program()]
+
+    for player, payoffs in ((0, rows), (1, columns)):
+        ours = plies.simultaneous(game, game.initial_state(), player=player).value
+        assert ours == pytest.approx(security_values(payoffs, linear_program).pop(), abs=1e-7)
+
+
 def test_goofspiel_is_fair_and_its_bounds_hold(spiel: Any) -> None:
     # Goofspiel is symmetric, so its value is 0; the sequentialised searches bound it
     # (the searching player choosing first: a lower bound; last: an upper bound).
