@@ -82,7 +82,7 @@ def test_result_leaves_the_state_alone(spiel: Any) -> None:
     state = game.initial_state()
     child = game.result(state, 4)
     assert state.native.history() == [] and child.native.history() == [4]
-    assert game.key(child) == (4,) and child != state
+    assert child.history == (4,) and child != state
 
 
 def test_actions_read_and_written_as_openspiel_text_or_ids(spiel: Any) -> None:
@@ -116,6 +116,32 @@ def test_a_game_pickles_by_its_openspiel_string(spiel: Any) -> None:
 def test_tic_tac_toe_is_a_draw(spiel: Any) -> None:
     game = load_game("openspiel:tic_tac_toe")
     assert plies.alphabeta(game, game.initial_state()).value == 0.0
+
+
+def test_every_tic_tac_toe_value_equals_openspiels_minimax_solver(spiel: Any) -> None:
+    # OpenSpiel's MinimaxSolver tables the value of every reachable non-terminal
+    # tic-tac-toe position (for the player to move); plies' alpha-beta gives the same
+    # value for each of them.  One table serves all searches of one player (values are
+    # kept from the searcher's point of view), and it is keyed by position.
+    from open_spiel.python.algorithms.minimax_solver import MinimaxSolver
+
+    table = MinimaxSolver("tic_tac_toe").solve()
+    game = load_game("openspiel:tic_tac_toe")
+    states: dict[Any, Any] = {}
+    frontier = [game.initial_state()]
+    while frontier:
+        state = frontier.pop()
+        if game.key(state) in states or game.is_terminal(state):
+            continue
+        states[game.key(state)] = state
+        frontier.extend(game.result(state, a) for a in game.actions(state))
+    assert len(states) == len(table) == 4520
+    for player in (0, 1):
+        shared = plies.TranspositionTable()
+        for state in states.values():
+            if game.to_move(state) == player:
+                ours = plies.alphabeta(game, state, tt=shared).value
+                assert ours == table[str(state.native)].value, str(state.native)
 
 
 @pytest.mark.parametrize(
@@ -303,6 +329,59 @@ def test_three_player_pig_searches_with_maxn(spiel: Any) -> None:
     result = plies.maxn(game, game.initial_state())
     assert game.utility_range[0] <= result.value <= game.utility_range[1]
     assert result.action in game.actions(game.initial_state())
+
+
+# --- transposition keys ---
+
+
+def test_tic_tac_toe_and_connect_four_are_keyed_by_position(spiel: Any) -> None:
+    game = load_game("openspiel:tic_tac_toe")
+    one, two = moves(game, "x(0,0) o(1,1) x(2,2)"), moves(game, "x(2,2) o(1,1) x(0,0)")
+    assert game.key_by == "string" and one != two and game.key(one) == game.key(two)
+    four = load_game("openspiel:connect_four")
+    assert four.key(moves(four, "x0 o1 x2")) == four.key(moves(four, "x2 o1 x0"))
+    history = load_game("openspiel:tic_tac_toe", {"key": "history"})
+    assert history.key_by == "history" and history.key(one) != history.key(two)
+
+
+def test_games_whose_text_is_not_the_whole_state_keep_history_keys(spiel: Any) -> None:
+    # Pig's text shows scores but not the turns its horizon counts; Kuhn poker's hides
+    # nothing but is no game a position key was checked for: both stay on history keys.
+    assert load_game("openspiel:pig(winscore=6)").key_by == "history"
+    assert load_game("openspiel:kuhn_poker").key_by == "history"
+    string = load_game("openspiel:nim", ["key=string"])
+    assert string.key_by == "string" and string.name == "openspiel:nim"
+
+
+@pytest.mark.parametrize("depth", [4, 6])
+def test_position_keys_change_no_connect_four_value_and_save_nodes(
+    spiel: Any, depth: int
+) -> None:
+    position_keyed = load_game("openspiel:connect_four")
+    history_keyed = load_game("openspiel:connect_four", {"key": "history"})
+    start = moves(position_keyed, "x3 o3 x2")
+    limit = plies.Limit(depth=depth)
+    plain = plies.alphabeta(history_keyed, start, limit)
+    merged = plies.alphabeta(position_keyed, start, limit, tt=True)
+    apart = plies.alphabeta(history_keyed, start, limit, tt=True)
+    assert plain.value == merged.value == apart.value
+    assert merged.stats.tt_hits > 0 == apart.stats.tt_hits
+    assert merged.stats.nodes < apart.stats.nodes
+
+
+def test_the_key_option_survives_pickling_and_the_command_line(
+    spiel: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = load_game("openspiel:tic_tac_toe", ["key=history"])
+    assert pickle.loads(pickle.dumps(game)).key_by == "history"
+    spec = GameSpec.parse("openspiel:tic_tac_toe", ["key=history"])
+    assert pickle.loads(pickle.dumps(spec)).load().key_by == "history"
+    merged = run_json(capsys, "solve", "openspiel:tic_tac_toe", "--engine")
+    apart = run_json(capsys, "solve", "openspiel:tic_tac_toe", "--engine", "-o", "key=history")
+    assert merged["value"] == apart["value"] == 0.0
+    assert merged["stats"]["nodes"] < apart["stats"]["nodes"]
+    message = fail(capsys, "solve", "openspiel:tic_tac_toe", "-o", "key=board")
+    assert "key 'board' is not a transposition key of an OpenSpiel game; accepted: auto" in message
 
 
 # --- specs and errors ---

@@ -9,9 +9,12 @@ any number of players.
 - States are immutable for plies: :class:`OpenSpielState` holds a pyspiel state that is
   never changed again; ``result`` clones it and applies the action to the clone.
 - A state's identity is the sequence of plies actions that led to it from the initial
-  state (OpenSpiel's history, with joint actions kept as tuples).  It keys the
+  state (OpenSpiel's history, with joint actions kept as tuples).  By default it keys the
   transposition table: exact for every game, though two move orders reaching one position
-  are two entries.
+  are two entries.  Games whose OpenSpiel text is the whole state, whatever the moves
+  that led there (:data:`POSITION_KEYED`: tic-tac-toe, Connect Four), are keyed by that
+  text and the player to move instead, so the table merges move orders; ``key="string"``
+  asks for it on any game, ``key="history"`` never (see :class:`OpenSpielGame`).
 - Actions are OpenSpiel's integer ids; people read and type OpenSpiel's
   ``action_to_string`` text with its blanks removed (``x(1,1)``, ``pile:1,take:1;``,
   ``[P0]Bid:3``), joint actions as the players' texts joined by ``/``.  The bare integer
@@ -43,6 +46,16 @@ PREFIX: Final = "openspiel:"
 """Game specs that start with this name an OpenSpiel game (``openspiel:connect_four``)."""
 
 INSTALL_HINT: Final = "pip install 'plies[openspiel]'"
+
+POSITION_KEYED: Final = frozenset({"tic_tac_toe", "connect_four"})
+"""OpenSpiel games keyed by position (``key="auto"``): their ``str(state)`` is the whole
+board, and the board alone decides the legal moves, the end and the payoff (the player to
+move is part of the key anyway).  Not in it, for example: pig (its horizon counts turns, which
+the text does not show), chess (repetitions depend on the history), and every game with
+imperfect information or chance."""
+
+KEYS: Final = ("auto", "history", "string")
+"""The accepted values of the ``key`` option."""
 
 _SPEC: Final = re.compile(r"\s*openspiel:\s*([A-Za-z0-9_]+)\s*(?:\((.*)\))?\s*", re.IGNORECASE)
 
@@ -92,12 +105,20 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
     simultaneous-move dynamics, ``utility_range`` from ``min_utility``/``max_utility``.
     ``utility`` is OpenSpiel's ``returns()`` of the player.
 
+    ``key`` chooses the transposition key (``key_by`` says which one is in force):
+    ``"history"``, the actions from the start (exact for every game); ``"string"``,
+    OpenSpiel's text of the state with the player to move, which merges move orders that
+    reach one position and is exact only when that text is the whole state and the history
+    does not matter (the caller vouches for it); ``"auto"`` (default), ``"string"`` for
+    the games in :data:`POSITION_KEYED` and ``"history"`` for the others.
+
     Raises:
         UnsupportedGameError: a mean-field game (its "players" are a population
             distribution, not players a search can model).
+        GameFormatError: a ``key`` other than those in :data:`KEYS`.
     """
 
-    def __init__(self, native: Any) -> None:
+    def __init__(self, native: Any, key: str = "auto") -> None:
         import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         kind = native.get_type()
@@ -106,7 +127,17 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
                 f"OpenSpiel game {str(native)!r} is a mean-field game; plies searches games "
                 "whose players are players (sequential or simultaneous dynamics)"
             )
+        if key not in KEYS:
+            raise GameFormatError(
+                f"key {quoted(key)} is not a transposition key of an OpenSpiel game; "
+                f"accepted: {', '.join(KEYS)}"
+            )
         self.native = native
+        self.key_option = key
+        self.key_by = (
+            key if key != "auto"
+            else "string" if kind.short_name in POSITION_KEYED else "history"
+        )
         self.num_players = int(native.num_players())
         self.name = f"{PREFIX}{str(native).removesuffix('()')}"
         utility = kind.utility
@@ -129,7 +160,7 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Worker processes rebuild the game from OpenSpiel's own game string.
-        return (load_openspiel, (f"{PREFIX}{self.native}",))
+        return (load_openspiel, (f"{PREFIX}{self.native}", {"key": self.key_option}))
 
     # --- the game model ---
 
@@ -172,6 +203,9 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
         return float(state.native.returns()[player])
 
     def key(self, state: OpenSpielState) -> Hashable:
+        if self.key_by == "string":
+            native = state.native
+            return (str(native), int(native.current_player()))
         return state.history
 
     # --- text ---
@@ -230,7 +264,9 @@ def load_openspiel(
     ``spec`` is ``openspiel:NAME`` or ``openspiel:NAME(key=value,...)`` (OpenSpiel's own
     game string after the prefix); ``options`` (``{"winscore": 10}`` or
     ``["winscore=10"]``) add parameters.  Values are read by OpenSpiel (``10`` an int,
-    ``true`` a bool, ``0.5`` a float, else a string).
+    ``true`` a bool, ``0.5`` a float, else a string).  One option is plies' own, not
+    OpenSpiel's: ``key`` (``auto``, ``history`` or ``string``), the transposition key of
+    :class:`OpenSpielGame` (no OpenSpiel game has a parameter of that name).
 
     Raises:
         GameSpecError: pyspiel is not installed, or there is no OpenSpiel game of that name.
@@ -265,6 +301,11 @@ def load_openspiel(
         if isinstance(options, Mapping) else list(options)
     )
     accepted = sorted(known[name].parameter_specification)
+    transposition_key = "auto"
+    for item in [*items]:
+        if item.partition("=")[0].strip() == "key":
+            items.remove(item)
+            transposition_key = item.partition("=")[2].strip()
     for item in (*params, *items):
         key, sep, value = item.partition("=")
         if not sep or key.strip() not in accepted:
@@ -282,7 +323,7 @@ def load_openspiel(
     except pyspiel.SpielError as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else "rejected"
         raise GameFormatError(f"OpenSpiel cannot load {quoted(text)}: {first}") from None
-    return OpenSpielGame(native)
+    return OpenSpielGame(native, key=transposition_key)
 
 
 def _param_text(value: Any) -> str:
@@ -292,6 +333,6 @@ def _param_text(value: Any) -> str:
 
 
 __all__ = [
-    "INSTALL_HINT", "PREFIX", "OpenSpielGame", "OpenSpielState", "is_openspiel_spec",
-    "load_openspiel",
+    "INSTALL_HINT", "KEYS", "POSITION_KEYED", "PREFIX", "OpenSpielGame", "OpenSpielState",
+    "is_openspiel_spec", "load_openspiel",
 ]
