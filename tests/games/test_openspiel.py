@@ -20,7 +20,7 @@ from plies.errors import GameFormatError, GameSpecError, IllegalActionError, Uns
 from plies.game import CHANCE, SIMULTANEOUS
 from plies.games.openspiel import OpenSpielGame, is_openspiel_spec, load_openspiel
 from plies.search.simultaneous import solve_matrix_game
-from tests.clirun import fail, plain_pipe, run_json  # noqa: F401 (autouse fixture)
+from tests.clirun import fail, plain_pipe, run, run_json  # noqa: F401 (autouse fixture)
 from tests.conformance import check_game
 
 PYSPIEL = importlib.util.find_spec("pyspiel") is not None
@@ -436,6 +436,30 @@ def test_without_pyspiel_an_openspiel_game_says_how_to_install_it(
         load_game("openspiel:tic_tac_toe")
     with pytest.raises(GameFormatError, match="not an OpenSpiel game spec"):
         load_openspiel("openspiel:pig(")
+
+
+def test_plies_games_lists_openspiel_games_with_their_type(
+    spiel: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = run(capsys, "games", "--openspiel")
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if "│" in line}
+    assert len(rows) == len(spiel.registered_names()) == 126
+    cells = {name: [c.strip() for c in line.split("│")[2:-1]] for name, line in rows.items()}
+    assert cells["tic_tac_toe"] == ["2", "sequential", "none", "perfect", "zero-sum"]
+    assert cells["pig"] == ["2", "sequential", "explicit", "perfect", "zero-sum"]
+    assert cells["kuhn_poker"] == ["2", "sequential", "explicit", "imperfect", "zero-sum"]
+    assert cells["matrix_pd"] == ["2", "simultaneous", "none", "one-shot", "general-sum"]
+    assert cells["misere *"][1] == "sequential"  # a wrapper: needs the game it wraps
+    assert cells["mfg_crowd_modelling"][1] == "mean-field"
+    assert "mean-field games are refused" in out
+
+
+def test_plies_games_openspiel_without_pyspiel_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    message = fail(capsys, "games", "--openspiel")
+    assert message == "OpenSpiel (pyspiel) is not installed: pip install 'plies[openspiel]'"
 
 
 def test_play_openspiel_connect_four_engine_against_engine(

@@ -31,6 +31,7 @@ import itertools
 import math
 import re
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from plies.errors import (
@@ -326,6 +327,87 @@ def load_openspiel(
     return OpenSpielGame(native, key=transposition_key)
 
 
+# --- the catalogue ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSpielGameInfo:
+    """One OpenSpiel game as OpenSpiel's game type declares it (nothing is loaded).
+
+    ``moves``: ``"sequential"``, ``"simultaneous"`` or ``"mean-field"`` (which plies
+    refuses); ``chance``: ``"none"``, ``"explicit"`` (OpenSpiel lists the odds: searched
+    as chance nodes) or ``"sampled"`` (chance outcomes drawn, their odds not listed);
+    ``information``: ``"perfect"``, ``"imperfect"`` or ``"one-shot"`` (imperfect
+    information is searched on the full state); ``utility``: ``"zero-sum"``,
+    ``"constant-sum"``, ``"general-sum"`` or ``"identical"``; ``players``: the default
+    number, or ``"2-10"`` when the ``players`` parameter ranges and has no default;
+    ``needs_parameters``: a wrapper (``misere``, ``repeated_game``, ...) that loads only
+    with parameters naming the game it wraps.
+    """
+
+    name: str
+    long_name: str
+    players: str
+    moves: str
+    chance: str
+    information: str
+    utility: str
+    needs_parameters: bool
+
+
+def openspiel_games() -> list[OpenSpielGameInfo]:
+    """Every game OpenSpiel registers, by name, as its game type declares it.
+
+    Raises:
+        GameSpecError: pyspiel is not installed (the message says how to install it).
+    """
+    try:
+        import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError:
+        raise GameSpecError(
+            f"OpenSpiel (pyspiel) is not installed: {INSTALL_HINT}"
+        ) from None
+    kinds = pyspiel.GameType
+    moves = {
+        kinds.Dynamics.SEQUENTIAL: "sequential",
+        kinds.Dynamics.SIMULTANEOUS: "simultaneous",
+        kinds.Dynamics.MEAN_FIELD: "mean-field",
+    }
+    chance = {
+        kinds.ChanceMode.DETERMINISTIC: "none",
+        kinds.ChanceMode.EXPLICIT_STOCHASTIC: "explicit",
+        kinds.ChanceMode.SAMPLED_STOCHASTIC: "sampled",
+    }
+    information = {
+        kinds.Information.PERFECT_INFORMATION: "perfect",
+        kinds.Information.IMPERFECT_INFORMATION: "imperfect",
+        kinds.Information.ONE_SHOT: "one-shot",
+    }
+    utility = {
+        kinds.Utility.ZERO_SUM: "zero-sum",
+        kinds.Utility.CONSTANT_SUM: "constant-sum",
+        kinds.Utility.GENERAL_SUM: "general-sum",
+        kinds.Utility.IDENTICAL: "identical",
+    }
+    games = []
+    for kind in pyspiel.registered_games():
+        default = kind.parameter_specification.get("players")
+        low, high = int(kind.min_num_players), int(kind.max_num_players)
+        players = (
+            str(default) if default is not None
+            else str(low) if low == high else f"{low}-{high}"
+        )
+        games.append(OpenSpielGameInfo(
+            name=kind.short_name, long_name=kind.long_name, players=players,
+            moves=moves.get(kind.dynamics, str(kind.dynamics)),
+            chance=chance.get(kind.chance_mode, str(kind.chance_mode)),
+            information=information.get(kind.information, str(kind.information)),
+            utility=utility.get(kind.utility, str(kind.utility)),
+            needs_parameters=not kind.default_loadable,
+        ))
+    return sorted(games, key=lambda info: info.name)
+
+
 def _param_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -333,6 +415,6 @@ def _param_text(value: Any) -> str:
 
 
 __all__ = [
-    "INSTALL_HINT", "KEYS", "POSITION_KEYED", "PREFIX", "OpenSpielGame", "OpenSpielState",
-    "is_openspiel_spec", "load_openspiel",
+    "INSTALL_HINT", "KEYS", "POSITION_KEYED", "PREFIX", "OpenSpielGame", "OpenSpielGameInfo",
+    "OpenSpielState", "is_openspiel_spec", "load_openspiel", "openspiel_games",
 ]
