@@ -141,6 +141,7 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
         )
         self.num_players = int(native.num_players())
         self.name = f"{PREFIX}{str(native).removesuffix('()')}"
+        self.description = f"OpenSpiel's {kind.long_name}"
         utility = kind.utility
         self.zero_sum = utility in (
             pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM
