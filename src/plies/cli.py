@@ -239,8 +239,8 @@ def cmd_openspiel_games(console: Console) -> int:
     infos = openspiel_games()
     table = Table(
         title=f"OpenSpiel games ({len(infos)}): plies plays each as openspiel:NAME",
-        caption="* a wrapper of another game: loads only with parameters naming it; "
-        "mean-field games are refused",
+        caption="* a wrapper: needs parameters naming its game. "
+        "Refused: mean-field, sampled chance.",
     )
     table.add_column("name", no_wrap=True)
     table.add_column("players", justify="right")

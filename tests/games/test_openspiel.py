@@ -428,6 +428,13 @@ def test_a_mean_field_game_is_refused(spiel: Any) -> None:
         load_openspiel("openspiel:mfg_crowd_modelling")
 
 
+def test_a_game_with_sampled_chance_is_refused(spiel: Any) -> None:
+    """Regression: Tarok samples its deal inside OpenSpiel and lists one chance outcome
+    of probability 1, so expectiminimax would have searched one random deal as certain."""
+    with pytest.raises(UnsupportedGameError, match="samples its chance outcomes"):
+        load_openspiel("openspiel:tarok")
+
+
 def test_without_pyspiel_an_openspiel_game_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -451,7 +458,7 @@ def test_plies_games_lists_openspiel_games_with_their_type(
     assert cells["matrix_pd"] == ["2", "simultaneous", "none", "one-shot", "general-sum"]
     assert cells["misere *"][1] == "sequential"  # a wrapper: needs the game it wraps
     assert cells["mfg_crowd_modelling"][1] == "mean-field"
-    assert "mean-field games are refused" in out
+    assert "Refused: mean-field, sampled chance." in out
 
 
 def test_plies_games_openspiel_without_pyspiel_says_how_to_install_it(

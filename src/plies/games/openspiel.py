@@ -115,7 +115,10 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
 
     Raises:
         UnsupportedGameError: a mean-field game (its "players" are a population
-            distribution, not players a search can model).
+            distribution, not players a search can model), or one with sampled chance
+            (OpenSpiel draws the outcome inside ``apply_action`` and lists no odds, so a
+            chance node would be one outcome of probability 1 and ``result`` not a
+            function).
         GameFormatError: a ``key`` other than those in :data:`KEYS`.
     """
 
@@ -127,6 +130,12 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
             raise UnsupportedGameError(
                 f"OpenSpiel game {str(native)!r} is a mean-field game; plies searches games "
                 "whose players are players (sequential or simultaneous dynamics)"
+            )
+        if kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
+            raise UnsupportedGameError(
+                f"OpenSpiel game {str(native)!r} samples its chance outcomes without "
+                "listing their odds; plies searches games whose chance nodes list them "
+                "(explicit chance) or that have none"
             )
         if key not in KEYS:
             raise GameFormatError(
@@ -273,7 +282,7 @@ def load_openspiel(
     Raises:
         GameSpecError: pyspiel is not installed, or there is no OpenSpiel game of that name.
         GameFormatError: a malformed spec, or a parameter the game does not have.
-        UnsupportedGameError: a mean-field game.
+        UnsupportedGameError: a mean-field game, or one with sampled chance.
     """
     match = _SPEC.fullmatch(spec)
     if match is None:
