@@ -12,7 +12,7 @@ plain alpha-beta (children in OpenSpiel's order); plies' alpha-beta with engine 
 ``--keys`` measures instead what keying the transposition table by position (OpenSpiel's
 text and the mover, ``key=string``, the default for tic-tac-toe and Connect Four) saves
 over keying it by the action history (``key=history``): alpha-beta with the table, the
-full tic-tac-toe tree and Connect Four to the given depths.
+full tic-tac-toe tree and Connect Four to the given depths (scored at the cutoff as above).
 
     python benchmarks/openspiel_native.py [--depths 4,5,6] [--moves "x3 o3"] [--repeat 3]
     python benchmarks/openspiel_native.py --keys [--depths 6,8,10]
@@ -101,6 +101,8 @@ def keys(depths: list[int], moves: str, repeat: int) -> None:
         rows = []
         for key in ("history", "string"):
             game = load_game(spec, {"key": key})
+            if "connect_four" in spec:
+                game = Scored(game)  # the same cutoff evaluation as the table above
             state = position(game, line)[0]
             limit = plies.Limit(depth=depth)
             rows.append(best_of(repeat, lambda g=game, s=state, lim=limit: plies.alphabeta(

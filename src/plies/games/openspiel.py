@@ -126,14 +126,15 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
         import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         kind = native.get_type()
+        shown = str(native).removesuffix("()")
         if kind.dynamics == pyspiel.GameType.Dynamics.MEAN_FIELD:
             raise UnsupportedGameError(
-                f"OpenSpiel game {str(native)!r} is a mean-field game; plies searches games "
+                f"OpenSpiel game {shown!r} is a mean-field game; plies searches games "
                 "whose players are players (sequential or simultaneous dynamics)"
             )
         if kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
             raise UnsupportedGameError(
-                f"OpenSpiel game {str(native)!r} samples its chance outcomes without "
+                f"OpenSpiel game {shown!r} samples its chance outcomes without "
                 "listing their odds; plies searches games whose chance nodes list them "
                 "(explicit chance) or that have none"
             )
@@ -149,7 +150,7 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
             else "string" if kind.short_name in POSITION_KEYED else "history"
         )
         self.num_players = int(native.num_players())
-        self.name = f"{PREFIX}{str(native).removesuffix('()')}"
+        self.name = f"{PREFIX}{shown}"
         self.description = f"OpenSpiel's {kind.long_name}"
         utility = kind.utility
         self.zero_sum = utility in (
