@@ -415,6 +415,7 @@ def test_options_add_openspiel_parameters_on_the_command_line(
         ("openspiel:pig(winscroe=3)", "pig has no parameter 'winscroe'; its parameters: "),
         ("openspiel:pig(winscore)", "parameter 'winscore' is not key=value"),
         ("openspiel:", "is not an OpenSpiel game spec; write openspiel:NAME"),
+        ("openspiel:tic_tac_toe(key=string)", "key is plies' option, not a parameter of"),
     ],
 )
 def test_bad_openspiel_specs_fail_in_one_line(

@@ -320,6 +320,11 @@ def load_openspiel(
             transposition_key = item.partition("=")[2].strip()
     for item in (*params, *items):
         key, sep, value = item.partition("=")
+        if key.strip() == "key":  # only in the parentheses: OpenSpiel's own game string
+            raise GameFormatError(
+                f"key is plies' option, not a parameter of OpenSpiel's {name}: give it as "
+                "-o key=VALUE (Python: options={'key': VALUE})"
+            )
         if not sep or key.strip() not in accepted:
             raise GameFormatError(
                 f"OpenSpiel game {name} has no parameter {quoted(key.strip())}; its "
