@@ -334,12 +334,16 @@ def test_three_player_pig_searches_with_maxn(spiel: Any) -> None:
 # --- transposition keys ---
 
 
-def test_tic_tac_toe_and_connect_four_are_keyed_by_position(spiel: Any) -> None:
+def test_tic_tac_toe_connect_four_and_breakthrough_are_keyed_by_position(spiel: Any) -> None:
     game = load_game("openspiel:tic_tac_toe")
     one, two = moves(game, "x(0,0) o(1,1) x(2,2)"), moves(game, "x(2,2) o(1,1) x(0,0)")
     assert game.key_by == "string" and one != two and game.key(one) == game.key(two)
     four = load_game("openspiel:connect_four")
     assert four.key(moves(four, "x0 o1 x2")) == four.key(moves(four, "x2 o1 x0"))
+    breakthrough = load_game("openspiel:breakthrough(rows=5,columns=4)")
+    assert breakthrough.key(moves(breakthrough, "a5a4 a1a2 b5b4")) == breakthrough.key(
+        moves(breakthrough, "b5b4 a1a2 a5a4")
+    )
     history = load_game("openspiel:tic_tac_toe", {"key": "history"})
     assert history.key_by == "history" and history.key(one) != history.key(two)
 
@@ -353,13 +357,20 @@ def test_games_whose_text_is_not_the_whole_state_keep_history_keys(spiel: Any) -
     assert string.key_by == "string" and string.name == "openspiel:nim"
 
 
-@pytest.mark.parametrize("depth", [4, 6])
-def test_position_keys_change_no_connect_four_value_and_save_nodes(
-    spiel: Any, depth: int
+@pytest.mark.parametrize(
+    ("spec", "line", "depth"),
+    [
+        ("connect_four", "x3 o3 x2", 4),
+        ("connect_four", "x3 o3 x2", 6),
+        ("breakthrough(rows=4,columns=3)", "", 7),
+    ],
+)
+def test_position_keys_change_no_value_and_save_nodes(
+    spiel: Any, spec: str, line: str, depth: int
 ) -> None:
-    position_keyed = load_game("openspiel:connect_four")
-    history_keyed = load_game("openspiel:connect_four", {"key": "history"})
-    start = moves(position_keyed, "x3 o3 x2")
+    position_keyed = load_game(f"openspiel:{spec}")
+    history_keyed = load_game(f"openspiel:{spec}", {"key": "history"})
+    start = moves(position_keyed, line)
     limit = plies.Limit(depth=depth)
     plain = plies.alphabeta(history_keyed, start, limit)
     merged = plies.alphabeta(position_keyed, start, limit, tt=True)

@@ -12,9 +12,10 @@ any number of players.
   state (OpenSpiel's history, with joint actions kept as tuples).  By default it keys the
   transposition table: exact for every game, though two move orders reaching one position
   are two entries.  Games whose OpenSpiel text is the whole state, whatever the moves
-  that led there (:data:`POSITION_KEYED`: tic-tac-toe, Connect Four), are keyed by that
-  text and the player to move instead, so the table merges move orders; ``key="string"``
-  asks for it on any game, ``key="history"`` never (see :class:`OpenSpielGame`).
+  that led there (:data:`POSITION_KEYED`: tic-tac-toe, Connect Four, Breakthrough), are
+  keyed by that text and the player to move instead, so the table merges move orders;
+  ``key="string"`` asks for it on any game, ``key="history"`` never (see
+  :class:`OpenSpielGame`).
 - Actions are OpenSpiel's integer ids; people read and type OpenSpiel's
   ``action_to_string`` text with its blanks removed (``x(1,1)``, ``pile:1,take:1;``,
   ``[P0]Bid:3``), joint actions as the players' texts joined by ``/``.  The bare integer
@@ -48,12 +49,13 @@ PREFIX: Final = "openspiel:"
 
 INSTALL_HINT: Final = "pip install 'plies[openspiel]'"
 
-POSITION_KEYED: Final = frozenset({"tic_tac_toe", "connect_four"})
+POSITION_KEYED: Final = frozenset({"tic_tac_toe", "connect_four", "breakthrough"})
 """OpenSpiel games keyed by position (``key="auto"``): their ``str(state)`` is the whole
 board, and the board alone decides the legal moves, the end and the payoff (the player to
-move is part of the key anyway).  Not in it, for example: pig (its horizon counts turns, which
-the text does not show), chess (repetitions depend on the history), and every game with
-imperfect information or chance."""
+move is part of the key anyway; each was checked in OpenSpiel's C++ ``ToString``,
+``IsTerminal`` and ``Returns``).  Not in it, for example: pig (its horizon counts turns,
+which the text does not show), chess (repetitions depend on the history), othello (not
+checked), and every game with imperfect information or chance."""
 
 KEYS: Final = ("auto", "history", "string")
 """The accepted values of the ``key`` option."""
