@@ -7,9 +7,15 @@ Both search the same C++ pyspiel states; plies goes through the adapter
 (:mod:`plies.games.openspiel`), which clones each state once per child as OpenSpiel's
 search does.  Every row checks that the values agree.  Rows: OpenSpiel's alpha-beta; plies'
 plain alpha-beta (children in OpenSpiel's order); plies' alpha-beta with engine craft
-(transposition table on the history key, history/killer move ordering, PVS).
+(transposition table keyed by position, history/killer move ordering, PVS).
+
+``--keys`` measures instead what keying the transposition table by position (OpenSpiel's
+text and the mover, ``key=string``, the default for tic-tac-toe and Connect Four) saves
+over keying it by the action history (``key=history``): alpha-beta with the table, the
+full tic-tac-toe tree and Connect Four to the given depths (scored at the cutoff as above).
 
     python benchmarks/openspiel_native.py [--depths 4,5,6] [--moves "x3 o3"] [--repeat 3]
+    python benchmarks/openspiel_native.py --keys [--depths 6,8,10]
 """
 
 from __future__ import annotations
@@ -51,7 +57,11 @@ def main() -> None:
     parser.add_argument("--depths", default="4,5,6")
     parser.add_argument("--moves", default="", help="moves from the start (plies text)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--keys", action="store_true", help="position vs history keys")
     args = parser.parse_args()
+    if args.keys:
+        keys([int(d) for d in args.depths.split(",")], args.moves, args.repeat)
+        return
     from open_spiel.python.algorithms.minimax import alpha_beta_search
 
     game = Scored(load_game("openspiel:connect_four"))
@@ -77,6 +87,32 @@ def main() -> None:
               f"{theirs:.4f} | {plain.stats.nodes:,} / {craft.stats.nodes:,} |")
     print(f"\nplies plain / OpenSpiel time, geometric mean: "
           f"{statistics.geometric_mean(ratios):.2f}")
+
+
+def keys(depths: list[int], moves: str, repeat: int) -> None:
+    """Alpha-beta with a transposition table under both keys: nodes, table hits, time."""
+    print(f"Connect Four from: {moves or 'start'}; best of {repeat} runs")
+    print("| game | depth | value | nodes, history key | nodes, position key | saved "
+          "| table hits (position) | time, history / position |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    cases = [("openspiel:tic_tac_toe", None, "")]
+    cases += [("openspiel:connect_four", depth, moves) for depth in depths]
+    for spec, depth, line in cases:
+        rows = []
+        for key in ("history", "string"):
+            game = load_game(spec, {"key": key})
+            if "connect_four" in spec:
+                game = Scored(game)  # the same cutoff evaluation as the table above
+            state = position(game, line)[0]
+            limit = plies.Limit(depth=depth)
+            rows.append(best_of(repeat, lambda g=game, s=state, lim=limit: plies.alphabeta(
+                g, s, lim, tt=True)))
+        (history_t, history), (string_t, string) = rows
+        assert history.value == string.value, (history.value, string.value)
+        print(f"| {spec.removeprefix('openspiel:')} | {depth or 'all'} | {string.value:g} | "
+              f"{history.stats.nodes:,} | {string.stats.nodes:,} | "
+              f"{history.stats.nodes / string.stats.nodes:.1f}x | {string.stats.tt_hits:,} | "
+              f"{history_t:.2f} s / {string_t:.2f} s |")
 
 
 if __name__ == "__main__":

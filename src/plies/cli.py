@@ -60,7 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="plies", description="Adversarial search: minimax and its family.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
 
-    sub.add_parser("games", help="list the built-in games")
+    listing = sub.add_parser("games", help="list the built-in games (--openspiel: OpenSpiel's)")
+    listing.add_argument(
+        "--openspiel", action="store_true",
+        help="list OpenSpiel's games instead (each playable as openspiel:NAME)",
+    )
     sub.add_parser("demo", help="a non-interactive tour of the engine at work")
 
     common = search_arguments()
@@ -221,6 +225,8 @@ def _engine_search(
 
 
 def cmd_games(console: Console, args: argparse.Namespace) -> int:
+    if args.openspiel:
+        return cmd_openspiel_games(console)
     table = Table(title="built-in games")
     table.add_column("name")
     table.add_column("players", justify="right")
@@ -229,6 +235,28 @@ def cmd_games(console: Console, args: argparse.Namespace) -> int:
     for name in games.names():
         game = games.load(name)
         table.add_row(name, str(game.num_players), games.describe(name), games.options_help(name))
+    console.print(table)
+    return 0
+
+
+def cmd_openspiel_games(console: Console) -> int:
+    from plies.games.openspiel import openspiel_games
+
+    infos = openspiel_games()
+    table = Table(
+        title=f"OpenSpiel games ({len(infos)}): plies plays each as openspiel:NAME",
+        caption="* a wrapper: needs parameters naming its game. "
+        "Refused: mean-field, sampled chance.",
+    )
+    table.add_column("name", no_wrap=True)
+    table.add_column("players", justify="right")
+    for column in ("moves", "chance", "information", "utility"):
+        table.add_column(column, no_wrap=True)
+    for info in infos:
+        table.add_row(
+            info.name + (" *" if info.needs_parameters else ""), info.players,
+            info.moves, info.chance, info.information, info.utility,
+        )
     console.print(table)
     return 0
 

@@ -9,9 +9,13 @@ any number of players.
 - States are immutable for plies: :class:`OpenSpielState` holds a pyspiel state that is
   never changed again; ``result`` clones it and applies the action to the clone.
 - A state's identity is the sequence of plies actions that led to it from the initial
-  state (OpenSpiel's history, with joint actions kept as tuples).  It keys the
+  state (OpenSpiel's history, with joint actions kept as tuples).  By default it keys the
   transposition table: exact for every game, though two move orders reaching one position
-  are two entries.
+  are two entries.  Games whose OpenSpiel text is the whole state, whatever the moves
+  that led there (:data:`POSITION_KEYED`: tic-tac-toe, Connect Four, Breakthrough), are
+  keyed by that text and the player to move instead, so the table merges move orders;
+  ``key="string"`` asks for it on any game, ``key="history"`` never (see
+  :class:`OpenSpielGame`).
 - Actions are OpenSpiel's integer ids; people read and type OpenSpiel's
   ``action_to_string`` text with its blanks removed (``x(1,1)``, ``pile:1,take:1;``,
   ``[P0]Bid:3``), joint actions as the players' texts joined by ``/``.  The bare integer
@@ -28,6 +32,7 @@ import itertools
 import math
 import re
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from plies.errors import (
@@ -43,6 +48,17 @@ PREFIX: Final = "openspiel:"
 """Game specs that start with this name an OpenSpiel game (``openspiel:connect_four``)."""
 
 INSTALL_HINT: Final = "pip install 'plies[openspiel]'"
+
+POSITION_KEYED: Final = frozenset({"tic_tac_toe", "connect_four", "breakthrough"})
+"""OpenSpiel games keyed by position (``key="auto"``): their ``str(state)`` is the whole
+board, and the board alone decides the legal moves, the end and the payoff (the player to
+move is part of the key anyway; each was checked in OpenSpiel's C++ ``ToString``,
+``IsTerminal`` and ``Returns``).  Not in it, for example: pig (its horizon counts turns,
+which the text does not show), chess (repetitions depend on the history), othello (not
+checked), and every game with imperfect information or chance."""
+
+KEYS: Final = ("auto", "history", "string")
+"""The accepted values of the ``key`` option."""
 
 _SPEC: Final = re.compile(r"\s*openspiel:\s*([A-Za-z0-9_]+)\s*(?:\((.*)\))?\s*", re.IGNORECASE)
 
@@ -92,23 +108,52 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
     simultaneous-move dynamics, ``utility_range`` from ``min_utility``/``max_utility``.
     ``utility`` is OpenSpiel's ``returns()`` of the player.
 
+    ``key`` chooses the transposition key (``key_by`` says which one is in force):
+    ``"history"``, the actions from the start (exact for every game); ``"string"``,
+    OpenSpiel's text of the state with the player to move, which merges move orders that
+    reach one position and is exact only when that text is the whole state and the history
+    does not matter (the caller vouches for it); ``"auto"`` (default), ``"string"`` for
+    the games in :data:`POSITION_KEYED` and ``"history"`` for the others.
+
     Raises:
         UnsupportedGameError: a mean-field game (its "players" are a population
-            distribution, not players a search can model).
+            distribution, not players a search can model), or one with sampled chance
+            (OpenSpiel draws the outcome inside ``apply_action`` and lists no odds, so a
+            chance node would be one outcome of probability 1 and ``result`` not a
+            function).
+        GameFormatError: a ``key`` other than those in :data:`KEYS`.
     """
 
-    def __init__(self, native: Any) -> None:
+    def __init__(self, native: Any, key: str = "auto") -> None:
         import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         kind = native.get_type()
+        shown = str(native).removesuffix("()")
         if kind.dynamics == pyspiel.GameType.Dynamics.MEAN_FIELD:
             raise UnsupportedGameError(
-                f"OpenSpiel game {str(native)!r} is a mean-field game; plies searches games "
+                f"OpenSpiel game {shown!r} is a mean-field game; plies searches games "
                 "whose players are players (sequential or simultaneous dynamics)"
             )
+        if kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
+            raise UnsupportedGameError(
+                f"OpenSpiel game {shown!r} samples its chance outcomes without "
+                "listing their odds; plies searches games whose chance nodes list them "
+                "(explicit chance) or that have none"
+            )
+        if key not in KEYS:
+            raise GameFormatError(
+                f"key {quoted(key)} is not a transposition key of an OpenSpiel game; "
+                f"accepted: {', '.join(KEYS)}"
+            )
         self.native = native
+        self.key_option = key
+        self.key_by = (
+            key if key != "auto"
+            else "string" if kind.short_name in POSITION_KEYED else "history"
+        )
         self.num_players = int(native.num_players())
-        self.name = f"{PREFIX}{str(native).removesuffix('()')}"
+        self.name = f"{PREFIX}{shown}"
+        self.description = f"OpenSpiel's {kind.long_name}"
         utility = kind.utility
         self.zero_sum = utility in (
             pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM
@@ -129,7 +174,7 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Worker processes rebuild the game from OpenSpiel's own game string.
-        return (load_openspiel, (f"{PREFIX}{self.native}",))
+        return (load_openspiel, (f"{PREFIX}{self.native}", {"key": self.key_option}))
 
     # --- the game model ---
 
@@ -172,6 +217,9 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
         return float(state.native.returns()[player])
 
     def key(self, state: OpenSpielState) -> Hashable:
+        if self.key_by == "string":
+            native = state.native
+            return (str(native), int(native.current_player()))
         return state.history
 
     # --- text ---
@@ -230,12 +278,14 @@ def load_openspiel(
     ``spec`` is ``openspiel:NAME`` or ``openspiel:NAME(key=value,...)`` (OpenSpiel's own
     game string after the prefix); ``options`` (``{"winscore": 10}`` or
     ``["winscore=10"]``) add parameters.  Values are read by OpenSpiel (``10`` an int,
-    ``true`` a bool, ``0.5`` a float, else a string).
+    ``true`` a bool, ``0.5`` a float, else a string).  One option is plies' own, not
+    OpenSpiel's: ``key`` (``auto``, ``history`` or ``string``), the transposition key of
+    :class:`OpenSpielGame` (no OpenSpiel game has a parameter of that name).
 
     Raises:
         GameSpecError: pyspiel is not installed, or there is no OpenSpiel game of that name.
         GameFormatError: a malformed spec, or a parameter the game does not have.
-        UnsupportedGameError: a mean-field game.
+        UnsupportedGameError: a mean-field game, or one with sampled chance.
     """
     match = _SPEC.fullmatch(spec)
     if match is None:
@@ -265,8 +315,18 @@ def load_openspiel(
         if isinstance(options, Mapping) else list(options)
     )
     accepted = sorted(known[name].parameter_specification)
+    transposition_key = "auto"
+    for item in [*items]:
+        if item.partition("=")[0].strip() == "key":
+            items.remove(item)
+            transposition_key = item.partition("=")[2].strip()
     for item in (*params, *items):
         key, sep, value = item.partition("=")
+        if key.strip() == "key":  # only in the parentheses: OpenSpiel's own game string
+            raise GameFormatError(
+                f"key is plies' option, not a parameter of OpenSpiel's {name}: give it as "
+                "-o key=VALUE (Python: options={'key': VALUE})"
+            )
         if not sep or key.strip() not in accepted:
             raise GameFormatError(
                 f"OpenSpiel game {name} has no parameter {quoted(key.strip())}; its "
@@ -282,7 +342,88 @@ def load_openspiel(
     except pyspiel.SpielError as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else "rejected"
         raise GameFormatError(f"OpenSpiel cannot load {quoted(text)}: {first}") from None
-    return OpenSpielGame(native)
+    return OpenSpielGame(native, key=transposition_key)
+
+
+# --- the catalogue ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSpielGameInfo:
+    """One OpenSpiel game as OpenSpiel's game type declares it (nothing is loaded).
+
+    ``moves``: ``"sequential"``, ``"simultaneous"`` or ``"mean-field"`` (which plies
+    refuses); ``chance``: ``"none"``, ``"explicit"`` (OpenSpiel lists the odds: searched
+    as chance nodes) or ``"sampled"`` (chance outcomes drawn, their odds not listed);
+    ``information``: ``"perfect"``, ``"imperfect"`` or ``"one-shot"`` (imperfect
+    information is searched on the full state); ``utility``: ``"zero-sum"``,
+    ``"constant-sum"``, ``"general-sum"`` or ``"identical"``; ``players``: the default
+    number, or ``"2-10"`` when the ``players`` parameter ranges and has no default;
+    ``needs_parameters``: a wrapper (``misere``, ``repeated_game``, ...) that loads only
+    with parameters naming the game it wraps.
+    """
+
+    name: str
+    long_name: str
+    players: str
+    moves: str
+    chance: str
+    information: str
+    utility: str
+    needs_parameters: bool
+
+
+def openspiel_games() -> list[OpenSpielGameInfo]:
+    """Every game OpenSpiel registers, by name, as its game type declares it.
+
+    Raises:
+        GameSpecError: pyspiel is not installed (the message says how to install it).
+    """
+    try:
+        import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError:
+        raise GameSpecError(
+            f"OpenSpiel (pyspiel) is not installed: {INSTALL_HINT}"
+        ) from None
+    kinds = pyspiel.GameType
+    moves = {
+        kinds.Dynamics.SEQUENTIAL: "sequential",
+        kinds.Dynamics.SIMULTANEOUS: "simultaneous",
+        kinds.Dynamics.MEAN_FIELD: "mean-field",
+    }
+    chance = {
+        kinds.ChanceMode.DETERMINISTIC: "none",
+        kinds.ChanceMode.EXPLICIT_STOCHASTIC: "explicit",
+        kinds.ChanceMode.SAMPLED_STOCHASTIC: "sampled",
+    }
+    information = {
+        kinds.Information.PERFECT_INFORMATION: "perfect",
+        kinds.Information.IMPERFECT_INFORMATION: "imperfect",
+        kinds.Information.ONE_SHOT: "one-shot",
+    }
+    utility = {
+        kinds.Utility.ZERO_SUM: "zero-sum",
+        kinds.Utility.CONSTANT_SUM: "constant-sum",
+        kinds.Utility.GENERAL_SUM: "general-sum",
+        kinds.Utility.IDENTICAL: "identical",
+    }
+    games = []
+    for kind in pyspiel.registered_games():
+        default = kind.parameter_specification.get("players")
+        low, high = int(kind.min_num_players), int(kind.max_num_players)
+        players = (
+            str(default) if default is not None
+            else str(low) if low == high else f"{low}-{high}"
+        )
+        games.append(OpenSpielGameInfo(
+            name=kind.short_name, long_name=kind.long_name, players=players,
+            moves=moves.get(kind.dynamics, str(kind.dynamics)),
+            chance=chance.get(kind.chance_mode, str(kind.chance_mode)),
+            information=information.get(kind.information, str(kind.information)),
+            utility=utility.get(kind.utility, str(kind.utility)),
+            needs_parameters=not kind.default_loadable,
+        ))
+    return sorted(games, key=lambda info: info.name)
 
 
 def _param_text(value: Any) -> str:
@@ -292,6 +433,6 @@ def _param_text(value: Any) -> str:
 
 
 __all__ = [
-    "INSTALL_HINT", "PREFIX", "OpenSpielGame", "OpenSpielState", "is_openspiel_spec",
-    "load_openspiel",
+    "INSTALL_HINT", "KEYS", "POSITION_KEYED", "PREFIX", "OpenSpielGame", "OpenSpielGameInfo",
+    "OpenSpielState", "is_openspiel_spec", "load_openspiel", "openspiel_games",
 ]

@@ -551,7 +551,9 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
     for name, game in SERVED.items():
         entries.append({
             "name": name,
-            "description": f"added by the server ({type(game).__name__})",
+            "description": str(
+                getattr(game, "description", "") or f"added by the server ({type(game).__name__})"
+            ),
             "players": game.num_players,
             "has_chance": bool(getattr(game, "has_chance", False)),
             "options": [],

@@ -49,6 +49,7 @@ from plies.game import (
 )
 from plies.games.chess import Chess
 from plies.games.connect4 import Connect4
+from plies.games.openspiel import OpenSpielGame
 from plies.games.othello import PASS, Othello
 from plies.games.pacman import STOP, Pacman, PacmanState
 from plies.games.tictactoe import TicTacToe
@@ -155,7 +156,36 @@ def board(
     pacman = game if isinstance(game, Pacman) else getattr(game, "game", None)
     if isinstance(pacman, Pacman):  # also with its ghosts as chance (OpponentsAsChance)
         return _pacman_board(pacman, state, legal)
+    if isinstance(game, OpenSpielGame):
+        return _openspiel_board(game, state, legal)
     return None
+
+
+OPENSPIEL_BOARDS: Final = {"tic_tac_toe": "tictactoe", "connect_four": "connect4"}
+"""OpenSpiel games drawn as plies' own boards (the page's look for each); every other
+OpenSpiel game shows OpenSpiel's text (``render``) and move buttons."""
+
+
+def _openspiel_board(
+    game: OpenSpielGame, state: Any, legal: dict[Any, str]
+) -> dict[str, Any] | None:
+    """OpenSpiel's tic-tac-toe or Connect Four as plies' grids.  Both print the board as
+    rows of ``.``, ``x`` (the first player) and ``o``, top row first; tic-tac-toe's action
+    ids number the cells row by row, Connect Four's the columns."""
+    kind = OPENSPIEL_BOARDS.get(game.native.get_type().short_name)
+    if kind is None:
+        return None
+    rows = [line.strip() for line in str(state.native).splitlines() if line.strip()]
+    marks = {"x": "X", "o": "O"}
+    cells = [marks.get(ch.lower(), "") for line in rows for ch in line]
+    shown: dict[str, Any] = {
+        "kind": kind, "rows": len(rows), "columns": len(rows[0]), "cells": cells,
+    }
+    if kind == "tictactoe":
+        shown["cell_moves"] = [legal.get(i) for i in range(len(cells))]
+    else:
+        shown["column_moves"] = [legal.get(col) for col in range(len(rows[0]))]
+    return shown
 
 
 def _last_action(game: Any, before: Any, last: str | None) -> Any:
