@@ -5,7 +5,8 @@ plains (``.``), hills (``^``, better to defend) and water (``~``, impassable).  
 take turns 0, 1, ..., N-1; a turn is several **moves**, and how many is the state's
 **Get-Move-Count**: ``min(3, 1 + cities // 2)`` for an empire with cities, 1 for one that
 has lost its cities but still has units, and 0 for an empire that has neither (it is out:
-its turns are skipped).  Each move is one action:
+its turns are skipped).  Each move is one action of any of the empire's cities or units
+(one of them may act several times in a turn):
 
 - ``grow X``: the city on square X gains 1 population (at most 6): food;
 - ``study X``: research grows by the city's population: science;
