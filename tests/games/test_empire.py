@@ -386,3 +386,38 @@ def test_order_hint_puts_attacks_and_captures_first() -> None:
     assert [game.format_action(s, a) for a in game.order_hint(s, game.actions(s))] == [
         "c6xb6", "train f2", "grow f2", "study f2", "c6-c7", "c6-d6", "c6-c5",
     ]
+
+
+def test_pass_turn_to_stops_at_the_turn_limit() -> None:
+    game = small(turns=1)
+    s = game.initial_state()
+    last = game.pass_turn_to(s, 2)
+    ended = game.pass_turn_to(last, 1)  # the turn limit comes first, on the way
+    assert game.is_terminal(ended) and ended.base.turn == 1
+    with pytest.raises(ValueError, match="the game is over"):
+        game.pass_turn_to(ended, 0)
+
+
+def test_alphabeta_agrees_with_minimax_three_plies_deep_in_the_middle_game() -> None:
+    game = Empire(turns=60)
+    s = game.initial_state()
+    for _ in range(45):  # depth-1 self-play into a position with several cities and units
+        s = game.result(s, plies.alphabeta(game, s, plies.Limit(depth=1)).action)
+    assert game.move_limit(s) >= 2 and len(s.base.units) > 3
+    limit = plies.Limit(depth=3)
+    slow, fast = plies.minimax(game, s, limit), plies.alphabeta(game, s, limit)
+    assert (fast.value, fast.action) == (slow.value, slow.action)
+    assert fast.stats.nodes < slow.stats.nodes
+
+
+def test_score_lead_counts_more_as_the_turn_limit_nears() -> None:
+    game = small(turns=10)
+    index = FEATURE_NAMES.index("score_lead")
+    cities = [(B6, 0, 4), (F6, 2, 2), (F2, 1, 2)]  # scores 7, 5, 5
+    assert game.features(at(state(cities, [], turn=0)), 0)[index] == 0.0
+    assert game.features(at(state(cities, [], turn=5)), 0)[index] == pytest.approx(
+        (7 - 5) / (7 + 5 + 1) * 0.5
+    )
+    assert game.features(at(state(cities, [], turn=5)), 1)[index] == pytest.approx(
+        (5 - 7) / (5 + 7 + 1) * 0.5
+    )

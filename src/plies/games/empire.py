@@ -5,7 +5,8 @@ plains (``.``), hills (``^``, better to defend) and water (``~``, impassable).  
 take turns 0, 1, ..., N-1; a turn is several **moves**, and how many is the state's
 **Get-Move-Count**: ``min(3, 1 + cities // 2)`` for an empire with cities, 1 for one that
 has lost its cities but still has units, and 0 for an empire that has neither (it is out:
-its turns are skipped).  Each move is one action:
+its turns are skipped).  Each move is one action of any of the empire's cities or units
+(one of them may act several times in a turn):
 
 - ``grow X``: the city on square X gains 1 population (at most 6): food;
 - ``study X``: research grows by the city's population: science;
@@ -70,7 +71,13 @@ from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError, IllegalActionError, OptionError
 from plies.game import MultiMoveState, MultiMoveTurns, match_action
-from plies.games.empire_eval import FEATURE_NAMES, EmpireWeights, features
+from plies.games.empire_eval import (
+    CITY_POINTS,
+    FEATURE_NAMES,
+    SCIENCE_POINTS,
+    EmpireWeights,
+    features,
+)
 from plies.games.empire_maps import DEFAULT_MAP, HILLS, MAPS, PLAIN, WATER, parse_map
 
 GROW: Final = 0
@@ -91,8 +98,6 @@ MAX_HP: Final = 3
 UNIT_COST: Final = 3
 MAX_SHIELDS: Final = 20
 MAX_MOVES: Final = 3
-CITY_POINTS: Final = 3
-SCIENCE_POINTS: Final = 10
 SETTLE_DISTANCE: Final = 2
 SCIENCE_GOAL: Final = 400
 TURNS: Final = 300
