@@ -291,3 +291,13 @@ def test_when_every_move_loses_at_once_they_are_all_searched() -> None:
     assert result.action in (6, 7, 8)
     assert sorted(result.action_values or {}) == [6, 7, 8]
     assert result.exact and result.value == -1  # and the solver proves the loss
+
+
+def test_selection_skips_the_moves_the_anti_decisive_scan_left_out() -> None:
+    # Regression: select() looked up every action's child and raised KeyError once the
+    # root's remaining moves were all expanded and the left-out ones had no child.
+    ttt = load_game(GDL_DATA / "ticTacToe.kif")
+    state = _gdl_position(ttt, "mark 1 1", "mark 2 2", "mark 1 2", "mark 1 3")
+    result = mcts(ttt, state, plies.Limit(nodes=300), seed=0)
+    assert ttt.format_action(state, result.action) == "(mark 3 1)"
+    assert result.stats.nodes == 300 or result.exact

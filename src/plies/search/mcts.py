@@ -291,8 +291,11 @@ class _Tree:
         mover, c, solver = node.mover, self.exploration, self.solver
         log_n = math.log(node.visits)
         best, best_score = None, -math.inf
+        children = node.children
         for k in range(len(node.moves)):
-            child = node.children[k]
+            child = children.get(k)
+            if child is None:  # an action the root's anti-decisive scan left out
+                continue
             if solver and child.proof is not None:
                 score = child.proof[mover]
             else:
