@@ -25,9 +25,15 @@ multi-ghost minimax.  ``utility_range`` bounds every score the rules allow.
 Evaluation: a weighted sum of features (:class:`PacmanWeights`, one frozen dataclass):
 the score, the food left, the closeness of the nearest food (1 / maze distance), of the
 nearest active ghost and of the nearest scared ghost Pacman can still catch, and the
-capsules left.  Maze distances are exact (breadth-first search, precomputed).
+capsules left.  Maze distances are exact (breadth-first search, precomputed); the nearest
+pellet is the first one in a per-cell list of cells by distance, cached by (cell, food).
 :data:`SCORE_ONLY` is the plain score, the evaluation under which a depth-limited
 Pacman starves (see the tests).
+
+Ghost kinds (:data:`GHOST_KINDS`, the registry's ``ghost`` option): ``minimax`` ghosts are
+players that every search searches; ``random`` and ``directional`` ghosts are chance nodes
+(:func:`ghost_model`: :class:`~plies.game.OpponentsAsChance` with :func:`random_ghost` or
+:func:`directional_ghost`), the model of the project's expectimax agent.
 
 Representation: a :class:`PacmanState` named tuple of ints and tuples, immutable and its
 own transposition key; cells are indices ``row * width + col``, food and capsules are
@@ -55,13 +61,24 @@ from typing import Final, NamedTuple
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import Game, OpponentsAsChance
 
-NORTH: Final = "North"
-SOUTH: Final = "South"
-EAST: Final = "East"
-WEST: Final = "West"
-STOP: Final = "Stop"
-DIRECTIONS: Final = (NORTH, SOUTH, EAST, WEST)
-"""Pacman's actions come in this order, then Stop (the project's order)."""
+# The maze, its characters and the directions are pacman_maze's, re-exported here.
+from plies.games.pacman_maze import CAPSULE as CAPSULE
+from plies.games.pacman_maze import DEFAULT_LAYOUT as DEFAULT_LAYOUT
+from plies.games.pacman_maze import DIRECTIONS as DIRECTIONS
+from plies.games.pacman_maze import EAST as EAST
+from plies.games.pacman_maze import EMPTY as EMPTY
+from plies.games.pacman_maze import FOOD as FOOD
+from plies.games.pacman_maze import GHOST as GHOST
+from plies.games.pacman_maze import LAYOUTS as LAYOUTS
+from plies.games.pacman_maze import NORTH as NORTH
+from plies.games.pacman_maze import PACMAN as PACMAN
+from plies.games.pacman_maze import SCARED_GHOST as SCARED_GHOST
+from plies.games.pacman_maze import SOUTH as SOUTH
+from plies.games.pacman_maze import STOP as STOP
+from plies.games.pacman_maze import WALL as WALL
+from plies.games.pacman_maze import WEST as WEST
+from plies.games.pacman_maze import Maze as Maze
+from plies.games.pacman_maze import bits
 
 FOOD_POINTS: Final = 10
 TIME_PENALTY: Final = 1
@@ -73,74 +90,6 @@ SCARED_TIME: Final = 40
 PLAYING: Final = 0
 WON: Final = 1
 LOST: Final = -1
-
-WALL: Final = "%"
-FOOD: Final = "."
-CAPSULE: Final = "o"
-PACMAN: Final = "P"
-GHOST: Final = "G"
-SCARED_GHOST: Final = "S"
-EMPTY: Final = " "
-
-LAYOUTS: Final = {
-    # A maze small enough to search to the end in tests.
-    "tiny": (
-        "%%%%%%%\n"
-        "%P...G%\n"
-        "%.%%%.%\n"
-        "%o....%\n"
-        "%%%%%%%"
-    ),
-    # Two open rows: ghosts can go round Pacman.
-    "test": (
-        "%%%%%%%%%%\n"
-        "%P . .  .%\n"
-        "%  . G . %\n"
-        "%%%%%%%%%%"
-    ),
-    "smallClassic": (
-        "%%%%%%%%%%%%%%%%%%%%\n"
-        "%......%G  G%......%\n"
-        "%.%%...%%  %%...%%.%\n"
-        "%.%o.%........%.o%.%\n"
-        "%.%%.%.%%%%%%.%.%%.%\n"
-        "%........P.........%\n"
-        "%%%%%%%%%%%%%%%%%%%%"
-    ),
-    "mediumClassic": (
-        "%%%%%%%%%%%%%%%%%%%%\n"
-        "%o...%........%....%\n"
-        "%.%%.%.%%%%%%.%.%%.%\n"
-        "%.%..............%.%\n"
-        "%.%.%%.%%  %%.%%.%.%\n"
-        "%......%G  G%......%\n"
-        "%.%.%%.%%%%%%.%%.%.%\n"
-        "%.%..............%.%\n"
-        "%.%%.%.%%%%%%.%.%%.%\n"
-        "%....%...P....%...o%\n"
-        "%%%%%%%%%%%%%%%%%%%%"
-    ),
-    "trickyClassic": (
-        "%%%%%%%%%%%%%%%%%%%%\n"
-        "%o...%........%...o%\n"
-        "%.%%.%.%%..%%.%.%%.%\n"
-        "%.%.....%..%.....%.%\n"
-        "%.%.%%.%%  %%.%%.%.%\n"
-        "%...... GGGG%.%....%\n"
-        "%.%....%%%%%%.%..%.%\n"
-        "%.%....%  oo%.%..%.%\n"
-        "%.%....% %%%%.%..%.%\n"
-        "%.%...........%..%.%\n"
-        "%.%%.%.%%%%%%.%.%%.%\n"
-        "%o...%...P....%...o%\n"
-        "%%%%%%%%%%%%%%%%%%%%"
-    ),
-}
-"""Built-in mazes by name, in the project's text format (``%`` wall, ``.`` pellet, ``o``
-capsule, ``P`` Pacman, ``G`` ghost start).  The ``*Classic`` ones follow the project's mazes
-of those names (written from its published layouts; details may differ)."""
-
-DEFAULT_LAYOUT: Final = "smallClassic"
 
 NEAREST_FOOD_CACHE: Final = 200_000
 """How many (cell, food) pairs :meth:`Pacman.food_distance` remembers before it starts over."""
@@ -196,85 +145,7 @@ SCORE_ONLY: Final = PacmanWeights(1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 EVALUATIONS: Final = {"features": PacmanWeights(), "score": SCORE_ONLY}
 """The evaluations the registry's ``evaluation`` option names."""
 
-_STEPS: Final = {NORTH: (-1, 0), SOUTH: (1, 0), EAST: (0, 1), WEST: (0, -1)}
 _LETTERS: Final = {"n": NORTH, "s": SOUTH, "e": EAST, "w": WEST, "x": STOP}
-
-
-@dataclass(frozen=True, slots=True)
-class Maze:
-    """A parsed layout: its size, walls, and the starting contents."""
-
-    width: int
-    height: int
-    walls: frozenset[int]
-    food: int
-    capsules: int
-    pacman: int
-    ghost_starts: tuple[int, ...]
-
-    @classmethod
-    def parse(cls, text: str) -> Maze:
-        """The maze written in ``text``: rows split at newlines or ``/``.
-
-        Raises:
-            GameFormatError: rows of unequal length, an unknown character, not exactly
-                one ``P``, or no ``G``; the message says what is accepted.
-        """
-        rows = [row for row in text.replace("/", "\n").split("\n") if row.strip()]
-        if not rows:
-            raise GameFormatError("a Pacman layout needs rows of %, ., o, P, G and blanks")
-        width = len(rows[0])
-        if any(len(row) != width for row in rows):
-            raise GameFormatError(
-                f"a Pacman layout's rows must all be {width} characters long; got "
-                f"{', '.join(str(len(row)) for row in rows)}"
-            )
-        walls: set[int] = set()
-        food = capsules = 0
-        pacman: list[int] = []
-        ghosts: list[int] = []
-        for r, row in enumerate(rows):
-            for c, char in enumerate(row):
-                cell = r * width + c
-                if char == WALL:
-                    walls.add(cell)
-                elif char == FOOD:
-                    food |= 1 << cell
-                elif char == CAPSULE:
-                    capsules |= 1 << cell
-                elif char == PACMAN:
-                    pacman.append(cell)
-                elif char == GHOST:
-                    ghosts.append(cell)
-                elif char != EMPTY:
-                    raise GameFormatError(
-                        f"unknown character {char!r} in a Pacman layout (row {r + 1}); "
-                        f"accepted: % wall, . pellet, o capsule, P Pacman, G ghost, blank"
-                    )
-        if len(pacman) != 1:
-            raise GameFormatError(f"a Pacman layout needs exactly one P, got {len(pacman)}")
-        if not ghosts:
-            raise GameFormatError("a Pacman layout needs at least one G (a ghost start)")
-        return cls(width, len(rows), frozenset(walls), food, capsules, pacman[0], tuple(ghosts))
-
-    def neighbour(self, cell: int, direction: str) -> int | None:
-        """The open cell one step from ``cell`` towards ``direction``; None at a wall."""
-        dr, dc = _STEPS[direction]
-        r, c = divmod(cell, self.width)
-        r, c = r + dr, c + dc
-        if not (0 <= r < self.height and 0 <= c < self.width):
-            return None
-        target = r * self.width + c
-        return None if target in self.walls else target
-
-
-def _bits(mask: int) -> list[int]:
-    cells = []
-    while mask:
-        low = mask & -mask
-        cells.append(low.bit_length() - 1)
-        mask ^= low
-    return cells
 
 
 class Pacman(Game[PacmanState, str]):
@@ -539,7 +410,7 @@ class Pacman(Game[PacmanState, str]):
             for r in range(maze.height)
         ]
         for mask, char in ((state.food, FOOD), (state.capsules, CAPSULE)):
-            for cell in _bits(mask):
+            for cell in bits(mask):
                 grid[cell // maze.width][cell % maze.width] = char
         grid[state.pacman // maze.width][state.pacman % maze.width] = PACMAN
         for cell, timer in zip(state.ghosts, state.scared, strict=True):
