@@ -23,6 +23,7 @@ from plies.games.empire import (
     EmpireWeights,
 )
 from plies.games.empire_eval import FEATURE_NAMES
+from tests.clirun import plain_pipe, run  # noqa: F401 (autouse fixture)
 from tests.conformance import check_game
 
 # The "small" map, 7x7: capitals of players 0, 1, 2 on b6 (8), f2 (40), f6 (12).
@@ -110,15 +111,14 @@ def test_hills_and_cities_halve_the_damage_to_a_defender() -> None:
     assert rules.result(in_city, 0, (MOVE, B6 + 1, B6)).units == ((B6, 1, 2), (B6 + 1, 0, 2))
 
 
-def test_a_unit_captures_an_undefended_city_which_shrinks() -> None:
+def test_an_undefended_city_shrinks_under_raids_then_falls() -> None:
     rules = small().empire
-    s = state([(B6, 1, 3), (F2, 1, 2)], [(B6 + 1, 0, 2)])
+    s = state([(B6, 1, 2), (F2, 1, 2)], [(B6 + 1, 0, 2)])
     assert small().format_action(at(s), (MOVE, B6 + 1, B6)) == "c6xb6"
-    after = rules.result(s, 0, (MOVE, B6 + 1, B6))
-    assert after.cities == ((B6, 0, 2), (F2, 1, 2)) and after.units == ((B6, 0, 2),)
-    assert rules.result(state([(B6, 1, 1)], [(B6 + 1, 0, 2)]), 0, (MOVE, B6 + 1, B6)).cities == (
-        (B6, 0, 1),  # never below 1
-    )
+    raided = rules.result(s, 0, (MOVE, B6 + 1, B6))
+    assert raided.cities == ((B6, 1, 1), (F2, 1, 2)) and raided.units == ((B6 + 1, 0, 2),)
+    taken = rules.result(raided, 0, (MOVE, B6 + 1, B6))
+    assert taken.cities == ((B6, 0, 1), (F2, 1, 2)) and taken.units == ((B6, 0, 2),)
 
 
 def test_settling_needs_two_squares_between_cities() -> None:
@@ -176,7 +176,7 @@ def test_an_empire_that_is_out_skips_its_turns() -> None:
 def test_conquest_wins_when_one_empire_holds_every_capital() -> None:
     game = small()
     rules = game.empire
-    s = state([(B6, 0, 2), (F6, 0, 1), (F2, 1, 2)], [(F2 - 7, 0, 3)])
+    s = state([(B6, 0, 2), (F6, 0, 1), (F2, 1, 1)], [(F2 - 7, 0, 3)])
     assert not game.is_terminal(at(s))
     won = rules.result(s, 0, (MOVE, F2 - 7, F2))
     assert game.is_terminal(at(won))
@@ -346,3 +346,65 @@ def test_the_registry_builds_it_with_its_options() -> None:
     assert game.utility_range == (0.0, 1.0) and not game.zero_sum
     assert game.weights == EmpireWeights()
     assert GROW == 0
+
+
+# --- the command line, and regressions ----------------------------------------------------
+
+
+def test_a_typed_move_list_keeps_each_word_with_its_square() -> None:
+    # Bug: the default split_moves cut "grow b6" into "grow" and "b6", so --moves failed.
+    game = small()
+    assert game.split_moves("grow b6, study f2 f6-f5 settle c4") == [
+        "grow b6", "study f2", "f6-f5", "settle c4",
+    ]
+
+
+def test_play_ends_with_the_victory_in_words_not_a_tuple(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Bug: `outcome` returned ("score", (1, 2)), and `plies play` printed that tuple.
+    out = run(capsys, "play", "empire", "-o", "map=small", "-o", "turns=1", "--human", "none",
+              "--depth", "1")
+    assert out.rstrip().endswith(
+        "game over: score victory: C China (A Rome 0, B Egypt 0, C China 1)"
+    )
+
+
+def test_analyze_and_maxn_run_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "analyze", "empire", "-o", "map=small", "--moves", "grow b6, study f2",
+              "--depth", "2", "-a", "maxn")
+    assert "value of every move for C China (maxn)" in out
+
+
+def test_order_hint_puts_attacks_and_captures_first() -> None:
+    game = small()
+    s = at(state([(B6, 1, 3), (F2, 0, 2), (F6, 2, 2)], [(B6 + 1, 0, 2), (F2 - 7, 2, 3)],
+                 shields=(3, 0, 0)))
+    assert [game.format_action(s, a) for a in game.actions(s)] == [
+        "grow f2", "study f2", "train f2", "c6-c7", "c6xb6", "c6-d6", "c6-c5",
+    ]
+    assert [game.format_action(s, a) for a in game.order_hint(s, game.actions(s))] == [
+        "c6xb6", "train f2", "grow f2", "study f2", "c6-c7", "c6-d6", "c6-c5",
+    ]
+
+
+def test_pass_turn_to_stops_at_the_turn_limit() -> None:
+    game = small(turns=1)
+    s = game.initial_state()
+    last = game.pass_turn_to(s, 2)
+    ended = game.pass_turn_to(last, 1)  # the turn limit comes first, on the way
+    assert game.is_terminal(ended) and ended.base.turn == 1
+    with pytest.raises(ValueError, match="the game is over"):
+        game.pass_turn_to(ended, 0)
+
+
+def test_alphabeta_agrees_with_minimax_three_plies_deep_in_the_middle_game() -> None:
+    game = Empire(turns=60)
+    s = game.initial_state()
+    for _ in range(45):  # depth-1 self-play into a position with several cities and units
+        s = game.result(s, plies.alphabeta(game, s, plies.Limit(depth=1)).action)
+    assert game.move_limit(s) >= 2 and len(s.base.units) > 3
+    limit = plies.Limit(depth=3)
+    slow, fast = plies.minimax(game, s, limit), plies.alphabeta(game, s, limit)
+    assert (fast.value, fast.action) == (slow.value, slow.action)
+    assert fast.stats.nodes < slow.stats.nodes

@@ -5,7 +5,8 @@ plains (``.``), hills (``^``, better to defend) and water (``~``, impassable).  
 take turns 0, 1, ..., N-1; a turn is several **moves**, and how many is the state's
 **Get-Move-Count**: ``min(3, 1 + cities // 2)`` for an empire with cities, 1 for one that
 has lost its cities but still has units, and 0 for an empire that has neither (it is out:
-its turns are skipped).  Each move is one action:
+its turns are skipped).  Each move is one action of any of the empire's cities or units
+(one of them may act several times in a turn):
 
 - ``grow X``: the city on square X gains 1 population (at most 6): food;
 - ``study X``: research grows by the city's population: science;
@@ -14,8 +15,9 @@ its turns are skipped).  Each move is one action:
   water and holds no unit of its own empire.  Into an enemy unit it *attacks* (written
   ``XxY``): the defender loses 2 hit points (1 in a city or on hills), the attacker 1;
   a unit at 0 hit points is gone, and the attacker stays where it was.  Into an enemy
-  city with no unit it *captures* it (``XxY``): the city changes hands and loses 1
-  population (never below 1);
+  city with no unit it *raids* it (``XxY``): a city of population 2 or more loses 1
+  population and the unit stays where it was; a city of population 1 is *captured*:
+  it changes hands and the unit moves in;
 - ``settle X``: a unit founds a city (size 1) on its square, consumed, if no city lies
   within two squares (king's distance);
 - ``rest``: only when nothing else is legal.
@@ -28,7 +30,7 @@ shields (the stock is capped at 20) and heals the unit standing in it by 1.  A *
 
 1. *conquest*: one empire holds every capital (an empire that has lost all its cities and
    units is out, so the last empire standing holds them all);
-2. *science*: an empire's research reaches ``science`` (default 200);
+2. *science*: an empire's research reaches ``science`` (default 400);
 3. *score* after ``turns`` turns (default 300, up to 1,500): the highest score wins, a
    tie shares the win.  Score = 3 per city + population + ``10 * research // science``.
 
@@ -70,6 +72,7 @@ from typing import Final, NamedTuple
 from plies.errors import GameFormatError, IllegalActionError, OptionError
 from plies.game import MultiMoveState, MultiMoveTurns, match_action
 from plies.games.empire_eval import FEATURE_NAMES, EmpireWeights, features
+from plies.games.empire_maps import DEFAULT_MAP, HILLS, MAPS, PLAIN, WATER, parse_map
 
 GROW: Final = 0
 STUDY: Final = 1
@@ -92,52 +95,10 @@ MAX_MOVES: Final = 3
 CITY_POINTS: Final = 3
 SCIENCE_POINTS: Final = 10
 SETTLE_DISTANCE: Final = 2
+SCIENCE_GOAL: Final = 400
+TURNS: Final = 300
 
-PLAIN: Final = "."
-HILLS: Final = "^"
-WATER: Final = "~"
-
-MAPS: Final = {
-    "small": (
-        ".......",
-        ".1...3.",
-        "...^...",
-        "..^~^..",
-        "...^...",
-        ".4...2.",
-        ".......",
-    ),
-    "continent": (
-        ".........",
-        ".1..^..3.",
-        "...~.~...",
-        ".^.....^.",
-        "5..~^~..6",
-        ".^.....^.",
-        "...~.~...",
-        ".4..^..2.",
-        ".........",
-    ),
-    "large": (
-        "............",
-        ".1...^^...3.",
-        "...~....~...",
-        "..^......^..",
-        ".....~~.....",
-        "5...^..^...6",
-        "............",
-        ".....~~.....",
-        "..^......^..",
-        "...~....~...",
-        ".4...^^...2.",
-        "............",
-    ),
-}
-"""The built-in maps: ``.`` plain, ``^`` hills, ``~`` water, ``1``..``6`` the capitals of
-players 0..5 (with N players, capitals 1..N are used; the others are plain)."""
-
-DEFAULT_MAP: Final = "continent"
-MAP_SIDES: Final = (4, 16)
+_WORDS: Final = frozenset({"grow", "study", "train", "settle"})
 
 NAMES: Final = ("Rome", "Egypt", "China", "Maya", "Inca", "Zulu")
 LETTERS: Final = "ABCDEF"
@@ -153,40 +114,6 @@ class EmpireState(NamedTuple):
     science: tuple[int, ...]
 
 
-def parse_map(text: str | Sequence[str]) -> tuple[str, ...]:
-    """The rows of a map given by built-in name, as ``/``-separated text, or as rows.
-
-    Raises:
-        GameFormatError: an unknown name, ragged rows, a size outside 4..16, an unknown
-            character, or capitals that are not numbered 1, 2, ... without gaps.
-    """
-    if isinstance(text, str):
-        if text.strip().lower() in MAPS:
-            return MAPS[text.strip().lower()]
-        if "/" not in text and "\n" not in text:
-            raise GameFormatError(
-                f"unknown map {text!r}; built-in maps are {', '.join(MAPS)}, "
-                "or give rows split at / (. plain ^ hills ~ water 1-6 capitals)"
-            )
-        rows = tuple(r.strip() for r in text.replace("\n", "/").split("/") if r.strip())
-    else:
-        rows = tuple(text)
-    lo, hi = MAP_SIDES
-    if not lo <= len(rows) <= hi or any(len(r) != len(rows[0]) for r in rows):
-        raise GameFormatError(f"a map has {lo}..{hi} rows of equal length {lo}..{hi}")
-    if not lo <= len(rows[0]) <= hi:
-        raise GameFormatError(f"a map has {lo}..{hi} rows of equal length {lo}..{hi}")
-    bad = sorted({ch for r in rows for ch in r} - set(PLAIN + HILLS + WATER + "123456"))
-    if bad:
-        raise GameFormatError(
-            f"unknown map character(s) {''.join(bad)!r}; use . plain ^ hills ~ water 1-6 capitals"
-        )
-    digits = sorted(ch for r in rows for ch in r if ch.isdigit())
-    if digits != [str(i) for i in range(1, len(digits) + 1)]:
-        raise GameFormatError(f"capitals must be numbered 1, 2, ... once each, got {digits}")
-    return rows
-
-
 class EmpireRules:
     """The rules of Empire as :class:`~plies.game.MultiMoveRules` (the wrapper keeps turns)."""
 
@@ -196,7 +123,7 @@ class EmpireRules:
 
     def __init__(
         self, players: int = 3, map: str | Sequence[str] = DEFAULT_MAP,
-        turns: int = 300, science: int = 200,
+        turns: int = TURNS, science: int = SCIENCE_GOAL,
     ) -> None:
         if not 3 <= players <= len(NAMES):
             raise GameFormatError(f"players must be 3..{len(NAMES)}, got {players}")
@@ -346,13 +273,16 @@ class EmpireRules:
             if mover[2] > 1:
                 rest.append((src, agent, mover[2] - 1))
             return cities, tuple(sorted(rest))
-        rest.append((dst, agent, mover[2]))
         for i, (sq, owner, size) in enumerate(cities):
             if sq == dst:
-                if owner != agent:  # capture
-                    taken = (sq, agent, max(1, size - 1))
-                    cities = (*cities[:i], taken, *cities[i + 1 :])
+                if owner != agent:
+                    if size > 1:  # the city resists: it shrinks, the unit stays put
+                        rest.append(mover)
+                        cities = (*cities[:i], (sq, owner, size - 1), *cities[i + 1 :])
+                        return cities, tuple(sorted(rest))
+                    cities = (*cities[:i], (sq, agent, 1), *cities[i + 1 :])  # captured
                 break
+        rest.append((dst, agent, mover[2]))
         return cities, tuple(sorted(rest))
 
     def end_turn(self, state: EmpireState, agent: int) -> EmpireState:
@@ -367,10 +297,15 @@ class EmpireRules:
         if income:
             stock = min(MAX_SHIELDS, shields[agent] + income)
             shields = (*shields[:agent], stock, *shields[agent + 1 :])
-        if own and any(u[0] in own and u[2] < MAX_HP for u in units):
-            units = tuple(
-                (sq, o, hp + 1 if sq in own and hp < MAX_HP else hp) for sq, o, hp in units
-            )
+        if own:
+            healed = None
+            for i, (sq, owner, hp) in enumerate(units):
+                if hp < MAX_HP and sq in own:
+                    if healed is None:
+                        healed = list(units)
+                    healed[i] = (sq, owner, hp + 1)
+            if healed is not None:
+                units = tuple(healed)
         if agent == self.num_players - 1:
             turn += 1
         return EmpireState(turn, cities, units, shields, science)
@@ -505,7 +440,7 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
 
     def __init__(
         self, players: int = 3, map: str | Sequence[str] = DEFAULT_MAP,
-        turns: int = 300, science: int = 200, weights: EmpireWeights | None = None,
+        turns: int = TURNS, science: int = SCIENCE_GOAL, weights: EmpireWeights | None = None,
     ) -> None:
         rules = EmpireRules(players, map, turns, science)
         super().__init__(rules, moves=rules.move_count)
@@ -558,6 +493,37 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
             action = match_action(self, state, swapped)
             return action
 
+    def order_hint(
+        self, state: MultiMoveState[EmpireState], actions: Sequence[Action]
+    ) -> list[Action]:
+        """Move ordering for engine craft: attacks and captures first, then settling and
+        training, then the rest in their order (a stable sort)."""
+        base = state.base
+        hostile = {u[0] for u in base.units if u[1] != state.agent}
+        hostile.update(c[0] for c in base.cities if c[1] != state.agent)
+
+        def rank(action: Action) -> int:
+            kind = action[0]
+            if kind == MOVE:
+                return 0 if action[2] in hostile else 3
+            return 1 if kind in (SETTLE, TRAIN) else 2
+
+        return sorted(actions, key=rank)
+
+    def split_moves(self, text: str) -> list[str]:
+        """The moves of a typed list: ``grow b6, b6-c6`` or ``grow b6 b6-c6``.
+
+        Split at commas and blanks, a word (``grow``, ``study``, ``train``, ``settle``)
+        staying with the square after it.
+        """
+        moves: list[str] = []
+        for token in text.replace(",", " ").split():
+            if moves and moves[-1].lower() in _WORDS:
+                moves[-1] = f"{moves[-1]} {token}"
+            else:
+                moves.append(token)
+        return moves
+
     def victory(self, state: MultiMoveState[EmpireState]) -> tuple[str, tuple[int, ...]] | None:
         """``(victory, winners)`` once the game is over (victory: ``"conquest"``,
         ``"science"`` or ``"score"``), else None."""
@@ -580,13 +546,13 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
 
 
 def empire(
-    players: int = 3, map: str = DEFAULT_MAP, turns: int = 300, science: int = 200,
+    players: int = 3, map: str = DEFAULT_MAP, turns: int = TURNS, science: int = SCIENCE_GOAL,
 ) -> Empire:
     """The registry's factory: Empire with the given options and the hand-set weights."""
     return Empire(players, map, turns, science)
 
 
 __all__ = [
-    "FEATURE_NAMES", "MAPS", "Action", "Empire", "EmpireRules", "EmpireState",
-    "EmpireWeights", "empire",
+    "DEFAULT_MAP", "FEATURE_NAMES", "MAPS", "Action", "Empire", "EmpireRules", "EmpireState",
+    "EmpireWeights", "empire", "parse_map",
 ]

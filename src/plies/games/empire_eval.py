@@ -7,14 +7,14 @@ over the cities and units of an :class:`~plies.games.empire.EmpireState`:
 ``bias``            1.0 always (an intercept for learned weights; hand weight 0)
 ``cities``          own cities / all cities
 ``population``      own population / all population
-``military``        (own hit points - the strongest rival's) / (their sum), in [-1, 1]
+``military``        (own hit points - the strongest rival's) / (their sum + 10), in (-1, 1)
 ``science``         own research / the science goal, capped at 1
 ``science_lead``    (own research - the best rival's) / the goal, in [-1, 1]
 ``capitals``        capitals held / number of empires (conquest progress)
 ``capital_threat``  1.0 if the own capital is lost; else enemy hit points within two
                     squares of it minus own, over 6, clipped to [0, 1]
 ``income``          own shields per turn / everyone's
-``territory``       land within two squares of own cities / all land
+``territory``       land within two squares of own cities and units / all land
 ==================  =========================================================================
 
 The evaluation is ``sum(weight * feature)`` clipped to ``[0, 1]``, the utility range (a
@@ -34,6 +34,9 @@ FEATURE_NAMES: Final = (
     "capital_threat", "income", "territory",
 )
 THREAT_SCALE: Final = 6.0
+MILITARY_DAMPING: Final = 10
+"""Added to the hit points in the military balance, so that one unit more or less in a
+small army does not swing the feature from -1 to 1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,36 +44,39 @@ class EmpireWeights:
     """The hand-set weights of Empire's features (one field per name in FEATURE_NAMES)."""
 
     bias: float = 0.0
-    cities: float = 0.25
-    population: float = 0.1
+    cities: float = 0.3
+    population: float = 0.05
     military: float = 0.1
-    science: float = 0.3
+    science: float = 0.2
     science_lead: float = 0.1
     capitals: float = 0.15
     capital_threat: float = -0.2
     income: float = 0.05
-    territory: float = 0.1
+    territory: float = 0.4
 
 
 def features(rules: EmpireRules, state: EmpireState, player: int) -> tuple[float, ...]:
     """The values of :data:`FEATURE_NAMES` in ``state`` for ``player``, in that order."""
     n = rules.num_players
-    cities = [0] * n
-    pop = [0] * n
-    income = [0] * n
-    land = [0] * n
+    cities = pop = income = 0  # own
+    all_cities = all_pop = all_income = 0
+    land = 0
     near = rules.near
     slot = rules.capital_owner_slot
     my_capital = rules.capitals[player]
     capital_owner = -1
     held = 0
     for sq, owner, size in state.cities:
-        cities[owner] += 1
-        pop[owner] += size
-        income[owner] += 1 + size // 2
-        land[owner] |= near[sq]
-        if owner == player and sq in slot:
-            held += 1
+        all_cities += 1
+        all_pop += size
+        all_income += 1 + size // 2
+        if owner == player:
+            cities += 1
+            pop += size
+            income += 1 + size // 2
+            land |= near[sq]
+            if sq in slot:
+                held += 1
         if sq == my_capital:
             capital_owner = owner
     hp = [0] * n
@@ -78,25 +84,35 @@ def features(rules: EmpireRules, state: EmpireState, player: int) -> tuple[float
     pressure = 0
     for sq, owner, h in state.units:
         hp[owner] += h
-        if zone >> sq & 1:
-            pressure += -h if owner == player else h
-    rival_hp = max(hp[q] for q in range(n) if q != player)
+        if owner == player:
+            land |= near[sq]
+            if zone >> sq & 1:
+                pressure -= h
+        elif zone >> sq & 1:
+            pressure += h
+    rival_hp = 0
+    rival_science = 0
+    science = state.science
+    for q in range(n):
+        if q != player:
+            if hp[q] > rival_hp:
+                rival_hp = hp[q]
+            if science[q] > rival_science:
+                rival_science = science[q]
     goal = rules.science_goal
-    mine = state.science[player]
-    rival_science = max(state.science[q] for q in range(n) if q != player)
+    mine = science[player]
     lead = (mine - rival_science) / goal
     lost = capital_owner != player
     threat = 1.0 if lost else min(1.0, max(0.0, pressure / THREAT_SCALE))
-    total_income = sum(income)
     return (
         1.0,
-        cities[player] / max(1, sum(cities)),
-        pop[player] / max(1, sum(pop)),
-        (hp[player] - rival_hp) / max(1, hp[player] + rival_hp),
+        cities / (all_cities or 1),
+        pop / (all_pop or 1),
+        (hp[player] - rival_hp) / (hp[player] + rival_hp + MILITARY_DAMPING),
         min(1.0, mine / goal),
         max(-1.0, min(1.0, lead)),
         held / n,
         threat,
-        income[player] / total_income if total_income else 0.0,
-        land[player].bit_count() / rules.land,
+        income / (all_income or 1),
+        land.bit_count() / rules.land,
     )

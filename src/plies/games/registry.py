@@ -27,6 +27,8 @@ from plies.games.civ import civ
 from plies.games.connect4 import SCORINGS, Connect4
 from plies.games.empire import DEFAULT_MAP as EMPIRE_DEFAULT_MAP
 from plies.games.empire import MAPS as EMPIRE_MAPS
+from plies.games.empire import SCIENCE_GOAL as EMPIRE_SCIENCE_GOAL
+from plies.games.empire import TURNS as EMPIRE_TURNS_DEFAULT
 from plies.games.empire import empire
 from plies.games.kuhn import KuhnPoker
 from plies.games.matrix import (
@@ -529,11 +531,11 @@ _register_builtins(
                     "a built-in map or your own (. plain ^ hills ~ water 1-6 capitals)",
                 ),
                 Option(
-                    "turns", INT, 300, "turns after which the highest score wins",
+                    "turns", INT, EMPIRE_TURNS_DEFAULT, "turns after which the highest score wins",
                     bounds=(1, EMPIRE_TURNS),
                 ),
                 Option(
-                    "science", INT, 200, "research that wins a science victory",
+                    "science", INT, EMPIRE_SCIENCE_GOAL, "research that wins a science victory",
                     bounds=(1, EMPIRE_SCIENCE),
                 ),
             ),
