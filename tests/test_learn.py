@@ -326,11 +326,26 @@ def test_a_tournament_between_learned_and_hand_weights(greedy: Path) -> None:
     assert len(result.records) == 2
 
 
+def test_plies_learn_starts_from_a_weights_file(
+    capsys: pytest.CaptureFixture[str], greedy: Path, tmp_path: Path
+) -> None:
+    data = json.loads(run(capsys, *LEARN, "--weights", str(greedy), "--json",
+                          "--out", str(tmp_path / "w.json")))
+    assert data["training"]["start_weights"] == load_weights(greedy)
+    assert data["hand"] == load_weights(greedy)  # the scale refers to the starting weights
+    message = fail(capsys, *LEARN, "--scale", "probability", "--out", str(tmp_path / "p.json"))
+    assert message.startswith("the probability scale needs a constant feature")
+
+
 def test_weights_flag_of_analyze(capsys: pytest.CaptureFixture[str], greedy: Path) -> None:
     args = ["analyze", "othello", "--moves", "d3 c5", "--depth", "1", "--json"]
     hand = json.loads(run(capsys, *args))
     mine = json.loads(run(capsys, *args, "--weights", str(greedy)))
     assert hand["action_values"].keys() == mine["action_values"].keys()
     assert hand["action_values"] != mine["action_values"]
+    greedy_game = run(capsys, "play", "othello", "--human", "none", "--depth", "1",
+                      "--weights", str(greedy))
+    hand_game = run(capsys, "play", "othello", "--human", "none", "--depth", "1")
+    assert greedy_game != hand_game and "wins by" in greedy_game
     message = fail(capsys, "analyze", "nim", "--weights", str(greedy))
     assert message.endswith("is for 'othello', not for 'nim'")

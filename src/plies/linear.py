@@ -110,7 +110,7 @@ def weighted(game: Any, weights: Mapping[str, float]) -> Any:
         name = getattr(game, "name", type(game).__name__)
         raise OptionError(
             f"{name} has no linear evaluation (feature weights); weights apply to games "
-            f"that implement plies.linear.LinearEvaluation, e.g. othello"
+            f"that implement plies.linear.LinearEvaluation, e.g. othello, empire"
         )
     return game.with_weights(weights)
 

@@ -139,7 +139,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
         table.add_row(name, f"{result.hand[name]:.4g}", f"{w:.4g}", f"{logit:.4g}")
     console.print(table)
     if "holdout_games" in t:
-        say(console, f"held-out log-loss ({t['holdout_games']} games, "
+        games = f"{t['holdout_games']} game" + ("s" if t["holdout_games"] != 1 else "")
+        say(console, f"held-out log-loss ({games}, "
                      f"{t['holdout_positions']:,} positions; 0.693 = a coin toss): learned "
                      f"{t['holdout_log_loss_learned']:.3f}, "
                      f"hand-set {t['holdout_log_loss_hand']:.3f}")

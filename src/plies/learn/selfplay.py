@@ -70,7 +70,7 @@ class SelfPlay:
             name = getattr(game, "name", "this game")
             raise OptionError(
                 f"{name} has no linear evaluation to learn (plies.linear.LinearEvaluation); "
-                f"games with one: othello"
+                f"games with one: othello, empire"
             )
         self.agent.check(game)
 
