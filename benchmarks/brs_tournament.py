@@ -2,7 +2,8 @@
 
     PYTHONPATH=src python benchmarks/brs_tournament.py tests/data/gdl/large/chineseCheckers3.kif \\
         --time 0.3 --games 4 --seed 1
-    PYTHONPATH=src python benchmarks/brs_tournament.py empire --time 0.3 --games 4 --seed 1
+    PYTHONPATH=src python benchmarks/brs_tournament.py empire -o turns=30 --time 0.2 \
+        --games 4 --seed 1
 
 GAME is a built-in game name or a ``.kif`` file.  The agents (``--agents``, default
 ``paranoid,maxn,brs+`` and ``brs`` too when the game has the ``pass_turn_to`` hook) each
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -87,10 +89,10 @@ class CheckersProgress(GameWrapper[Any, Any]):
         return 99.0 * (1.0 - self.total(state, player) / self.start[player])
 
 
-def game_for(spec: str, evaluation: str = "goal") -> Any:
-    """The game named ``spec``; a GDL game scored by its goal values at a cut-off
-    (``evaluation="progress"``: by :class:`CheckersProgress`)."""
-    game = load_game(spec)
+def game_for(spec: str, evaluation: str = "goal", options: Sequence[str] = ()) -> Any:
+    """The game named ``spec`` (with ``options``, ``["k=v", ...]``); a GDL game scored by
+    its goal values at a cut-off (``evaluation="progress"``: by :class:`CheckersProgress`)."""
+    game = load_game(spec, options)
     if not is_gdl_path(spec):
         return game
     if evaluation == "progress":
@@ -101,6 +103,8 @@ def game_for(spec: str, evaluation: str = "goal") -> Any:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", help="a built-in game name or a .kif file")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option, e.g. turns=30 (repeatable)")
     parser.add_argument("--time", type=float, default=0.3, help="seconds per move (0.3)")
     parser.add_argument("--games", type=int, default=2, help="games per group and seat order")
     parser.add_argument("--seed", type=int, default=1)
@@ -109,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="a GDL game's cut-off score (progress: chineseCheckers3 only)")
     parser.add_argument("--json", metavar="FILE", help="save the whole result as JSON")
     args = parser.parse_args(argv)
-    game = game_for(args.game, args.eval)
+    game = game_for(args.game, args.eval, args.option)
     if args.agents is None:
         names = ["paranoid", "maxn", "brs+"]
         if hook(game, "pass_turn_to") is not None:

@@ -268,6 +268,30 @@ def test_brs_plus_sees_more_own_turns_than_paranoid_at_the_same_depth() -> None:
     assert own_turns(best_reply.pv) == 3
 
 
+@pytest.mark.parametrize("plus", [False, True])
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_brs_equals_its_definition_on_civ_whose_turns_pass_by_the_hook(
+    plus: bool, rounds: int
+) -> None:
+    # Three civilisations, three moves a turn: MultiMoveTurns.pass_turn_to lets one reply.
+    game = load("civ", rounds=3)
+    state = game.initial_state()
+    search = brs_plus if plus else brs
+    got = search(game, state, plies.Limit(depth=rounds, unit="round"))
+    assert (got.value, got.action) == brs_by_definition(game, state, 2 * rounds, plus)
+
+
+@pytest.mark.parametrize("name", ["brs", "brs+"])
+def test_brs_plays_empire(name: str) -> None:
+    game = load("empire", turns=30)
+    state = game.initial_state()
+    for _ in range(12):  # into the game, a few turns of every empire
+        result = algorithm(name).search(game, state, plies.Limit(depth=3))
+        assert result.action in game.actions(state)
+        assert 0.0 <= result.value <= 1.0
+        state = game.result(state, result.action)
+
+
 def test_brs_plus_lines_are_legal_lines() -> None:
     game = load("civ")
     result = brs_plus(game, game.initial_state(), plies.Limit(depth=4))
