@@ -202,7 +202,8 @@ class BrsSearcher(Searcher):
                     beta = min(beta, v)
             self.pv[ply] = [action, *self.pv[ply + 1]]
             if alpha >= beta:
-                self.prune(state, depth, mover, value, alpha, beta, actions[i + 1 :])
+                if i + 1 < len(actions):
+                    self.prune(state, depth, mover, value, alpha, beta, actions[i + 1 :])
                 break
         if self.trace is not None:
             self.emit("backup", state, depth, mover, value, alpha, beta)
@@ -218,7 +219,8 @@ class BrsSearcher(Searcher):
         """
         mover = self.ops.to_move(state)
         value = INF
-        for replier, start, prefix in self.reply_starts(state, mover):
+        starts = self.reply_starts(state, mover)
+        for k, (replier, start, prefix) in enumerate(starts):
             actions = self.legal(start)
             for i, action in enumerate(actions):
                 v = self.after(start, action, depth, replier, replier, ply, alpha, beta)
@@ -229,7 +231,12 @@ class BrsSearcher(Searcher):
                     beta = min(beta, v)
                 self.pv[ply] = [*prefix, action, *self.pv[ply + 1]]
                 if alpha >= beta:
-                    self.prune(state, depth, mover, value, alpha, beta, actions[i + 1 :])
+                    if i + 1 < len(actions) or k + 1 < len(starts):
+                        # Pruned: this replier's other moves, and every later replier's.
+                        rest = list(actions[i + 1 :])
+                        if self.trace is not None:
+                            rest += [a for _, s, _ in starts[k + 1 :] for a in self.legal(s)]
+                        self.prune(state, depth, mover, value, alpha, beta, rest)
                     if self.trace is not None:
                         self.emit("backup", state, depth, mover, value, alpha, beta)
                     return value
