@@ -34,7 +34,7 @@ from plies.engine import is_gdl_path, load_game
 from plies.game import GameWrapper, hook
 from plies.gdl.game import GdlGame
 from plies.ggp.strategy import GoalEvaluated
-from plies.parallel import tournament
+from plies.parallel import fit_elo, tournament
 from plies.parallel.backends import LocalBackend
 from plies.parallel.cli import print_tournament
 
@@ -100,9 +100,35 @@ def game_for(spec: str, evaluation: str = "goal", options: Sequence[str] = ()) -
     return GoalEvaluated(game, game.reasoner, informative=True)
 
 
+def combine(paths: Sequence[str]) -> str:
+    """Elo (95%) and pairwise scores of the games of several ``--json`` files together.
+
+    The files must have the same agents in the same order (runs with different seeds).
+    """
+    runs = [json.loads(Path(p).read_text()) for p in paths]
+    agents = runs[0]["agents"]
+    if any(run["agents"] != agents for run in runs):
+        raise SystemExit("the runs do not have the same agents")
+    results = []
+    for run in runs:
+        for record in run["records"]:
+            u, seats = record["utilities"], record["seats"]
+            for p in range(len(seats)):
+                for q in range(p + 1, len(seats)):
+                    score = 1.0 if u[p] > u[q] else 0.5 if u[p] == u[q] else 0.0
+                    results.append((seats[p], seats[q], score))
+    fit = fit_elo(len(agents), results)
+    games = sum(len(run["records"]) for run in runs)
+    lines = [f"{games} games from {len(runs)} runs; Elo with 95% intervals:"]
+    for i in sorted(range(len(agents)), key=lambda i: -fit.ratings[i]):
+        low, high = fit.interval(i)
+        lines.append(f"  {agents[i]:20} {fit.ratings[i]:+5.0f} ± {(high - low) / 2:.0f}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", help="a built-in game name or a .kif file")
+    parser.add_argument("game", nargs="?", help="a built-in game name or a .kif file")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. turns=30 (repeatable)")
     parser.add_argument("--time", type=float, default=0.3, help="seconds per move (0.3)")
@@ -112,7 +138,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval", choices=("goal", "progress"), default="goal",
                         help="a GDL game's cut-off score (progress: chineseCheckers3 only)")
     parser.add_argument("--json", metavar="FILE", help="save the whole result as JSON")
+    parser.add_argument("--combine", nargs="+", metavar="FILE",
+                        help="play nothing: fit Elo to the games of these --json files")
     args = parser.parse_args(argv)
+    if args.combine:
+        print(combine(args.combine))
+        return 0
+    if args.game is None:
+        parser.error("give a GAME (or --combine FILE...)")
     game = game_for(args.game, args.eval, args.option)
     if args.agents is None:
         names = ["paranoid", "maxn", "brs+"]
