@@ -457,10 +457,10 @@ def brs_plus(
     legal line with the fixed moves in it.
 
     >>> from plies.games import load
-    >>> civ = load("civ")  # three players, three moves a turn; no pass_turn_to needed
-    >>> r = brs_plus(civ, civ.initial_state(), Limit(depth=3))
-    >>> r.value, r.pv[:6]
-    (2.0, ('farm', 'farm', 'build', 'farm', 'farm', 'farm'))
+    >>> civ = load("civ")  # three players, three moves a turn
+    >>> r = brs_plus(civ, civ.initial_state(), Limit(depth=1, unit="round"))
+    >>> r.value, len(r.pv)  # Rome's turn, then Egypt's and China's (one replies)
+    (-1.0, 9)
     """
     return _search(
         BrsPlusSearcher, game, state, limit, player, tie, seed, trace, pruning, stop,
