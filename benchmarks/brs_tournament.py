@@ -2,7 +2,8 @@
 
     PYTHONPATH=src python benchmarks/brs_tournament.py tests/data/gdl/large/chineseCheckers3.kif \\
         --time 0.3 --games 4 --seed 1
-    PYTHONPATH=src python benchmarks/brs_tournament.py empire --time 0.3 --games 4 --seed 1
+    PYTHONPATH=src python benchmarks/brs_tournament.py empire -o turns=30 --time 0.2 \
+        --games 4 --seed 1
 
 GAME is a built-in game name or a ``.kif`` file.  The agents (``--agents``, default
 ``paranoid,maxn,brs+`` and ``brs`` too when the game has the ``pass_turn_to`` hook) each
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -32,7 +34,7 @@ from plies.engine import is_gdl_path, load_game
 from plies.game import GameWrapper, hook
 from plies.gdl.game import GdlGame
 from plies.ggp.strategy import GoalEvaluated
-from plies.parallel import tournament
+from plies.parallel import fit_elo, tournament
 from plies.parallel.backends import LocalBackend
 from plies.parallel.cli import print_tournament
 
@@ -87,10 +89,10 @@ class CheckersProgress(GameWrapper[Any, Any]):
         return 99.0 * (1.0 - self.total(state, player) / self.start[player])
 
 
-def game_for(spec: str, evaluation: str = "goal") -> Any:
-    """The game named ``spec``; a GDL game scored by its goal values at a cut-off
-    (``evaluation="progress"``: by :class:`CheckersProgress`)."""
-    game = load_game(spec)
+def game_for(spec: str, evaluation: str = "goal", options: Sequence[str] = ()) -> Any:
+    """The game named ``spec`` (with ``options``, ``["k=v", ...]``); a GDL game scored by
+    its goal values at a cut-off (``evaluation="progress"``: by :class:`CheckersProgress`)."""
+    game = load_game(spec, options)
     if not is_gdl_path(spec):
         return game
     if evaluation == "progress":
@@ -98,9 +100,37 @@ def game_for(spec: str, evaluation: str = "goal") -> Any:
     return GoalEvaluated(game, game.reasoner, informative=True)
 
 
+def combine(paths: Sequence[str]) -> str:
+    """Elo (95%) and pairwise scores of the games of several ``--json`` files together.
+
+    The files must have the same agents in the same order (runs with different seeds).
+    """
+    runs = [json.loads(Path(p).read_text()) for p in paths]
+    agents = runs[0]["agents"]
+    if any(run["agents"] != agents for run in runs):
+        raise SystemExit("the runs do not have the same agents")
+    results = []
+    for run in runs:
+        for record in run["records"]:
+            u, seats = record["utilities"], record["seats"]
+            for p in range(len(seats)):
+                for q in range(p + 1, len(seats)):
+                    score = 1.0 if u[p] > u[q] else 0.5 if u[p] == u[q] else 0.0
+                    results.append((seats[p], seats[q], score))
+    fit = fit_elo(len(agents), results)
+    games = sum(len(run["records"]) for run in runs)
+    lines = [f"{games} games from {len(runs)} runs; Elo with 95% intervals:"]
+    for i in sorted(range(len(agents)), key=lambda i: -fit.ratings[i]):
+        low, high = fit.interval(i)
+        lines.append(f"  {agents[i]:20} {fit.ratings[i]:+5.0f} ± {(high - low) / 2:.0f}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", help="a built-in game name or a .kif file")
+    parser.add_argument("game", nargs="?", help="a built-in game name or a .kif file")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option, e.g. turns=30 (repeatable)")
     parser.add_argument("--time", type=float, default=0.3, help="seconds per move (0.3)")
     parser.add_argument("--games", type=int, default=2, help="games per group and seat order")
     parser.add_argument("--seed", type=int, default=1)
@@ -108,8 +138,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval", choices=("goal", "progress"), default="goal",
                         help="a GDL game's cut-off score (progress: chineseCheckers3 only)")
     parser.add_argument("--json", metavar="FILE", help="save the whole result as JSON")
+    parser.add_argument("--combine", nargs="+", metavar="FILE",
+                        help="play nothing: fit Elo to the games of these --json files")
     args = parser.parse_args(argv)
-    game = game_for(args.game, args.eval)
+    if args.combine:
+        print(combine(args.combine))
+        return 0
+    if args.game is None:
+        parser.error("give a GAME (or --combine FILE...)")
+    game = game_for(args.game, args.eval, args.option)
     if args.agents is None:
         names = ["paranoid", "maxn", "brs+"]
         if hook(game, "pass_turn_to") is not None:

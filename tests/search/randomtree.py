@@ -219,10 +219,12 @@ class RandomTurns(Game[TurnState, int]):
 
 
 @st.composite
-def random_turn_games(draw: st.DrawFn, players: tuple[int, int] = (3, 4)) -> RandomTurns:
+def random_turn_games(
+    draw: st.DrawFn, players: tuple[int, int] = (3, 4), moves: tuple[int, int] = (1, 2)
+) -> RandomTurns:
     return RandomTurns(
         seed=draw(st.integers(0, 2**31)),
         players=draw(st.integers(*players)),
         height=draw(st.integers(2, 9)),
-        moves=draw(st.integers(1, 2)),
+        moves=draw(st.integers(*moves)),
     )

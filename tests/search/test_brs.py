@@ -123,7 +123,8 @@ def brs_by_definition(
 
 
 two_player_limits = st.one_of(
-    st.none(), st.builds(plies.Limit, depth=st.integers(0, 4), unit=st.just("round"))
+    st.none(),
+    st.builds(plies.Limit, depth=st.integers(0, 5), unit=st.sampled_from(["ply", "round"])),
 )
 
 
@@ -132,7 +133,8 @@ two_player_limits = st.one_of(
 def test_brs_equals_alphabeta_with_two_players(
     tree: RandomTree, limit: plies.Limit | None, search: Any
 ) -> None:
-    # Random movers: several moves in a row are one turn; a round is a MAX and a MIN layer.
+    # Random movers: several moves in a row are one turn (a ply is a move, as in
+    # alpha-beta; a round is a MAX and a MIN layer).
     expected = plies.alphabeta(tree, 0, limit)
     got = search(tree, 0, limit)
     assert (got.value, got.action) == (expected.value, expected.action)
@@ -175,8 +177,8 @@ def test_brs_equals_alphabeta_on_two_player_games(
 def test_brs_equals_alphabeta_on_two_player_multi_move_turns(search: Any) -> None:
     game = load("civ", players=2, moves=2, rounds=2)
     state = game.initial_state()
-    for depth in (1, 2, None):
-        limit = None if depth is None else plies.Limit(depth=depth, unit="round")
+    limits = [None, *(plies.Limit(depth=d, unit=u) for d in (1, 2, 3) for u in ("ply", "round"))]
+    for limit in limits:
         expected = plies.alphabeta(game, state, limit)
         got = search(game, state, limit)
         assert (got.value, got.action) == (expected.value, expected.action)
@@ -185,24 +187,30 @@ def test_brs_equals_alphabeta_on_two_player_multi_move_turns(search: Any) -> Non
 # --- more players: the definition -------------------------------------------------------------
 
 
-@SETTINGS
-@given(random_turn_games(), st.one_of(st.none(), st.integers(0, 5)))
-def test_brs_equals_its_definition(game: RandomTurns, depth: int | None) -> None:
+def check_definition(game: RandomTurns, search: Any, plus: bool, depth: int | None) -> None:
+    """Exact, by rounds (any game: 2d layers) and by plies (one move per turn: d layers)."""
     state = game.initial_state()
-    limit = None if depth is None else plies.Limit(depth=depth)
-    got = brs(game, state, limit)
-    if game.is_terminal(state) or depth == 0:
+    if depth is None:
+        got = search(game, state)
+        assert (got.value, got.action) == brs_by_definition(game, state, None, plus)
         return
-    assert (got.value, got.action) == brs_by_definition(game, state, depth, plus=False)
+    got = search(game, state, plies.Limit(depth=depth, unit="round"))
+    assert (got.value, got.action) == brs_by_definition(game, state, 2 * depth, plus)
+    if game.moves == 1:
+        got = search(game, state, plies.Limit(depth=depth))
+        assert (got.value, got.action) == brs_by_definition(game, state, depth, plus)
 
 
 @SETTINGS
-@given(random_turn_games(), st.one_of(st.none(), st.integers(1, 5)))
+@given(random_turn_games(), st.one_of(st.none(), st.integers(1, 3)))
+def test_brs_equals_its_definition(game: RandomTurns, depth: int | None) -> None:
+    check_definition(game, brs, False, depth)
+
+
+@SETTINGS
+@given(random_turn_games(), st.one_of(st.none(), st.integers(1, 3)))
 def test_brs_plus_equals_its_definition(game: RandomTurns, depth: int | None) -> None:
-    state = game.initial_state()
-    limit = None if depth is None else plies.Limit(depth=depth)
-    got = brs_plus(game, state, limit)
-    assert (got.value, got.action) == brs_by_definition(game, state, depth, plus=True)
+    check_definition(game, brs_plus, True, depth)
 
 
 @SETTINGS
@@ -230,13 +238,15 @@ def test_brs_traced_is_the_same_search(game: RandomTurns, depth: int, search: An
 
 
 @SETTINGS
-@given(random_turn_games(), st.integers(1, 4))
-def test_brs_depth_in_rounds_is_two_layers(game: RandomTurns, rounds: int) -> None:
+@given(random_turn_games(moves=(1, 1)), st.integers(1, 3))
+def test_brs_depth_in_rounds_is_two_plies_with_one_move_a_turn(
+    game: RandomTurns, rounds: int
+) -> None:
     state = game.initial_state()
     for search in SEARCHES:
         by_round = search(game, state, plies.Limit(depth=rounds, unit="round"))
-        by_layer = search(game, state, plies.Limit(depth=2 * rounds))
-        assert (by_round.value, by_round.action) == (by_layer.value, by_layer.action)
+        by_ply = search(game, state, plies.Limit(depth=2 * rounds))
+        assert (by_round.value, by_round.action) == (by_ply.value, by_ply.action)
 
 
 def test_brs_plus_sees_more_own_turns_than_paranoid_at_the_same_depth() -> None:
@@ -256,6 +266,30 @@ def test_brs_plus_sees_more_own_turns_than_paranoid_at_the_same_depth() -> None:
 
     assert own_turns(paranoid.pv) == 2
     assert own_turns(best_reply.pv) == 3
+
+
+@pytest.mark.parametrize("plus", [False, True])
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_brs_equals_its_definition_on_civ_whose_turns_pass_by_the_hook(
+    plus: bool, rounds: int
+) -> None:
+    # Three civilisations, three moves a turn: MultiMoveTurns.pass_turn_to lets one reply.
+    game = load("civ", rounds=3)
+    state = game.initial_state()
+    search = brs_plus if plus else brs
+    got = search(game, state, plies.Limit(depth=rounds, unit="round"))
+    assert (got.value, got.action) == brs_by_definition(game, state, 2 * rounds, plus)
+
+
+@pytest.mark.parametrize("name", ["brs", "brs+"])
+def test_brs_plays_empire(name: str) -> None:
+    game = load("empire", turns=30)
+    state = game.initial_state()
+    for _ in range(12):  # into the game, a few turns of every empire
+        result = algorithm(name).search(game, state, plies.Limit(depth=3))
+        assert result.action in game.actions(state)
+        assert 0.0 <= result.value <= 1.0
+        state = game.result(state, result.action)
 
 
 def test_brs_plus_lines_are_legal_lines() -> None:

@@ -27,17 +27,21 @@ Within one opponents' segment the opponents move in their turn order; the segmen
 branches over which of them replies and how, the ones before the replier having played
 their fixed moves.
 
-Several moves per turn (:class:`plies.MultiMoveTurns`): a turn is searched whole.  The
-searching player's turn is a stack of MAX nodes, the replier's whole turn a stack of MIN
-nodes, and the other opponents pass (``brs``) or play fixed moves for every move of
+Several moves per turn (:class:`plies.MultiMoveTurns`): a turn belongs to one layer.
+The searching player's turn is a stack of MAX nodes, the replier's whole turn a stack of
+MIN nodes, and the other opponents pass (``brs``) or play fixed moves for every move of
 their turns (``brs+``).
 
-Depth counts layers, as the papers do: a MAX layer (the searching player's turn) and a
-MIN layer (one opponents' segment) count one each, whatever the number of moves in them.
-``Limit(depth=d)`` (unit ``"ply"``) searches ``d`` layers: depth 1 is the searching
-player's turn, then the evaluation.  ``unit="round"`` counts a MAX and a MIN layer as one
-round (depth ``d`` is ``2d`` layers).  In a game of two players with one move per turn a
-layer is a ply, so both members are exactly alpha-beta there, at every depth.
+Depth.  ``unit="ply"`` (the default) counts every searched move: the searching player's
+and the replier's, not the passes nor ``brs+``'s fixed moves.  With one move per turn a
+ply is one of the papers' layers (MAX or MIN), so ``Limit(depth=d)`` is their depth
+``d``, and with two players both members are exactly alpha-beta at every depth.  With
+several moves per turn a cut-off may fall inside a turn, as in alpha-beta, which keeps
+iterative deepening under a clock fine-grained.  ``unit="round"`` counts whole layers, the
+papers' way carried over to turns of several moves: a round is a MAX layer (the
+searching player's whole turn) and a MIN layer (one opponents' segment with the
+replier's whole turn), so depth ``d`` is ``2d`` layers; with an opponent to move at the
+root, that first segment belongs to round 0, as in alpha-beta's round count.
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ __all__ = ["BrsPlusSearcher", "BrsSearcher", "brs", "brs_plus"]
 class BrsSearcher(Searcher):
     """Best-Reply Search (``brs``) with a fail-soft alpha-beta window.
 
-    The recursion keeps, besides the depth in layers, the *replier*: :data:`NOBODY`
+    The recursion keeps, besides the depth, the *replier*: :data:`NOBODY`
     while the searching player moves and at the start of an opponents' segment (the
     pooled MIN node, :meth:`best_reply`), else the one opponent whose reply is being
     searched.  ``pruning=False`` searches the same tree without cutting anything off
@@ -80,9 +84,10 @@ class BrsSearcher(Searcher):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.unit == "round" and self.max_depth is not None:
+        self.by_layer = self.unit == "round"
+        if self.by_layer and self.max_depth is not None:
             self.max_depth *= 2  # a round is a MAX and a MIN layer
-        self.rounds, self.ply_step = False, 0  # layers are counted here, not by Searcher
+        self.rounds, self.ply_step = False, 0  # depth is counted here, not by Searcher
         self.pass_turn: Callable[[Any, int], Any] | None = hook(self.game, PASS_HOOK)
         self.order_hint: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = hook(
             self.game, "order_hint"
@@ -133,6 +138,8 @@ class BrsSearcher(Searcher):
         at least ``v``.
         """
         replier = last
+        if self.plus and replier != NOBODY and self.is_fixed(state, replier):
+            return self.fixed_node(state, depth, replier, ply, alpha, beta)
         mover, depth, value = self.arrive(state, depth, replier, ply, alpha, beta)
         if value is not None:
             return value
@@ -140,12 +147,30 @@ class BrsSearcher(Searcher):
             return self.turn_node(state, depth, mover, replier, ply, alpha, beta)
         if replier == NOBODY:
             return self.best_reply(state, depth, ply, alpha, beta)
-        if not self.plus:
-            raise UnsupportedGameError(
-                f"{self.algorithm}: player {mover} moves in the middle of player "
-                f"{replier}'s reply (does pass_turn_to hand the turn to the right player?)"
-            )
-        # BRS+: an opponent who does not reply plays its fixed move.
+        raise UnsupportedGameError(
+            f"{self.algorithm}: player {mover} moves in the middle of player "
+            f"{replier}'s reply (does pass_turn_to hand the turn to the right player?)"
+        )
+
+    def is_fixed(self, state: Any, replier: int) -> bool:
+        """True at a ``brs+`` node where an opponent other than the replier moves."""
+        ops = self.ops
+        return not ops.is_terminal(state) and ops.to_move(state) not in (self.player, replier)
+
+    def fixed_node(
+        self, state: Any, depth: int, replier: int, ply: int, alpha: float, beta: float
+    ) -> float:
+        """``brs+``: an opponent who does not reply plays its fixed move.
+
+        No cut-off here: the opponents' segment is one layer, cut off (if at all) where it
+        starts, so a depth limit never leaves an opponent's fixed move unplayed.
+        """
+        self.enter(ply)
+        mover = self.ops.to_move(state)
+        self.check_mover(mover)
+        if self.trace is not None:
+            self.emit("enter", state, depth, mover, alpha=alpha, beta=beta)
+            self.emit("expand", state, depth, mover, alpha=alpha, beta=beta)
         action = self.fixed_move(state)
         value = self.after(state, action, depth, mover, replier, ply, alpha, beta)
         self.pv[ply] = [action, *self.pv[ply + 1]]
@@ -177,7 +202,8 @@ class BrsSearcher(Searcher):
                     beta = min(beta, v)
             self.pv[ply] = [action, *self.pv[ply + 1]]
             if alpha >= beta:
-                self.prune(state, depth, mover, value, alpha, beta, actions[i + 1 :])
+                if i + 1 < len(actions):
+                    self.prune(state, depth, mover, value, alpha, beta, actions[i + 1 :])
                 break
         if self.trace is not None:
             self.emit("backup", state, depth, mover, value, alpha, beta)
@@ -193,7 +219,8 @@ class BrsSearcher(Searcher):
         """
         mover = self.ops.to_move(state)
         value = INF
-        for replier, start, prefix in self.reply_starts(state, mover):
+        starts = self.reply_starts(state, mover)
+        for k, (replier, start, prefix) in enumerate(starts):
             actions = self.legal(start)
             for i, action in enumerate(actions):
                 v = self.after(start, action, depth, replier, replier, ply, alpha, beta)
@@ -204,7 +231,12 @@ class BrsSearcher(Searcher):
                     beta = min(beta, v)
                 self.pv[ply] = [*prefix, action, *self.pv[ply + 1]]
                 if alpha >= beta:
-                    self.prune(state, depth, mover, value, alpha, beta, actions[i + 1 :])
+                    if i + 1 < len(actions) or k + 1 < len(starts):
+                        # Pruned: this replier's other moves, and every later replier's.
+                        rest = list(actions[i + 1 :])
+                        if self.trace is not None:
+                            rest += [a for _, s, _ in starts[k + 1 :] for a in self.legal(s)]
+                        self.prune(state, depth, mover, value, alpha, beta, rest)
                     if self.trace is not None:
                         self.emit("backup", state, depth, mover, value, alpha, beta)
                     return value
@@ -228,23 +260,27 @@ class BrsSearcher(Searcher):
         A turn of the searching player that ends starts a new (MIN) layer, and so does
         the end of the segment (the searching player to move again); in ``brs`` the
         replier's turn ends the segment, the searching player getting the turn back by
-        ``pass_turn_to``.
+        ``pass_turn_to``.  Depth grows by one per searched move (``unit="ply"``: the
+        searching player's and the replier's moves, not passes nor ``brs+``'s fixed
+        moves) or per layer (``unit="round"``).
         """
         ops = self.ops
         child = ops.result(state, action)
+        searched = mover == self.player or mover == replier
+        layer = 0
         if not ops.is_terminal(child):
             nxt = ops.to_move(child)
             if mover == self.player:
-                if nxt != self.player:
-                    depth += 1
+                layer = int(nxt != self.player)
             elif nxt == self.player:
-                depth, replier = depth + 1, NOBODY
+                layer, replier = 1, NOBODY
             elif not self.plus and nxt != replier:
                 passed = self.pass_to(child, self.player)
                 if passed is not None:
                     child = passed
-                    depth, replier = depth + 1, NOBODY
+                    layer, replier = 1, NOBODY
                 # else the searching player has no turn to take: the child is scored below
+        depth += layer if self.by_layer else int(searched)
         if self.trace is None:
             return self.node_value(child, depth, replier, ply + 1, alpha, beta)
         self.path.append(action)
@@ -373,7 +409,8 @@ def brs(
     ``value`` is ``player``'s value (default: the player to move) in the BRS tree: the
     searching player maximises over its whole turn, then only the best reply of all the
     opponents is played (minimising that value) while the others pass, and so on, with
-    ``limit.depth`` counting layers (``unit="round"``: pairs of layers).  It is exact
+    ``limit.depth`` counting the searched moves (``unit="round"``: pairs of layers; see
+    the module docstring).  It is exact
     for that model when ``result.exact`` (no evaluation was needed), never the
     game-theoretic value of a game of three or more players: the opponents' passes are
     usually not legal.  In a game of two players it is alpha-beta's value and action.
@@ -420,10 +457,10 @@ def brs_plus(
     legal line with the fixed moves in it.
 
     >>> from plies.games import load
-    >>> civ = load("civ")  # three players, three moves a turn; no pass_turn_to needed
-    >>> r = brs_plus(civ, civ.initial_state(), Limit(depth=3))
-    >>> r.value, r.pv[:6]
-    (2.0, ('farm', 'farm', 'build', 'farm', 'farm', 'farm'))
+    >>> civ = load("civ")  # three players, three moves a turn
+    >>> r = brs_plus(civ, civ.initial_state(), Limit(depth=1, unit="round"))
+    >>> r.value, len(r.pv)  # Rome's turn, then Egypt's and China's (one replies)
+    (-1.0, 9)
     """
     return _search(
         BrsPlusSearcher, game, state, limit, player, tie, seed, trace, pruning, stop,
