@@ -139,6 +139,9 @@ def test_pass_turn_to_lets_a_player_move_out_of_turn() -> None:
     assert (again.agent, again.round, again.base[:4]) == (0, 2, (3, 0, 0, 2))
     with pytest.raises(ValueError, match="no player 3"):
         game.pass_turn_to(s, 3)
+    short = MultiMoveTurns(UpkeepCounter(total_moves=30), moves=2, rounds=1)
+    ended = short.pass_turn_to(short.pass_turn_to(short.initial_state(), 2), 1)
+    assert short.is_terminal(ended) and (ended.agent, ended.round) == (0, 1)  # `rounds` ends it
     out = MultiMoveTurns(Counter(), moves=lambda b, a: 0 if a == 1 else 1)
     with pytest.raises(ValueError, match="player 1 has no move"):
         out.pass_turn_to(out.initial_state(), 1)

@@ -666,8 +666,9 @@ class MultiMoveTurns(Game[MultiMoveState[S], A]):
             agent += 1
             if agent == self.num_players:
                 agent, rnd = 0, rnd + 1
-            if agent == player or self.rules.is_terminal(base):
-                return MultiMoveState(base, agent, 0, rnd)
+            passed = MultiMoveState(base, agent, 0, rnd)
+            if agent == player or self.is_terminal(passed):  # the rules' end or `rounds`
+                return passed
 
     def to_move(self, state: MultiMoveState[S]) -> int:
         return state.agent

@@ -408,3 +408,16 @@ def test_alphabeta_agrees_with_minimax_three_plies_deep_in_the_middle_game() -> 
     slow, fast = plies.minimax(game, s, limit), plies.alphabeta(game, s, limit)
     assert (fast.value, fast.action) == (slow.value, slow.action)
     assert fast.stats.nodes < slow.stats.nodes
+
+
+def test_score_lead_counts_more_as_the_turn_limit_nears() -> None:
+    game = small(turns=10)
+    index = FEATURE_NAMES.index("score_lead")
+    cities = [(B6, 0, 4), (F6, 2, 2), (F2, 1, 2)]  # scores 7, 5, 5
+    assert game.features(at(state(cities, [], turn=0)), 0)[index] == 0.0
+    assert game.features(at(state(cities, [], turn=5)), 0)[index] == pytest.approx(
+        (7 - 5) / (7 + 5 + 1) * 0.5
+    )
+    assert game.features(at(state(cities, [], turn=5)), 1)[index] == pytest.approx(
+        (5 - 7) / (5 + 7 + 1) * 0.5
+    )

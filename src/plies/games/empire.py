@@ -71,7 +71,13 @@ from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError, IllegalActionError, OptionError
 from plies.game import MultiMoveState, MultiMoveTurns, match_action
-from plies.games.empire_eval import FEATURE_NAMES, EmpireWeights, features
+from plies.games.empire_eval import (
+    CITY_POINTS,
+    FEATURE_NAMES,
+    SCIENCE_POINTS,
+    EmpireWeights,
+    features,
+)
 from plies.games.empire_maps import DEFAULT_MAP, HILLS, MAPS, PLAIN, WATER, parse_map
 
 GROW: Final = 0
@@ -92,8 +98,6 @@ MAX_HP: Final = 3
 UNIT_COST: Final = 3
 MAX_SHIELDS: Final = 20
 MAX_MOVES: Final = 3
-CITY_POINTS: Final = 3
-SCIENCE_POINTS: Final = 10
 SETTLE_DISTANCE: Final = 2
 SCIENCE_GOAL: Final = 400
 TURNS: Final = 300

@@ -15,6 +15,9 @@ over the cities and units of an :class:`~plies.games.empire.EmpireState`:
                     squares of it minus own, over 6, clipped to [0, 1]
 ``income``          own shields per turn / everyone's
 ``territory``       land within two squares of own cities and units / all land
+``score_lead``      (own score - the best rival's) / (their sum + 1), times the share of
+                    the turns played: what the score victory at the turn limit will say,
+                    counted more as the limit nears
 ==================  =========================================================================
 
 The evaluation is ``sum(weight * feature)`` clipped to ``[0, 1]``, the utility range (a
@@ -31,9 +34,12 @@ if TYPE_CHECKING:
 
 FEATURE_NAMES: Final = (
     "bias", "cities", "population", "military", "science", "science_lead", "capitals",
-    "capital_threat", "income", "territory",
+    "capital_threat", "income", "territory", "score_lead",
 )
 THREAT_SCALE: Final = 6.0
+CITY_POINTS: Final = 3
+SCIENCE_POINTS: Final = 10
+"""The score's points per city and for research at the goal (as in the rules)."""
 MILITARY_DAMPING: Final = 10
 """Added to the hit points in the military balance, so that one unit more or less in a
 small army does not swing the feature from -1 to 1."""
@@ -53,6 +59,7 @@ class EmpireWeights:
     capital_threat: float = -0.2
     income: float = 0.05
     territory: float = 0.4
+    score_lead: float = 0.3
 
 
 def features(rules: EmpireRules, state: EmpireState, player: int) -> tuple[float, ...]:
@@ -66,7 +73,9 @@ def features(rules: EmpireRules, state: EmpireState, player: int) -> tuple[float
     my_capital = rules.capitals[player]
     capital_owner = -1
     held = 0
+    points = [0] * n  # the score without research
     for sq, owner, size in state.cities:
+        points[owner] += CITY_POINTS + size
         all_cities += 1
         all_pop += size
         all_income += 1 + size // 2
@@ -92,14 +101,19 @@ def features(rules: EmpireRules, state: EmpireState, player: int) -> tuple[float
             pressure += h
     rival_hp = 0
     rival_science = 0
+    rival_score = 0
     science = state.science
+    goal = rules.science_goal
     for q in range(n):
         if q != player:
             if hp[q] > rival_hp:
                 rival_hp = hp[q]
             if science[q] > rival_science:
                 rival_science = science[q]
-    goal = rules.science_goal
+            score = points[q] + SCIENCE_POINTS * min(science[q], goal) // goal
+            if score > rival_score:
+                rival_score = score
+    own_score = points[player] + SCIENCE_POINTS * min(science[player], goal) // goal
     mine = science[player]
     lead = (mine - rival_science) / goal
     lost = capital_owner != player
@@ -115,4 +129,6 @@ def features(rules: EmpireRules, state: EmpireState, player: int) -> tuple[float
         threat,
         income / (all_income or 1),
         land.bit_count() / rules.land,
+        (own_score - rival_score) / (own_score + rival_score + 1)
+        * min(1.0, state.turn / rules.turns),
     )
