@@ -33,16 +33,19 @@ from plies.learn.fit import (
     Fit,
     calibrated_log_loss,
     constant_feature,
+    hand_calibration,
     log_loss,
     logistic,
     td_lambda,
+    to_calibrated_scale,
     to_hand_spread,
     to_probability_scale,
 )
 from plies.learn.selfplay import SelfPlay, Trajectory, samples, self_play, targets
 
 METHODS: Final = ("logistic", "td")
-SCALES: Final = ("auto", "hand", "probability")
+SCALES: Final = ("auto", "hand", "probability", "calibrated")
+PRIORS: Final = ("zero", "hand")
 HOLDOUT: Final = 0.2
 """The share of the games (the last ones) kept out of the fit that measures the
 log-loss reported beside the weights; the weights themselves are fitted on every game."""
@@ -65,15 +68,19 @@ def fit(
     trajectories: list[Trajectory],
     options: Mapping[str, float],
     labels: list[tuple[float, ...]] | None = None,
+    prior: tuple[float, ...] | None = None,
 ) -> Fit:
     """Fit ``method`` (``logistic`` or ``td``) to the games.
 
     ``options``: ``l2`` for logistic regression; ``lambda``, ``alpha``, ``epochs`` for TD.
     ``labels``: each game's target per player (default: the outcome by rank).
+    ``prior``: logistic only, the logit-scale weights the L2 penalty shrinks toward.
     """
     if method == "logistic":
         xs, ys = samples(trajectories, labels)
-        return logistic(xs, ys, l2=float(options.get("l2", 1.0)))
+        return logistic(xs, ys, l2=float(options.get("l2", 1.0)), prior=prior)
+    if prior is not None:
+        raise OptionError("a prior needs --method logistic")
     if method == "td":
         return td_lambda(
             trajectories, lam=float(options.get("lambda", 0.7)),
@@ -93,6 +100,7 @@ def learn(
     game_options: Mapping[str, Any] | None = None,
     scale: str = "auto",
     iterations: int = 1,
+    prior: str = "zero",
 ) -> Learned:
     """Self-play ``plan.games`` games of ``game`` and fit its evaluation's weights.
 
@@ -105,7 +113,11 @@ def learn(
     comparison always refer to ``game``'s own weights.  The result's ``weights`` are in
     evaluation units (:mod:`plies.learn.fit`, ``scale``).  A game with a constant
     feature (an intercept) and a finite ``utility_range`` is labelled with the utility
-    mapped to ``[0, 1]``, any other with the outcome by rank.  ``training`` holds the
+    mapped to ``[0, 1]``, any other with the outcome by rank.  ``prior="hand"``
+    (logistic, a game with an intercept): the L2 penalty shrinks the fit toward the
+    hand-set weights calibrated as a logistic model (:func:`plies.learn.fit.hand_calibration`)
+    instead of toward 0, and the scale (``auto``) is ``calibrated``, the inverse of that
+    calibration, so a large ``l2`` gives back the hand-set weights.  ``training`` holds the
     method, the games, depth or time, seed, date, plies version, the positions, the labels, the
     scale, the logit-scale weights and the held-out log-loss of the learned and of the
     hand-set weights (the hand-set sum calibrated by a logistic fit of its own, with an
@@ -124,7 +136,7 @@ def learn(
         trajectories += self_play(current, plan, progress, first=k * plan.games)
         result = learn_from(
             game, trajectories, plan, method=method, options=options,
-            game_options=game_options, scale=scale,
+            game_options=game_options, scale=scale, prior=prior,
         )
         rounds.append({
             key: result.training[key] for key in
@@ -148,6 +160,7 @@ def learn_from(
     options: Mapping[str, float] | None = None,
     game_options: Mapping[str, Any] | None = None,
     scale: str = "auto",
+    prior: str = "zero",
 ) -> Learned:
     """:func:`learn` from games already played (by ``plan``): fit and map the weights."""
     import plies  # the version, for the training record
@@ -156,6 +169,8 @@ def learn_from(
         raise OptionError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
     if scale not in SCALES:
         raise OptionError(f"unknown scale {scale!r}; use one of: {', '.join(SCALES)}")
+    if prior not in PRIORS:
+        raise OptionError(f"unknown prior {prior!r}; use one of: {', '.join(PRIORS)}")
     options = dict(options or {})
     names = tuple(game.feature_names)
     hand = game.feature_weights()
@@ -166,8 +181,15 @@ def learn_from(
     constant = constant_feature(xs)
     lo, hi = getattr(game, "utility_range", None) or (-math.inf, math.inf)
     finite = math.isfinite(lo) and math.isfinite(hi) and lo < hi
+    if (prior == "hand" or scale == "calibrated") and constant is None:
+        raise OptionError(
+            "the hand prior and the calibrated scale need a constant feature (an intercept)"
+        )
     if scale == "auto":
-        scale = "probability" if constant is not None and finite else "hand"
+        scale = (
+            "calibrated" if prior == "hand"
+            else "probability" if constant is not None and finite else "hand"
+        )
     elif scale == "probability" and (constant is None or not finite):
         raise OptionError(
             "the probability scale needs a constant feature (an intercept) and a finite "
@@ -184,7 +206,11 @@ def learn_from(
         hx, hy = samples(held, labels[cut:])
         tx, ty = samples(train, labels[:cut])
         if hx and tx:
-            trial = fit(method, train, options, labels[:cut])
+            trial_prior = None
+            if prior == "hand":
+                assert constant is not None
+                trial_prior = hand_calibration(tx, ty, hand_vector, constant)[0]
+            trial = fit(method, train, options, labels[:cut], trial_prior)
             check = {
                 "holdout_games": len(held),
                 "holdout_positions": len(hx),
@@ -193,8 +219,17 @@ def learn_from(
                     calibrated_log_loss(tx, ty, hx, hy, hand_vector, constant is not None), 5
                 ),
             }
-    result = fit(method, trajectories, options, labels)
-    if scale == "probability":
+    all_x, all_y = samples(trajectories, labels)
+    calibration = None
+    if prior == "hand" or scale == "calibrated":
+        assert constant is not None
+        calibration = hand_calibration(all_x, all_y, hand_vector, constant)
+    result = fit(method, trajectories, options, labels,
+                 calibration[0] if prior == "hand" and calibration else None)
+    if scale == "calibrated":
+        assert constant is not None and calibration is not None
+        vector = to_calibrated_scale(result.weights, calibration[1], calibration[2], constant)
+    elif scale == "probability":
         assert constant is not None
         vector = to_probability_scale(xs, result.weights, constant, (lo, hi))
     else:
@@ -218,6 +253,7 @@ def learn_from(
         "positions": len(xs),
         "labels": "utility in [0, 1]" if by_utility else "outcome by rank",
         "scale": scale,
+        "prior": prior,
         "fit_iterations": result.iterations,
         "log_loss": round(result.log_loss, 5),
         "logit_weights": dict(zip(names, result.weights, strict=True)),
@@ -230,4 +266,6 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-__all__ = ["HOLDOUT", "METHODS", "SCALES", "Learned", "SelfPlay", "fit", "learn", "learn_from"]
+__all__ = [
+    "HOLDOUT", "METHODS", "PRIORS", "SCALES", "Learned", "SelfPlay", "fit", "learn", "learn_from",
+]

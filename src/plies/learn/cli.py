@@ -23,7 +23,7 @@ from rich.table import Table
 from plies.engine import GameSpec, number
 from plies.engine.args import real, say
 from plies.errors import OptionError, WeightsFileError
-from plies.learn import METHODS, SCALES, learn
+from plies.learn import METHODS, PRIORS, SCALES, learn
 from plies.learn.selfplay import SelfPlay
 from plies.linear import load_weights, save_weights, weighted
 from plies.parallel.agents import parse_agent
@@ -61,8 +61,14 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--scale", choices=SCALES, default="auto",
         help="map the fit to evaluation units like the hand-set weights' spread (hand) or "
-        "as the tangent of the expected utility (probability; needs an intercept feature); "
-        "auto: probability when the game has an intercept",
+        "as the tangent of the expected utility (probability; needs an intercept feature) "
+        "or through the inverse of the hand-set sum's logistic calibration (calibrated); "
+        "auto: calibrated with --prior hand, else probability when the game has an intercept",
+    )
+    p.add_argument(
+        "--prior", choices=PRIORS, default="zero",
+        help="logistic: shrink the fit toward 0 (zero) or toward the hand-set weights "
+        "calibrated as a logistic model (hand; needs an intercept feature)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--opening", type=int, default=4, metavar="K",
@@ -116,6 +122,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
         result = learn(
             game, plan, method=args.method, options=options, progress=advance,
             game_options=dict(spec.options), scale=args.scale, iterations=args.iterations,
+            prior=args.prior,
         )
     seconds = time.perf_counter() - began
     result.training["seconds"] = round(seconds, 1)
@@ -147,6 +154,9 @@ def run(console: Console, args: argparse.Namespace) -> int:
     if t["scale"] == "hand":
         say(console, "evaluation units: the learned sum spread like the hand-set one "
                      f"(mean |w.f|); labels: {t['labels']}")
+    elif t["scale"] == "calibrated":
+        say(console, "evaluation units: the hand-set sum's, through the inverse of its "
+                     f"logistic calibration; labels: {t['labels']}")
     else:
         say(console, "evaluation units: the tangent of the utility's logistic model at the "
                      f"mean position (an intercept feature); labels: {t['labels']}")

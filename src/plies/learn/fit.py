@@ -87,16 +87,21 @@ def logistic(
     l2: float = 1.0,
     tolerance: float = 1e-9,
     max_iterations: int = 100,
+    prior: Sequence[float] | None = None,
 ) -> Fit:
     """Logistic regression without intercept, L2-penalised, by Newton's method (IRLS).
 
-    Minimises ``sum_i loss(sigmoid(w·x_i), y_i) + l2/2 * |v|^2`` where ``v`` are the
-    weights of the standardised features (``y_i`` may be fractional: a draw is 1/2).
+    Minimises ``sum_i loss(sigmoid(w·x_i), y_i) + l2/2 * |v - v0|^2`` where ``v`` are
+    the weights of the standardised features (``y_i`` may be fractional: a draw is 1/2)
+    and ``v0`` those of ``prior`` (raw-feature weights on the logit scale; default 0):
+    with a prior the penalty shrinks the fit toward it rather than toward 0, so a large
+    ``l2`` returns the prior and a small one the plain fit.
     The objective is strictly convex for ``l2 > 0``, so Newton's steps converge to the
     one minimum; a step is halved while it does not decrease the objective.
 
     Raises:
-        OptionError: no samples, ragged rows, targets outside [0, 1], ``l2 < 0``.
+        OptionError: no samples, ragged rows, targets outside [0, 1], ``l2 < 0``, a
+            prior of the wrong length.
     """
     np = _numpy()
     x, y = _checked(np, xs, ys)
@@ -105,18 +110,22 @@ def logistic(
     scale = _scales(np, x)
     z = x / scale
     n, k = z.shape
-    v = np.zeros(k)
+    if prior is not None and len(prior) != k:
+        raise OptionError(f"a prior of {len(prior)} weights for {k} features")
+    v0 = np.zeros(k) if prior is None else np.asarray(prior, float) * scale
+    v = v0.copy()
 
     def objective(v: Any) -> float:
         t = z @ v
+        d = v - v0
         return float(np.sum(y * np.logaddexp(0.0, -t) + (1 - y) * np.logaddexp(0.0, t))
-                     + l2 / 2 * v @ v)
+                     + l2 / 2 * d @ d)
 
     current = objective(v)
     iterations = 0
     for iterations in range(1, max_iterations + 1):  # noqa: B007 - reported after the loop
         p = 1.0 / (1.0 + np.exp(-(z @ v)))
-        gradient = z.T @ (p - y) + l2 * v
+        gradient = z.T @ (p - y) + l2 * (v - v0)
         hessian = (z * (p * (1 - p))[:, None]).T @ z + (l2 + 1e-12) * np.eye(k)
         step = np.linalg.solve(hessian, gradient)
         t = 1.0
@@ -262,6 +271,44 @@ def to_probability_scale(
     index, value = constant
     weights[index] += (lo + (hi - lo) * (p0 - slope * z0)) / value
     return tuple(weights)
+
+
+def hand_calibration(
+    xs: Sequence[Sequence[float]],
+    ys: Sequence[float],
+    hand: Sequence[float],
+    constant: tuple[int, float],
+) -> tuple[tuple[float, ...], float, float]:
+    """The hand-set sum as a logistic model: ``(prior, a, b)`` with ``sigmoid(a hand·x +
+    b)`` fitted to the samples and ``prior`` its logit-scale weights (``a hand``, ``b``
+    put into the intercept feature ``constant``), the start and the centre of a fit with
+    ``logistic(..., prior=prior)``; :func:`to_calibrated_scale` maps back with ``a, b``."""
+    np = _numpy()
+    sums = np.asarray(xs, float) @ np.asarray(hand, float)
+    a, b = logistic([[v, 1.0] for v in sums.tolist()], ys, l2=1e-6).weights
+    prior = [a * w for w in hand]
+    index, value = constant
+    prior[index] += b / value
+    return tuple(prior), a, b
+
+
+def to_calibrated_scale(
+    learned: Sequence[float], a: float, b: float, constant: tuple[int, float]
+) -> tuple[float, ...]:
+    """``learned`` (logit scale) in the hand-set weights' units through the inverse of
+    their calibration ``sigmoid(a hand·x + b)`` (:func:`hand_calibration`): the sum
+    ``(learned·x - b) / a``, so the prior itself maps back to the hand-set weights and a
+    fit near it to weights near them, with the same range of sums (and clipping).
+
+    Raises:
+        OptionError: ``a <= 0`` (the hand-set sum does not rise with the outcome).
+    """
+    if not a > 0:
+        raise OptionError(f"the hand-set evaluation does not predict the outcome (slope {a:.3g})")
+    index, value = constant
+    weights = list(learned)
+    weights[index] -= b / value
+    return tuple(w / a for w in weights)
 
 
 def calibrated_log_loss(
