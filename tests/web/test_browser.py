@@ -371,7 +371,12 @@ def test_play_othello_by_clicking_a_legal_square(page: Any, live_server: str) ->
     assert board_marks(page) == truth["board"]["cells"]
     assert "mark-X" in page.get_attribute("[data-square=d4]", "class")  # flipped by d3
     page.click("#analyze")
-    page.wait_for_selector(".grid .cell .cell-value")
+    # Wait for every legal square's value, not the first one drawn: under load the page
+    # can be caught between the first value and the last.
+    page.wait_for_function(
+        "n => document.querySelectorAll('.grid .cell .cell-value').length >= n",
+        arg=len(truth["legal"]),
+    )
     assert page.locator(".grid .cell .cell-value").count() == len(truth["legal"])
     shot(page, "othello")
 
