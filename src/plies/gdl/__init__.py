@@ -12,6 +12,7 @@ which makes any GDL description a plies :class:`~plies.game.Game`.
 
 from plies.gdl.game import GdlGame, load_game
 from plies.gdl.ground import DEFAULT_BUDGET, GroundingError
+from plies.gdl.machine import StateMachine
 from plies.gdl.parser import load, parse, parse_term, parse_terms
 from plies.gdl.prover import Prover
 from plies.gdl.reasoner import (
@@ -35,6 +36,7 @@ __all__ = [
     "Reasoner",
     "Rule",
     "State",
+    "StateMachine",
     "Term",
     "load",
     "load_game",

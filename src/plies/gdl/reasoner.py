@@ -99,6 +99,9 @@ class Reasoner:
             when its stop signal was set).
     """
 
+    kind = "propnet"
+    """What :class:`~plies.gdl.machine.StateMachine` logs call this implementation."""
+
     def __init__(self, desc: Description, *, budget: Budget = DEFAULT_BUDGET) -> None:
         started = time.perf_counter()
         # One meter for every phase: the budget bounds the whole build, not each part.
