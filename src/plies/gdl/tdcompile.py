@@ -474,10 +474,7 @@ class Program:
         p = self._pattern(pred_of(atom), template)
         key = _key_expr(params)
         if p.kind == "true":
-            if p.boolean:
-                expr = f"({env.build(atom[1])} in S)"
-            else:
-                expr = f"s_{p.id}({key})"
+            expr = f"({env.build(atom[1])} in S)" if p.boolean else f"s_{p.id}({key})"
         elif p.kind == "none":
             expr = "False" if p.boolean else "()"
         elif p.kind == "facts":
@@ -667,9 +664,10 @@ class Program:
                         break
             if not body:
                 break
-            lit = next((x for x in body if x.kind == "pos"), None)
-            if lit is None:  # safety guarantees a positive literal binds the rest
+            first = next((x for x in body if x.kind == "pos"), None)
+            if first is None:  # safety guarantees a positive literal binds the rest
                 raise GroundingError("unsafe rule: a variable occurs in no positive literal")
+            lit = first
             if depth >= _MAX_NEST:
                 self._continuation(p, body, head, env, sink, lines, indent, extra)
                 return
