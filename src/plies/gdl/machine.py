@@ -137,8 +137,10 @@ def build_machine(
     large, infinite, out of budget, or refused for a reason the grounder has and the
     game does not need, such as a goal value that is never reached), the top-down
     prover (:class:`~plies.gdl.topdown.TopDown`) is built instead; it needs no grounding
-    and is ready in well under a second.  ``prefer`` ``"propnet"`` or ``"topdown"``
-    builds only that one (the grounding error, or the budget, is then raised).
+    and is ready in well under a second; ``budget`` then bounds each of its queries
+    (without its stop signal, which ends the building only).  ``prefer`` ``"propnet"``
+    or ``"topdown"`` builds only that one (the grounding error, or the budget, is then
+    raised).
 
     Raises:
         plies.budget.Stopped: the budget's stop signal was set.
@@ -155,8 +157,9 @@ def build_machine(
     if prefer not in ("auto", "propnet", "topdown"):
         raise ValueError(f"prefer must be 'auto', 'propnet' or 'topdown', not {prefer!r}")
     started = time.perf_counter()
+    queries = None if budget is None else Budget(seconds=budget.seconds, steps=budget.steps)
     if prefer == "topdown":
-        machine: StateMachine[Any] = TopDown(desc)
+        machine: StateMachine[Any] = TopDown(desc, budget=queries)
         return MachineChoice(machine, "topdown", "topdown: asked for",
                              time.perf_counter() - started)
     try:
@@ -172,7 +175,7 @@ def build_machine(
             raise
         why = str(err)
         try:
-            machine = TopDown(desc)
+            machine = TopDown(desc, budget=queries)
         except GroundingError:
             raise err from None
         elapsed = time.perf_counter() - started
