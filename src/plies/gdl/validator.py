@@ -38,6 +38,10 @@ Warnings (legal GDL that often hides a mistake, after griddle's checks):
 * ``parentheses``: ``(name)`` with no arguments, which ggp-base reads as a different
   sentence or term from ``name``;
 * ``nested-or``: an ``or`` inside an ``or``;
+* ``capitalization``: one name written in two cases (``nextRank`` and ``nextrank``), or
+  one variable in two cases within a rule: plies reads them as different, as
+  ggp-base's prover does, but players that ignore case read one (ggp-base's validator
+  rejects the game for it);
 * ``goal-value``: a goal value written in a rule head that is not an integer from 0 to
   100: harmless until a state where the rule holds is reached; the reasoners then raise
   :class:`~plies.gdl.reasoner.GoalDefinitionError` when asked for that goal, as ggp-base
@@ -161,6 +165,7 @@ def validate(desc: Description) -> list[Diagnostic]:
     found.extend(_roles(rules))
     found.extend(_missing(rules))
     found.extend(_arities(rules))
+    found.extend(_capitalization(rules))
     # dict.fromkeys: one literal repeated in a rule would otherwise repeat its diagnostic.
     return sorted(dict.fromkeys(found), key=lambda d: (d.line, d.column))
 
@@ -716,3 +721,40 @@ def _arities(rules: Sequence[Rule]) -> Iterator[Diagnostic]:
                     f"with {_count(first[name][0], 'argument')} in {_kif(first[name][1])}",
                     rule,
                 )
+
+
+def _capitalization(rules: Sequence[Rule]) -> Iterator[Diagnostic]:
+    """Warn once per name written in a second case, and per rule for variables."""
+    first: dict[str, str] = {}
+    reported: set[str] = set()
+    for rule in rules:
+        variables: dict[str, str] = {}
+        reported_here: set[str] = set()
+        for symbol in _symbols((rule.head, *rule.body)):
+            lower = symbol.lower()
+            if lower in KEYWORD_ARITY or lower == "or":
+                continue
+            is_variable = symbol[:1] == "?"
+            seen = variables if is_variable else first
+            spelled = seen.setdefault(lower, symbol)
+            done = reported_here if is_variable else reported
+            if spelled == symbol or symbol in done:
+                continue
+            done.add(symbol)
+            kind, where = ("variable", " in this rule") if is_variable else ("name", "")
+            yield _diagnostic(
+                "warning",
+                "capitalization",
+                f"the {kind} {symbol} is also written {spelled}{where}: plies reads them as two "
+                f"different {kind}s, as ggp-base's prover does, but players that ignore "
+                "case read one",
+                rule,
+            )
+
+
+def _symbols(terms: Sequence[Term]) -> Iterator[str]:
+    for t in terms:
+        if isinstance(t, str):
+            yield t
+        else:
+            yield from _symbols(t)
