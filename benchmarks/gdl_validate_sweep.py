@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """plies' GDL validator beside ggp-base's, on every game of the public GGP repository.
 
-    PYTHONPATH=src python benchmarks/gdl_validate_sweep.py [--out benchmarks/results/gdl_validate_sweep.md]
+    PYTHONPATH=src python benchmarks/gdl_validate_sweep.py [--out FILE.md]
     PYTHONPATH=src python benchmarks/gdl_validate_sweep.py --reference [--prove-seconds 30]
 
 Without ``--reference``: validates every ``.kif`` of the repository mirror (git objects,
@@ -60,7 +60,9 @@ def git(*args: str) -> str:
 
 
 def repository_files() -> list[str]:
-    return sorted(p for p in git("ls-tree", "-r", "HEAD", "--name-only").split() if p.endswith(".kif"))
+    return sorted(
+        p for p in git("ls-tree", "-r", "HEAD", "--name-only").split() if p.endswith(".kif")
+    )
 
 
 def plies_verdict(text: str, source: str) -> dict[str, Any]:
@@ -86,15 +88,20 @@ def sweep(data: dict[str, Any]) -> tuple[list[tuple[str, dict[str, Any], str]], 
     return rows, time.process_time() - started
 
 
-def report(data: dict[str, Any], rows: list[tuple[str, dict[str, Any], str]], seconds: float) -> tuple[str, int]:
+def report(
+    data: dict[str, Any], rows: list[tuple[str, dict[str, Any], str]], seconds: float
+) -> tuple[str, int]:
     reasons: dict[str, str] = data.get("disagreements", {})
     counts = Counter((reference, mine["verdict"]) for _, mine, reference in rows)
     unexplained = [
-        (path, mine, ref) for path, mine, ref in rows if mine["verdict"] != ref and path not in reasons
+        (path, mine, ref)
+        for path, mine, ref in rows
+        if mine["verdict"] != ref and path not in reasons
     ]
     stale = [path for path, mine, ref in rows if path in reasons and mine["verdict"] == ref]
     lines = [
-        f"{len(rows)} repository files (ggp-org/ggp-repository {data['provenance']['repository_commit'][:12]}); "
+        f"{len(rows)} repository files (ggp-org/ggp-repository "
+        f"{data['provenance']['repository_commit'][:12]}); "
         f"plies' validator took {seconds:.1f} CPU-s (load {os.getloadavg()[0]:.2f}).",
         "",
         "| ggp-base | plies | files |",
@@ -102,18 +109,29 @@ def report(data: dict[str, Any], rows: list[tuple[str, dict[str, Any], str]], se
     ]
     for (ref, mine), n in sorted(counts.items()):
         lines.append(f"| {ref} | {mine} | {n} |")
-    lines += ["", "Games on which plies warns about stratification, goal values or capitalization:", ""]
+    lines += [
+        "",
+        "Games on which plies warns about stratification, goal values or capitalization:",
+        "",
+    ]
     lines += ["| file | ggp-base | plies | warnings | ggp-base's prover |", "|---|---|---|---|---|"]
     for path, mine, ref in rows:
         noted = [w for w in mine.get("warnings", []) if w in NOTEWORTHY]
         if noted or mine["verdict"] != ref:
             proved = data.get("prover", {}).get(path)
-            shown = f"{proved['prover']} after {proved['steps']} steps {proved['detail']}" if proved else ""
+            shown = (
+                f"{proved['prover']} after {proved['steps']} steps {proved['detail']}"
+                if proved
+                else ""
+            )
             lines.append(f"| {path} | {ref} | {mine['verdict']} | {', '.join(noted)} | {shown} |")
     lines += ["", "Disagreements and their reasons (from the test data):", ""]
     for path, mine, ref in rows:
         if mine["verdict"] != ref:
-            lines.append(f"- {path}: ggp-base {ref}s, plies {mine['verdict']}s: {reasons.get(path, 'UNEXPLAINED')}")
+            lines.append(
+                f"- {path}: ggp-base {ref}s, plies {mine['verdict']}s: "
+                f"{reasons.get(path, 'UNEXPLAINED')}"
+            )
     lines.append(f"\nUnexplained disagreements: {len(unexplained)}; stale reasons: {len(stale)}.")
     return "\n".join(lines), len(unexplained) + len(stale)
 
@@ -132,7 +150,9 @@ def java_classpath(work: Path) -> str:
 def run_static(classpath: str, root: Path, files: list[Path]) -> dict[str, Any]:
     out = subprocess.run(
         ["java", "-cp", classpath, "RefValidate", "static", str(root), *map(str, files)],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     verdicts = {}
     for line in out.splitlines():
@@ -149,7 +169,9 @@ def dump(data: dict[str, Any]) -> str:
     parts = []
     for key, value in data.items():
         inner = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in value.items())
-        parts.append(f" {json.dumps(key)}: {{\n{inner}\n }}" if value else f" {json.dumps(key)}: {{}}")
+        parts.append(
+            f" {json.dumps(key)}: {{\n{inner}\n }}" if value else f" {json.dumps(key)}: {{}}"
+        )
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
@@ -157,7 +179,10 @@ def run_prover(classpath: str, file: Path, seconds: float) -> dict[str, Any]:
     try:
         out = subprocess.run(
             ["java", "-cp", classpath, "RefValidate", "prove", str(file), str(seconds), "200", "1"],
-            check=True, capture_output=True, text=True, timeout=seconds + 60,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=seconds + 60,
         ).stdout
     except subprocess.TimeoutExpired:  # one prover query that never came back
         return {"prover": "timeout", "steps": 0, "detail": f"no answer in {seconds + 60:.0f} s"}
@@ -183,18 +208,23 @@ def record(prove_seconds: float) -> None:
         for copy in copies:
             path = copy.relative_to(work / "repo").as_posix()
             mine = plies_verdict(copy.read_text(), path)
-            if set(mine.get("warnings", ())) & set(NOTEWORTHY) or mine["verdict"] != repository[path]["verdict"]:
+            if (
+                set(mine.get("warnings", ())) & set(NOTEWORTHY)
+                or mine["verdict"] != repository[path]["verdict"]
+            ):
                 prover[path] = run_prover(classpath, copy, prove_seconds)
                 print(path, prover[path], file=sys.stderr)
     short = (GGP_BASE / "README.txt").read_text().split("commit ")[1].split(",")[0]
     ggp_base = subprocess.run(
         ["git", "-C", str(GGP_BASE_MIRROR), "rev-parse", short],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     data = {
         "provenance": {
-            "tool": "ggp-base StaticValidator (griddle gdl-validation 0.2.2) and ProverStateMachine, "
-            "run by benchmarks/ggp_reference/RefValidate.java",
+            "tool": "ggp-base StaticValidator (griddle gdl-validation 0.2.2) and "
+            "ProverStateMachine, run by benchmarks/ggp_reference/RefValidate.java",
             "ggp_base_commit": ggp_base,
             "repository": "https://github.com/ggp-org/ggp-repository",
             "repository_commit": git("rev-parse", "HEAD").strip(),
@@ -210,8 +240,10 @@ def record(prove_seconds: float) -> None:
         "prover": prover,
     }
     VERDICTS.write_text(dump(data))
-    print(f"wrote {VERDICTS}: {len(repository)} repository files, {len(local)} local, "
-          f"{len(prover)} prover playouts")
+    print(
+        f"wrote {VERDICTS}: {len(repository)} repository files, {len(local)} local, "
+        f"{len(prover)} prover playouts"
+    )
 
 
 def main() -> int:

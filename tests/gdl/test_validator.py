@@ -128,7 +128,9 @@ COPIES = {
     "reference/hexPie.kif": "war/root/games/hexPie/hex.kif",
     "reference/hidato19.kif": "war/root/games/hidato19/hidato.kif",
     "reference/queens06ug.kif": "war/root/games/queens06ug/queens.kif",
-    "reference/nineBoardTicTacToePie.kif": "war/root/games/nineBoardTicTacToePie/nineBoardTicTacToe.kif",
+    "reference/nineBoardTicTacToePie.kif": (
+        "war/root/games/nineBoardTicTacToePie/nineBoardTicTacToe.kif"
+    ),
     "reference/wargame01.kif": "war/root/games/wargame01/wargame01.kif",
 }
 
