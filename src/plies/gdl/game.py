@@ -36,16 +36,20 @@ import random
 from collections.abc import Hashable, Sequence
 from itertools import product
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from plies.budget import Budget
 from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
-from plies.game import SIMULTANEOUS, Game
+from plies.game import SIMULTANEOUS, Game, default_random_playout
 from plies.gdl.ground import DEFAULT_BUDGET, natural_key
+from plies.gdl.machine import StateMachine
 from plies.gdl.parser import load as load_description
 from plies.gdl.parser import parse, parse_terms
-from plies.gdl.reasoner import MoveDefinitionError, Reasoner, State
+from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Description, Term, to_kif
+
+GdlState: TypeAlias = Any
+"""A state of the game's machine (an ``int`` bit set for the propnet; opaque, hashable)."""
 
 _CACHE_LIMIT: Final = 1 << 16  # states whose legal moves are remembered
 
@@ -54,30 +58,33 @@ _CACHE_LIMIT: Final = 1 << 16  # states whose legal moves are remembered
 _Node = tuple[tuple[tuple[Term, ...], ...], int, tuple[Any, ...]]
 
 
-class GdlGame(Game[State, Any]):
+class GdlGame(Game[GdlState, Any]):
     """A GDL game (see the module docstring for how turns and moves are mapped).
 
-    States are the reasoner's ``int`` bit sets.  Build one from a parsed
-    :class:`~plies.gdl.terms.Description` or a :class:`~plies.gdl.reasoner.Reasoner`;
-    :func:`load_game` also parses and validates.
+    States are the reasoner's (the propnet's ``int`` bit sets).  Build one from a parsed
+    :class:`~plies.gdl.terms.Description` (compiled into a :class:`~plies.gdl.reasoner.Reasoner`)
+    or from any :class:`~plies.gdl.machine.StateMachine`; :func:`load_game` also parses
+    and validates.
     """
 
     utility_range = (0.0, 100.0)
 
     def __init__(
-        self, rules: Description | Reasoner, *, name: str | None = None,
+        self, rules: Description | StateMachine[Any], *, name: str | None = None,
         budget: Budget = DEFAULT_BUDGET,
     ) -> None:
-        self.reasoner = rules if isinstance(rules, Reasoner) else Reasoner(rules, budget=budget)
+        self.reasoner: StateMachine[Any] = (
+            Reasoner(rules, budget=budget) if isinstance(rules, Description) else rules
+        )
         self.description = self.reasoner.description
         self.roles = self.reasoner.roles
         self.num_players = len(self.roles)
         self.name = name if name is not None else _name_from_source(self.description.source)
-        self._cache: dict[State, _Node] = {}
+        self._cache: dict[GdlState, _Node] = {}
 
     # --- who moves -----------------------------------------------------------------------
 
-    def _node(self, state: State) -> _Node:
+    def _node(self, state: GdlState) -> _Node:
         found = self._cache.get(state)
         if found is None:
             legal = self.reasoner.legal_all(state)
@@ -96,7 +103,7 @@ class GdlGame(Game[State, Any]):
             self._cache[state] = found
         return found
 
-    def legal_moves(self, state: State) -> tuple[tuple[Term, ...], ...]:
+    def legal_moves(self, state: GdlState) -> tuple[tuple[Term, ...], ...]:
         """Every role's legal moves in ``state`` (remembered for recent states).
 
         Raises:
@@ -104,25 +111,25 @@ class GdlGame(Game[State, Any]):
         """
         return self._node(state)[0]
 
-    def initial_state(self) -> State:
+    def initial_state(self) -> GdlState:
         return self.reasoner.initial_state()
 
-    def to_move(self, state: State) -> int:
+    def to_move(self, state: GdlState) -> int:
         """The only role with a choice, SIMULTANEOUS if several have one, else role 0."""
         return self._node(state)[1]
 
-    def actions(self, state: State) -> Sequence[Any]:
+    def actions(self, state: GdlState) -> Sequence[Any]:
         """The mover's legal moves, or every joint move (tuples) at SIMULTANEOUS nodes."""
         legal, mover, _ = self._node(state)
         if mover == SIMULTANEOUS:
             return list(product(*legal))
         return legal[mover]
 
-    def player_actions(self, state: State, player: int) -> Sequence[Any]:
+    def player_actions(self, state: GdlState, player: int) -> Sequence[Any]:
         """One role's legal moves (its part of a joint move at SIMULTANEOUS nodes)."""
         return self._node(state)[0][player]
 
-    def result(self, state: State, action: Any) -> State:
+    def result(self, state: GdlState, action: Any) -> GdlState:
         """The state after ``action``: the mover's move (others play their only move),
         or at SIMULTANEOUS nodes a joint move, one move per role in role order."""
         _, mover, forced = self._node(state)
@@ -132,14 +139,14 @@ class GdlGame(Game[State, Any]):
         joint[mover] = action
         return self.reasoner.next_state(state, joint)
 
-    def next_state(self, state: State, joint: Sequence[Term]) -> State:
+    def next_state(self, state: GdlState, joint: Sequence[Term]) -> GdlState:
         """The state after a full joint move (one move per role, in role order)."""
         return self.reasoner.next_state(state, joint)
 
-    def is_terminal(self, state: State) -> bool:
+    def is_terminal(self, state: GdlState) -> bool:
         return self.reasoner.is_terminal(state)
 
-    def utility(self, state: State, player: int) -> float:
+    def utility(self, state: GdlState, player: int) -> float:
         """The role's goal value, 0 to 100.
 
         Raises:
@@ -147,7 +154,7 @@ class GdlGame(Game[State, Any]):
         """
         return float(self.reasoner.goal(state, player))
 
-    def random_playout(self, state: State, rng: random.Random, limit: int) -> State:
+    def random_playout(self, state: GdlState, rng: random.Random, limit: int) -> GdlState:
         """The state after up to ``limit`` uniformly random moves (Monte Carlo playouts).
 
         The reasoner's fast path (moves as indices, ``legal_indices`` and
@@ -161,6 +168,8 @@ class GdlGame(Game[State, Any]):
             MoveDefinitionError: a role has no legal move in a non-terminal state.
         """
         reasoner = self.reasoner
+        if not isinstance(reasoner, Reasoner):  # no index fast path: the same moves, by term
+            return default_random_playout(self, state, rng, limit)
         terminal, legal_of = reasoner.is_terminal, reasoner.legal_indices
         step, draw = reasoner.next_state_indices, rng.random
         for _ in range(limit):
@@ -187,20 +196,21 @@ class GdlGame(Game[State, Any]):
 
     # --- for people ----------------------------------------------------------------------
 
-    def key(self, state: State) -> Hashable:
-        return state
+    def key(self, state: GdlState) -> Hashable:
+        key: Hashable = state  # every machine's states are hashable
+        return key
 
-    def format_action(self, state: State, action: Any) -> str:
+    def format_action(self, state: GdlState, action: Any) -> str:
         """KIF: ``(mark 1 1)``, ``noop``; a joint move is its moves separated by spaces."""
         if self.to_move(state) == SIMULTANEOUS:
             return " ".join(to_kif(m) for m in action)
         return to_kif(action)
 
-    def format_player_action(self, state: State, player: int, action: Any) -> str:
+    def format_player_action(self, state: GdlState, player: int, action: Any) -> str:
         """One role's own move in KIF, e.g. at a SIMULTANEOUS node."""
         return to_kif(action)
 
-    def parse_action(self, state: State, text: str) -> Any:
+    def parse_action(self, state: GdlState, text: str) -> Any:
         """The legal action written as ``text`` (KIF, outer parentheses optional).
 
         At SIMULTANEOUS nodes ``text`` is one move per role, in role order.  Symbols are
@@ -225,7 +235,7 @@ class GdlGame(Game[State, Any]):
             return matches[0]
         raise IllegalActionError(text, shown)
 
-    def render(self, state: State) -> str:
+    def render(self, state: GdlState) -> str:
         """The fluents of ``state`` in KIF, one per line, in a stable order."""
         shown = sorted(self.reasoner.fluents(state), key=natural_key)
         return "\n".join(to_kif(f) for f in shown) if shown else "(no fluents)"
