@@ -40,7 +40,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,7 @@ from plies.gdl.machine import StateMachine
 from plies.gdl.parser import description_from_terms
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Description, Term, to_kif
+from plies.gdl.topdown import TopDown
 from plies.gdl.validator import check
 from plies.ggp.protocol import (
     ABORTED,
@@ -105,16 +106,70 @@ def build_propnet(desc: Description, budget: Budget) -> StateMachine[Any]:
 
 
 def build_slow(desc: Description, budget: Budget) -> StateMachine[Any]:
-    """The slow machine, cheap to build: the top-down prover where there is one, else
-    the reference bottom-up :class:`~plies.gdl.prover.Prover`."""
-    try:
-        from plies.gdl.topdown import TopDown  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        from plies.gdl.prover import Prover
+    """The slow machine, cheap to build: the top-down prover (no grounding)."""
+    return TopDown(desc)
 
-        return Prover(desc)
-    machine: StateMachine[Any] = TopDown(desc)
-    return machine
+
+class LockedMachine:
+    """A :class:`~plies.gdl.machine.StateMachine` whose questions are answered one at a
+    time.
+
+    The top-down prover loads one state into its compiled program and tables its
+    answers for it: two threads asking at once (a turn's thinking that has not yet seen
+    its stop, and the next turn's worker) would read each other's state.  The propnet is
+    made of pure functions and needs no lock.
+    """
+
+    def __init__(self, machine: StateMachine[Any]) -> None:
+        self.machine = machine
+        self.description = machine.description
+        self.roles = machine.roles
+        self.kind = machine.kind
+        self._lock = threading.RLock()
+
+    def initial_state(self) -> Any:
+        with self._lock:
+            return self.machine.initial_state()
+
+    def is_terminal(self, state: Any) -> bool:
+        with self._lock:
+            return self.machine.is_terminal(state)
+
+    def legal(self, state: Any, role: int) -> tuple[Term, ...]:
+        with self._lock:
+            return self.machine.legal(state, role)
+
+    def legal_all(self, state: Any) -> tuple[tuple[Term, ...], ...]:
+        with self._lock:
+            return self.machine.legal_all(state)
+
+    def next_state(self, state: Any, joint: Sequence[Term]) -> Any:
+        with self._lock:
+            return self.machine.next_state(state, joint)
+
+    def goal_values(self, state: Any, role: int) -> list[int]:
+        with self._lock:
+            return self.machine.goal_values(state, role)
+
+    def goal(self, state: Any, role: int) -> int:
+        with self._lock:
+            return self.machine.goal(state, role)
+
+    def goals(self, state: Any) -> tuple[int, ...]:
+        with self._lock:
+            return self.machine.goals(state)
+
+    def fluents(self, state: Any) -> frozenset[Term]:
+        with self._lock:
+            return self.machine.fluents(state)
+
+    def state_from_fluents(self, fluents: Iterable[Term]) -> Any:
+        with self._lock:
+            return self.machine.state_from_fluents(fluents)
+
+    def format_state(self, state: Any) -> str:
+        with self._lock:
+            return self.machine.format_state(state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,7 +604,9 @@ class GgpPlayer:
         """Build the slow machine and play from it until the propnet is ready."""
         assert self.slow is not None
         try:
-            machine = self.slow(match.description, Budget(stop=match.over))
+            machine: StateMachine[Any] = self.slow(match.description, Budget(stop=match.over))
+            if not isinstance(machine, Reasoner):
+                machine = LockedMachine(machine)
             state = machine.initial_state()
             # Short metagaming: the propnet, if it comes, is profiled again.
             seconds = min(self.metagame_cap / 2, deadline - time.perf_counter())
