@@ -172,18 +172,22 @@ def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
+KINDS = ("propnet", "topdown", "prover")
+
+
 def reasoner_of(log: str) -> str:
-    """The reasoner the plies player chose, as its log names it."""
-    for pattern in (
-        r"reasoner (?:chosen|choice)?:? *([A-Za-z_-]+)",
-        r"\bwith the ([A-Za-z_-]+) reasoner",
-        r"\busing (?:the )?([A-Za-z_-]+) reasoner",
-        r"\breasoner ([A-Za-z_-]+)\b",
-        r"\(reasoner ([A-Za-z_-]+)",
-    ):
-        found = re.search(pattern, log)
-        if found:
-            return found.group(1)
+    """The reasoner(s) the plies player used, in the order its log names them (e.g.
+    ``topdown>propnet`` when it played from the top-down prover until the propnet was
+    built)."""
+    seen: list[str] = []
+    for line in log.splitlines():
+        if "reasoner" not in line and "kind" not in line:
+            continue
+        for found in re.finditer(r"\b(" + "|".join(KINDS) + r")\b", line):
+            if found.group(1) not in seen:
+                seen.append(found.group(1))
+    if seen:
+        return ">".join(seen)
     if "cannot be played" in log or "refused" in log:
         return "none"
     if re.search(r"match \S+: playing ", log):
@@ -265,7 +269,7 @@ def normalise_events(record: dict[str, Any], judge: str) -> list[dict[str, Any]]
     return out
 
 
-class contextmanager_stack:  # noqa: N801 - an ExitStack that returns what it entered
+class contextmanager_stack:
     def __enter__(self) -> contextmanager_stack:
         from contextlib import ExitStack
 
