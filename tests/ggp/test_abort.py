@@ -14,10 +14,10 @@ import pytest
 
 import plies.ggp.player as player_module
 from plies.gdl.parser import parse_term
+from plies.ggp.manager import post
 from plies.ggp.player import GgpPlayer, Match
 from plies.ggp.server import GgpServer
 from tests.ggp.helpers import BOMB, serving
-from tests.ggp.manager import post
 from tests.ggp.test_server import rules_list
 
 ENDS_WITHIN = 10.0

@@ -9,10 +9,10 @@ import time
 
 from plies.gdl.parser import parse, parse_term
 from plies.gdl.terms import to_kif
+from plies.ggp.manager import HttpReply, parse_response, post, raw_request
 from plies.ggp.player import GgpPlayer
 from plies.ggp.server import GgpServer
 from tests.ggp.helpers import GDL, rules, serving
-from tests.ggp.manager import HttpReply, parse_response, post, raw_request
 
 AVAILABLE = "((name plies) (status available))"
 BUSY = "((name plies) (status busy))"

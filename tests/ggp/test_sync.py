@@ -16,10 +16,10 @@ from typing import Any
 from plies.gdl.parser import parse, parse_term
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term, to_kif
+from plies.ggp.manager import GameManager, HttpSeat, MatchRecord, RandomSeat
 from plies.ggp.player import GgpPlayer
 from plies.ggp.sync import always_legal, apply_joint
 from tests.ggp.helpers import FAST, rules, serving
-from tests.ggp.manager import GameManager, HttpSeat, MatchRecord, RandomSeat
 
 PLAY_CLOCK = 1
 NOOP = "noop"
@@ -93,7 +93,8 @@ def test_illegal_joint_move_is_applied_as_sent_and_sync_is_kept() -> None:
             seats[role] = HttpSeat(plies.host, plies.port)
             steps = 0
             record = manager.play_match(
-                seats, match_id=f"ttt.illegal.{role}", play_clock=PLAY_CLOCK, max_steps=20,
+                seats, match_id=f"ttt.illegal.{role}", start_clock=2, play_clock=PLAY_CLOCK,
+                max_steps=20,
                 rewrite=rewrite, garble=shout if role else None,
             )
             assert_in_step(record, manager, plies.player)
@@ -126,7 +127,7 @@ def test_moves_the_rules_do_not_know_are_guessed_and_sync_is_kept() -> None:
     with serving(seed=6, **FAST) as plies:
         record = manager.play_match(
             [RandomSeat(random.Random(4)), HttpSeat(plies.host, plies.port)],
-            match_id="ttt.garbled", play_clock=PLAY_CLOCK, garble=garble,
+            match_id="ttt.garbled", start_clock=2, play_clock=PLAY_CLOCK, garble=garble,
         )
         assert_in_step(record, manager, plies.player)
     assert any("9 9" in text for text in sent) and any("MARK" in text for text in sent)
