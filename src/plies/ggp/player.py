@@ -117,7 +117,9 @@ class LockedMachine:
     The top-down prover loads one state into its compiled program and tables its
     answers for it: two threads asking at once (a turn's thinking that has not yet seen
     its stop, and the next turn's worker) would read each other's state.  The propnet is
-    made of pure functions and needs no lock.
+    made of pure functions and needs no lock.  Turning states into fluents and back does
+    not touch a machine's program (a top-down state *is* its fluents), so it takes no
+    lock either: switching to the propnet never waits for a slow query.
     """
 
     def __init__(self, machine: StateMachine[Any]) -> None:
@@ -160,12 +162,10 @@ class LockedMachine:
             return self.machine.goals(state)
 
     def fluents(self, state: Any) -> frozenset[Term]:
-        with self._lock:
-            return self.machine.fluents(state)
+        return self.machine.fluents(state)
 
     def state_from_fluents(self, fluents: Iterable[Term]) -> Any:
-        with self._lock:
-            return self.machine.state_from_fluents(fluents)
+        return self.machine.state_from_fluents(fluents)
 
     def format_state(self, state: Any) -> str:
         with self._lock:
@@ -515,7 +515,7 @@ class GgpPlayer:
         worker.join(max(0.0, deadline - time.perf_counter()))
         if worker.is_alive():
             log.warning("match %s stopped before its last joint move was applied", match.match_id)
-        self._finish(match)
+        self._finish(match, deadline)
         return Reply(200, DONE)
 
     def _abort(self, match: Match) -> Reply:
@@ -528,8 +528,10 @@ class GgpPlayer:
         if match.turn is not None:
             match.turn.end()
 
-    def _finish(self, match: Match) -> None:
-        """Free the player and end every piece of work of ``match``."""
+    def _finish(self, match: Match, deadline: float | None = None) -> None:
+        """Free the player and end every piece of work of ``match``, waiting for the
+        building of the propnet to end for :data:`ABORT_WAIT` seconds at most (and not
+        past ``deadline``, the reply's)."""
         self._end(match)
         with self._lock:
             if self.match is match:
@@ -537,7 +539,8 @@ class GgpPlayer:
             self.last = match
         worker = match.worker
         if worker is not None and worker is not threading.current_thread():
-            worker.join(ABORT_WAIT)
+            wait = ABORT_WAIT if deadline is None else deadline - time.perf_counter()
+            worker.join(max(0.0, min(ABORT_WAIT, wait)))
             if worker.is_alive():
                 log.warning(
                     "match %s: its reasoner is still being built %.1fs after the end",

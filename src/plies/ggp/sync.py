@@ -186,22 +186,22 @@ def likely_legal(
 
     ``history`` maps a step ``i`` to our legal moves in the state after ``i`` joint
     moves.  The guess comes from the latest such state, except in a turn-taking rhythm
-    (of the last two states, exactly one gave us a single move, such as ``noop``): then
-    from the state two steps back, where the same side was to move.  Moves played since
-    that state (a cell just marked, a piece just moved) are avoided if another remains.
+    (two consecutive states of which exactly one gave us a single move, such as
+    ``noop``): then from the latest state of the same parity as the current one, where
+    the same side was to move.  Moves played since that state (a cell just marked, a
+    piece just moved) are avoided if another remains.
     """
     now = len(joints)
-    last, before = history.get(now - 1), history.get(now - 2)
-    if last is not None and before is not None and (len(last) == 1) != (len(before) == 1):
-        source, since = before, now - 2
-    elif last is not None:
-        source, since = last, now - 1
-    else:
-        known = [i for i in history if i < now]
-        if not known:
-            return None
-        since = max(known)
-        source = history[since]
+    known = sorted(i for i in history if i < now)
+    if not known:
+        return None
+    rhythm = any(
+        i + 1 in history and (len(history[i]) == 1) != (len(history[i + 1]) == 1)
+        for i in known
+    )
+    same_side = [i for i in known if (now - i) % 2 == 0]
+    since = same_side[-1] if rhythm and same_side else known[-1]
+    source = history[since]
     if not source:
         return None
     played = {move for joint in joints[since:] for move in joint}
