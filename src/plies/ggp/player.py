@@ -65,7 +65,15 @@ from plies.ggp.protocol import (
     parse_message,
     peek_keyword,
 )
-from plies.ggp.strategy import Choice, Clock, Mode, Thinker, choose_move, profile_game
+from plies.ggp.strategy import (
+    Choice,
+    Clock,
+    Mode,
+    Profile,
+    Thinker,
+    choose_move,
+    profile_game,
+)
 from plies.ggp.sync import always_legal, apply_joint, likely_legal, rule_moves
 from plies.search.engine import TranspositionTable
 
@@ -476,10 +484,12 @@ class GgpPlayer:
         turn.end()
         move, source, detail = self._answer(match, turn)
         match.replies[step] = move
+        why = "" if turn.machine == "propnet" or match.fast is not None else match.fast_note
         log.info(
-            "match %s step %d: %s by %s%s (%.2fs)",
+            "match %s step %d: %s by %s%s (%.2fs)%s",
             match.match_id, step + 1, to_kif(move), source,
             f", {detail}" if detail else "", time.perf_counter() - received,
+            f"; {why}" if why else "",
         )
         return Reply(200, format_reply(move))
 
@@ -577,9 +587,17 @@ class GgpPlayer:
     def _profiled(
         self, match: Match, machine: StateMachine[Any], state: Any, seconds: float
     ) -> Thinker:
-        """Metagaming on ``machine`` from ``state`` for at most ``seconds``."""
+        """Metagaming on ``machine`` from ``state`` for at most ``seconds`` (nothing
+        learnt if a playout meets broken rules: the search copes without)."""
         clock = Clock(time.perf_counter() + max(0.0, seconds), match.over)
-        profile = profile_game(machine, state, clock, match.rng)
+        try:
+            profile = profile_game(machine, state, clock, match.rng)
+        except Exception as err:
+            log.warning(
+                "match %s: random playouts on %s failed (%s: %s); no profile",
+                match.match_id, machine.kind, type(err).__name__, err,
+            )
+            profile = Profile()
         log.info(
             "match %s: playing %s on %s; %d playouts, %.0f states/s, length %.1f, "
             "branching %.1f, %s goals",
@@ -741,11 +759,6 @@ class GgpPlayer:
                     "a terminal state" if legal else f"no legal move for {match.role}",
                 )
                 return
-            if machine is not match.fast:
-                log.info(
-                    "match %s step %d: %s; thinking on %s", match.match_id, turn.step + 1,
-                    match.fast_note, machine.kind,
-                )
             choose_move(thinker, state, Clock(turn.deadline, run), choice)
         except Exception:  # a reasoner failure must not cost the move
             log.exception("match %s step %d: thinking failed", match.match_id, turn.step + 1)
