@@ -598,13 +598,6 @@ class GgpPlayer:
                 match.match_id, machine.kind, type(err).__name__, err,
             )
             profile = Profile()
-        log.info(
-            "match %s: playing %s on %s; %d playouts, %.0f states/s, length %.1f, "
-            "branching %.1f, %s goals",
-            match.match_id, match.role, machine.kind, profile.playouts, profile.speed,
-            profile.length, profile.branching,
-            "informative" if profile.informative else "uninformative",
-        )
         return Thinker(
             GdlGame(machine), machine, match.role_index, profile, match.rng,
             mode=self.mode, table=TranspositionTable(),
@@ -621,6 +614,16 @@ class GgpPlayer:
         if match.machine is not None or match.failure is not None:
             match.ready.set()
 
+    def _playing(self, match: Match, thinker: Thinker) -> None:
+        profile = thinker.profile
+        log.info(
+            "match %s: playing %s on %s; %d playouts, %.0f states/s, length %.1f, "
+            "branching %.1f, %s goals",
+            match.match_id, match.role, thinker.reasoner.kind, profile.playouts,
+            profile.speed, profile.length, profile.branching,
+            "informative" if profile.informative else "uninformative",
+        )
+
     def _prepare_slow(self, match: Match, deadline: float) -> None:
         """Build the slow machine and play from it until the propnet is ready."""
         assert self.slow is not None
@@ -635,6 +638,7 @@ class GgpPlayer:
             with match.lock:
                 if match.machine is None:  # the propnet may have come first
                     match.machine, match.state, match.thinker = machine, state, thinker
+                    self._playing(match, thinker)
         except Exception as err:  # the rules validate, yet this machine cannot play them
             match.slow_note = f"no slow reasoner ({type(err).__name__}: {err})"
             log.warning("match %s: %s", match.match_id, match.slow_note)
@@ -678,6 +682,7 @@ class GgpPlayer:
         with match.lock:
             if match.over.is_set():
                 return
+            self._playing(match, thinker)
             slow = match.machine
             if slow is None:
                 match.state = fast.initial_state()
