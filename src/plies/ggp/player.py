@@ -36,12 +36,15 @@ each request with the time it was received.  It plays one match at a time:
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
 from plies.budget import Budget, Stopped
@@ -178,6 +181,94 @@ class LockedMachine:
     def format_state(self, state: Any) -> str:
         with self._lock:
             return self.machine.format_state(state)
+
+
+class QuietCollector:
+    """Keeps Python's memory management from stopping the clock while a propnet is built.
+
+    Grounding a large game allocates millions of objects.  Python's cyclic garbage
+    collector then runs full collections over all of them from time to time, each holding
+    the interpreter lock, and so every thread, for longer and longer: up to 1.3 s while
+    chess is grounded (measured), enough to make a reply late.  So while any propnet is
+    being built, automatic collection is off; when the last build ends, the objects that
+    exist then (the propnet, if built) are frozen out of later collections
+    (:func:`gc.freeze`), and at the end of a match (:meth:`release`) they are handed back
+    to the collector, which runs once in a background thread, between matches.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._builds = 0
+        self._enabled = True
+
+    @contextmanager
+    def building(self) -> Iterator[None]:
+        """Automatic collection off for the duration (nested and concurrent builds
+        count)."""
+        with self._lock:
+            if self._builds == 0:
+                self._enabled = gc.isenabled()
+                gc.disable()
+            self._builds += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._builds -= 1
+                if self._builds == 0:
+                    gc.freeze()
+                    if self._enabled:
+                        gc.enable()
+
+    def release(self) -> None:
+        """Let the collector see every object again, and collect once, in the background
+        (the match is over; nothing is on the clock)."""
+        with self._lock:
+            if self._builds:
+                return  # another player's build is under way: it will freeze again
+            gc.unfreeze()
+        threading.Thread(target=gc.collect, name="ggp-collect", daemon=True).start()
+
+
+COLLECTOR = QuietCollector()
+"""The process's one :class:`QuietCollector` (the garbage collector is process-wide)."""
+
+_DRAINED = ("plies.gdl.ground", "plies.gdl.propnet", "plies.gdl.reasoner")
+
+
+def drain(tb: TracebackType | None) -> None:
+    """Free what a failed build left in its frames a little at a time.
+
+    A grounding stopped at the wall holds millions of objects; freed at once (when the
+    exception is dropped), their deallocation is one C call that holds the interpreter
+    lock for 1.5 s (chess, measured).  Taken apart item by item in Python, the other
+    threads run in between.  Only the build's own containers are touched: the dicts,
+    lists and sets in the frames of the grounding and compiling modules, and the objects
+    of those modules' classes (never the description, which the other reasoner uses).
+    """
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_globals.get("__name__") in _DRAINED:
+            for value in list(frame.f_locals.values()):
+                _drain(value, 4)
+        tb = tb.tb_next
+
+
+def _drain(value: object, depth: int) -> None:
+    if depth < 0:
+        return
+    if isinstance(value, dict):
+        while value:
+            _drain(value.popitem()[1], depth - 1)
+    elif isinstance(value, list):
+        while value:
+            _drain(value.pop(), depth - 1)
+    elif isinstance(value, set):
+        while value:
+            value.pop()
+    elif type(value).__module__ in _DRAINED and hasattr(value, "__dict__"):
+        for item in list(vars(value).values()):
+            _drain(item, depth - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,6 +638,7 @@ class GgpPlayer:
             if self.match is match:
                 self.match = None
             self.last = match
+        COLLECTOR.release()
         worker = match.worker
         if worker is not None and worker is not threading.current_thread():
             wait = ABORT_WAIT if deadline is None else deadline - time.perf_counter()
@@ -656,7 +748,12 @@ class GgpPlayer:
                 seconds=self.build_seconds(match.start_clock, match.play_clock),
                 stop=match.over,
             )
-            fast = self.fast(match.description, budget)
+            try:
+                with COLLECTOR.building():
+                    fast = self.fast(match.description, budget)
+            except BaseException as err:
+                drain(err.__traceback__)
+                raise
             built = time.perf_counter()
             seconds = min(self.metagame_cap, max(deadline - built, self.metagame_cap / 2))
             thinker = self._profiled(match, fast, fast.initial_state(), seconds)
