@@ -40,16 +40,17 @@ from typing import Any, Final, TypeAlias
 
 from plies.budget import Budget
 from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
-from plies.game import SIMULTANEOUS, Game, default_random_playout
+from plies.game import SIMULTANEOUS, Game
 from plies.gdl.ground import DEFAULT_BUDGET, natural_key
-from plies.gdl.machine import StateMachine
+from plies.gdl.machine import MachineChoice, StateMachine, build_machine
 from plies.gdl.parser import load as load_description
 from plies.gdl.parser import parse, parse_terms
 from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Description, Term, to_kif
 
-GdlState: TypeAlias = Any
-"""A state of the game's machine (an ``int`` bit set for the propnet; opaque, hashable)."""
+State: TypeAlias = Any
+"""A GdlGame state: whatever its state machine uses (``int`` for the propnet,
+``frozenset`` of fluents for the top-down prover)."""
 
 _CACHE_LIMIT: Final = 1 << 16  # states whose legal moves are remembered
 
@@ -58,33 +59,39 @@ _CACHE_LIMIT: Final = 1 << 16  # states whose legal moves are remembered
 _Node = tuple[tuple[tuple[Term, ...], ...], int, tuple[Any, ...]]
 
 
-class GdlGame(Game[GdlState, Any]):
+class GdlGame(Game[State, Any]):
     """A GDL game (see the module docstring for how turns and moves are mapped).
 
-    States are the reasoner's (the propnet's ``int`` bit sets).  Build one from a parsed
-    :class:`~plies.gdl.terms.Description` (compiled into a :class:`~plies.gdl.reasoner.Reasoner`)
-    or from any :class:`~plies.gdl.machine.StateMachine`; :func:`load_game` also parses
-    and validates.
+    States are the state machine's (``int`` bit sets for the propnet).  Build one from
+    a parsed :class:`~plies.gdl.terms.Description`, which picks the machine with
+    :func:`~plies.gdl.machine.build_machine` (the propnet if grounding fits ``budget``
+    and ``ground_limit``, else the top-down prover; :attr:`choice` says which and why),
+    or from any :class:`~plies.gdl.machine.StateMachine`, such as a
+    :class:`~plies.gdl.reasoner.Reasoner`; :func:`load_game` also parses and validates.
     """
 
     utility_range = (0.0, 100.0)
 
     def __init__(
         self, rules: Description | StateMachine[Any], *, name: str | None = None,
-        budget: Budget = DEFAULT_BUDGET,
+        budget: Budget = DEFAULT_BUDGET, ground_limit: int | None = None,
     ) -> None:
-        self.reasoner: StateMachine[Any] = (
-            Reasoner(rules, budget=budget) if isinstance(rules, Description) else rules
-        )
+        #: How the machine was chosen (None when a machine was given).
+        self.choice: MachineChoice | None = None
+        if isinstance(rules, Description):
+            self.choice = build_machine(rules, budget=budget, ground_limit=ground_limit)
+            self.reasoner: StateMachine[Any] = self.choice.machine
+        else:
+            self.reasoner = rules
         self.description = self.reasoner.description
         self.roles = self.reasoner.roles
         self.num_players = len(self.roles)
         self.name = name if name is not None else _name_from_source(self.description.source)
-        self._cache: dict[GdlState, _Node] = {}
+        self._cache: dict[State, _Node] = {}
 
     # --- who moves -----------------------------------------------------------------------
 
-    def _node(self, state: GdlState) -> _Node:
+    def _node(self, state: State) -> _Node:
         found = self._cache.get(state)
         if found is None:
             legal = self.reasoner.legal_all(state)
@@ -103,7 +110,7 @@ class GdlGame(Game[GdlState, Any]):
             self._cache[state] = found
         return found
 
-    def legal_moves(self, state: GdlState) -> tuple[tuple[Term, ...], ...]:
+    def legal_moves(self, state: State) -> tuple[tuple[Term, ...], ...]:
         """Every role's legal moves in ``state`` (remembered for recent states).
 
         Raises:
@@ -111,25 +118,25 @@ class GdlGame(Game[GdlState, Any]):
         """
         return self._node(state)[0]
 
-    def initial_state(self) -> GdlState:
+    def initial_state(self) -> State:
         return self.reasoner.initial_state()
 
-    def to_move(self, state: GdlState) -> int:
+    def to_move(self, state: State) -> int:
         """The only role with a choice, SIMULTANEOUS if several have one, else role 0."""
         return self._node(state)[1]
 
-    def actions(self, state: GdlState) -> Sequence[Any]:
+    def actions(self, state: State) -> Sequence[Any]:
         """The mover's legal moves, or every joint move (tuples) at SIMULTANEOUS nodes."""
         legal, mover, _ = self._node(state)
         if mover == SIMULTANEOUS:
             return list(product(*legal))
         return legal[mover]
 
-    def player_actions(self, state: GdlState, player: int) -> Sequence[Any]:
+    def player_actions(self, state: State, player: int) -> Sequence[Any]:
         """One role's legal moves (its part of a joint move at SIMULTANEOUS nodes)."""
         return self._node(state)[0][player]
 
-    def result(self, state: GdlState, action: Any) -> GdlState:
+    def result(self, state: State, action: Any) -> State:
         """The state after ``action``: the mover's move (others play their only move),
         or at SIMULTANEOUS nodes a joint move, one move per role in role order."""
         _, mover, forced = self._node(state)
@@ -139,14 +146,14 @@ class GdlGame(Game[GdlState, Any]):
         joint[mover] = action
         return self.reasoner.next_state(state, joint)
 
-    def next_state(self, state: GdlState, joint: Sequence[Term]) -> GdlState:
+    def next_state(self, state: State, joint: Sequence[Term]) -> State:
         """The state after a full joint move (one move per role, in role order)."""
         return self.reasoner.next_state(state, joint)
 
-    def is_terminal(self, state: GdlState) -> bool:
+    def is_terminal(self, state: State) -> bool:
         return self.reasoner.is_terminal(state)
 
-    def utility(self, state: GdlState, player: int) -> float:
+    def utility(self, state: State, player: int) -> float:
         """The role's goal value, 0 to 100.
 
         Raises:
@@ -154,22 +161,23 @@ class GdlGame(Game[GdlState, Any]):
         """
         return float(self.reasoner.goal(state, player))
 
-    def random_playout(self, state: GdlState, rng: random.Random, limit: int) -> GdlState:
+    def random_playout(self, state: State, rng: random.Random, limit: int) -> State:
         """The state after up to ``limit`` uniformly random moves (Monte Carlo playouts).
 
-        The reasoner's fast path (moves as indices, ``legal_indices`` and
-        ``next_state_indices``), bypassing the legal-move cache that playout states would
-        only churn: the same moves as :func:`plies.game.default_random_playout` with the
-        same generator (one ``rng.random()`` per step for the mover, role 0 at a forced
-        step; the other roles play their first legal move, as :meth:`result` does).
+        For the propnet, its fast path (moves as indices, ``legal_indices`` and
+        ``next_state_indices``); for any machine, bypassing the legal-move cache that
+        playout states would only churn: the same moves as
+        :func:`plies.game.default_random_playout` with the same generator (one
+        ``rng.random()`` per step for the mover, role 0 at a forced step; the other roles
+        play their first legal move, as :meth:`result` does).
 
         Raises:
             UnsupportedGameError: the playout meets a SIMULTANEOUS state.
             MoveDefinitionError: a role has no legal move in a non-terminal state.
         """
         reasoner = self.reasoner
-        if not isinstance(reasoner, Reasoner):  # no index fast path: the same moves, by term
-            return default_random_playout(self, state, rng, limit)
+        if not isinstance(reasoner, Reasoner):
+            return self._machine_playout(state, rng, limit)
         terminal, legal_of = reasoner.is_terminal, reasoner.legal_indices
         step, draw = reasoner.next_state_indices, rng.random
         for _ in range(limit):
@@ -194,23 +202,48 @@ class GdlGame(Game[GdlState, Any]):
             state = step(state, joint)
         return state
 
+    def _machine_playout(self, state: State, rng: random.Random, limit: int) -> State:
+        """:meth:`random_playout` through the :class:`StateMachine` protocol alone."""
+        machine = self.reasoner
+        draw = rng.random
+        for _ in range(limit):
+            if machine.is_terminal(state):
+                return state
+            legal = machine.legal_all(state)
+            mover = -1
+            for role, moves in enumerate(legal):
+                if len(moves) > 1:
+                    if mover >= 0:
+                        raise UnsupportedGameError(
+                            f"{self.name}: a random playout met a simultaneous-move node"
+                        )
+                    mover = role
+                elif not moves:
+                    self._node(state)  # raises MoveDefinitionError, naming the role
+            mover = max(mover, 0)
+            joint = [moves[0] for moves in legal]
+            moves = legal[mover]
+            joint[mover] = moves[int(draw() * len(moves))]
+            state = machine.next_state(state, joint)
+        return state
+
     # --- for people ----------------------------------------------------------------------
 
-    def key(self, state: GdlState) -> Hashable:
-        key: Hashable = state  # every machine's states are hashable
+    def key(self, state: State) -> Hashable:
+        key: Hashable = state
         return key
 
-    def format_action(self, state: GdlState, action: Any) -> str:
+    def format_action(self, state: State, action: Any) -> str:
         """KIF: ``(mark 1 1)``, ``noop``; a joint move is its moves separated by spaces."""
         if self.to_move(state) == SIMULTANEOUS:
             return " ".join(to_kif(m) for m in action)
         return to_kif(action)
 
-    def format_player_action(self, state: GdlState, player: int, action: Any) -> str:
+    def format_player_action(self, state: State, player: int, action: Any) -> str:
         """One role's own move in KIF, e.g. at a SIMULTANEOUS node."""
         return to_kif(action)
 
-    def parse_action(self, state: GdlState, text: str) -> Any:
+    def parse_action(self, state: State, text: str) -> Any:
         """The legal action written as ``text`` (KIF, outer parentheses optional).
 
         At SIMULTANEOUS nodes ``text`` is one move per role, in role order.  Symbols are
@@ -235,7 +268,7 @@ class GdlGame(Game[GdlState, Any]):
             return matches[0]
         raise IllegalActionError(text, shown)
 
-    def render(self, state: GdlState) -> str:
+    def render(self, state: State) -> str:
         """The fluents of ``state`` in KIF, one per line, in a stable order."""
         shown = sorted(self.reasoner.fluents(state), key=natural_key)
         return "\n".join(to_kif(f) for f in shown) if shown else "(no fluents)"
@@ -251,20 +284,23 @@ def _name_from_source(source: str) -> str:
 
 
 def load_game(
-    path_or_text: str | Path, *, name: str | None = None, budget: Budget = DEFAULT_BUDGET
+    path_or_text: str | Path, *, name: str | None = None, budget: Budget = DEFAULT_BUDGET,
+    ground_limit: int | None = None,
 ) -> GdlGame:
     """Parse, validate and build a GDL game from a ``.kif`` file or from KIF text.
 
     A :class:`~pathlib.Path`, or a string without ``(``, is read as a file; any other
     string is the description itself.  The game's name is the file's stem (``ticTacToe``)
-    unless ``name`` is given.  ``budget`` bounds building the reasoner (see
-    :class:`~plies.gdl.reasoner.Reasoner`).
+    unless ``name`` is given.  ``budget`` bounds grounding the rules for the propnet
+    reasoner; a game whose grounding does not fit it, or ``ground_limit`` atoms, is
+    played by the top-down prover (see :func:`~plies.gdl.machine.build_machine`).
 
     Raises:
         GameFormatError: the file cannot be read or the text is not KIF.
         GdlValidationError: the description breaks a GDL restriction.
-        plies.gdl.ground.GroundingError: the rules cannot be grounded.
-        plies.budget.BudgetExceeded: the budget ran out before the reasoner was built.
+        plies.gdl.ground.GroundingError: the rules are refused by both reasoners (an
+            unsafe rule, ...).
+        plies.budget.Stopped: the budget's stop signal was set.
     """
     from plies.gdl.validator import check
 
@@ -273,4 +309,4 @@ def load_game(
     else:
         desc = parse(path_or_text)
     check(desc)
-    return GdlGame(desc, name=name, budget=budget)
+    return GdlGame(desc, name=name, budget=budget, ground_limit=ground_limit)

@@ -62,6 +62,10 @@ continuation function (CPython allows 20 nested blocks)."""
 _INF: Final = 1 << 60
 
 
+def _no_step() -> None:
+    """What :attr:`Tabling.step` and ``TICK`` do without a budget."""
+
+
 class _Entry:
     """A tabled call still being computed: its answers so far."""
 
@@ -82,6 +86,7 @@ class _Entry:
             self.seen.add(answer)
             self.answers.append(answer)
             self.tab.added += 1
+            self.tab.step()
             if len(self.answers) > MAX_ANSWERS:
                 raise GdlRulesError(
                     f"a recursive relation has more than {MAX_ANSWERS:,} answers to one "
@@ -98,6 +103,8 @@ class Tabling:
     """
 
     def __init__(self) -> None:
+        #: Called once per answer found (a budget's ``Meter.tick``).
+        self.step: Callable[[], None] = _no_step
         self.reset()
 
     def reset(self) -> None:
@@ -325,6 +332,7 @@ class Program:
             "ONE": (None,),
             "TAB": self.tab,
             "check_closed": Tabling.check_closed,
+            "TICK": _no_step,
         }
         self.patterns: dict[tuple[Pred, Term], _Pattern] = {}
         self.todo: list[_Pattern] = []
@@ -356,6 +364,11 @@ class Program:
         self.ns["D"] = pairs
         for memo in self.memos["move"]:
             memo.clear()
+
+    def set_step(self, step: Callable[[], None]) -> None:
+        """Call ``step`` once per call computed and per answer found (a budget)."""
+        self.ns["TICK"] = step
+        self.tab.step = step
 
     def reset(self) -> None:
         for memos in self.memos.values():
@@ -474,10 +487,7 @@ class Program:
         p = self._pattern(pred_of(atom), template)
         key = _key_expr(params)
         if p.kind == "true":
-            if p.boolean:
-                expr = f"({env.build(atom[1])} in S)"
-            else:
-                expr = f"s_{p.id}({key})"
+            expr = f"({env.build(atom[1])} in S)" if p.boolean else f"s_{p.id}({key})"
         elif p.kind == "none":
             expr = "False" if p.boolean else "()"
         elif p.kind == "facts":
@@ -523,6 +533,7 @@ class Program:
             f"def s_{i}(k):",
             f"    idx = M_{i}.get(None)",
             "    if idx is None:",
+            "        TICK()",
             f"        idx = M_{i}[None] = x_{i}()",
             "    return idx.get(k, ())",
             f"def x_{i}():",
@@ -579,6 +590,7 @@ class Program:
                 f"    k = {key}",
                 f"    r = M_{i}.get(k)",
                 "    if r.__class__ is not list:",
+                "        TICK()",
                 f"        r = {called}",
                 f"    return {ret}",
                 f"def b_{i}(add{', ' if params else ''}{args}):",
@@ -597,6 +609,7 @@ class Program:
                 f"    k = {key}",
                 f"    r = M_{i}.get(k)",
                 "    if r is None:",
+                "        TICK()",
                 f"        r = M_{i}[k] = b_{i}({args})",
                 "    return r",
                 f"def b_{i}({args}):",
@@ -610,6 +623,7 @@ class Program:
                 f"    k = {key}",
                 f"    r = M_{i}.get(k)",
                 "    if r is not None: return r",
+                "    TICK()",
                 f"    out = list(F_{i}.get(k, ()))" if has_facts else "    out = []",
                 "    seen = set(out)",
             ]
@@ -667,9 +681,10 @@ class Program:
                         break
             if not body:
                 break
-            lit = next((x for x in body if x.kind == "pos"), None)
-            if lit is None:  # safety guarantees a positive literal binds the rest
+            first = next((x for x in body if x.kind == "pos"), None)
+            if first is None:  # safety guarantees a positive literal binds the rest
                 raise GroundingError("unsafe rule: a variable occurs in no positive literal")
+            lit = first
             if depth >= _MAX_NEST:
                 self._continuation(p, body, head, env, sink, lines, indent, extra)
                 return
@@ -829,6 +844,10 @@ class _Head:
         if isinstance(h, str) and h[:1] == "?":
             if h in env.expr:
                 self._match_template(env.expr[h], t)
+            elif not _template_vars(t, "?f", []):  # known in full: build it
+                name = self.program._fresh("v")
+                self.pre.append(f"{name} = {env.build(t)}")
+                env.expr[h] = name
             else:
                 self.post.append(("tmatch", h, t))
             return True
@@ -900,7 +919,8 @@ class _Head:
         elif sink == "tlist":
             out.append(f"add({answer})")
         else:
-            out += [f"a = {answer}", "if a not in seen:", "    seen.add(a)", "    out.append(a)"]
+            out += [f"a = {answer}", "if a not in seen:", "    seen.add(a)", "    out.append(a)",
+                    "    TICK()"]
         return out
 
 

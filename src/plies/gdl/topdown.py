@@ -43,6 +43,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
+from plies.budget import Budget
 from plies.errors import GameFormatError, IllegalActionError
 from plies.gdl.ground import natural_key
 from plies.gdl.reasoner import GdlRulesError, GoalDefinitionError
@@ -66,6 +67,11 @@ class TopDown:
     Building one is fast (it compiles the rules, nothing is grounded); the first queries
     of each kind fill the caches.
 
+    ``budget`` bounds *each query* (there is no building to bound): its seconds, its
+    steps (a step is a sub-query computed or an answer found) and its stop signal; a
+    query that runs out raises :class:`~plies.budget.BudgetExceeded` and leaves the
+    machine usable.  None: no bound.
+
     Raises (on construction):
         plies.gdl.ground.GroundingError: an unsafe rule, ``true``/``does`` defined by a
             rule, or a ``role``/``init`` that depends on the state.
@@ -74,8 +80,9 @@ class TopDown:
     kind = "topdown"
     """What :class:`~plies.gdl.machine.StateMachine` logs call this implementation."""
 
-    def __init__(self, desc: Description) -> None:
+    def __init__(self, desc: Description, *, budget: Budget | None = None) -> None:
         self.description = desc
+        self.budget = budget
         self.roles: tuple[str, ...] = desc.roles
         self.program: Program = compile_program(desc)
         p = self.program
@@ -106,6 +113,8 @@ class TopDown:
         self._joint = None
 
     def _run(self, query: Any, args: tuple[Any, ...]) -> Any:
+        if self.budget is not None:
+            self.program.set_step(self.budget.meter("a top-down query").tick)
         old = sys.getrecursionlimit()
         if old < _RECURSION:
             sys.setrecursionlimit(_RECURSION)
