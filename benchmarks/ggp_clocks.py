@@ -123,7 +123,7 @@ class Row:
     switches: list[str] = field(default_factory=list)
 
 
-STEP = re.compile(r"^match (\S+) step \d+: .* by \S+(?: on (\w+))?")
+STEP = re.compile(r"^match (\S+) step \d+: .* by (\w+)(?: on (\w+))?")
 SWITCH = re.compile(r"^match (\S+): switched from \w+ to \w+ after ([\d.]+) s \(at step (\d+)\)")
 
 
@@ -131,7 +131,7 @@ def read_log(log: Path, match_id: str, row: Row) -> None:
     for line in log.read_text(encoding="utf-8").splitlines():
         found = STEP.match(line)
         if found and found.group(1) == match_id:
-            row.chosen[found.group(2) or "no reasoner (fallback)"] += 1
+            row.chosen[found.group(3) or found.group(2)] += 1
         found = SWITCH.match(line)
         if found and found.group(1) == match_id:
             row.switches.append(f"{found.group(2)} s (step {found.group(3)})")
@@ -150,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-steps", type=int, default=20)
     parser.add_argument("--start", type=int, default=3)
     parser.add_argument("--margin", type=float, default=0.5)
+    parser.add_argument("--log", type=Path, default=None, help="keep the player's log here")
     args = parser.parse_args(argv)
     games = args.games.split(",")
     clocks = [int(c) for c in args.clocks.split(",")]
@@ -157,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     judges: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        log = Path(tmp) / "player.log"
+        log = args.log or Path(tmp) / "player.log"
         with player_process(args.margin, log) as port:
             k = 0
             for game in games:
@@ -180,6 +181,11 @@ def main(argv: list[str] | None = None) -> int:
                                 row.late += reply.latency >= clock
                         row.illegal += sum(f.kind in ("illegal", "http", "unreadable", "failed")
                                            for f in record.faults if f.phase == "play")
+                        for fault in record.faults:
+                            print(f"  {match_id}: {fault}", flush=True)
+                        if not record.aborted:
+                            print(f"  {match_id}: ended after {len(record.steps)} steps, "
+                                  f"goals {record.goals}", flush=True)
                         time.sleep(0.5)  # let the log of the match reach the file
                         read_log(log, match_id, row)
                     rows.append(row)
