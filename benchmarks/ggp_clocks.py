@@ -119,6 +119,7 @@ class Row:
     ratios: list[float] = field(default_factory=list)
     late: int = 0
     illegal: int = 0
+    other: int = 0  # START/STOP replies late or wrong
     chosen: Counter[str] = field(default_factory=Counter)
     switches: list[str] = field(default_factory=list)
 
@@ -181,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                                 row.late += reply.latency >= clock
                         row.illegal += sum(f.kind in ("illegal", "http", "unreadable", "failed")
                                            for f in record.faults if f.phase == "play")
+                        row.other += sum(f.phase != "play" for f in record.faults)
                         for fault in record.faults:
                             print(f"  {match_id}: {fault}", flush=True)
                         if not record.aborted:
@@ -192,14 +194,15 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{game} at {clock} s: done", flush=True)
     print(f"uptime after: {os.popen('uptime').read().strip()}\n")
     print("| game (judged by) | play clock | PLAY replies | max reply/clock | p99 reply/clock "
-          "| after the clock | not legal | moves chosen on | switched to the propnet after |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| after the clock | not legal | START/STOP faults | moves chosen on "
+          "| switched to the propnet after |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         chosen = ", ".join(f"{kind} {n}" for kind, n in sorted(row.chosen.items()))
         print(
             f"| {row.game} ({judges[row.game]}) | {row.clock} s | {len(row.ratios)} | "
             f"{max(row.ratios, default=0):.3f} | {p99(row.ratios):.3f} | {row.late} | "
-            f"{row.illegal} | {chosen} | {'; '.join(row.switches) or 'never'} |"
+            f"{row.illegal} | {row.other} | {chosen} | {'; '.join(row.switches) or 'never'} |"
         )
     return 0
 

@@ -192,8 +192,10 @@ class QuietCollector:
     chess is grounded (measured), enough to make a reply late.  So while any propnet is
     being built, automatic collection is off; when the last build ends, the objects that
     exist then (the propnet, if built) are frozen out of later collections
-    (:func:`gc.freeze`), and at the end of a match (:meth:`release`) they are handed back
-    to the collector, which runs once in a background thread, between matches.
+    (:func:`gc.freeze`).  At the START of the next match (:meth:`release`) they are handed
+    back to the collector, which runs once, on START's clock: a collection at the end
+    of a match, in the background, held the lock while the STOP reply was being sent
+    and made it late (measured).
     """
 
     def __init__(self) -> None:
@@ -221,13 +223,14 @@ class QuietCollector:
                         gc.enable()
 
     def release(self) -> None:
-        """Let the collector see every object again, and collect once, in the background
-        (the match is over; nothing is on the clock)."""
+        """Let the collector see every object again, and collect once, now (call it
+        where the clock allows a pause: before a match starts)."""
         with self._lock:
             if self._builds:
                 return  # another player's build is under way: it will freeze again
             gc.unfreeze()
-        threading.Thread(target=gc.collect, name="ggp-collect", daemon=True).start()
+            if gc.isenabled():
+                gc.collect()
 
 
 COLLECTOR = QuietCollector()
@@ -437,7 +440,7 @@ class GgpPlayer:
         self.fast = fast
         self.rng = random.Random(seed)
         self.match: Match | None = None
-        self.last: Match | None = None  # the previous match, for inspection after STOP
+        self.last: Match | None = None  # the previous match, for inspection until the next START
         self._lock = threading.Lock()
         self._starting = False
 
@@ -518,6 +521,8 @@ class GgpPlayer:
                 return Reply(200, BUSY, note)
             self._starting = True
         try:
+            self.last = None  # the previous match's reasoners go, with what they froze
+            COLLECTOR.release()
             assert message.match_id is not None and message.role is not None
             assert message.start_clock is not None and message.play_clock is not None
             desc = description_from_terms(message.rules, f"<rules of {message.match_id}>")
@@ -638,7 +643,6 @@ class GgpPlayer:
             if self.match is match:
                 self.match = None
             self.last = match
-        COLLECTOR.release()
         worker = match.worker
         if worker is not None and worker is not threading.current_thread():
             wait = ABORT_WAIT if deadline is None else deadline - time.perf_counter()
