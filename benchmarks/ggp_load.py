@@ -51,8 +51,8 @@ for path in (ROOT, ROOT / "src"):
         sys.path.insert(0, str(path))
 
 from plies.gdl.terms import Term, to_kif  # noqa: E402
+from plies.ggp.manager import GameManager, HttpSeat, RandomSeat, post  # noqa: E402
 from tests.ggp.helpers import BOMB, rules  # noqa: E402
-from tests.ggp.manager import GameManager, HttpSeat, RandomSeat, post  # noqa: E402
 
 MiB = 1024 * 1024
 

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from plies.cli import main
-from tests.ggp.manager import post
+from plies.ggp.manager import post
 
 
 def test_port_in_use_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

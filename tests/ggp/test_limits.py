@@ -18,10 +18,10 @@ from contextlib import ExitStack, contextmanager
 import pytest
 
 import plies.ggp.server as server_module
+from plies.ggp.manager import HttpReply, parse_response, post, raw_request
 from plies.ggp.player import GgpPlayer
 from plies.ggp.protocol import MessageScanner
 from plies.ggp.server import MAX_BODY, MAX_DEPTH, SMALL_BODY, GgpServer
-from tests.ggp.manager import HttpReply, parse_response, post, raw_request
 from tests.ggp.test_server import AVAILABLE, rules_list
 
 ATTEMPTS = 100

@@ -1,7 +1,8 @@
 """Whole matches over real HTTP between plies players and random players.
 
-The manager (tests/ggp/manager.py) checks every reply: legal for the state it computes
-with its own reasoner, and received before the play clock ran out.  To keep the tests
+The manager (:mod:`plies.ggp.manager`, the one ``plies ggp match`` runs) checks every
+reply: legal for the state it computes with its own reasoner, and received before the
+play clock ran out.  To keep the tests
 short the players think 0.3 s of each 1 s play clock (``FAST``), except in the test of a
 game too large to search, which keeps the default margin of 0.5 s.  After STOP,
 each plies player's own idea of the final state and goals must be the manager's: the
@@ -14,10 +15,10 @@ import functools
 import random
 
 from plies.gdl.terms import Term
+from plies.ggp.manager import GameManager, HttpSeat, MatchRecord, RandomSeat
 from plies.ggp.player import GgpPlayer
 from plies.ggp.server import GgpServer
 from tests.ggp.helpers import FAST, rules, serving
-from tests.ggp.manager import GameManager, HttpSeat, MatchRecord, RandomSeat
 
 PLAY_CLOCK = 1
 
@@ -83,7 +84,7 @@ def test_the_player_follows_the_joint_move_it_is_sent_not_its_reply() -> None:
     with serving(seed=2, **FAST) as plies:
         record = manager.play_match(
             [seat(plies), RandomSeat(random.Random(7))],
-            match_id="ttt.override", play_clock=PLAY_CLOCK, override=override,
+            match_id="ttt.override", start_clock=2, play_clock=PLAY_CLOCK, override=override,
         )
         check(record, manager, {0: plies.player})
         assert record.steps[0].joint[0] == replaced[0][1]
@@ -93,7 +94,9 @@ def test_the_player_follows_the_joint_move_it_is_sent_not_its_reply() -> None:
 def test_buttons_one_player_reaches_100() -> None:
     manager = manager_of("buttons")
     with serving(seed=1, **FAST) as plies:
-        record = manager.play_match([seat(plies)], match_id="buttons.1", play_clock=PLAY_CLOCK)
+        record = manager.play_match(
+            [seat(plies)], match_id="buttons.1", start_clock=2, play_clock=PLAY_CLOCK
+        )
         check(record, manager, {0: plies.player})
     assert record.goals == (100,)
     assert len(record.steps) == 6  # the shortest way to light all three
@@ -104,7 +107,7 @@ def test_three_player_tictactoe_against_two_random_players() -> None:
     with serving(seed=1, **FAST) as plies:
         record = manager.play_match(
             [RandomSeat(random.Random(1)), seat(plies), RandomSeat(random.Random(2))],
-            match_id="ttt3.1", play_clock=PLAY_CLOCK,
+            match_id="ttt3.1", start_clock=2, play_clock=PLAY_CLOCK,
         )
         check(record, manager, {1: plies.player})
     assert record.goals is not None and len(record.goals) == 3
@@ -114,7 +117,7 @@ def test_roshambo_simultaneous_moves_two_plies_players() -> None:
     manager = manager_of("roshambo2")
     with serving(seed=1, **FAST) as white, serving(seed=2, **FAST) as black:
         record = manager.play_match(
-            [seat(white), seat(black)], match_id="rps.1", play_clock=PLAY_CLOCK
+            [seat(white), seat(black)], match_id="rps.1", start_clock=2, play_clock=PLAY_CLOCK
         )
         check(record, manager, {0: white.player, 1: black.player})
     assert record.goals is not None and sum(record.goals) == 100

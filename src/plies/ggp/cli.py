@@ -1,6 +1,7 @@
 """``plies ggp serve``: run a General Game Playing player that game managers can hire.
 
     plies ggp serve --port 9147 [--host 127.0.0.1] [--margin 0.5] [--name plies]
+    plies ggp match GAME.kif --player URL ... [--start 10] [--play 5]   (plies.ggp.matchcli)
 
 Registered by :mod:`plies.cli` (``register``/``run``).  The player logs every match
 (start, each move with how it was found, the final goals) to the terminal until Ctrl-C.
@@ -40,9 +41,14 @@ def _port(text: str) -> int:
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
-    """Add ``ggp`` (with its ``serve`` subcommand) to the ``plies`` argument parser."""
-    ggp = sub.add_parser("ggp", help="General Game Playing: serve a player over HTTP")
+    """Add ``ggp`` (with its ``serve`` and ``match`` subcommands) to the ``plies`` parser."""
+    ggp = sub.add_parser(
+        "ggp", help="General Game Playing: serve a player over HTTP, or run a match"
+    )
     commands = ggp.add_subparsers(dest="ggp_command", required=True, parser_class=type(ggp))
+    from plies.ggp.matchcli import register_match  # ``plies ggp match``
+
+    register_match(commands)
     serve = commands.add_parser(
         "serve",
         help="answer a GGP game manager's START/PLAY/STOP messages over HTTP",
@@ -68,7 +74,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(console: Console, args: argparse.Namespace) -> int:
-    """Serve until interrupted; returns the exit code."""
+    """Serve until interrupted (or run ``plies ggp match``); returns the exit code."""
+    if args.ggp_command == "match":
+        from plies.ggp.matchcli import run_match
+
+        return run_match(console, args)
     from plies.ggp.player import GgpPlayer
     from plies.ggp.server import GgpServer
 

@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""plies against ggp-base's Monte Carlo player, judged by a real game manager.
+
+    PYTHONPATH=src python benchmarks/ggp_vs_reference.py [--plan first|final|quick]
+        [--games ticTacToe,chess] [--clocks 10/2,10/5] [--roles first|all]
+        [--judge ggp-base|plies] [--out FILE.json] [--budget SECONDS]
+    python benchmarks/ggp_vs_reference.py --report FILE.json [--md OUT.md]
+
+Every match runs with fresh processes, one match at a time, all on 127.0.0.1:
+
+* plies: ``python -m plies ggp serve --port P --seed S`` from this tree's ``src``, its log
+  kept (the reasoner it chose for the game is read from it);
+* ggp-base's ``SampleMonteCarloGamer`` (the reference toolkit's sample Monte Carlo player:
+  flat random playouts, stops one second before the play clock) in every other role,
+  started with ``RefPlayer`` (``benchmarks/ggp_reference/RefPlayer.java``: ggp-base's
+  ``GamePlayer`` on a fixed port);
+* the judge: ggp-base's own ``GameServer`` (``RefMatch.java``: its ``ProverStateMachine``
+  applies the rules; a reply after the play clock plus one second, an illegal or
+  unreadable one, or a failed connection is logged and replaced by a random legal move),
+  or ``plies ggp match`` (``--judge plies``: a reply after the play clock itself is late).
+
+ggp-base is built once by ``benchmarks/ggp_reference/build.sh`` into /work/tools/ggp-base
+(or ``$GGP_BASE``); games come from the GGP game repository's mirror
+(``$GGP_REPOSITORY``, a bare git repository).  Results: one JSON record per match, appended
+to ``--out`` as the run goes (a run cut short keeps what it played); ``--report`` turns
+them into the Markdown table of benchmarks/results/ggp_vs_reference.md and docs/ggp.md.
+
+Not part of the test suite: it needs Java and takes real minutes per match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+GGP_BASE = Path(os.environ.get("GGP_BASE", "/work/tools/ggp-base"))
+REPOSITORY = Path(
+    os.environ.get("GGP_REPOSITORY", "/work/.mirror/ggp-org+ggp-repository/repo")
+)
+MONTE_CARLO = "org.ggp.base.player.gamer.statemachine.sample.SampleMonteCarloGamer"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    path: str  # inside the repository
+    roles: int
+    note: str = ""
+
+
+GAMES = {
+    g.name: g
+    for g in [
+        GameSpec("ticTacToe", "war/root/games/ticTacToe/ticTacToe.kif", 2),
+        GameSpec("connectFour", "war/root/games/connectFour/connectFour.kif", 2),
+        GameSpec("breakthrough", "war/root/games/breakthrough/breakthrough.kif", 2),
+        GameSpec("nim1", "war/root/games/nim1/nim1.kif", 2),
+        GameSpec("roshambo2", "war/root/games/roshambo2/roshambo2.kif", 2, "simultaneous"),
+        GameSpec("blocker", "war/root/games/blocker/blocker.kif", 2, "simultaneous"),
+        GameSpec("3pConnectFour", "war/root/games/3pConnectFour/3pConnectFour.kif", 3),
+        GameSpec("checkers", "war/root/games/checkers/checkers.kif", 2),
+        GameSpec("chess", "war/root/games/chess/chess.kif", 2),
+        GameSpec("amazons", "war/root/games/amazons/amazons.kif", 2),
+        GameSpec("hexPie", "war/root/games/hexPie/hex.kif", 2),
+        GameSpec("futoshiki4", "war/root/games/futoshiki4/futoshiki.kif", 1, "puzzle"),
+    ]
+}
+
+# (game, clocks, roles) in the order they are played; "first" plays plies as the first
+# role only, "all" in every role.  The final plan fits about 40 minutes of a shared machine.
+PLANS: dict[str, list[tuple[str, str, str]]] = {
+    "quick": [("ticTacToe", "10/2", "first"), ("nim1", "10/2", "first")],
+    "first": [
+        ("ticTacToe", "10/2", "first"), ("nim1", "10/2", "first"),
+        ("roshambo2", "10/2", "first"), ("connectFour", "10/2", "first"),
+        ("checkers", "10/2", "first"), ("chess", "10/2", "first"),
+        ("hexPie", "10/2", "first"), ("amazons", "10/2", "first"),
+        ("breakthrough", "10/2", "first"), ("3pConnectFour", "10/2", "first"),
+        ("blocker", "10/2", "first"), ("futoshiki4", "10/2", "first"),
+        ("ticTacToe", "10/5", "first"), ("nim1", "10/5", "first"),
+    ],
+    "final": [
+        ("ticTacToe", "10/2", "all"), ("nim1", "10/2", "all"),
+        ("roshambo2", "10/2", "all"), ("blocker", "10/2", "first"),
+        ("futoshiki4", "10/2", "first"), ("hexPie", "10/2", "first"),
+        ("connectFour", "10/2", "all"), ("checkers", "10/2", "first"),
+        ("chess", "10/2", "first"), ("amazons", "10/2", "first"),
+        ("breakthrough", "10/2", "first"), ("3pConnectFour", "10/2", "first"),
+        ("ticTacToe", "10/5", "first"), ("nim1", "10/5", "first"),
+        ("roshambo2", "10/5", "first"), ("connectFour", "10/5", "first"),
+        ("checkers", "10/5", "first"),
+    ],
+}
+
+
+def classpath() -> str:
+    path = GGP_BASE / "classpath.txt"
+    if not path.exists():
+        raise SystemExit(f"no ggp-base build at {GGP_BASE}: run benchmarks/ggp_reference/build.sh")
+    return path.read_text().strip()
+
+
+def game_text(spec: GameSpec) -> str:
+    return subprocess.run(
+        ["git", "-C", str(REPOSITORY), "show", f"HEAD:{spec.path}"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def info(port: int, timeout: float = 2.0) -> str | None:
+    """The body of an INFO reply, or None if nothing answers."""
+    body = b"(info)"
+    head = (
+        f"POST / HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\nSender: GAMESERVER\r\n"
+        f"Receiver: p\r\nContent-Type: text/acl\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+            sock.settimeout(timeout)
+            sock.sendall(head + body)
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+    except OSError:
+        return None
+    return data.partition(b"\r\n\r\n")[2].decode("utf-8", "replace")
+
+
+@contextmanager
+def process(argv: Sequence[str], log: Path, port: int, env: dict[str, str] | None = None
+            ) -> Iterator[subprocess.Popen[bytes]]:
+    """A player process listening on ``port``; terminated (then killed) afterwards."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen(list(argv), stdout=out, stderr=subprocess.STDOUT, env=env)
+        try:
+            deadline = time.monotonic() + 60
+            while info(port, 1.0) is None:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"{argv[:4]} did not start: {log.read_text()[-500:]}")
+                time.sleep(0.2)
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+KINDS = ("propnet", "topdown", "prover")
+
+
+def reasoner_of(log: str) -> str:
+    """The reasoner(s) the plies player used, in the order its log names them (e.g.
+    ``topdown>propnet`` when it played from the top-down prover until the propnet was
+    built)."""
+    seen: list[str] = []
+    for line in log.splitlines():
+        if "reasoner" not in line and "kind" not in line:
+            continue
+        for found in re.finditer(r"\b(" + "|".join(KINDS) + r")\b", line):
+            if found.group(1) not in seen:
+                seen.append(found.group(1))
+    if seen:
+        return ">".join(seen)
+    if "cannot be played" in log or "refused" in log:
+        return "none"
+    if re.search(r"match \S+: playing ", log):
+        return "propnet"  # before issue 14 the compiled propnet was the only reasoner
+    return "?"
+
+
+def result_of(goals: Sequence[int], role: int) -> str:
+    if not goals:
+        return "unfinished"
+    if len(goals) == 1:
+        return f"goal {goals[0]}"
+    mine, best_other = goals[role], max(g for i, g in enumerate(goals) if i != role)
+    return "win" if mine > best_other else "draw" if mine == best_other else "loss"
+
+
+def play_one(spec: GameSpec, kif: Path, start: int, play: int, role: int, judge: str,
+             seed: int, work: Path, plies_src: Path) -> dict[str, Any]:
+    cp = classpath()
+    ports = [free_port() for _ in range(spec.roles)]
+    env = {**os.environ, "PYTHONPATH": str(plies_src), "COLUMNS": "200"}
+    plies_log = work / "plies.log"
+    players: list[Any] = []
+    load = uptime()
+    t0 = time.monotonic()
+    with contextmanager_stack() as stack:
+        for r in range(spec.roles):
+            if r == role:
+                argv = [sys.executable, "-m", "plies", "ggp", "serve", "--port",
+                        str(ports[r]), "--seed", str(seed)]
+                players.append(stack.enter(process(argv, plies_log, ports[r], env)))
+            else:
+                argv = ["java", "-cp", cp, "RefPlayer", str(ports[r]), MONTE_CARLO]
+                players.append(stack.enter(process(argv, work / f"mc{r}.log", ports[r])))
+        out = work / "match.json"
+        with suppress(FileNotFoundError):
+            out.unlink()
+        cap = start + 400 * (play + 1) + 60
+        if judge == "ggp-base":
+            argv = ["java", "-cp", cp, "RefMatch", str(kif), str(start), str(play), str(out),
+                    *[f"127.0.0.1:{p}" for p in ports]]
+        else:
+            argv = [sys.executable, "-m", "plies", "ggp", "match", str(kif), "--start",
+                    str(start), "--play", str(play), "--json", str(out), "--seed", str(seed),
+                    *[a for p in ports for a in ("--player", f"http://127.0.0.1:{p}/")]]
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=cap)
+        (work / "judge.log").write_text(done.stdout + done.stderr)
+    elapsed = time.monotonic() - t0
+    record: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {}
+    roles = record.get("roles", [])
+    goals = record.get("goals") or []
+    events = normalise_events(record, judge)
+    mine = [e for e in events if e["role_index"] == role]
+    log = plies_log.read_text(errors="replace")
+    return {
+        "game": spec.name, "note": spec.note, "judge": judge, "start": start, "play": play,
+        "plies_role": roles[role] if roles else str(role), "plies_role_index": role,
+        "roles": roles, "goals": goals, "result": result_of(goals, role),
+        "steps": record.get("steps"), "plies_faults": len(mine),
+        "plies_fault_kinds": sorted({e["kind"] for e in mine}),
+        "opponent_faults": len(events) - len(mine), "events": events,
+        "reasoner": reasoner_of(log), "seconds": round(elapsed, 1), "uptime": load,
+        "judge_exit": done.returncode, "plies_log_tail": log[-3000:],
+        "plies_log_head": log[:3000],
+    }
+
+
+def normalise_events(record: dict[str, Any], judge: str) -> list[dict[str, Any]]:
+    roles = record.get("roles", [])
+    out = []
+    if judge == "ggp-base":
+        for e in record.get("events", []):
+            out.append({**e, "role_index": roles.index(e["role"]) if e["role"] in roles else -1})
+    else:
+        for f in record.get("faults", []):
+            out.append({"phase": f["phase"], "step": f["step"], "role": f["role"],
+                        "kind": f["kind"], "detail": f.get("detail", ""),
+                        "role_index": roles.index(f["role"]) if f["role"] in roles else -1})
+    return out
+
+
+class contextmanager_stack:
+    def __enter__(self) -> contextmanager_stack:
+        from contextlib import ExitStack
+
+        self._stack = ExitStack().__enter__()
+        return self
+
+    def enter(self, cm: Any) -> Any:
+        return self._stack.enter_context(cm)
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stack.__exit__(*exc)
+
+
+def matches_of(plan: list[tuple[str, str, str]]) -> Iterator[tuple[GameSpec, int, int, int]]:
+    for name, clocks, roles in plan:
+        spec = GAMES[name]
+        start, play = (int(x) for x in clocks.split("/"))
+        for role in range(spec.roles if roles == "all" else 1):
+            yield spec, start, play, role
+
+
+def run(args: argparse.Namespace) -> None:
+    if args.games:
+        plan = [(g, c, args.roles) for g in args.games.split(",") for c in args.clocks.split(",")]
+    else:
+        plan = PLANS[args.plan]
+    out = Path(args.out)
+    results: list[dict[str, Any]] = json.loads(out.read_text()) if out.exists() else []
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    deadline = time.monotonic() + args.budget if args.budget else None
+    for i, (spec, start, play, role) in enumerate(matches_of(plan)):
+        if deadline is not None and time.monotonic() > deadline:
+            print(f"budget spent: skipping {spec.name} {start}/{play} role {role}", flush=True)
+            continue
+        with tempfile.TemporaryDirectory(prefix="ggpref") as tmp:
+            work = Path(tmp)
+            kif = work / f"{spec.name}.kif"
+            kif.write_text(game_text(spec))
+            print(f"{time.strftime('%H:%M:%S')} {spec.name} {start}/{play} plies as role "
+                  f"{role} ({args.judge} judge) ...", flush=True)
+            try:
+                row = play_one(spec, kif, start, play, role, args.judge, args.seed + i, work,
+                               Path(args.plies_src).resolve())
+            except (RuntimeError, subprocess.TimeoutExpired) as err:
+                row = {"game": spec.name, "judge": args.judge, "start": start, "play": play,
+                       "plies_role_index": role, "result": "error", "error": str(err)[-500:]}
+            if args.keep_logs:
+                dest = Path(args.keep_logs) / f"{spec.name}_{start}_{play}_{role}"
+                shutil.copytree(work, dest, dirs_exist_ok=True)
+        row["commit"] = commit
+        results.append(row)
+        out.write_text(json.dumps(results, indent=1) + "\n")
+        print(f"   -> {row.get('result')} goals {row.get('goals')} plies faults "
+              f"{row.get('plies_faults')} {row.get('plies_fault_kinds', '')} opponent faults "
+              f"{row.get('opponent_faults')} reasoner {row.get('reasoner')} "
+              f"{row.get('seconds')}s", flush=True)
+
+
+def report(rows: list[dict[str, Any]]) -> str:
+    """The Markdown table: one line per game and clocks, summed over plies' roles."""
+    groups: dict[tuple[str, int, int, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row["game"], row["start"], row["play"], row.get("judge", "")),
+                          []).append(row)
+    lines = [
+        "| game | clocks | judge | plies as | W | D | L | plies late / illegal / failed "
+        "replies | opponent's | reasoner | steps | uptime load (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for (game, start, play, judge), group in groups.items():
+        w = sum(r["result"] == "win" for r in group)
+        d = sum(r["result"] == "draw" for r in group)
+        lo = sum(r["result"] == "loss" for r in group)
+        other = [r["result"] for r in group if r["result"] not in ("win", "draw", "loss")]
+        kinds: dict[str, int] = {}
+        for r in group:
+            for e in r.get("events", []):
+                if e.get("role_index") == r.get("plies_role_index"):
+                    kinds[kind_of(e["kind"])] = kinds.get(kind_of(e["kind"]), 0) + 1
+        faults = " / ".join(str(kinds.get(k, 0)) for k in ("late", "illegal", "failed"))
+        opp = sum(r.get("opponent_faults") or 0 for r in group)
+        roles = ", ".join(str(r.get("plies_role", r.get("plies_role_index"))) for r in group)
+        reasoners = ", ".join(sorted({str(r.get("reasoner")) for r in group}))
+        steps = ", ".join(str(r.get("steps")) for r in group)
+        loads = ", ".join(load_of(r.get("uptime", "")) for r in group)
+        wdl = (str(w), str(d), str(lo)) if not other else (
+            str(w), str(d), f"{lo} ({', '.join(other)})")
+        lines.append(f"| {game} | {start}/{play} | {judge} | {roles} | {' | '.join(wdl)} | "
+                     f"{faults} | {opp} | {reasoners} | {steps} | {loads} |")
+    return "\n".join(lines) + "\n"
+
+
+def kind_of(kind: str) -> str:
+    if kind in ("timeout", "late"):
+        return "late"
+    if kind in ("illegal", "unreadable", "http"):
+        return "illegal"
+    return "failed"
+
+
+def load_of(text: str) -> str:
+    found = re.search(r"load average: ([0-9.]+)", text)
+    return found.group(1) if found else "?"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--plan", choices=sorted(PLANS), default="quick")
+    parser.add_argument("--games", help="comma-separated games (overrides --plan)")
+    parser.add_argument("--clocks", default="10/2", help="with --games: e.g. 10/2,10/5")
+    parser.add_argument("--roles", choices=["first", "all"], default="first")
+    parser.add_argument("--judge", choices=["ggp-base", "plies"], default="ggp-base")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", type=float, default=None,
+                        help="stop starting new matches after this many seconds")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks/results/ggp_vs_reference.json"))
+    parser.add_argument("--plies-src", default=str(ROOT / "src"))
+    parser.add_argument("--keep-logs", default=None, help="copy every match's logs here")
+    parser.add_argument("--report", metavar="JSON", help="print the table of a results file")
+    args = parser.parse_args(argv)
+    if args.report:
+        print(report(json.loads(Path(args.report).read_text())), end="")
+        return
+    run(args)
+
+
+if __name__ == "__main__":
+    main()
