@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plies.budget import Budget, Stopped
-from plies.errors import PliesError
+from plies.errors import OptionError, PliesError
 from plies.gdl.game import GdlGame
 from plies.gdl.parser import description_from_terms
 from plies.gdl.reasoner import Reasoner
@@ -55,7 +55,16 @@ from plies.ggp.protocol import (
     parse_message,
     peek_keyword,
 )
-from plies.ggp.strategy import Choice, Clock, Mode, Thinker, choose_move, profile_game
+from plies.ggp.stage import preload
+from plies.ggp.strategy import (
+    Choice,
+    Clock,
+    Mode,
+    Simultaneous,
+    Thinker,
+    choose_move,
+    profile_game,
+)
 from plies.ggp.sync import always_legal, apply_joint
 from plies.search.engine import TranspositionTable
 
@@ -143,7 +152,10 @@ class GgpPlayer:
 
     ``margin`` seconds are kept back from every clock (at most ``1 - MIN_FRACTION`` of
     it); ``mode`` forces alpha-beta or Monte Carlo instead of the automatic choice;
-    ``seed`` fixes the random playouts.  :meth:`handle` is thread-safe.
+    ``seed`` fixes the random playouts and the draws of mixed strategies;
+    ``simultaneous`` plays a step where several roles choose as a ``"mixed"`` strategy of
+    its stage game (default) or by the ``"pessimistic"`` sequentialisation (a pure move;
+    see :mod:`plies.ggp.stage`).  :meth:`handle` is thread-safe.
     """
 
     def __init__(
@@ -154,9 +166,15 @@ class GgpPlayer:
         mode: Mode = "auto",
         seed: int | None = None,
         metagame_cap: float = METAGAME_CAP,
+        simultaneous: Simultaneous = "mixed",
     ) -> None:
         if not margin >= 0:
             raise ValueError(f"margin must be >= 0 seconds, got {margin}")
+        if simultaneous not in ("mixed", "pessimistic"):
+            raise OptionError(
+                f"unknown simultaneous option {simultaneous!r}; use one of: mixed, pessimistic"
+            )
+        self.simultaneous: Simultaneous = simultaneous
         self.name = name
         self.margin = margin
         self.mode: Mode = mode
@@ -296,11 +314,16 @@ class GgpPlayer:
             )
             reasoner = Reasoner(match.description, budget=budget)
             match.state = reasoner.initial_state()
+            # Drawn before the playouts, whose number depends on the clock.
+            sampler = random.Random(match.rng.random())
+            if self.simultaneous == "mixed" and len(reasoner.roles) > 1:
+                preload()
             clock = Clock(min(deadline, time.perf_counter() + self.metagame_cap), match.cancel)
             profile = profile_game(reasoner, match.state, clock, match.rng)
             match.thinker = Thinker(
                 GdlGame(reasoner), reasoner, match.role_index, profile, match.rng,
                 mode=self.mode, table=TranspositionTable(),
+                simultaneous=self.simultaneous, sampler=sampler,
             )
             match.reasoner = reasoner
             log.info(
