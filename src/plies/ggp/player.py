@@ -315,11 +315,14 @@ class GgpPlayer:
             reasoner = Reasoner(match.description, budget=budget)
             match.state = reasoner.initial_state()
             # Drawn before the playouts, whose number depends on the clock.
-            sampler = random.Random(match.rng.random())
+            sampler = random.Random(match.rng.getrandbits(64))
+            loading = None
             if self.simultaneous == "mixed" and len(reasoner.roles) > 1:
-                preload()
+                loading = preload()
             clock = Clock(min(deadline, time.perf_counter() + self.metagame_cap), match.cancel)
             profile = profile_game(reasoner, match.state, clock, match.rng)
+            if loading is not None:  # the LP solver is part of metagaming, within the clock
+                loading.join(max(0.0, deadline - time.perf_counter()))
             match.thinker = Thinker(
                 GdlGame(reasoner), reasoner, match.role_index, profile, match.rng,
                 mode=self.mode, table=TranspositionTable(),

@@ -32,11 +32,12 @@ round).  The player therefore plays the **stage game** of the step (von Neumann;
   same seed and the same strategies give the same moves, however many search iterations
   the clock allowed.
 
-It is anytime: each finished search iteration (or each periodic solution of the Monte
-Carlo matrix) offers its drawn move to the :class:`~plies.ggp.strategy.Choice`, which
-until then holds a legal pure move.  The option ``simultaneous="pessimistic"`` keeps the
-older behaviour instead (:class:`plies.game.Sequentialized`: we choose first and the
-others answer knowing our move, a pure strategy).
+It is anytime: a move drawn uniformly from our legal moves is ready at once, and each
+finished search iteration (or each periodic solution of the Monte Carlo matrix) offers
+its drawn move to the :class:`~plies.ggp.strategy.Choice`.  The option
+``simultaneous="pessimistic"`` keeps the older behaviour instead
+(:class:`plies.game.Sequentialized`: we choose first and the others answer knowing our
+move, a pure strategy).
 """
 
 from __future__ import annotations
@@ -193,6 +194,9 @@ def play_stage(t: Thinker, state: Any, clock: Clock, choice: Choice) -> bool:
         log.info("stage game of %d joint moves: too large, played pessimistically", stage.cells)
         return False
     u = (t.sampler or t.rng).random()  # one draw per step, whatever the clock allows
+    # Until a strategy is found: a uniform draw, never the same pure move every step.
+    first = stage.own[min(int(u * len(stage.own)), len(stage.own) - 1)]
+    choice.offer(first, "mixed", "uniform draw")
     profile = t.profile
     budget = clock.left()
     hopeless = profile.playouts > 0 and profile.depth(budget) < MIN_SEARCH_DEPTH
