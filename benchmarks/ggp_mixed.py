@@ -112,9 +112,10 @@ def main() -> None:
     start = time.perf_counter()
     rows = []
     for variant in ("mixed", "pessimistic"):
-        for opponent in OPPONENTS:
-            player = GgpPlayer(
-                margin=args.margin, seed=args.seed, simultaneous=variant,  # type: ignore[arg-type]
+        for index, opponent in enumerate(OPPONENTS):
+            player = GgpPlayer(  # a seed per opponent: independent draws in each row
+                margin=args.margin, seed=args.seed + 100 * index,
+                simultaneous=variant,  # type: ignore[arg-type]
                 metagame_cap=0.3,
             )
             server = GgpServer(player, "127.0.0.1", 0).start()
