@@ -263,14 +263,16 @@ def test_the_same_seed_gives_the_same_moves() -> None:
 
 
 def test_one_draw_per_step_whatever_the_search_reached() -> None:
-    # Two searches of different lengths at the opening (one settles at depth 1 of 9, the
-    # other goes on) draw the same move from the same seed: the draw does not depend on
-    # how many iterations the clock allowed, only on the strategy, which is the same.
-    for seed in range(3):
-        short = think("roshambo2", seed=seed, seconds=0.15).read()
-        long = think("roshambo2", seed=seed, seconds=0.6).read()
-        assert short[1] == long[1] == "mixed"
-        assert short[0] == long[0]
+    # Searches of different lengths at the opening (none reaches the end of the match)
+    # draw the move the seed's first number picks from the strategy, the same at every
+    # depth: the draw does not depend on how many iterations the clock allowed.
+    uniform = MixedStrategy(ROSHAMBO, (1 / 3, 0.0, 1 / 3, 1 / 3), 50.0)
+    for seed in range(2):
+        expected = uniform.sample(random.Random(seed).random())
+        for seconds in (0.2, 0.8):
+            move, source, detail = think("roshambo2", seed=seed, seconds=seconds).read()
+            assert (move, source) == (expected, "mixed")
+            assert detail.startswith("backward induction depth ")
 
 
 # --- the pessimistic option and the fallbacks -------------------------------------------------
