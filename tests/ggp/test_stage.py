@@ -69,7 +69,23 @@ PARITY = """
 (<= (goal ?r 0) (role ?r) (not even))
 """
 
-INLINE = {"dominated": DOMINATED, "parity": PARITY, "gamble": GAMBLE}
+# Matching pennies for 60 rounds; only the last round counts and goals say nothing before
+# the end (50 for everyone): a depth-limited search cannot tell the moves apart.
+PENNIES = (
+    "(role row) (role column)"
+    " (<= (legal ?r heads) (role ?r)) (<= (legal ?r tails) (role ?r))"
+    " (init (round 0))"
+    " (<= (next (round ?n)) (true (round ?m)) (succ ?m ?n))"
+    " (<= (next matched) (does row ?x) (does column ?x))"
+    " (<= terminal (true (round 60)))"
+    " (<= (goal row 100) terminal (true matched)) (<= (goal row 0) terminal (not (true matched)))"
+    " (<= (goal column 0) terminal (true matched))"
+    " (<= (goal column 100) terminal (not (true matched)))"
+    " (<= (goal ?r 50) (role ?r) (not terminal))"
+    + "".join(f" (succ {k} {k + 1})" for k in range(60))
+)
+
+INLINE = {"dominated": DOMINATED, "parity": PARITY, "gamble": GAMBLE, "pennies": PENNIES}
 ROSHAMBO = ("paper", "rock", "scissors", "well")  # the rules' order of the moves
 
 
@@ -78,9 +94,11 @@ def reasoner_of(name: str) -> Reasoner:
     return Reasoner(parse(INLINE.get(name) or rules(name)))
 
 
-def informative() -> Profile:
-    """A profile that lets the player search (informative goals, a fast reasoner)."""
-    return Profile(playouts=10, steps=100, speed=1e5, length=10, branching=4, informative=True)
+def informative(informative: bool = True) -> Profile:
+    """A profile that lets the player search (a fast reasoner; informative goals)."""
+    return Profile(
+        playouts=10, steps=100, speed=1e5, length=10, branching=4, informative=informative
+    )
 
 
 def think(
@@ -93,14 +111,16 @@ def think(
     mode: Mode = "auto",
     simultaneous: Simultaneous = "mixed",
     max_playouts: int | None = None,
+    goals: bool = True,
 ) -> Choice:
-    """The move the player chooses at ``state`` (default: the initial state).
+    """The move the player chooses at ``state`` (default: the initial state); ``goals``:
+    whether metagaming found the goals informative.
 
     The clock is only a bound: the positions used here are solved well before it."""
     reasoner = reasoner_of(name)
     state = reasoner.initial_state() if state is None else state
     thinker = Thinker(
-        GdlGame(reasoner), reasoner, role, informative(), random.Random(99), mode=mode,
+        GdlGame(reasoner), reasoner, role, informative(goals), random.Random(99), mode=mode,
         simultaneous=simultaneous, sampler=random.Random(seed), max_playouts=max_playouts,
     )
     choice = Choice(reasoner.legal(state, role)[0])
@@ -301,6 +321,15 @@ def test_montecarlo_values_fill_the_stage_matrix() -> None:
     move, source, detail = think("gamble", mode="montecarlo", max_playouts=400).read()
     assert (move, source) == ("safe", "mixed")
     assert detail.startswith("Monte Carlo, 400 playouts over 4 joint moves: mixed (bold 0, safe 1)")
+
+
+def test_uninformative_goals_go_from_the_search_to_montecarlo_values() -> None:
+    # 60 rounds cannot be searched to the end in the first half of the clock, and every
+    # cut-off scores 50, so the second half fills the matrix with playouts instead.
+    move, source, detail = think("pennies", seconds=0.6, goals=False).read()
+    assert source == "mixed" and move in ("heads", "tails")
+    assert detail.startswith("Monte Carlo, "), detail
+    assert " playouts over 4 joint moves: mixed (heads " in detail
 
 
 def test_montecarlo_stage_of_roshambo_mixes() -> None:
