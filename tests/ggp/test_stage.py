@@ -282,6 +282,24 @@ def test_the_same_seed_gives_the_same_moves() -> None:
     assert moves(5) != moves(105)
 
 
+def test_the_same_player_seed_gives_the_same_replies() -> None:
+    rules_message = GameManager(rules("roshambo2")).rules_message
+
+    def replies(seed: int) -> list[str]:
+        player = GgpPlayer(seed=seed, margin=0.8, metagame_cap=0.2)  # 0.25 s a step
+        assert player.handle(f"(START m white {rules_message} 5 1)").body == "ready"
+        out: list[str] = []
+        last = "NIL"
+        for theirs in ("rock", "paper"):
+            out.append(player.handle(f"(PLAY m {last})").body)
+            last = f"({out[-1]} {theirs})"
+        assert player.handle("(ABORT m)").body == "aborted"
+        return out
+
+    assert replies(5) == replies(5)
+    assert replies(5) != replies(6)
+
+
 def test_one_draw_per_step_whatever_the_search_reached() -> None:
     # Searches of different lengths at the opening (none reaches the end of the match)
     # draw the move the seed's first number picks from the strategy, the same at every

@@ -116,7 +116,7 @@ class Match:
     ``over`` is set when the match ends (STOP, ABORT, the player closing) and stops all
     of its work, the building of the reasoner included.  ``worker`` is the thread that
     builds the reasoner; ``replied`` the move last answered (used to guess our own move
-    if the manager's cannot be read).
+    if the manager's cannot be read).  ``sampler`` draws the moves of mixed strategies.
     """
 
     match_id: str
@@ -140,6 +140,7 @@ class Match:
     worker: threading.Thread | None = None
     replied: Term | None = None
     fallback: tuple[Term, ...] = ()
+    sampler: random.Random = field(default_factory=random.Random)
 
     @property
     def steps(self) -> int:
@@ -271,6 +272,11 @@ class GgpPlayer:
                 message.start_clock, message.play_clock, random.Random(self.rng.random()),
             )
             match.fallback = always_legal(desc, match.role)
+            # Mixed strategies: draws of their own (the playouts' count depends on the
+            # clock), and the LP solver loaded during metagaming (within the start clock).
+            match.sampler = random.Random(match.rng.getrandbits(64))
+            mixed = self.simultaneous == "mixed" and len(desc.roles) > 1
+            loading = preload() if mixed else None
             deadline = received + self.budget(message.start_clock)
             worker = threading.Thread(
                 target=self._prepare, args=(match, deadline),
@@ -286,6 +292,8 @@ class GgpPlayer:
                     "match %s: the reasoner is still being built; answering ready anyway",
                     match.match_id,
                 )
+            if loading is not None:
+                loading.join(max(0.0, deadline - time.perf_counter()))
             self.match = match
             return Reply(200, READY)
         except PliesError as err:
@@ -314,19 +322,12 @@ class GgpPlayer:
             )
             reasoner = Reasoner(match.description, budget=budget)
             match.state = reasoner.initial_state()
-            # Drawn before the playouts, whose number depends on the clock.
-            sampler = random.Random(match.rng.getrandbits(64))
-            loading = None
-            if self.simultaneous == "mixed" and len(reasoner.roles) > 1:
-                loading = preload()
             clock = Clock(min(deadline, time.perf_counter() + self.metagame_cap), match.cancel)
             profile = profile_game(reasoner, match.state, clock, match.rng)
-            if loading is not None:  # the LP solver is part of metagaming, within the clock
-                loading.join(max(0.0, deadline - time.perf_counter()))
             match.thinker = Thinker(
                 GdlGame(reasoner), reasoner, match.role_index, profile, match.rng,
                 mode=self.mode, table=TranspositionTable(),
-                simultaneous=self.simultaneous, sampler=sampler,
+                simultaneous=self.simultaneous, sampler=match.sampler,
             )
             match.reasoner = reasoner
             log.info(
