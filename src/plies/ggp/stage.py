@@ -189,10 +189,12 @@ def play_stage(t: Thinker, state: Any, clock: Clock, choice: Choice) -> bool:
     having done nothing, when the stage is too large (:data:`MAX_CELLS`) or the LP
     solver is missing: the caller then plays the pessimistic sequentialisation.
     """
-    stage = stage_game(t.reasoner.legal_all(state), t.role)
-    if stage.cells > MAX_CELLS:
-        log.info("stage game of %d joint moves: too large, played pessimistically", stage.cells)
+    legal = t.reasoner.legal_all(state)
+    cells = math.prod(len(moves) for moves in legal)  # before building the columns
+    if cells > MAX_CELLS:
+        log.info("stage game of %d joint moves: too large, played pessimistically", cells)
         return False
+    stage = stage_game(legal, t.role)
     u = (t.sampler or t.rng).random()  # one draw per step, whatever the clock allows
     # Until a strategy is found: a uniform draw, never the same pure move every step.
     first = stage.own[min(int(u * len(stage.own)), len(stage.own) - 1)]
