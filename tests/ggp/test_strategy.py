@@ -21,6 +21,7 @@ from plies.ggp.strategy import (
     GoalEvaluated,
     Mode,
     Profile,
+    Simultaneous,
     Thinker,
     choose_move,
     montecarlo,
@@ -66,6 +67,7 @@ def think(
     max_playouts: int | None = None,
     clock: Clock | None = None,
     profile: Profile | None = None,
+    simultaneous: Simultaneous = "mixed",
 ) -> Choice:
     reasoner = reasoner_of(name)
     state = reasoner.initial_state()
@@ -75,7 +77,8 @@ def think(
     if profile is None:
         profile = profile_game(reasoner, reasoner.initial_state(), far(), rng, max_playouts=50)
     thinker = Thinker(
-        GdlGame(reasoner), reasoner, role, profile, rng, mode=mode, max_playouts=max_playouts
+        GdlGame(reasoner), reasoner, role, profile, rng, mode=mode, max_playouts=max_playouts,
+        simultaneous=simultaneous,
     )
     choice = Choice(reasoner.legal(state, role)[0])
     choose_move(thinker, state, clock or far(), choice)
@@ -167,7 +170,8 @@ def test_a_forced_move_is_played_at_once() -> None:
 
 
 def test_pessimistic_sequentialisation_at_a_simultaneous_root() -> None:
-    choice = think("gamble", mode="alphabeta")
+    # The option; by default simultaneous steps are mixed (tests/ggp/test_stage.py).
+    choice = think("gamble", mode="alphabeta", simultaneous="pessimistic")
     move, source, detail = choice.read()
     assert (move, source) == ("safe", "alphabeta")
     assert "value 40 (exact)" in detail
@@ -182,7 +186,7 @@ def test_simultaneous_roshambo_plays_an_own_move() -> None:
 
 
 def test_montecarlo_prefers_the_best_mean_against_random_play() -> None:
-    choice = think("gamble", mode="montecarlo", max_playouts=400)
+    choice = think("gamble", mode="montecarlo", max_playouts=400, simultaneous="pessimistic")
     move, source, detail = choice.read()
     assert (move, source) == ("bold", "montecarlo")
     assert detail.startswith("400 playouts over 2 moves")

@@ -69,7 +69,15 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--mode", choices=["auto", "alphabeta", "montecarlo"], default="auto",
         help="how moves are chosen (default auto: alpha-beta, Monte Carlo when too deep)",
     )
-    serve.add_argument("--seed", type=int, default=None, help="seed for the random playouts")
+    serve.add_argument(
+        "--simultaneous", choices=["mixed", "pessimistic"], default="mixed",
+        help="steps where several roles choose: a mixed strategy of the stage game "
+        "(default) or the pessimistic sequentialisation (a pure move)",
+    )
+    serve.add_argument(
+        "--seed", type=int, default=None,
+        help="seed for the random playouts and the draws of mixed strategies",
+    )
     serve.add_argument("--quiet", action="store_true", help="log only warnings")
 
 
@@ -82,7 +90,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
     from plies.ggp.player import GgpPlayer
     from plies.ggp.server import GgpServer
 
-    player = GgpPlayer(args.name, margin=args.margin, mode=args.mode, seed=args.seed)
+    player = GgpPlayer(
+        args.name, margin=args.margin, mode=args.mode, seed=args.seed,
+        simultaneous=args.simultaneous,
+    )
     server = GgpServer(player, args.host, args.port)
     handler = _ConsoleHandler(console)
     logger = logging.getLogger("plies.ggp")

@@ -48,7 +48,7 @@ from types import TracebackType
 from typing import Any
 
 from plies.budget import Budget, Stopped
-from plies.errors import PliesError
+from plies.errors import OptionError, PliesError
 from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.parser import description_from_terms
@@ -68,11 +68,13 @@ from plies.ggp.protocol import (
     parse_message,
     peek_keyword,
 )
+from plies.ggp.stage import preload
 from plies.ggp.strategy import (
     Choice,
     Clock,
     Mode,
     Profile,
+    Simultaneous,
     Thinker,
     choose_move,
     profile_game,
@@ -344,6 +346,7 @@ class Match:
     per step.  ``turn`` is the PLAY being answered.  ``over`` is set when the match ends
     (STOP, ABORT, the player closing) and stops all of its work.  ``worker`` is the
     thread that builds the propnet, ``workers`` every background thread of the match.
+    ``sampler`` draws the moves of mixed strategies.
     """
 
     match_id: str
@@ -377,6 +380,7 @@ class Match:
     turn: Turn | None = None
     fallback: tuple[Term, ...] = ()
     known: tuple[Term, ...] = ()
+    sampler: random.Random = field(default_factory=random.Random)
     started: float = field(default_factory=time.perf_counter)
 
     def __post_init__(self) -> None:
@@ -412,7 +416,10 @@ class GgpPlayer:
 
     ``margin`` seconds are kept back from every clock (at most ``1 - MIN_FRACTION`` of
     it); ``mode`` forces alpha-beta or Monte Carlo instead of the automatic choice;
-    ``seed`` fixes the random playouts.  ``slow`` and ``fast`` build the two reasoners
+    ``seed`` fixes the random playouts and the draws of mixed strategies;
+    ``simultaneous`` plays a step where several roles choose as a ``"mixed"`` strategy of
+    its stage game (default) or by the ``"pessimistic"`` sequentialisation (a pure move;
+    see :mod:`plies.ggp.stage`).  ``slow`` and ``fast`` build the two reasoners
     (:func:`build_slow`, :func:`build_propnet`); ``fast=None`` plays every match on the
     slow machine, ``slow=None`` waits for the propnet.  :meth:`handle` is thread-safe.
     """
@@ -427,11 +434,17 @@ class GgpPlayer:
         metagame_cap: float = METAGAME_CAP,
         slow: MachineFactory | None = build_slow,
         fast: MachineFactory | None = build_propnet,
+        simultaneous: Simultaneous = "mixed",
     ) -> None:
         if not margin >= 0:
             raise ValueError(f"margin must be >= 0 seconds, got {margin}")
         if slow is None and fast is None:
             raise ValueError("a player needs a reasoner: slow and fast cannot both be None")
+        if simultaneous not in ("mixed", "pessimistic"):
+            raise OptionError(
+                f"unknown simultaneous option {simultaneous!r}; use one of: mixed, pessimistic"
+            )
+        self.simultaneous: Simultaneous = simultaneous
         self.name = name
         self.margin = margin
         self.mode: Mode = mode
@@ -538,6 +551,11 @@ class GgpPlayer:
                 message.start_clock, message.play_clock, random.Random(self.rng.random()),
                 started=received,
             )
+            # Mixed strategies: draws of their own (the playouts' count depends on the
+            # clock), and the LP solver loaded during metagaming (within the start clock).
+            match.sampler = random.Random(match.rng.getrandbits(64))
+            mixed = self.simultaneous == "mixed" and len(desc.roles) > 1
+            loading = preload() if mixed else None
             deadline = received + self.budget(message.start_clock)
             self._launch(match, deadline)
             # Metagaming is done when the propnet is built and profiled; a game whose
@@ -557,6 +575,8 @@ class GgpPlayer:
                     "match %s: %s; starting on %s", match.match_id, match.fast_note,
                     match.machine.kind,
                 )
+            if loading is not None:
+                loading.join(max(0.0, deadline - time.perf_counter()))
             self.match = match
             return Reply(200, READY)
         except PliesError as err:
@@ -697,6 +717,7 @@ class GgpPlayer:
         return Thinker(
             GdlGame(machine), machine, match.role_index, profile, match.rng,
             mode=self.mode, table=TranspositionTable(),
+            simultaneous=self.simultaneous, sampler=match.sampler,
         )
 
     def _built(self, match: Match) -> None:

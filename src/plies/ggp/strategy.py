@@ -19,7 +19,10 @@ the clock runs out:
    minimax with two roles, the paranoid model with more (every other role minimises our
    goal).  Where several roles choose at once, the search sees the pessimistic
    sequentialisation: we choose first and the others answer knowing our move
-   (:class:`plies.game.Sequentialized`).  A depth cut-off is scored by the goal value
+   (:class:`plies.game.Sequentialized`).  That is the ``"pessimistic"`` option; by
+   default (``"mixed"``) a step where several roles choose is played as a stage game
+   instead: a mixed strategy from its linear program, drawn at random
+   (:mod:`plies.ggp.stage`).  A depth cut-off is scored by the goal value
    the rules give the state when goals are informative, else by 50, the middle of
    0..100 (:meth:`GoalEvaluated.evaluate`); terminal states by their real goals.
 4. **Is the search good enough?**  With informative goals, the search's move is played
@@ -49,7 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from plies.engine import SearchRequest, plan
-from plies.game import GameWrapper, Sequentialized
+from plies.game import SIMULTANEOUS, GameWrapper, Sequentialized
 from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import Reasoner
@@ -252,8 +255,11 @@ def profile_game(
 
 # --- move selection -------------------------------------------------------------------------
 
-Source = Literal["forced", "fallback", "alphabeta", "montecarlo"]
+Source = Literal["forced", "fallback", "alphabeta", "montecarlo", "mixed"]
 Mode = Literal["auto", "alphabeta", "montecarlo"]
+Simultaneous = Literal["mixed", "pessimistic"]
+"""How a step where several roles choose at once is played: a mixed strategy of its
+stage game (:mod:`plies.ggp.stage`), or the pessimistic sequentialisation (pure)."""
 
 
 @dataclass
@@ -285,7 +291,10 @@ class Thinker:
     ``table`` is the match's transposition table (values are from ``role``'s point of
     view, so it stays valid from move to move); ``mode`` forces one method instead of
     the automatic choice of the module docstring; ``max_playouts`` bounds the Monte Carlo
-    stage (for reproducible results).
+    stage (for reproducible results).  ``simultaneous`` says how steps where several
+    roles choose are played (:data:`Simultaneous`); ``sampler`` draws the mixed
+    strategies' moves (default ``rng``; a generator of its own keeps the draws
+    reproducible when the playouts' count depends on the clock).
     """
 
     game: GdlGame
@@ -296,6 +305,8 @@ class Thinker:
     mode: Mode = "auto"
     table: TranspositionTable | None = None
     max_playouts: int | None = None
+    simultaneous: Simultaneous = "mixed"
+    sampler: random.Random | None = None
 
 
 def choose_move(thinker: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
@@ -320,6 +331,11 @@ def _think(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
     if len(legal) == 1:
         choice.offer(legal[0], "forced")
         return
+    if t.simultaneous == "mixed" and t.game.to_move(state) == SIMULTANEOUS:
+        from plies.ggp.stage import play_stage  # stage builds on this module
+
+        if play_stage(t, state, clock, choice):
+            return
     mode, profile = t.mode, t.profile
     budget = clock.left()
     hopeless = profile.playouts > 0 and profile.depth(budget) < MIN_SEARCH_DEPTH
