@@ -69,13 +69,17 @@ PARITY = """
 """
 
 # Matching pennies for 60 rounds; only the last round counts and goals say nothing before
-# the end (50 for everyone): a depth-limited search cannot tell the moves apart.
+# the end (50 for everyone): a depth-limited search cannot tell the moves apart.  The
+# state remembers every round played, so no transposition table collapses the 4^60
+# histories and the game cannot be solved in the clocks used here.
 PENNIES = (
     "(role row) (role column)"
     " (<= (legal ?r heads) (role ?r)) (<= (legal ?r tails) (role ?r))"
     " (init (round 0))"
     " (<= (next (round ?n)) (true (round ?m)) (succ ?m ?n))"
     " (<= (next matched) (does row ?x) (does column ?x))"
+    " (<= (next (played ?n ?x ?y)) (true (round ?n)) (does row ?x) (does column ?y))"
+    " (<= (next (played ?n ?x ?y)) (true (played ?n ?x ?y)))"
     " (<= terminal (true (round 60)))"
     " (<= (goal row 100) terminal (true matched)) (<= (goal row 0) terminal (not (true matched)))"
     " (<= (goal column 0) terminal (true matched))"
