@@ -441,7 +441,7 @@ def test_roshambo_match_over_http_against_a_random_player(
     assert last is not None and last.moves == [step.joint for step in record.steps]
     played = [line for line in caplog.messages if "match mixed.1 step" in line]
     assert len(played) == len(record.steps)
-    assert all(" by mixed, " in line for line in played), played
+    assert all(" by mixed on propnet, " in line for line in played), played
     # A step whose first search iteration did not end in time (the machine is shared)
     # plays its uniform draw; the others show their strategy.
     assert any("mixed (paper 0.33, rock 0, scissors 0.33, well 0.33)" in x for x in played)
