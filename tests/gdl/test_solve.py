@@ -180,3 +180,9 @@ def test_misere_nim_states_spread_over_transposition_table_slots() -> None:
     expected = table.modulus * (1 - (1 - 1 / table.modulus) ** len(seen))  # random slots
     assert len(slots) >= 0.99 * expected
     assert len({game.key(s) for s in seen}) == len(seen)  # and keys stay distinct
+
+
+def test_misere_nim_kif_is_nim4_with_heaps_6_6_10_10() -> None:
+    """tests/data/gdl/misereNim.kif (the README's example) differs from nim4.kif in its
+    four ``init`` facts only (see tests/data/gdl/README.md)."""
+    assert (DATA / "misereNim.kif").read_text() == misere_nim_text((6, 6, 10, 10))
