@@ -9,11 +9,11 @@ line sends them:
 - ``solve --engine``: alpha-beta with the transposition table, move ordering, PVS and
   bisection (MTD-bi).
 
-Each run has a cap (``--cap`` seconds, a stop signal); a run that hits it is reported as
-not finished, with the nodes it had searched.  Times are processor seconds of this
-process (the machine is shared) and wall seconds.  Before the table, each instance's
-reachable states are counted by enumeration (nim4: 149,042).  ``table`` is the number of entries
-in the transposition table, or of states in the memo solver's table.
+Each run has a cap (``--cap`` seconds of wall time, a stop signal); a run that hits it is
+reported as not finished, with the nodes it had searched.  Times are processor seconds of
+this process (the machine is shared) and wall seconds.  ``table`` is the number of
+entries in the transposition table, or of states in the memo solver's table.  Before the
+table, each instance's reachable states are counted by enumeration (nim4: 149,042).
 
 Run from the repository root (``--src`` measures another checkout's sources, e.g. the
 code before the fix)::
@@ -35,7 +35,7 @@ from plies.engine import Deadline, SearchRequest, plan
 from plies.gdl import load_game
 from plies.search.engine import TranspositionTable
 
-NIM4 = Path(__file__).resolve().parents[1] / "tests" / "data" / "gdl" / "nim4.kif"
+NIM4 = Path(__file__).resolve().parents[1] / "tests" / "data" / "gdl" / "nim" / "nim4.kif"
 INSTANCES = ((6, 6, 10, 10), (8, 8, 12, 12), (12, 12, 20, 20))
 
 

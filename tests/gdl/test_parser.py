@@ -45,8 +45,6 @@ ROLES = {
     "ticTacToe.kif": ("xplayer", "oplayer"),
     "connectFour.kif": ("red", "black"),
     "nim1.kif": ("player1", "player2"),
-    "nim4.kif": ("player1", "player2"),
-    "misereNim.kif": ("player1", "player2"),
     "buttons.kif": ("robot",),
     "maze.kif": ("robot",),
     "hunter.kif": ("robot",),

@@ -1,6 +1,6 @@
 """Solving GDL games exactly (issue 14, part 4): misère Nim against its mathematics.
 
-``tests/data/gdl/nim4.kif`` is the repository's misère Nim (heaps 12, 12, 20 and 20; the
+``tests/data/gdl/nim/nim4.kif`` is the repository's misère Nim (heaps 12, 12, 20 and 20; the
 player who takes the last object loses, so the player in control at the end scores 100).
 The same rules with other heaps are made here by changing its four ``init`` facts.
 
@@ -29,7 +29,7 @@ from plies.search.memo import MemoSolver
 from tests.clirun import plain_pipe as plain_pipe
 from tests.clirun import run_json
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "gdl"
+DATA = Path(__file__).resolve().parent.parent / "data" / "gdl" / "nim"
 NIM4 = DATA / "nim4.kif"
 
 
@@ -183,6 +183,6 @@ def test_misere_nim_states_spread_over_transposition_table_slots() -> None:
 
 
 def test_misere_nim_kif_is_nim4_with_heaps_6_6_10_10() -> None:
-    """tests/data/gdl/misereNim.kif (the README's example) differs from nim4.kif in its
+    """tests/data/gdl/nim/misereNim.kif (the README's example) differs from nim4.kif in its
     four ``init`` facts only (see tests/data/gdl/README.md)."""
     assert (DATA / "misereNim.kif").read_text() == misere_nim_text((6, 6, 10, 10))
