@@ -109,7 +109,7 @@ def main() -> None:
             r = run(heaps, engine, args.cap)
             value = f"{r['value']:g}" if r["finished"] else f"not solved in {args.cap:g} s"
             print(f"| {r['heaps']} | `{r['request']}` | {r['runs']} | {value} | "
-                  f"{r['action'] or '-'} | {r['nodes']:,} | {r['table']:,} | "
+                  f"{r['action'] if r['finished'] else '-'} | {r['nodes']:,} | {r['table']:,} | "
                   f"{r['cpu']:.1f} | {r['wall']:.1f} |", flush=True)
 
 
