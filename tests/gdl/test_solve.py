@@ -25,7 +25,7 @@ from plies.engine import SearchRequest, plan
 from plies.gdl import load_game
 from plies.gdl.game import GdlGame
 from plies.search.engine import TranspositionTable
-from plies.search.memo import MemoSolver
+from plies.search.memo import MemoProgress, MemoSolver
 from tests.clirun import plain_pipe as plain_pipe
 from tests.clirun import run_json
 
@@ -186,3 +186,14 @@ def test_misere_nim_kif_is_nim4_with_heaps_6_6_10_10() -> None:
     """tests/data/gdl/nim/misereNim.kif (the README's example) differs from nim4.kif in its
     four ``init`` facts only (see tests/data/gdl/README.md)."""
     assert (DATA / "misereNim.kif").read_text() == misere_nim_text((6, 6, 10, 10))
+
+
+def test_plan_passes_progress_reports_to_the_memo_solver() -> None:
+    game = misere_nim((6, 6, 10, 10))
+    state = game.initial_state()
+    reports: list[MemoProgress] = []
+    chosen = plan(game, state, SearchRequest())
+    assert chosen.kind == "solver"
+    result = chosen.run(game, state, on_progress=reports.append)
+    assert reports and reports[-1].nodes == result.stats.nodes
+    assert reports[-1].states == len(chosen.solver)
