@@ -16,7 +16,7 @@ The rules of :func:`plan`, in order:
    ``engine``, not traced) of a game with a dedicated solver (Connect Four) uses it;
    the same request of a GDL game that alpha-beta would search uses memoised minimax
    (:class:`~plies.search.memo.MemoSolver`, "solver (memo)"): a GDL game is finite by
-   its specification and its states repeat, so each is solved once and kept.
+   its specification and its states repeat, so each is solved once and stored.
 4. Engine craft (``engine=True``; with ``auto`` also any game with ``value_bounds``):
    alpha-beta with the transposition table, move ordering and PVS (and bisection, MTD-bi,
    in an exact search); expectiminimax with Star1 pruning.  ``weak`` is an exact
@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 import time
-import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, NamedTuple
@@ -282,15 +281,10 @@ def _solver(game: Any, state: Any, request: SearchRequest, chosen: Algorithm) ->
     from plies.solvers import solver_for
 
     if isinstance(game, GdlGame) and chosen.name == "alphabeta":
-        solver = _MEMO.get(game)
-        if solver is None:
-            solver = _MEMO[game] = MemoSolver(game)
-        return solver
+        # A new one per plan: a table kept per game would hold every state solved for as
+        # long as the game lives (a server loads many); the plan's own runs share it.
+        return MemoSolver(game)
     return solver_for(game)
-
-
-# One memo solver per game, so its table of solved states serves every later request.
-_MEMO: weakref.WeakKeyDictionary[Any, MemoSolver] = weakref.WeakKeyDictionary()
 
 
 def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, Any]:
