@@ -48,6 +48,7 @@ from plies.engine.args import (
 )
 from plies.errors import PliesError, UsageError
 from plies.search import SearchResult
+from plies.search.memo import MemoProgress
 from plies.search.narrate import Narrator
 
 __all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits", "main", "run"]
@@ -169,10 +170,16 @@ def _search(
     what = f"solving with the {chosen.name}" if chosen.kind == "solver" else (
         f"searching with {chosen.name}"
     )
-    with console.status(f"{what}...", spinner="dots"):
+    with console.status(f"{what}...", spinner="dots") as status:
+
+        def on_progress(p: MemoProgress) -> None:
+            status.update(f"{what}: {p.states:,} states solved, {p.nodes:,} nodes, "
+                          f"{p.tt_hits:,} table hits, {p.elapsed:.1f}s")
+
         result = chosen.run(
             game, state, on_test=on_test if live else None,
             on_iteration=on_iteration if show_iterations else None,
+            on_progress=on_progress if console.is_terminal else None,
         )
     return chosen, result
 

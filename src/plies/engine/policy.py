@@ -13,7 +13,10 @@ The rules of :func:`plan`, in order:
    (:func:`plies.search.registry.auto_algorithm`).  The algorithm must be able to search
    the game's declared facts, or the request is refused before anything runs.
 3. An exact request (no limit, no threshold, the ``first`` tie rule, ``auto``, no
-   ``engine``, not traced) of a game with a dedicated solver (Connect Four) uses it.
+   ``engine``, not traced) of a game with a dedicated solver (Connect Four) uses it;
+   the same request of a GDL game that alpha-beta would search uses memoised minimax
+   (:class:`~plies.search.memo.MemoSolver`, "solver (memo)"): a GDL game is finite by
+   its specification and its states repeat, so each is solved once and stored.
 4. Engine craft (``engine=True``; with ``auto`` also any game with ``value_bounds``):
    alpha-beta with the transposition table, move ordering and PVS (and bisection, MTD-bi,
    in an exact search); expectiminimax with Star1 pruning.  ``weak`` is an exact
@@ -48,6 +51,7 @@ from plies.game import hook
 from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import StopSignal, Trace
 from plies.search.engine import Craft, TranspositionTable
+from plies.search.memo import MemoProgress, MemoSolver
 from plies.search.registry import Algorithm, algorithm, auto_algorithm
 
 Kind = Literal["solver", "engine", "plain"]
@@ -136,17 +140,22 @@ class Plan:
         on_iteration: Callable[[SearchResult], None] | None = None,
         on_test: Callable[[SolverTest], None] | None = None,
         table: TranspositionTable | None = None,
+        on_progress: Callable[[MemoProgress], None] | None = None,
     ) -> SearchResult:
         """Run the plan at ``state``.
 
         ``stop`` (an object with ``is_set()``, such as :class:`threading.Event`) ends a
-        generic search from another thread; it returns its last finished iteration.
+        generic search from another thread; it returns its last finished iteration (the
+        memo solver, which has no iterations, raises
+        :class:`~plies.errors.SearchLimitError`).
         ``on_iteration`` sees every finished iteration, ``on_test`` every null-window
-        test of a dedicated solver.  ``table`` is a transposition table kept between
-        searches of one game, used when the plan has one.
+        test of a dedicated solver, ``on_progress`` the memo solver's progress (states
+        solved, nodes, elapsed) about four times a second.  ``table`` is a transposition
+        table kept between searches of one game, used when the plan has one.
         """
         try:
-            return self._run(game, state, stop, trace, on_iteration, on_test, table)
+            return self._run(game, state, stop, trace, on_iteration, on_test, table,
+                             on_progress)
         except RecursionError:
             raise SearchLimitError(
                 "the search went deeper than Python's recursion allows (does the game ever "
@@ -162,8 +171,13 @@ class Plan:
         on_iteration: Callable[[SearchResult], None] | None,
         on_test: Callable[[SolverTest], None] | None,
         table: TranspositionTable | None,
+        on_progress: Callable[[MemoProgress], None] | None,
     ) -> SearchResult:
         if self.kind == "solver":
+            if isinstance(self.solver, MemoSolver) and not self.request.all_values:
+                return self.solver.solve(
+                    state, player=self.request.player, on_progress=on_progress, stop=stop
+                )
             return self._solve(game, state, on_test)
         request = self.request
         kwargs: dict[str, Any] = {
@@ -233,7 +247,7 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
         raise OptionError(f"{chosen.name} cannot be traced")
     if request.traced and request.engine:
         raise OptionError("a traced search shows the plain algorithm: drop the engine")
-    solver = _solver(game, state, request)
+    solver = _solver(game, state, request, chosen)
     if solver is not None:
         return Plan("solver", chosen, f"solver ({solver.backend})", request, solver=solver)
     options: dict[str, Any] = {}
@@ -254,16 +268,22 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
     return Plan(kind, chosen, chosen.name, request, options)
 
 
-def _solver(game: Any, state: Any, request: SearchRequest) -> Any:
-    """The game's dedicated exact solver, when the request is one it answers."""
+def _solver(game: Any, state: Any, request: SearchRequest, chosen: Algorithm) -> Any:
+    """The game's dedicated exact solver (or the memo solver of a GDL game), when the
+    request is one it answers (rule 3 of :func:`plan`)."""
     if (
         request.algorithm != "auto" or request.engine or request.limit is not None
         or request.threshold is not None or request.tie != "first" or request.traced
         or game.is_terminal(state)
     ):
         return None
+    from plies.gdl.game import GdlGame
     from plies.solvers import solver_for
 
+    if isinstance(game, GdlGame) and chosen.name == "alphabeta":
+        # A new one per plan: a table kept per game would hold every state solved for as
+        # long as the game lives (a server loads many); the plan's own runs share it.
+        return MemoSolver(game)
     return solver_for(game)
 
 

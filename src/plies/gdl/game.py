@@ -53,6 +53,8 @@ State: TypeAlias = Any
 ``frozenset`` of fluents for the top-down prover)."""
 
 _CACHE_LIMIT: Final = 1 << 16  # states whose legal moves are remembered
+_MIX: Final = 0x9E3779B97F4A7C15  # 2**64 / golden ratio: Fibonacci hashing's multiplier
+_MASK64: Final = (1 << 64) - 1
 
 # What GdlGame remembers of a state: every role's legal moves, the mover, and the joint
 # move of every role's first legal move (the forced moves that result() fills in).
@@ -230,8 +232,21 @@ class GdlGame(Game[State, Any]):
     # --- for people ----------------------------------------------------------------------
 
     def key(self, state: State) -> Hashable:
-        key: Hashable = state
-        return key
+        """The state's bit set shifted up, with a mixed 64-bit hash of it below.
+
+        Equal keys mean equal states (the bit set is ``key >> 64``), but the key, unlike
+        the bit set, spreads over a transposition table's slots: a bit set has one bit
+        per true fluent, and its remainder modulo the table's prime (``2**20 - 3`` by
+        default) folds the high bits onto the low ones, so that misère Nim's 149,042
+        states fell into 67,276 slots of the default table (138,891 with this key, as
+        many as random slots would give) and alpha-beta searched the evicted ones again
+        and again (issue 14).  A state of another machine (the top-down prover's
+        frozenset of fluents) is its own key: its hash already mixes every fluent.
+        """
+        if type(state) is not int:
+            return state
+        mixed = (hash(state) * _MIX) & _MASK64
+        return (state << 64) | (mixed ^ (mixed >> 29))  # the xor brings high bits down
 
     def format_action(self, state: State, action: Any) -> str:
         """KIF: ``(mark 1 1)``, ``noop``; a joint move is its moves separated by spaces."""
