@@ -244,7 +244,8 @@ class GdlGame(Game[State, Any]):
         frozenset of fluents) is its own key: its hash already mixes every fluent.
         """
         if type(state) is not int:
-            return state
+            key: Hashable = state
+            return key
         mixed = (hash(state) * _MIX) & _MASK64
         return (state << 64) | (mixed ^ (mixed >> 29))  # the xor brings high bits down
 
