@@ -11,7 +11,8 @@ read with ``git show``) with :func:`plies.gdl.validator.validate`, compares each
 disagreements that the data explains (``disagreements``: file -> reason) and those it
 does not.  Exit status 1 when one is unexplained.
 
-With ``--reference``: records ggp-base's verdicts again (needs the shared build in
+With ``--reference`` (and ``--extra DIR`` for test files that are not in this tree yet):
+records ggp-base's verdicts again (needs the shared build in
 /work/tools/ggp-base and ``javac``): its ``StaticValidator`` (griddle 0.2.2) on every
 repository file and on every file under tests/data/gdl, and a seeded random playout by
 its ``ProverStateMachine`` of each repository game on which plies warns about
@@ -26,6 +27,7 @@ checks the files copied into tests/data/gdl against the same data.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -160,7 +162,10 @@ def run_static(classpath: str, root: Path, files: list[Path]) -> dict[str, Any]:
         if "message" in entry:  # griddle repeats a problem once per occurrence
             unique = list(dict.fromkeys(m for m in entry["message"].splitlines() if m))
             entry["message"] = " | ".join(unique)[:400]
-        verdicts[entry.pop("path")] = entry
+        path = entry.pop("path")
+        # The file's hash: a test finds the verdict of an unchanged copy under any name.
+        entry["sha256"] = hashlib.sha256((root / path).read_bytes()).hexdigest()
+        verdicts[path] = entry
     return verdicts
 
 
@@ -191,7 +196,7 @@ def run_prover(classpath: str, file: Path, seconds: float) -> dict[str, Any]:
     return entry
 
 
-def record(prove_seconds: float) -> None:
+def record(prove_seconds: float, extra: Path | None) -> None:
     old = json.loads(VERDICTS.read_text()) if VERDICTS.exists() else {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -204,6 +209,13 @@ def record(prove_seconds: float) -> None:
             copies.append(copy)
         repository = run_static(classpath, work / "repo", copies)
         local = run_static(classpath, DATA, sorted(DATA.glob("**/*.kif")))
+        # Files another branch adds to tests/data/gdl (--extra: a directory laid out the
+        # same way), and those recorded before and absent here, keep a verdict.
+        if extra is not None:
+            local.update(run_static(classpath, extra, sorted(extra.glob("**/*.kif"))))
+        for path, entry in old.get("local", {}).items():
+            local.setdefault(path, entry)
+        local = dict(sorted(local.items()))
         prover = {}
         for copy in copies:
             path = copy.relative_to(work / "repo").as_posix()
@@ -250,10 +262,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reference", action="store_true", help="record ggp-base's verdicts")
     parser.add_argument("--prove-seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--extra", type=Path, help="with --reference: also record the .kif files under this "
+        "directory, named relative to it, as files of tests/data/gdl",
+    )
     parser.add_argument("--out", type=Path, help="also write the report to this file")
     args = parser.parse_args()
     if args.reference:
-        record(args.prove_seconds)
+        record(args.prove_seconds, args.extra)
         return 0
     data = json.loads(VERDICTS.read_text())
     rows, seconds = sweep(data)

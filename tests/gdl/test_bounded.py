@@ -228,7 +228,7 @@ def test_a_goal_value_of_5000_digits_is_a_short_warning_and_a_short_goal_error()
     with pytest.raises(GoalDefinitionError, match=r"goal value 9{20}\.\.\. \(5,000 characters\)"):
         game.utility(game.initial_state(), 0)
     with pytest.raises(GoalDefinitionError, match="a long term"):
-        Prover(parse(text)).goal_values(frozenset({"s"}), 0)
+        Prover(parse(text)).goal(frozenset({"s"}), 0)
 
 
 def test_a_goal_value_of_5000_digits_from_a_rule_is_a_goal_error_when_asked() -> None:

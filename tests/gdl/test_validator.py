@@ -3,6 +3,7 @@ graph checks against a brute-force oracle on random rule sets."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -135,10 +136,31 @@ COPIES = {
 }
 
 
+BY_HASH = {
+    entry["sha256"]: entry["verdict"]
+    for section in ("repository", "local")
+    for entry in REFERENCE[section].values()
+}
+
+
+def reference_verdict(path: Path) -> str:
+    """ggp-base's verdict on a test file: recorded under its name, or on an identical file."""
+    entry = REFERENCE["local"].get(file_id(path))
+    if entry is not None:
+        return str(entry["verdict"])
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest not in BY_HASH:
+        pytest.fail(
+            f"no ggp-base verdict recorded for {file_id(path)}: run "
+            "benchmarks/gdl_validate_sweep.py --reference (see tests/data/gdl/README.md)"
+        )
+    return BY_HASH[digest]
+
+
 @pytest.mark.parametrize("path", gdl_files("**/*.kif"), ids=file_id)
 def test_every_file_gets_ggp_base_s_verdict_or_a_stated_reason(path: Path) -> None:
     name = file_id(path)
-    reference = REFERENCE["local"][name]["verdict"]
+    reference = reference_verdict(path)
     mine = "reject" if any(d.level == "error" for d in validate(load(path))) else "accept"
     reason = REFERENCE["disagreements"].get(name)
     if reason is None:
@@ -148,7 +170,10 @@ def test_every_file_gets_ggp_base_s_verdict_or_a_stated_reason(path: Path) -> No
 
 
 def test_the_reference_data_covers_every_file_and_explains_itself() -> None:
-    assert set(REFERENCE["local"]) == {file_id(path) for path in gdl_files("**/*.kif")}
+    for path in gdl_files("**/*.kif"):
+        entry = REFERENCE["local"].get(file_id(path))
+        if entry is not None:  # the file recorded is this one
+            assert entry["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
     assert len(REFERENCE["repository"]) == 371
     assert REFERENCE["provenance"]["repository_commit"].startswith("d6e0610ff83c")
     for name, reason in REFERENCE["disagreements"].items():

@@ -276,28 +276,46 @@ class Prover:
         )
 
     def goal_values(self, state: frozenset[Term], role: int) -> list[int]:
-        """Every goal value of ``role`` that holds.
+        """Every goal value of ``role`` that holds (integers from 0 to 100 only: a rule with
+        another value does not give a goal value; :meth:`goal` reports it)."""
+        return sorted(int(str(v)) for v in self._goal_terms(state, role) if _is_goal_value(v))
+
+    def goal(self, state: frozenset[Term], role: int) -> int:
+        """The goal value of ``role`` in ``state``.
 
         Raises:
-            GoalDefinitionError: one of them is not an integer from 0 to 100 (an error
-                only where such a goal holds, as in ggp-base's prover).
+            GoalDefinitionError: the role has no goal value or several, or one that is not
+                an integer from 0 to 100 (an error only where such a goal holds, as in
+                ggp-base's prover).
         """
         name = self.roles[role]
-        model = self._query(state)
-        values = [
-            a[2]
-            for a in model
-            if isinstance(a, tuple) and a[0] == "goal" and len(a) == 3 and a[1] == name
-        ]
-        for value in values:  # the length first: int() of 5,000 digits is a ValueError
-            if not (isinstance(value, str) and len(value) <= 3 and value.isascii()
-                    and value.isdigit() and int(value) <= 100):
+        terms = self._goal_terms(state, role)
+        for value in terms:
+            if not _is_goal_value(value):
                 shown = value if isinstance(value, str) and len(value) <= 20 else "a long term"
                 raise GoalDefinitionError(
                     f"role {name} has the goal value {shown}; GDL goal values are integers "
                     "from 0 to 100"
                 )
-        return sorted(int(v) for v in values)
+        if len(terms) != 1:
+            raise GoalDefinitionError(f"role {name} has {len(terms)} goal values; GDL requires one")
+        return int(str(terms[0]))
+
+    def _goal_terms(self, state: frozenset[Term], role: int) -> list[Term]:
+        name = self.roles[role]
+        return [
+            a[2]
+            for a in self._query(state)
+            if isinstance(a, tuple) and a[0] == "goal" and len(a) == 3 and a[1] == name
+        ]
+
+
+def _is_goal_value(value: Term) -> bool:
+    """An integer from 0 to 100 (the length first: int() of 5,000 digits is a ValueError)."""
+    return (
+        isinstance(value, str) and len(value) <= 3 and value.isascii() and value.isdigit()
+        and int(value) <= 100
+    )
 
     # the rest of the StateMachine protocol
 

@@ -222,12 +222,13 @@ class Reasoner:
     def goal_values(self, state: State, role: int) -> list[int]:
         """Every goal value of ``role`` that holds in ``state`` (GDL wants exactly one).
 
-        Raises:
-            GoalDefinitionError: one of them is not an integer from 0 to 100.
+        Only integers from 0 to 100 are goal values: a rule that gives another value is
+        left out here (a search asking what the goals are never stops on it), and
+        :meth:`goal` reports it.
         """
         values = self._goals(state)[role]
-        if self._bad_goals and values and min(values) < 0:
-            raise self._bad_goal_error(state, role, values)
+        if self._bad_goals:
+            values = [v for v in values if v >= 0]
         return sorted(values)
 
     def goal(self, state: State, role: int) -> int:

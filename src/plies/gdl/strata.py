@@ -197,7 +197,8 @@ def describe(rules: Sequence[RuleShape], cycle: NegativeCycle) -> str:
         how = f"{name} depends on its own negation {literal}"
     else:
         chain = " -> ".join([name, *(_name(rules[i][0]) for i in cycle.path)])
-        how = f"{name} depends on {literal}, which depends on {name} again (cycle {chain})"
+        body = _name(cycle.literal)
+        how = f"{name} depends on {literal}, and {body} depends on {name} again (cycle {chain})"
     return f"negation in a recursive cycle: {how}, so the rules are not stratified"
 
 
