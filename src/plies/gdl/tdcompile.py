@@ -724,8 +724,27 @@ class Program:
             if first is None:  # safety guarantees a positive literal binds the rest
                 raise GroundingError("unsafe rule: a variable occurs in no positive literal")
             lit = first
+            if sink in ("list", "tlist") and all(env.bound(v) for v in head.needs()):
+                # The answer is known: the rest of the body need only hold once (without
+                # this cut, (<= (next (big ?a)) (n ?a) (n ?b) ... (n ?f)) runs through
+                # every binding of ?b ... ?f for each ?a).
+                exists = self._continuation(p, body, head, env, "bool", [], indent, extra)
+                finish = head.finish(env, sink)
+                if sink == "list":  # a known answer needs no proof
+                    lines += [pad + line for line in finish[:-5]]
+                    lines += [pad + finish[-5], pad + "if a in seen: continue"]
+                else:
+                    lines += [pad + line for line in finish[:-1]]
+                lines.append(f"{pad}if not {exists}: continue")
+                lines += [pad + line for line in finish[-4:] if sink == "list"] or [
+                    pad + finish[-1]]
+                return
             if depth >= _MAX_NEST:
-                self._continuation(p, body, head, env, sink, lines, indent, extra)
+                call = self._continuation(p, body, head, env, sink, [], indent, extra)
+                if sink in ("bool", "tbool"):
+                    lines.append(f"{pad}if {call}: return" + (" True" if sink == "bool" else ""))
+                else:
+                    lines.append(f"{pad}{call}")
                 return
             body.remove(lit)
             _, call, frees, _ = self._call(lit.args[0], env)
@@ -749,22 +768,22 @@ class Program:
         lines: list[str],
         indent: int,
         extra: list[str],
-    ) -> None:
+    ) -> str:
+        """Compile the rest of ``body`` into a function of its own; the call's text.
+
+        For a ``bool`` or ``tbool`` sink the function returns whether it proved the
+        head (for ``bool``: at its first proof)."""
         name = self._fresh("k_")
         names = sorted(_names_in(env))
         sinks = {"bool": [], "list": ["out", "seen"], "tbool": ["add"], "tlist": ["add"]}[sink]
         args = ", ".join(sinks + names)
-        pad = "    " * indent
-        if sink in ("bool", "tbool"):
-            lines.append(f"{pad}if {name}({args}): return" + (" True" if sink == "bool" else ""))
-        else:
-            lines.append(f"{pad}{name}({args})")
         inner = [f"def {name}({args}):", "    for _ in ONE:"]
         sub_env = env.copy()
-        self._body(p, body, head, sub_env, sink, inner, 2, 1, extra)
+        self._body(p, list(body), head, sub_env, sink, inner, 2, 1, extra)
         if sink in ("bool", "tbool"):
             inner.append("    return False")
         extra += inner
+        return f"{name}({args})"
 
     def _check(self, lit: Literal, env: _Env) -> list[str]:
         """Lines that skip to the next binding unless ``lit`` holds (all bound)."""
@@ -930,6 +949,21 @@ class _Head:
                 self.free[var] = ("expr", value)
         if conds:
             self.pre.append(f"if not ({' and '.join(conds)}): continue")
+
+    def needs(self) -> set[str]:
+        """The rule variables the answer (and the checks at its end) are made of."""
+        out: set[str] = set()
+        for kind, value in self.free.values():
+            if kind == "term":
+                _vars(value, out)
+        for kind, a, b in self.post:
+            if kind == "eq":
+                for side in (a, b):
+                    if side[0] == "term":
+                        _vars(side[1], out)
+            else:
+                out.add(a)
+        return out
 
     def finish(self, env: _Env, sink: str) -> list[str]:
         """The lines that deliver one answer, once the body has bound every variable."""
