@@ -43,13 +43,14 @@ from plies.gdl.ground import (
     Literal,
     NormalRule,
     Pred,
+    _literal,
     normalise,
     pred_name,
     pred_of,
     strongly_connected,
 )
 from plies.gdl.reasoner import GdlRulesError
-from plies.gdl.terms import Description, Term, to_kif
+from plies.gdl.terms import Description, Rule, Term, to_kif
 
 MAX_ANSWERS: Final = 2_000_000
 """The most answers one tabled call may have: more means a recursive relation that
@@ -60,6 +61,9 @@ _MAX_NEST: Final = 14
 continuation function (CPython allows 20 nested blocks)."""
 
 _INF: Final = 1 << 60
+
+_MAX_CHOICES: Final = 64
+"""Rules whose ``or`` s make more choices than this keep them as relations of their own."""
 
 
 def _no_step() -> None:
@@ -296,7 +300,8 @@ class Program:
     """
 
     def __init__(self, desc: Description) -> None:
-        self.rules = normalise(desc.rules)
+        self.or_preds: set[Pred] = set()
+        self.rules = self._normalise(desc.rules)
         self.by_pred: dict[Pred, list[NormalRule]] = {}
         for rule in self.rules:
             pred = pred_of(rule.head)
@@ -340,6 +345,37 @@ class Program:
         self._names = 0
         self._source: list[str] = []
         self.queries: dict[Term, Callable[..., Any]] = {}
+
+    def _normalise(self, rules: tuple[Rule, ...]) -> list[NormalRule]:
+        """The rules without ``or``: expanded into one rule per choice of disjuncts when
+        that makes few rules, else each ``(or ...)`` becomes a call of a relation of its
+        own (``or~1``), one rule per disjunct: sixty ``or`` s of two make 2^60 choices."""
+        out: list[NormalRule] = []
+        for rule in rules:
+            choices = 1
+            for lit in rule.body:
+                if isinstance(lit, tuple) and lit and lit[0] == "or":
+                    choices *= max(len(lit) - 1, 1)
+            if choices <= _MAX_CHOICES:
+                out += normalise([rule])
+                continue
+            body: list[Term] = []
+            for lit in rule.body:
+                if not (isinstance(lit, tuple) and lit and lit[0] == "or"):
+                    body.append(lit)
+                    continue
+                pred = f"or~{len(self.or_preds) + 1}"
+                found: set[str] = set()
+                aux: Term = (pred, *sorted(_vars(lit, found)))
+                self.or_preds.add(pred_of(aux))
+                body.append(aux)
+                for part in lit[1:]:
+                    source = Rule(aux, (part,), rule.line, rule.column)
+                    for conjunction in _literal(part, source):
+                        out.append(NormalRule(aux, tuple(conjunction), source,
+                                              frozenset(_vars(aux, set()))))
+            out += normalise([Rule(rule.head, tuple(body), rule.line, rule.column)])
+        return out
 
     # --- the state the solvers read ----------------------------------------------------
 
@@ -681,12 +717,34 @@ class Program:
                         break
             if not body:
                 break
-            first = next((x for x in body if x.kind == "pos"), None)
+            # An (or ...) made a relation waits until the other literals bound what they
+            # can: its disjuncts may be filters (distinct, not) that bind nothing.
+            first = next((x for x in body if x.kind == "pos" and x.pred not in self.or_preds),
+                         None) or next((x for x in body if x.kind == "pos"), None)
             if first is None:  # safety guarantees a positive literal binds the rest
                 raise GroundingError("unsafe rule: a variable occurs in no positive literal")
             lit = first
+            if sink in ("list", "tlist") and all(env.bound(v) for v in head.needs()):
+                # The answer is known: the rest of the body need only hold once (without
+                # this cut, (<= (next (big ?a)) (n ?a) (n ?b) ... (n ?f)) runs through
+                # every binding of ?b ... ?f for each ?a).
+                exists = self._continuation(p, body, head, env, "bool", [], indent, extra)
+                finish = head.finish(env, sink)
+                if sink == "list":  # a known answer needs no proof
+                    lines += [pad + line for line in finish[:-5]]
+                    lines += [pad + finish[-5], pad + "if a in seen: continue"]
+                else:
+                    lines += [pad + line for line in finish[:-1]]
+                lines.append(f"{pad}if not {exists}: continue")
+                lines += [pad + line for line in finish[-4:] if sink == "list"] or [
+                    pad + finish[-1]]
+                return
             if depth >= _MAX_NEST:
-                self._continuation(p, body, head, env, sink, lines, indent, extra)
+                call = self._continuation(p, body, head, env, sink, [], indent, extra)
+                if sink in ("bool", "tbool"):
+                    lines.append(f"{pad}if {call}: return" + (" True" if sink == "bool" else ""))
+                else:
+                    lines.append(f"{pad}{call}")
                 return
             body.remove(lit)
             _, call, frees, _ = self._call(lit.args[0], env)
@@ -710,22 +768,22 @@ class Program:
         lines: list[str],
         indent: int,
         extra: list[str],
-    ) -> None:
+    ) -> str:
+        """Compile the rest of ``body`` into a function of its own; the call's text.
+
+        For a ``bool`` or ``tbool`` sink the function returns whether it proved the
+        head (for ``bool``: at its first proof)."""
         name = self._fresh("k_")
         names = sorted(_names_in(env))
         sinks = {"bool": [], "list": ["out", "seen"], "tbool": ["add"], "tlist": ["add"]}[sink]
         args = ", ".join(sinks + names)
-        pad = "    " * indent
-        if sink in ("bool", "tbool"):
-            lines.append(f"{pad}if {name}({args}): return" + (" True" if sink == "bool" else ""))
-        else:
-            lines.append(f"{pad}{name}({args})")
         inner = [f"def {name}({args}):", "    for _ in ONE:"]
         sub_env = env.copy()
-        self._body(p, body, head, sub_env, sink, inner, 2, 1, extra)
+        self._body(p, list(body), head, sub_env, sink, inner, 2, 1, extra)
         if sink in ("bool", "tbool"):
             inner.append("    return False")
         extra += inner
+        return f"{name}({args})"
 
     def _check(self, lit: Literal, env: _Env) -> list[str]:
         """Lines that skip to the next binding unless ``lit`` holds (all bound)."""
@@ -891,6 +949,21 @@ class _Head:
                 self.free[var] = ("expr", value)
         if conds:
             self.pre.append(f"if not ({' and '.join(conds)}): continue")
+
+    def needs(self) -> set[str]:
+        """The rule variables the answer (and the checks at its end) are made of."""
+        out: set[str] = set()
+        for kind, value in self.free.values():
+            if kind == "term":
+                _vars(value, out)
+        for kind, a, b in self.post:
+            if kind == "eq":
+                for side in (a, b):
+                    if side[0] == "term":
+                        _vars(side[1], out)
+            else:
+                out.add(a)
+        return out
 
     def finish(self, env: _Env, sink: str) -> list[str]:
         """The lines that deliver one answer, once the body has bound every variable."""
