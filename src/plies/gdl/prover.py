@@ -29,7 +29,7 @@ from typing import Any
 
 from plies.errors import GameFormatError
 from plies.gdl.ground import natural_key
-from plies.gdl.reasoner import GoalDefinitionError
+from plies.gdl.reasoner import goal_count_error, goal_value_error, is_goal_value
 from plies.gdl.terms import Description, Rule, Term, to_kif
 
 Binding = dict[str, Term]
@@ -278,7 +278,7 @@ class Prover:
     def goal_values(self, state: frozenset[Term], role: int) -> list[int]:
         """Every goal value of ``role`` that holds (integers from 0 to 100 only: a rule with
         another value does not give a goal value; :meth:`goal` reports it)."""
-        return sorted(int(str(v)) for v in self._goal_terms(state, role) if _is_goal_value(v))
+        return sorted(int(str(v)) for v in self._goal_terms(state, role) if is_goal_value(v))
 
     def goal(self, state: frozenset[Term], role: int) -> int:
         """The goal value of ``role`` in ``state``.
@@ -291,14 +291,10 @@ class Prover:
         name = self.roles[role]
         terms = self._goal_terms(state, role)
         for value in terms:
-            if not _is_goal_value(value):
-                shown = value if isinstance(value, str) and len(value) <= 20 else "a long term"
-                raise GoalDefinitionError(
-                    f"role {name} has the goal value {shown}; GDL goal values are integers "
-                    "from 0 to 100"
-                )
+            if not is_goal_value(value):
+                raise goal_value_error(name, value, self.format_state(state))
         if len(terms) != 1:
-            raise GoalDefinitionError(f"role {name} has {len(terms)} goal values; GDL requires one")
+            raise goal_count_error(name, [int(str(v)) for v in terms], self.format_state(state))
         return int(str(terms[0]))
 
     def _goal_terms(self, state: frozenset[Term], role: int) -> list[Term]:
@@ -308,14 +304,6 @@ class Prover:
             for a in self._query(state)
             if isinstance(a, tuple) and a[0] == "goal" and len(a) == 3 and a[1] == name
         ]
-
-
-def _is_goal_value(value: Term) -> bool:
-    """An integer from 0 to 100 (the length first: int() of 5,000 digits is a ValueError)."""
-    return (
-        isinstance(value, str) and len(value) <= 3 and value.isascii() and value.isdigit()
-        and int(value) <= 100
-    )
 
     # the rest of the StateMachine protocol
 
@@ -327,17 +315,6 @@ def _is_goal_value(value: Term) -> bool:
             if isinstance(a, tuple) and a[0] == "legal" and len(a) == 3 and a[1] in found:
                 found[a[1]].add(a[2])
         return tuple(tuple(sorted(found[name], key=str)) for name in self.roles)
-
-    def goal(self, state: frozenset[Term], role: int) -> int:
-        """The goal value of ``role``; raises
-        :class:`~plies.gdl.reasoner.GoalDefinitionError` unless there is exactly one."""
-        values = self.goal_values(state, role)
-        if len(values) != 1:
-            raise GoalDefinitionError(
-                f"role {self.roles[role]} has {len(values)} goal values in state "
-                f"{self.format_state(state)}; GDL requires exactly one"
-            )
-        return values[0]
 
     def goals(self, state: frozenset[Term]) -> tuple[int, ...]:
         """The goal value of every role (see :meth:`goal`)."""

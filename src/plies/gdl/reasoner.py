@@ -66,6 +66,38 @@ class MoveDefinitionError(GdlRulesError):
     ggp-base's ``MoveDefinitionException``)."""
 
 
+def is_goal_value(value: Term) -> bool:
+    """Whether ``value`` is a GDL goal value, an integer from 0 to 100 (the length is
+    checked first: ``int()`` of 5,000 digits is a ValueError)."""
+    return (
+        isinstance(value, str) and len(value) <= 3 and value.isascii() and value.isdigit()
+        and int(value) <= 100
+    )
+
+
+def goal_value_error(role: str, value: Term, state: str) -> GoalDefinitionError:
+    """The error every reasoner raises when a rule gives ``role`` a goal value that is not
+    an integer from 0 to 100 in the state shown as ``state``."""
+    shown = to_kif(value)
+    shown = shown if len(shown) <= 40 else f"{shown[:20]}... ({len(shown):,} characters)"
+    return GoalDefinitionError(
+        f"role {role} has the goal value {shown} in state {state}; GDL goal values are "
+        "integers from 0 to 100"
+    )
+
+
+def goal_count_error(role: str, values: Sequence[int], state: str) -> GoalDefinitionError:
+    """The error every reasoner raises when ``role`` has no goal value or several."""
+    shown = (
+        "no goal value"
+        if not values
+        else f"{len(values)} goal values ({', '.join(map(str, sorted(values)))})"
+    )
+    return GoalDefinitionError(
+        f"role {role} has {shown} in state {state}; GDL requires exactly one"
+    )
+
+
 @dataclass(frozen=True)
 class ReasonerStats:
     """Sizes of the grounded game and the seconds each phase took."""
@@ -257,23 +289,11 @@ class Reasoner:
 
     def _bad_goal_error(self, state: State, role: int, values: list[int]) -> GoalDefinitionError:
         # A rule with a goal value outside 0..100 holds here (see propnet.Network).
-        value = to_kif(self._bad_goals[-min(values) - 1])
-        value = value if len(value) <= 40 else f"{value[:20]}... ({len(value):,} characters)"
-        return GoalDefinitionError(
-            f"role {self.roles[role]} has the goal value {value} in state "
-            f"{self.format_state(state)}; GDL goal values are integers from 0 to 100"
-        )
+        value = self._bad_goals[-min(values) - 1]
+        return goal_value_error(self.roles[role], value, self.format_state(state))
 
     def _goal_error(self, state: State, role: int, values: list[int]) -> GoalDefinitionError:
-        shown = (
-            "no goal value"
-            if not values
-            else f"{len(values)} goal values ({', '.join(map(str, sorted(values)))})"
-        )
-        return GoalDefinitionError(
-            f"role {self.roles[role]} has {shown} in state {self.format_state(state)}; "
-            "GDL requires exactly one"
-        )
+        return goal_count_error(self.roles[role], values, self.format_state(state))
 
     # --- states as fluents ---------------------------------------------------------------
 

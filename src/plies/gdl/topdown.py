@@ -44,9 +44,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from plies.budget import Budget
-from plies.errors import GameFormatError, IllegalActionError
+from plies.errors import IllegalActionError
 from plies.gdl.ground import natural_key
-from plies.gdl.reasoner import GdlRulesError, GoalDefinitionError
+from plies.gdl.reasoner import (
+    GdlRulesError,
+    goal_count_error,
+    goal_value_error,
+    is_goal_value,
+)
 from plies.gdl.tdcompile import Program, compile_program
 from plies.gdl.terms import Description, Term, to_kif
 
@@ -183,36 +188,31 @@ class TopDown:
     def goal_values(self, state: TopDownState, role: int) -> list[int]:
         """Every goal value of ``role`` that holds in ``state`` (GDL wants exactly one).
 
-        Raises:
-            GameFormatError: a goal value that is not an integer from 0 to 100.
+        Only integers from 0 to 100 are goal values: a rule that gives another value is
+        left out here (a search asking what the goals are never stops on it), and
+        :meth:`goal` reports it.
         """
-        self._load(state)
-        values = self._run(self._goal, (self.roles[role],))
-        for value in values:
-            if not (isinstance(value, str) and len(value) <= 3 and value.isascii()
-                    and value.isdigit() and int(value) <= 100):
-                shown = value if isinstance(value, str) and len(value) <= 20 else "a long term"
-                raise GameFormatError(f"goal values must be integers from 0 to 100, found {shown}")
-        return sorted(int(v) for v in values)
+        return sorted(int(str(v)) for v in self._goal_terms(state, role) if is_goal_value(v))
 
     def goal(self, state: TopDownState, role: int) -> int:
         """The goal value of ``role`` in ``state``.
 
         Raises:
-            GoalDefinitionError: the role has no goal value or several in ``state``.
+            GoalDefinitionError: the role has no goal value or several in ``state``, or
+                one that is not an integer from 0 to 100.
         """
-        values = self.goal_values(state, role)
-        if len(values) != 1:
-            shown = (
-                "no goal value"
-                if not values
-                else f"{len(values)} goal values ({', '.join(map(str, values))})"
-            )
-            raise GoalDefinitionError(
-                f"role {self.roles[role]} has {shown} in state {self.format_state(state)}; "
-                "GDL requires exactly one"
-            )
-        return values[0]
+        name = self.roles[role]
+        terms = self._goal_terms(state, role)
+        for value in terms:
+            if not is_goal_value(value):
+                raise goal_value_error(name, value, self.format_state(state))
+        if len(terms) != 1:
+            raise goal_count_error(name, [int(str(v)) for v in terms], self.format_state(state))
+        return int(str(terms[0]))
+
+    def _goal_terms(self, state: TopDownState, role: int) -> list[Term]:
+        self._load(state)
+        return list(self._run(self._goal, (self.roles[role],)))
 
     def goals(self, state: TopDownState) -> tuple[int, ...]:
         """The goal value of every role in ``state`` (see :meth:`goal`)."""
