@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 
 import plies
-from plies.errors import OptionError, UnsupportedGameError
+from plies.errors import OptionError
 from plies.games import load
 from plies.gdl import load_game
 from plies.search.limits import CHECK_MOST

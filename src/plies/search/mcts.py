@@ -131,7 +131,8 @@ class MctsTree:
         selection: str = "ucb",
     ) -> None:
         if selection not in SELECTIONS:
-            raise OptionError(f"selection must be one of {', '.join(SELECTIONS)}, got {selection!r}")
+            known = ", ".join(SELECTIONS)
+            raise OptionError(f"selection must be one of {known}, got {selection!r}")
         if not exploration >= 0:
             raise OptionError(f"exploration must be >= 0, got {exploration}")
         if playout < 0:
