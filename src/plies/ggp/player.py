@@ -142,7 +142,8 @@ class GgpPlayer:
     """A General Game Playing player (see the module docstring for the message flow).
 
     ``margin`` seconds are kept back from every clock (at most ``1 - MIN_FRACTION`` of
-    it); ``mode`` forces alpha-beta or Monte Carlo instead of the automatic choice;
+    it); ``mode`` forces alpha-beta, flat Monte Carlo or UCT ("mcts") instead of the
+    automatic choice (metagaming's, :func:`plies.ggp.uct.choose_method`);
     ``seed`` fixes the random playouts.  :meth:`handle` is thread-safe.
     """
 
@@ -302,6 +303,13 @@ class GgpPlayer:
                 GdlGame(reasoner), reasoner, match.role_index, profile, match.rng,
                 mode=self.mode, table=TranspositionTable(),
             )
+            if self.mode == "auto":  # metagaming chooses between UCT and alpha-beta
+                from plies.ggp.uct import choose_method
+
+                method, why = choose_method(profile, self.budget(match.play_clock))
+                match.thinker.method = method
+                log.info("match %s: %s (%s)", match.match_id,
+                         "UCT" if method == "mcts" else "alpha-beta", why)
             match.reasoner = reasoner
             log.info(
                 "match %s: playing %s; %d playouts, %.0f states/s, length %.1f, "
