@@ -5,8 +5,9 @@
 :mod:`plies.ggp.strategy`), from the :class:`~plies.ggp.strategy.Profile` and the play
 clock.  Alpha-beta when its search sees the whole game (the estimated depth, with
 pruning, :data:`PRUNING`, reaches the mean game length: its values are then exact),
-or when it is on its own ground: two roles, zero-sum, taking turns, goals that say something before the end
-(an evaluation for its cut-offs) and at least :data:`AB_DEPTH` plies within the clock.
+or when it is on its own ground: two roles, zero-sum, taking turns, goals that say
+something before the end (an evaluation for its cut-offs) and at least
+:data:`AB_DEPTH` plies within the clock.
 UCT otherwise: with three or more roles (alpha-beta's paranoid model has every other
 role gang up on us; UCT lets each role maximise its own goal), in games that are not
 zero-sum (the same), with simultaneous steps (alpha-beta sequentialises them, pessimistic
