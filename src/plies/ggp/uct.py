@@ -65,6 +65,11 @@ PRUNING: Final = 4 / 3
 ``b ** 0.75`` of ``b`` moves with random move ordering (Knuth and Moore), ``b ** 0.5``
 with perfect ordering; the cautious end is taken."""
 
+EXPLORATION: Final = 0.4
+"""UCB1's constant for goals scaled to [0, 1]: CadiaPlayer's 40 on GDL's 0..100 scale
+(Finnsson and Björnsson 2008), less than the textbook sqrt(2): a move gets a few
+thousand iterations, too few to explore that widely."""
+
 SLICE: Final = 0.05
 """Seconds of UCT between two offers of the best move so far."""
 
@@ -137,7 +142,7 @@ class MatchTree:
     def __init__(self, thinker: Thinker, state: Any) -> None:
         view = UctView(thinker.game, thinker.reasoner, thinker.profile)
         self.tree = MctsTree(view, state, seed=thinker.rng.randrange(2**32),
-                             playout=MAX_PLAYOUT_STEPS)
+                             exploration=EXPLORATION, playout=MAX_PLAYOUT_STEPS)
         self.lock = threading.Lock()
         self.sampler = random.Random(thinker.rng.random())
         self.moves = 0  # moves thought about
