@@ -225,3 +225,20 @@ def test_an_unknown_selection_is_refused_in_one_line() -> None:
     rps = load("rps")
     with pytest.raises(OptionError, match="selection must be one of ucb, rm"):
         mcts(rps, rps.initial_state(), player=0, selection="exp3")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_chance_and_simultaneous_nodes_together_give_legal_lines(seed: int) -> None:
+    # Goofspiel with prizes drawn by chance: CHANCE and SIMULTANEOUS nodes alternate.
+    goof = load("goofspiel", cards=3, order="random")
+    state = goof.initial_state()
+    while goof.to_move(state) == plies.CHANCE:
+        state = goof.result(state, goof.chance_outcomes(state)[seed % 3][0])
+    result = mcts(goof, state, plies.Limit(nodes=800), player=1, seed=seed, all_values=True)
+    lo, hi = goof.utility_range
+    assert lo <= result.value <= hi and not result.exact
+    assert result.action in goof.player_actions(state, 1)
+    assert set(result.action_values or {}) <= set(goof.player_actions(state, 1))
+    for joint in result.pv:
+        assert joint in goof.actions(state)
+        state = goof.result(state, joint)

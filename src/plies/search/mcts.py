@@ -12,7 +12,9 @@ the path (*backpropagation*).
   (``chance_outcomes``); in a playout too.
 - **Simultaneous moves: decoupled UCT** (Lanctot, Lisý and Winands, 2013; CadiaPlayer).
   At a SIMULTANEOUS node each player chooses its own action by UCB1 on its own
-  statistics (its visits and reward sums of that action, whatever the others chose);
+  statistics (its visits and reward sums of that action, whatever the others chose),
+  or uniformly at random in 5% of its choices (``UCB_MIX``: in a symmetric game both
+  players' statistics are equal, and pure UCB1 would have them choose in lockstep);
   the joint action is the tuple.  The final move there is the searching player's most
   visited own action, and ``strategy`` its visit frequencies: in a zero-sum matrix
   game such as rock-paper-scissors they approach a mixed equilibrium (approximately:
