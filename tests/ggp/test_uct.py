@@ -235,3 +235,45 @@ def test_auto_mode_logs_its_choice_and_why(caplog: Any) -> None:
     assert "match uct.c4: UCT (branching 8, length" in caplog.text
     assert "zero-sum, uninformative goals)" in caplog.text
     assert " by mcts, " in caplog.text
+
+
+# --- MAST playouts ---------------------------------------------------------------------------
+
+# Three steps, a or b each time; the goal counts the a's (0, 33, 66 or 100).
+COUNT_AS = """
+(role p) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+(legal p a) (legal p b)
+(<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+(<= (next (as ?n)) (does p b) (true (as ?n)))
+(<= (next (as ?y)) (does p a) (true (as ?x)) (succ ?x ?y))
+(init (as 0))
+(<= terminal (true (step 3)))
+(<= (goal p 0) (true (as 0))) (<= (goal p 33) (true (as 1)))
+(<= (goal p 66) (true (as 2))) (<= (goal p 100) (true (as 3)))
+"""
+
+
+def test_mast_learns_which_moves_pay_and_plays_them_more() -> None:
+    from plies.ggp.uct import Mast
+
+    reasoner = Reasoner(parse(COUNT_AS))
+    mast = Mast(reasoner)
+    rng = random.Random(0)
+    a, b = (reasoner.move_table[0].index(m) for m in ("a", "b"))
+    for _ in range(300):
+        end = mast.playout(reasoner.initial_state(), rng, 100)
+        assert reasoner.is_terminal(end)
+    assert mast.weights[0][a] > mast.weights[0][b]
+    goals = [reasoner.goal(mast.playout(reasoner.initial_state(), rng, 100), 0)
+             for _ in range(200)]
+    assert sum(goals) / len(goals) > 60  # uniform moves average 50
+
+
+def test_mast_playouts_stop_at_the_limit_and_learn_nothing_there() -> None:
+    from plies.ggp.uct import Mast
+
+    reasoner = Reasoner(parse(COUNT_AS))
+    mast = Mast(reasoner)
+    state = mast.playout(reasoner.initial_state(), random.Random(1), 2)
+    assert not reasoner.is_terminal(state)
+    assert mast.stats == [{}]

@@ -33,6 +33,7 @@ playouts only met constant-sum goals lets a proven win prove its parent.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 import time
@@ -40,7 +41,7 @@ from typing import Any, Final
 
 from plies.game import SIMULTANEOUS
 from plies.gdl.game import GdlGame
-from plies.gdl.reasoner import Reasoner
+from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Term
 from plies.ggp.strategy import (
     MAX_PLAYOUT_STEPS,
@@ -50,6 +51,7 @@ from plies.ggp.strategy import (
     Method,
     Profile,
     Thinker,
+    safe_goal,
 )
 from plies.search import Limit, SearchResult
 from plies.search.mcts import MctsTree
@@ -118,17 +120,87 @@ def describe(profile: Profile) -> str:
     return ", ".join(parts)
 
 
+MAST: Final = True
+"""Whether the match's playouts follow MAST (:class:`Mast`) rather than uniform moves."""
+
+MAST_TAU: Final = 10.0
+"""The temperature of MAST's Gibbs sampling, on GDL's 0..100 goal scale (CadiaPlayer's)."""
+
+
+class Mast:
+    """The Move-Average Sampling Technique (Finnsson and Björnsson 2008), CadiaPlayer's
+    playout policy: each role keeps the mean goal it reached in the playouts where it
+    played a move (whatever the state), and plays its moves with probabilities
+    ``exp(Q(move) / tau)`` (Gibbs sampling; a move never seen counts as the best, 100).
+    Good moves of a game (a capture, the centre column) are found this way in every
+    position at once.  On the reasoner's fast path (move indices)."""
+
+    def __init__(self, reasoner: Reasoner, tau: float = MAST_TAU) -> None:
+        self.reasoner = reasoner
+        self.tau = tau
+        roles = len(reasoner.roles)
+        self.stats: list[dict[int, list[float]]] = [{} for _ in range(roles)]
+        self.weights: list[dict[int, float]] = [{} for _ in range(roles)]
+        self.unseen = math.exp(100.0 / tau)
+
+    def playout(self, state: Any, rng: random.Random, limit: int) -> Any:
+        """The state after up to ``limit`` steps of MAST's moves; learns from the goals
+        at the end when the game ended."""
+        reasoner = self.reasoner
+        terminal, legal_of = reasoner.is_terminal, reasoner.legal_indices
+        step, draw = reasoner.next_state_indices, rng.random
+        weights, unseen = self.weights, self.unseen
+        played: list[tuple[int, int]] = []
+        for _ in range(limit):
+            if terminal(state):
+                break
+            joint = []
+            for role, moves in enumerate(legal_of(state)):
+                if len(moves) == 1:
+                    joint.append(moves[0])
+                    continue
+                if not moves:
+                    raise MoveDefinitionError(
+                        f"role {reasoner.roles[role]} has no legal move in the non-terminal "
+                        f"state {reasoner.format_state(state)}"
+                    )
+                known = weights[role]
+                ws = [known.get(m, unseen) for m in moves]
+                x = draw() * sum(ws)
+                pick = moves[-1]
+                for m, w in zip(moves, ws, strict=True):
+                    x -= w
+                    if x < 0.0:
+                        pick = m
+                        break
+                joint.append(pick)
+                played.append((role, pick))
+            state = step(state, joint)
+        if terminal(state):
+            goals = [safe_goal(reasoner, state, r) for r in range(len(weights))]
+            for role, move in played:
+                entry = self.stats[role].setdefault(move, [0.0, 0])
+                entry[0] += goals[role] or 0.0
+                entry[1] += 1
+                weights[role][move] = math.exp(entry[0] / entry[1] / self.tau)
+        return state
+
+
 class UctView(GoalEvaluated):
     """The GDL game as UCT sees it: the goals (0..100), the reasoner's fast random
     playouts (a wrapper would otherwise hide them) and ``zero_sum`` as metagaming saw
-    it, which lets MCTS-Solver prove a parent from a won child in a two-role game."""
+    it, which lets MCTS-Solver prove a parent from a won child in a two-role game.
+    With ``mast`` the playouts are MAST's (:class:`Mast`), not uniformly random."""
 
-    def __init__(self, game: GdlGame, reasoner: Reasoner, profile: Profile) -> None:
+    def __init__(
+        self, game: GdlGame, reasoner: Reasoner, profile: Profile, mast: Mast | None = None
+    ) -> None:
         super().__init__(game, reasoner, profile.informative)
         self.zero_sum = profile.zero_sum
         self.has_simultaneous = profile.simultaneous > 0
         # The moves and states are the game's own, so its fast playout applies.
-        self.random_playout = game.random_playout  # type: ignore[assignment]
+        playout = game.random_playout if mast is None else mast.playout
+        self.random_playout = playout  # type: ignore[assignment]
 
 
 class MatchTree:
@@ -140,7 +212,8 @@ class MatchTree:
     """
 
     def __init__(self, thinker: Thinker, state: Any) -> None:
-        view = UctView(thinker.game, thinker.reasoner, thinker.profile)
+        mast = Mast(thinker.reasoner) if MAST else None
+        view = UctView(thinker.game, thinker.reasoner, thinker.profile, mast)
         self.tree = MctsTree(view, state, seed=thinker.rng.randrange(2**32),
                              exploration=EXPLORATION, playout=MAX_PLAYOUT_STEPS)
         self.lock = threading.Lock()
