@@ -25,8 +25,8 @@ turn that is the root's most visited move (or a proven one, MCTS-Solver); at a
 simultaneous step a move drawn from our own visit frequencies (decoupled UCT's mixed
 strategy, after dropping the rarely visited moves that are only explored); at a step
 where our move is forced, the forced move at once, and the search goes on until the
-clock (pondering: the tree grows where the others choose).  Rewards are goals
-scaled to [0, 1]; each role maximises its own (max^n), and a two-role game whose
+clock (pondering: the tree grows where the others choose).  Playouts follow MAST
+(:class:`Mast`).  Rewards are goals scaled to [0, 1]; each role maximises its own (max^n), and a two-role game whose
 playouts only met constant-sum goals lets a proven win prove its parent.
 """
 
