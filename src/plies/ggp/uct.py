@@ -26,8 +26,9 @@ simultaneous step a move drawn from our own visit frequencies (decoupled UCT's m
 strategy, after dropping the rarely visited moves that are only explored); at a step
 where our move is forced, the forced move at once, and the search goes on until the
 clock (pondering: the tree grows where the others choose).  Playouts follow MAST
-(:class:`Mast`).  Rewards are goals scaled to [0, 1]; each role maximises its own (max^n), and a two-role game whose
-playouts only met constant-sum goals lets a proven win prove its parent.
+(:class:`Mast`).  Rewards are goals scaled to [0, 1]; each role maximises its own
+(max^n), and a two-role game whose playouts only met constant-sum goals lets a proven
+win prove its parent.
 """
 
 from __future__ import annotations
