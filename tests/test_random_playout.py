@@ -94,12 +94,20 @@ def test_gdl_playouts_are_the_generic_playouts(name: str) -> None:
     assert _same_as_the_generic_playout(_gdl(name), 12, 20) > 0
 
 
-def test_gdl_playouts_refuse_a_simultaneous_state_as_the_generic_one_does() -> None:
+def test_gdl_playouts_through_simultaneous_steps_are_the_generic_playouts() -> None:
+    # roshambo2: every step is simultaneous; each role draws its own move.
     game = _gdl("roshambo2")
-    state = game.initial_state()
-    for playout in (game.random_playout, lambda s, r, n: default_random_playout(game, s, r, n)):
-        with pytest.raises(UnsupportedGameError, match="random playout met a simultaneous"):
-            playout(state, random.Random(0), 10)
+    assert game.to_move(game.initial_state()) == plies.SIMULTANEOUS
+    assert _same_as_the_generic_playout(game, 10, 3) > 0
+
+
+def test_the_generic_playout_plays_simultaneous_matrix_games() -> None:
+    rps = load("rps")
+    end = default_random_playout(rps, rps.initial_state(), random.Random(0), 10)
+    assert rps.is_terminal(end)
+    seen = {default_random_playout(rps, rps.initial_state(), random.Random(s), 1).last
+            for s in range(60)}
+    assert len(seen) == 9  # every joint action is drawn
 
 
 @pytest.mark.parametrize("name", ["connect4", "othello"])
@@ -152,3 +160,13 @@ def test_the_default_playout_refuses_a_mover_that_is_no_player() -> None:
 
     with pytest.raises(UnsupportedGameError, match=r"^broken: a random playout met to_move 5"):
         default_random_playout(Broken(), 0, random.Random(0), 3)
+
+
+@pytest.mark.parametrize("name", ["ticTacToe", "roshambo2"])
+def test_gdl_playouts_on_the_top_down_prover_are_the_generic_playouts(name: str) -> None:
+    # GdlGame over a machine without the propnet's move indices takes the protocol path.
+    from plies.gdl import GdlGame, parse
+    from plies.gdl.topdown import TopDown
+
+    game = GdlGame(TopDown(parse((GDL_DATA / f"{name}.kif").read_text())))
+    assert _same_as_the_generic_playout(game, 6, 4) > 0

@@ -36,6 +36,7 @@ from plies.imperfect import ImperfectInformation, Observable
 from plies.search import (
     ALGORITHMS,
     Limit,
+    MctsTree,
     Narrator,
     Quiescent,
     SearchResult,
@@ -75,6 +76,7 @@ __all__ = [
     "IllegalActionError",
     "ImperfectInformation",
     "Limit",
+    "MctsTree",
     "MultiMoveRules",
     "MultiMoveState",
     "MultiMoveTurns",

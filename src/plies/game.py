@@ -473,13 +473,15 @@ def default_random_playout(game: Any, state: Any, rng: random.Random, limit: int
     Until the game ends or ``limit`` plies were played: at a CHANCE node the outcome
     ``rng.choices(outcomes, probabilities)[0]``, at a player's node the action
     ``actions[int(rng.random() * len(actions))]`` (uniform, in ``actions()`` order; one
-    ``random()`` call is several times cheaper than ``randrange``).  A game's
+    ``random()`` call is several times cheaper than ``randrange``), at a SIMULTANEOUS
+    node the joint action of each player's own action drawn that way from
+    ``player_actions(state, p)``, one draw per player in player order.  A game's
     ``random_playout`` hook must consume ``rng`` in this same way (only faster), so that
     both return the same state from the same generator state.
 
     Raises:
-        UnsupportedGameError: a SIMULTANEOUS node, a ``to_move`` that is no player, or a
-            non-terminal state without legal actions.
+        UnsupportedGameError: a ``to_move`` that is no player, or a non-terminal state
+            without legal actions (or a player without one at a SIMULTANEOUS node).
 
     >>> from plies.games import load
     >>> nim = load("nim")
@@ -514,13 +516,24 @@ def _random_moves(
         if mover == CHANCE:
             outcomes = chance_outcomes(state)
             action = choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+        elif mover == SIMULTANEOUS:
+            own = getattr(game, "player_actions", None)
+            joint = []
+            for p in range(players):
+                legal = own(state, p) if own else default_player_actions(game, state, p)
+                if not legal:
+                    raise UnsupportedGameError(
+                        f"player {p} has no legal action in the non-terminal state {state!r}"
+                    )
+                joint.append(legal[int(draw() * len(legal))])
+            action = tuple(joint)
         else:
             if not 0 <= mover < players:
                 name = getattr(game, "name", None) or type(game).__name__
-                what = "a simultaneous-move node" if mover == SIMULTANEOUS else (
-                    f"to_move {mover!r}, which is not a player (0..{players - 1})"
+                raise UnsupportedGameError(
+                    f"{name}: a random playout met to_move {mover!r}, which is not a "
+                    f"player (0..{players - 1})"
                 )
-                raise UnsupportedGameError(f"{name}: a random playout met {what}")
             legal = actions(state)
             if not legal:
                 raise UnsupportedGameError(f"non-terminal state without legal actions: {state!r}")

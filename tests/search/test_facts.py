@@ -38,7 +38,7 @@ class Declared:
 
 
 CHANCE_OK = {"expectiminimax", "maxn", "simultaneous", "mcts"}
-SIMULTANEOUS_OK = {"simultaneous"}
+SIMULTANEOUS_OK = {"simultaneous", "mcts"}  # mcts: decoupled UCT
 
 
 SEARCHERS = {name: a.searcher for name, a in ALGORITHMS.items()}

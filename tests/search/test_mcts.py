@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 
 import plies
-from plies.errors import OptionError, UnsupportedGameError
+from plies.errors import OptionError
 from plies.games import load
 from plies.gdl import load_game
 from plies.search.limits import CHECK_MOST
@@ -198,18 +198,11 @@ def test_bad_options_are_refused_in_one_line() -> None:
         mcts(ttt, ttt.initial_state(), trace=print)
 
 
-def test_simultaneous_moves_are_refused() -> None:
-    rps = load("rps")
-    with pytest.raises(UnsupportedGameError, match=r"^mcts cannot search simultaneous moves"):
-        mcts(rps, rps.initial_state(), player=0)
-    assert algorithm("mcts").refusal(rps) is not None
-
-
 def test_the_registry_and_analyze_run_it() -> None:
     ttt = load("tictactoe")
     state = play(ttt, 0, 3, 1, 4)
     entry = algorithm("mcts")
-    assert entry.chance and not entry.simultaneous and not entry.exact
+    assert entry.chance and entry.simultaneous and not entry.exact
     got = plies.analyze(ttt, state, plies.Limit(nodes=1500), algorithm="mcts", playout=50)
     assert got.action == 2 and got.action_values is not None
     assert max(got.action_values, key=got.action_values.__getitem__) == 2

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Final, TypeAlias
 
 from plies.budget import Budget
-from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
+from plies.errors import GameFormatError, IllegalActionError
 from plies.game import SIMULTANEOUS, Game
 from plies.gdl.ground import DEFAULT_BUDGET, natural_key
 from plies.gdl.machine import MachineChoice, StateMachine, build_machine
@@ -171,10 +171,10 @@ class GdlGame(Game[State, Any]):
         playout states would only churn: the same moves as
         :func:`plies.game.default_random_playout` with the same generator (one
         ``rng.random()`` per step for the mover, role 0 at a forced step; the other roles
-        play their first legal move, as :meth:`result` does).
+        play their first legal move, as :meth:`result` does; at a
+        SIMULTANEOUS step one ``rng.random()`` per role, in role order).
 
         Raises:
-            UnsupportedGameError: the playout meets a SIMULTANEOUS state.
             MoveDefinitionError: a role has no legal move in a non-terminal state.
         """
         reasoner = self.reasoner
@@ -190,17 +190,16 @@ class GdlGame(Game[State, Any]):
             joint = []
             for role, moves in enumerate(legal):
                 if len(moves) > 1:
-                    if mover >= 0:
-                        raise UnsupportedGameError(
-                            f"{self.name}: a random playout met a simultaneous-move node"
-                        )
-                    mover = role
+                    mover = role if mover == -1 else SIMULTANEOUS
                 elif not moves:
                     self._node(state)  # raises MoveDefinitionError, naming the role
                 joint.append(moves[0])
-            mover = max(mover, 0)
-            moves = legal[mover]
-            joint[mover] = moves[int(draw() * len(moves))]
+            if mover == SIMULTANEOUS:  # every role draws, as the generic joint move does
+                joint = [moves[int(draw() * len(moves))] for moves in legal]
+            else:
+                mover = max(mover, 0)
+                moves = legal[mover]
+                joint[mover] = moves[int(draw() * len(moves))]
             state = step(state, joint)
         return state
 
@@ -213,19 +212,19 @@ class GdlGame(Game[State, Any]):
                 return state
             legal = machine.legal_all(state)
             mover = -1
+            joint = []
             for role, moves in enumerate(legal):
                 if len(moves) > 1:
-                    if mover >= 0:
-                        raise UnsupportedGameError(
-                            f"{self.name}: a random playout met a simultaneous-move node"
-                        )
-                    mover = role
+                    mover = role if mover == -1 else SIMULTANEOUS
                 elif not moves:
                     self._node(state)  # raises MoveDefinitionError, naming the role
-            mover = max(mover, 0)
-            joint = [moves[0] for moves in legal]
-            moves = legal[mover]
-            joint[mover] = moves[int(draw() * len(moves))]
+                joint.append(moves[0])
+            if mover == SIMULTANEOUS:  # every role draws, as on the fast path
+                joint = [moves[int(draw() * len(moves))] for moves in legal]
+            else:
+                mover = max(mover, 0)
+                moves = legal[mover]
+                joint[mover] = moves[int(draw() * len(moves))]
             state = machine.next_state(state, joint)
         return state
 

@@ -66,8 +66,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     serve.add_argument("--name", default="plies", help="the name INFO reports (default plies)")
     serve.add_argument(
-        "--mode", choices=["auto", "alphabeta", "montecarlo"], default="auto",
-        help="how moves are chosen (default auto: alpha-beta, Monte Carlo when too deep)",
+        "--mode", choices=["auto", "alphabeta", "montecarlo", "mcts"], default="auto",
+        help="how moves are chosen: alphabeta, montecarlo (flat playouts), mcts (UCT with "
+        "the tree kept across moves) or auto (default: metagaming chooses UCT or alpha-beta)",
     )
     serve.add_argument(
         "--simultaneous", choices=["mixed", "pessimistic"], default="mixed",

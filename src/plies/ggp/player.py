@@ -80,6 +80,7 @@ from plies.ggp.strategy import (
     profile_game,
 )
 from plies.ggp.sync import always_legal, apply_joint, likely_legal, rule_moves
+from plies.ggp.uct import choose_method
 from plies.search.engine import TranspositionTable
 
 log = logging.getLogger("plies.ggp")
@@ -415,7 +416,8 @@ class GgpPlayer:
     """A General Game Playing player (see the module docstring for the message flow).
 
     ``margin`` seconds are kept back from every clock (at most ``1 - MIN_FRACTION`` of
-    it); ``mode`` forces alpha-beta or Monte Carlo instead of the automatic choice;
+    it); ``mode`` forces alpha-beta, flat Monte Carlo or UCT ("mcts") instead of the
+    automatic choice (metagaming's, :func:`plies.ggp.uct.choose_method`);
     ``seed`` fixes the random playouts and the draws of mixed strategies;
     ``simultaneous`` plays a step where several roles choose as a ``"mixed"`` strategy of
     its stage game (default) or by the ``"pessimistic"`` sequentialisation (a pure move;
@@ -714,11 +716,18 @@ class GgpPlayer:
                 match.match_id, machine.kind, type(err).__name__, err,
             )
             profile = Profile()
-        return Thinker(
+        thinker = Thinker(
             GdlGame(machine), machine, match.role_index, profile, match.rng,
             mode=self.mode, table=TranspositionTable(),
             simultaneous=self.simultaneous, sampler=match.sampler,
         )
+        if self.mode == "auto":  # metagaming chooses between UCT and alpha-beta
+            thinker.method, why = choose_method(profile, self.budget(match.play_clock))
+            log.info(
+                "match %s: %s on %s (%s)", match.match_id,
+                "UCT" if thinker.method == "mcts" else "alpha-beta", machine.kind, why,
+            )
+        return thinker
 
     def _built(self, match: Match) -> None:
         """One build ended: the match is ready if it has a machine, or failed if that

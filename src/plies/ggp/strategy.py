@@ -165,7 +165,10 @@ class Profile:
     transition).  ``length``: mean number of steps of a playout.  ``branching``: mean
     number of joint moves at a step where somebody has a choice.  ``informative``: some
     role's goal value changed between non-terminal states, so the cut-off evaluation
-    carries information.
+    carries information.  ``roles``: the number of roles.  ``simultaneous``: the share
+    of those steps where several roles had a choice.  ``zero_sum``: every terminal state
+    the playouts reached gave goals with the same sum (constant-sum, as GDL's 0..100
+    zero-sum games are; False when none was reached).
     """
 
     playouts: int = 0
@@ -175,6 +178,9 @@ class Profile:
     branching: float = 1.0
     informative: bool = False
     seconds: float = 0.0
+    roles: int = 0
+    simultaneous: float = 0.0
+    zero_sum: bool = False
 
     def depth(self, seconds: float) -> float:
         """The depth a full-width search is estimated to complete in ``seconds``, in
@@ -217,9 +223,10 @@ def profile_game(
     roles = range(len(reasoner.roles))
     legal_of, step = playout_ops(reasoner)
     start = time.perf_counter()
-    playouts = steps = choice_steps = 0
+    playouts = steps = choice_steps = together = 0
     joint_total = 0.0
     goals_seen: list[set[float]] = [set() for _ in roles]
+    sums: set[float] = set()  # of the goals of terminal states
     try:
         while playouts < max_playouts:
             s = state
@@ -231,6 +238,7 @@ def profile_game(
                 if joint > 1:
                     choice_steps += 1
                     joint_total += joint
+                    together += sum(len(m) > 1 for m in legal) > 1
                 if rng.random() < 0.25:  # goals before the end, sampled: a query each
                     for r in roles:
                         g = safe_goal(reasoner, s, r)
@@ -238,6 +246,9 @@ def profile_game(
                 s = step(s, [rng.choice(m) for m in legal])
                 n += 1
                 steps += 1
+            if n < MAX_PLAYOUT_STEPS and len(sums) < 2:
+                goals = [safe_goal(reasoner, s, r) for r in roles]
+                sums.add(math.nan if None in goals else sum(g or 0.0 for g in goals))
             playouts += 1
     except TimeUp:
         pass
@@ -250,13 +261,17 @@ def profile_game(
         branching=joint_total / choice_steps if choice_steps else 1.0,
         informative=any(len(g) > 1 for g in goals_seen),
         seconds=seconds,
+        roles=len(roles),
+        simultaneous=together / choice_steps if choice_steps else 0.0,
+        zero_sum=len(sums) == 1 and not any(math.isnan(x) for x in sums),
     )
 
 
 # --- move selection -------------------------------------------------------------------------
 
-Source = Literal["forced", "fallback", "alphabeta", "montecarlo", "mixed"]
-Mode = Literal["auto", "alphabeta", "montecarlo"]
+Source = Literal["forced", "fallback", "alphabeta", "montecarlo", "mixed", "mcts"]
+Mode = Literal["auto", "alphabeta", "montecarlo", "mcts"]
+Method = Literal["", "alphabeta", "mcts"]
 Simultaneous = Literal["mixed", "pessimistic"]
 """How a step where several roles choose at once is played: a mixed strategy of its
 stage game (:mod:`plies.ggp.stage`), or the pessimistic sequentialisation (pure)."""
@@ -294,7 +309,12 @@ class Thinker:
     stage (for reproducible results).  ``simultaneous`` says how steps where several
     roles choose are played (:data:`Simultaneous`); ``sampler`` draws the mixed
     strategies' moves (default ``rng``; a generator of its own keeps the draws
-    reproducible when the playouts' count depends on the clock).
+    reproducible when the playouts' count depends on the clock).  ``method`` is
+    metagaming's choice for ``mode`` "auto" (:func:`plies.ggp.uct.choose_method`; ""
+    keeps the steps of the module docstring); "mcts" (or ``mode="mcts"``) thinks with UCT
+    (:mod:`plies.ggp.uct`) in the match's tree, ``tree``, kept from move to move.  With
+    ``simultaneous="mixed"`` a step where several roles choose is played as a stage game
+    in every mode but ``mode="mcts"``, where decoupled UCT draws from its visit counts.
     """
 
     game: GdlGame
@@ -307,6 +327,8 @@ class Thinker:
     max_playouts: int | None = None
     simultaneous: Simultaneous = "mixed"
     sampler: random.Random | None = None
+    method: Method = ""
+    tree: Any = None
 
 
 def choose_move(thinker: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
@@ -327,11 +349,20 @@ def choose_move(thinker: Thinker, state: Any, clock: Clock, choice: Choice) -> N
 
 
 def _think(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
+    staged = (
+        t.simultaneous == "mixed" and t.mode != "mcts"
+        and t.game.to_move(state) == SIMULTANEOUS
+    )
+    if not staged and (t.mode == "mcts" or (t.mode == "auto" and t.method == "mcts")):
+        from plies.ggp.uct import uct_move  # imported here: plies.ggp.uct imports this module
+
+        uct_move(t, state, clock, choice)
+        return
     legal = t.reasoner.legal(state, t.role)
     if len(legal) == 1:
         choice.offer(legal[0], "forced")
         return
-    if t.simultaneous == "mixed" and t.game.to_move(state) == SIMULTANEOUS:
+    if staged:
         from plies.ggp.stage import play_stage  # stage builds on this module
 
         if play_stage(t, state, clock, choice):

@@ -14,7 +14,7 @@ from plies.search.brs import brs, brs_plus
 from plies.search.common import Limit, SearchResult, SearchStats, StopSignal, TraceEvent
 from plies.search.determinize import determinize
 from plies.search.maxn import maxn
-from plies.search.mcts import mcts
+from plies.search.mcts import MctsTree, mcts
 from plies.search.minimax import expectiminimax, minimax
 from plies.search.narrate import Narrator
 from plies.search.quiescence import Quiescent
@@ -26,6 +26,7 @@ __all__ = [
     "Algorithm",
     "Limit",
     "MatrixSolution",
+    "MctsTree",
     "Narrator",
     "Quiescent",
     "SearchResult",

@@ -9,7 +9,19 @@ the path (*backpropagation*).
 - **N players.**  Every node keeps one reward sum per player and its mover maximises its
   own (the max^n view, as in :func:`plies.maxn`); two zero-sum players get plain UCT.
 - **Chance.**  At a CHANCE node selection *samples* an outcome by its probability
-  (``chance_outcomes``); in a playout too.  Simultaneous moves are refused.
+  (``chance_outcomes``); in a playout too.
+- **Simultaneous moves: decoupled UCT** (Lanctot, Lisý and Winands, 2013; CadiaPlayer).
+  At a SIMULTANEOUS node each player chooses its own action by UCB1 on its own
+  statistics (its visits and reward sums of that action, whatever the others chose),
+  or uniformly at random in 5% of its choices (``UCB_MIX``: in a symmetric game both
+  players' statistics are equal, and pure UCB1 would have them choose in lockstep);
+  the joint action is the tuple.  The final move there is the searching player's most
+  visited own action, and ``strategy`` its visit frequencies: in a zero-sum matrix
+  game such as rock-paper-scissors they approach a mixed equilibrium (approximately:
+  decoupled UCB1 is not guaranteed to converge to one, Lanctot et al. show; it does
+  closely on the games tested; ``selection="rm"``, regret matching, does better).
+  Every combination of the players' ``player_actions``
+  must be a legal joint action.  Playouts draw every player's action at random.
 - **Rewards.**  With a finite ``utility_range`` ``(lo, hi)`` a utility ``u`` is the reward
   ``(u - lo) / (hi - lo)`` in [0, 1] and the default exploration constant ``sqrt(2)`` is
   the textbook one.  Without known bounds rewards are raw utilities: pass an
@@ -20,8 +32,17 @@ the path (*backpropagation*).
   (Connect Four, Othello, GDL games) plays them on its own fast path, with the same draws.
 - **MCTS-Solver** (Winands, Björnsson and Saito, 2008; ``solver=True``, the default):
   terminal nodes are solved, and a node whose children prove its value is solved too
-  (see ``_Tree.prove``); solved nodes need no playout, selection scores them by their
-  exact reward, and a solved root ends the search with ``exact=True`` and max^n's value.
+  (see :meth:`plies.search.mcts_tree.Tree.prove`); solved nodes need no playout,
+  selection scores them by their exact reward, and a solved root ends the search with
+  ``exact=True`` and max^n's value.  A SIMULTANEOUS node is never solved: its exact
+  value is the equilibrium of a stage game (a linear program, see
+  :func:`plies.search.simultaneous.simultaneous`), which no single child proves; so a
+  proof stops rising there.
+- **Tree reuse.**  :class:`MctsTree` keeps the tree between searches: search, play a
+  move, :meth:`MctsTree.advance` (or :meth:`MctsTree.reroot` to a state) to the child
+  that was reached, and search again from that subtree with its statistics kept, as a
+  game-playing program does between its moves.  :func:`mcts` is one search of a fresh
+  tree.
 """
 
 from __future__ import annotations
@@ -30,12 +51,11 @@ import dataclasses
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Final
 
-from plies.errors import OptionError, UnsupportedGameError
-from plies.game import CHANCE, SIMULTANEOUS, Game, GameOps, game_ops
+from plies.errors import OptionError
+from plies.game import CHANCE, SIMULTANEOUS, Game, game_ops
 from plies.search.common import (
     Limit,
     OutOfBudget,
@@ -46,8 +66,18 @@ from plies.search.common import (
     Trace,
     budget_check,
     check_tie,
-    not_a_player,
     resolve_player,
+)
+from plies.search.mcts_tree import (
+    ANTI_DECISIVE,
+    Node,
+    Tree,
+    final_choice,
+    joint_action,
+    joint_key,
+    mean_reward,
+    own_choice,
+    own_strategy,
 )
 
 EXPLORATION: Final = math.sqrt(2)
@@ -56,13 +86,12 @@ PLAYOUT: Final = 200
 """Plies a playout plays at most before ``evaluate`` scores where it stopped."""
 ITERATIONS: Final = 10_000
 """Iterations of a search given neither time, nodes nor stop."""
-ANTI_DECISIVE: Final = 32
-"""The most root moves for which the root is scanned for anti-decisive moves (the scan
-costs about the square of the moves in ``result`` calls; see ``_Tree.scan_root``)."""
+SELECTIONS: Final = ("ucb", "rm")
+"""How players choose at SIMULTANEOUS nodes: decoupled UCB1, or regret matching."""
 
 
 class MctsSearcher(Searcher):
-    """MCTS's declared capabilities for the registry (chance: yes, simultaneous: no).
+    """MCTS's declared capabilities for the registry (chance: yes, simultaneous: yes).
 
     MCTS is not a depth-first recursion: :func:`mcts` runs the tree itself, and this
     class only carries the facts :meth:`Searcher.refuse` checks.
@@ -70,303 +99,168 @@ class MctsSearcher(Searcher):
 
     algorithm = "mcts"
     chance_ok = True
+    simultaneous_ok = True
 
 
-@dataclass(eq=False, slots=True)
-class Node:
-    """One state in the tree: its mover, children and per-player reward sums.
+class MctsTree:
+    """A UCT tree that lives across searches: search, move, re-root, search again.
 
-    ``children`` maps an index into ``moves`` (the actions, or at a CHANCE node the
-    outcomes) to the child; ``untried`` are the indices not expanded yet.  ``proof`` is
-    set on terminal nodes and, with the solver, on nodes whose value is proven.
+    Built at ``state`` with the search's settings (see :func:`mcts` for ``seed``,
+    ``exploration``, ``playout``, ``solver`` and ``selection``).  :meth:`search` adds iterations to
+    the tree and returns what :func:`mcts` returns; :meth:`advance` and :meth:`reroot`
+    move the root down to the state reached after a move, keeping that subtree with its
+    visits, reward sums and proofs (the rest of the tree is dropped), so the next search
+    starts from what the last one learnt about the position actually played.  One
+    generator (seeded once) serves every search of the tree.
+
+    >>> from plies.games import load
+    >>> ttt = load("tictactoe")
+    >>> tree = MctsTree(ttt, ttt.initial_state(), seed=1)
+    >>> first = tree.search(Limit(nodes=500))
+    >>> tree.advance(first.action), tree.visits > 0
+    (True, True)
     """
 
-    state: Any
-    mover: int
-    terminal: bool
-    moves: Sequence[Any] = ()
-    probs: Sequence[float] = ()
-    untried: list[int] = field(default_factory=list)
-    children: dict[int, Node] = field(default_factory=dict)
-    visits: int = 0
-    totals: list[float] = field(default_factory=list)
-    proof: list[float] | None = None  # the exact reward vector, once the node is solved
-    best: int = -1  # the child that proves a decision node's value
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        *,
+        seed: int | None = None,
+        exploration: float = EXPLORATION,
+        playout: int = PLAYOUT,
+        solver: bool = True,
+        selection: str = "ucb",
+    ) -> None:
+        if selection not in SELECTIONS:
+            known = ", ".join(SELECTIONS)
+            raise OptionError(f"selection must be one of {known}, got {selection!r}")
+        if not exploration >= 0:
+            raise OptionError(f"exploration must be >= 0, got {exploration}")
+        if playout < 0:
+            raise OptionError(f"playout must be >= 0 plies, got {playout}")
+        MctsSearcher.refuse(game)
+        self.game = game
+        self.seed = 0 if seed is None else seed
+        self.ops = game_ops(game)
+        self.tree = Tree(
+            game, self.ops, random.Random(self.seed), exploration, playout, SearchStats(), solver,
+            selection,
+        )
+        self.tree.root = self.tree.node(state)
 
+    @property
+    def root(self) -> Node:
+        """The root node (its ``visits``, ``totals``, ``children``, ``proof``)."""
+        return self.tree.root
 
-@dataclass
-class _Tree:
-    game: Any
-    ops: GameOps
-    rng: random.Random
-    exploration: float
-    playout: int
-    stats: SearchStats
-    solver: bool = True
-    lo: float = 0.0
-    span: float = 1.0  # rewards are (u - lo) / span; (0, 1) when utilities are unbounded
-    bounded: bool = False
-    shortcut: bool = False  # a top-reward child proves its parent (see prove)
-    root: Node = field(init=False)
+    @property
+    def state(self) -> Any:
+        """The root's state."""
+        return self.tree.root.state
 
-    def __post_init__(self) -> None:
-        lo, hi = self.ops.utility_range
-        if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
-            self.lo, self.span, self.bounded = lo, hi - lo, True
-            players = self.ops.num_players
-            zero_sum = bool(getattr(self.game, "zero_sum", False))
-            self.shortcut = players == 1 or (players == 2 and zero_sum)
+    @property
+    def visits(self) -> int:
+        """Iterations through the root so far (kept ones included)."""
+        return self.tree.root.visits
 
-    def reward(self, u: float) -> float:
-        r = (float(u) - self.lo) / self.span
-        return min(1.0, max(0.0, r)) if self.bounded else r
+    def search(
+        self,
+        limit: Limit | None = None,
+        *,
+        player: int | None = None,
+        tie: str = "first",
+        all_values: bool = False,
+        stop: StopSignal | None = None,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
+        """Iterate from the root under ``limit`` and ``stop``; the options and the result
+        are :func:`mcts`'s (``stats`` count this search's iterations only)."""
+        check_tie(tie)
+        limit = limit or Limit()
+        if limit.depth is not None:
+            raise OptionError("mcts takes a time or node (iteration) budget, not a depth")
+        tree, ops = self.tree, self.ops
+        root = tree.root
+        who = resolve_player(self.game, root.state, player)
+        start = time.perf_counter()
+        stats = tree.stats = SearchStats()
+        if root.terminal:
+            stats.elapsed = time.perf_counter() - start
+            return SearchResult(float(ops.utility(root.state, who)), None, (), stats, who)
+        if tree.solver:
+            tree.scan_root()
+        budget = limit.nodes
+        if budget is None and limit.time is None and stop is None:
+            budget = ITERATIONS
+        deadline = None if limit.time is None else start + limit.time
+        next_look, look = budget_check(deadline, None, stop)
+        tie_rng = random.Random(self.seed) if tie == "random" else None
 
-    def utility(self, r: float) -> float:
-        """A mean reward back on the utility scale."""
-        return self.lo + r * self.span
+        def result(stopped: bool) -> SearchResult:
+            stats.elapsed = time.perf_counter() - start
+            return _result(tree, who, tie, tie_rng, all_values, stopped)
 
-    def node(self, state: Any) -> Node:
-        ops = self.ops
-        if ops.is_terminal(state):
-            players = range(ops.num_players)
-            proof = [self.reward(ops.utility(state, p)) for p in players]
-            return Node(state, -1, True, totals=[0.0] * ops.num_players, proof=proof)
-        mover = ops.to_move(state)
-        probs: Sequence[float] = ()
-        if mover == CHANCE:
-            outcomes = ops.chance_outcomes(state)
-            moves: Sequence[Any] = [o for o, _ in outcomes]
-            probs = [p for _, p in outcomes]
-        else:
-            check_mover(self.game, mover)
-            moves = ops.actions(state)
-            if not moves:
-                raise UnsupportedGameError(f"non-terminal state without legal actions: {state!r}")
-        return Node(state, mover, False, moves, probs, list(range(len(moves))),
-                    totals=[0.0] * ops.num_players)
+        report = 1024
+        stopped = False
+        while (budget is None or stats.nodes < budget) and root.proof is None:
+            if stats.nodes >= next_look:
+                try:
+                    next_look = look(stats.nodes)
+                except OutOfBudget:
+                    stopped = True
+                    break
+            tree.iterate()
+            stats.nodes += 1
+            if on_iteration is not None and stats.nodes == report:
+                report *= 2
+                on_iteration(result(False))
+        final = result(stopped)
+        if on_iteration is not None and stats.nodes and stats.nodes != report // 2:
+            on_iteration(final)  # every iteration is complete, so the last one is reported too
+        return final
 
-    def scan_root(self) -> None:
-        """Decisive and anti-decisive moves at the root, before the first iteration.
-
-        *Decisive* (MCTS-Solver): every root action that ends the game is expanded as a
-        solved child with one visit of its reward: one ``result`` per root action, once a
-        search, so a move that wins at once is never missed, even when the budget is
-        smaller than the number of moves (a depth-1 alpha-beta search never misses one
-        either), and a root whose moves all end the game is solved at once.
-
-        *Anti-decisive* (Teytaud and Teytaud, 2010), in two-player games with a finite
-        ``utility_range`` and at most :data:`ANTI_DECISIVE` root moves (it costs about
-        the square of that in ``result`` calls): a root action after which the opponent
-        can end the game with the root mover's lowest utility is not searched, unless no
-        other action is left.  In a zero-sum game that move is a proven loss (the solver
-        would find it); otherwise it is the paranoid assumption that the opponent takes
-        such a win.  Such actions have no entry in ``action_values``, and the root is
-        then never proven by all its children.
-        """
-        root, ops = self.root, self.ops
-        if root.mover == CHANCE:
-            return
-        anti = ops.num_players == 2 and self.bounded and len(root.moves) <= ANTI_DECISIVE
-        losing = []
-        for k in list(root.untried):
-            state = ops.result(root.state, root.moves[k])
-            if not ops.is_terminal(state):
-                if anti and self.loses_at_once(state, root.mover):
-                    losing.append(k)
-                continue
-            child = root.children[k] = self.node(state)
-            root.untried.remove(k)
-            assert child.proof is not None
-            child.visits, child.totals = 1, list(child.proof)
-            root.visits += 1
-            for p, r in enumerate(child.proof):
-                root.totals[p] += r
-            self.stats.leaves += 1
-        if losing and len(root.children) + len(root.untried) > len(losing):
-            for k in losing:
-                root.untried.remove(k)
-        self.prove(root)
-
-    def loses_at_once(self, state: Any, me: int) -> bool:
-        """Whether the opponent, to move at ``state``, can end the game with ``me``'s
-        lowest reward."""
-        ops = self.ops
-        if ops.to_move(state) != 1 - me:
-            return False
-        for action in ops.actions(state):
-            after = ops.result(state, action)
-            if ops.is_terminal(after) and self.reward(ops.utility(after, me)) <= 0.0:
-                return True
+    def advance(self, action: Any) -> bool:
+        """Move the root to the state after ``action``: the mover's action, at a
+        SIMULTANEOUS root the joint action (a tuple in player order), at a CHANCE root
+        the outcome.  True when that child was in the tree (its subtree and statistics
+        are kept), False when the root is a fresh node.  The action is not checked for
+        legality beyond the game's own ``result``."""
+        tree = self.tree
+        root = tree.root
+        key: int | None = None
+        if root.mover == SIMULTANEOUS:
+            try:
+                picks = [list(o).index(a) for o, a in zip(root.options, action, strict=True)]
+            except (ValueError, TypeError):
+                picks = None
+            if picks is not None:
+                key = joint_key(root, picks)
+        elif not root.terminal:
+            key = next((k for k, m in enumerate(root.moves) if m == action), None)
+        child = None if key is None else root.children.get(key)
+        if child is not None:
+            tree.root = child
+            return True
+        tree.root = tree.node(self.ops.result(root.state, action))
         return False
 
-    def iterate(self) -> None:
-        """One selection, expansion, playout and backpropagation from the root."""
-        node = self.root
-        path = [node]
-        rng = self.rng
-        while node.proof is None:  # a solved node's value is known: no playout below it
-            if node.mover == CHANCE:
-                k = rng.choices(range(len(node.moves)), node.probs)[0]
-                child = node.children.get(k)
-                if child is None:
-                    child = node.children[k] = self.node(self.ops.result(node.state, node.moves[k]))
-                    path.append(child)
-                    break
-            elif node.untried:
-                k = node.untried.pop(rng.randrange(len(node.untried)))
-                child = node.children[k] = self.node(self.ops.result(node.state, node.moves[k]))
-                path.append(child)
-                break
-            else:
-                child = self.select(node)
-            node = child
-            path.append(node)
-        if len(path) - 1 > self.stats.seldepth:
-            self.stats.seldepth = len(path) - 1
-        leaf = path[-1]
-        if leaf.proof is not None:
-            rewards = leaf.proof
-            self.stats.leaves += 1
-        else:
-            rewards = self.rollout(leaf.state)
-        for n in path:
-            n.visits += 1
-            totals = n.totals
-            for p, r in enumerate(rewards):
-                totals[p] += r
-        if self.solver and leaf.proof is not None:
-            for n in reversed(path[:-1]):
-                if not self.prove(n):
-                    break
-
-    def prove(self, node: Node) -> bool:
-        """MCTS-Solver's backup: set ``node.proof`` if its children prove its value.
-
-        A decision node is solved once every child is solved (by the first child, in
-        action order, that is best for the mover: max^n's rule, so a proven value is
-        max^n's); a chance node once every outcome was sampled and solved (their
-        probability-weighted mean).  In a one-player or two-player zero-sum game with a
-        finite ``utility_range`` a solved child that gives the mover the top reward
-        solves its parent at once (MCTS-Solver's proven win: every such child has the
-        same vector there, so this is still max^n's value).
-        """
-        children = node.children
-        if node.mover == CHANCE:
-            if len(children) < len(node.moves):
-                return False
-            proofs = [children[k].proof for k in range(len(node.moves))]
-            if any(v is None for v in proofs):
-                return False
-            weights = node.probs
-            node.proof = [
-                sum(w * v[p] for w, v in zip(weights, proofs, strict=True) if v is not None)
-                for p in range(len(node.totals))
-            ]
-            return True
-        mover = node.mover
-        best, top = -1, -math.inf
-        complete = not node.untried
-        for k in range(len(node.moves)):
-            child = children.get(k)
-            proof = None if child is None else child.proof
-            if proof is None:
-                complete = False
-                continue
-            if proof[mover] > top:
-                best, top = k, proof[mover]
-            if self.shortcut and top >= 1.0:
-                break
-        if best < 0 or not (complete or (self.shortcut and top >= 1.0)):
-            return False
-        node.best, node.proof = best, children[best].proof
-        return True
-
-    def select(self, node: Node) -> Node:
-        """UCB1 for the node's mover; the first child in action order among equals.
-
-        With the solver a solved child scores its exact reward without the exploration
-        bonus: there is nothing left to learn below it, so iterations go where values are
-        unknown (without it, plain UCT).
-        """
-        mover, c, solver = node.mover, self.exploration, self.solver
-        log_n = math.log(node.visits)
-        best, best_score = None, -math.inf
-        children = node.children
-        for k in range(len(node.moves)):
-            child = children.get(k)
-            if child is None:  # an action the root's anti-decisive scan left out
-                continue
-            if solver and child.proof is not None:
-                score = child.proof[mover]
-            else:
-                score = child.totals[mover] / child.visits + c * math.sqrt(log_n / child.visits)
-            if score > best_score:
-                best, best_score = child, score
-        assert best is not None
-        return best
-
-    def rollout(self, state: Any) -> list[float]:
-        """Random moves from ``state``: the reward of every player where the playout ends.
-
-        The moves are the game's ``random_playout`` hook's (a fast path) or, without
-        one, :func:`plies.game.default_random_playout`'s: the same draws either way.
-        """
-        ops = self.ops
-        assert ops.random_playout is not None  # game_ops always resolves it
-        state = ops.random_playout(state, self.rng, self.playout)
-        players = range(ops.num_players)
-        if ops.is_terminal(state):
-            self.stats.leaves += 1
-            return [self.reward(ops.utility(state, p)) for p in players]
-        self.stats.evals += ops.num_players
-        return [self.reward(ops.evaluate(state, p)) for p in players]
-
-
-def check_mover(game: Any, mover: int) -> None:
-    """Refuse simultaneous-move nodes and movers that are no player."""
-    if mover == SIMULTANEOUS:
-        raise UnsupportedGameError(
-            "mcts cannot search simultaneous-move nodes; use simultaneous"
-        )
-    if not 0 <= mover < game.num_players:
-        raise not_a_player(game, mover)
-
-
-def final_choice(node: Node, tie: str = "first", rng: random.Random | None = None) -> int | None:
-    """The child of a decision node to play: the most visited, unless a proof says better.
-
-    Among the children whose value is not known, the most visited (then more reward for
-    the mover; then the first in action order, or a seeded random one with
-    ``tie="random"``).  A solved child (a terminal one, or one the solver proved) counts
-    with its exact reward instead of its visits: the best of them (the first in action
-    order among equals) is played when nothing unknown is better on average, so a move
-    proven to lose is never played for its visits while another may draw or win, and a
-    move that gives the mover the top reward is always played (MCTS-Solver's "secure"
-    final move, which matters in N-player and non-zero-sum games, where such a child
-    does not prove its parent).  None for a node without children.
-    """
-    children = node.children
-    if not children:
-        return None
-    mover = node.mover
-
-    def mean(k: int) -> float:
-        child = children[k]
-        return child.totals[mover] / child.visits if child.visits else 0.0
-
-    proven = [k for k in sorted(children) if children[k].proof is not None]
-    best_proven = None
-    if proven:
-        best_proven = max(proven, key=lambda k: (children[k].proof or ())[mover])
-    unknown = [k for k in children if children[k].proof is None and children[k].visits]
-    if unknown:
-        top = max((children[k].visits, mean(k)) for k in unknown)
-        ties = sorted(k for k in unknown if (children[k].visits, mean(k)) == top)
-        pick = rng.choice(ties) if tie == "random" and rng is not None else ties[0]
-        proof = None if best_proven is None else children[best_proven].proof
-        if proof is None or proof[mover] < mean(pick):
-            return pick
-    return best_proven
+    def reroot(self, state: Any, *, depth: int = 2) -> bool:
+        """Move the root to ``state``: a node of the tree at most ``depth`` moves below
+        the root with the same ``game.key`` (the shallowest first), else a fresh node.
+        True when a node was found (its subtree and statistics are kept)."""
+        tree = self.tree
+        key = self.ops.key
+        wanted = key(state)
+        level = [tree.root]
+        for _ in range(depth + 1):
+            for node in level:
+                if key(node.state) == wanted:
+                    tree.root = node
+                    return True
+            level = [child for node in level for child in node.children.values()]
+        tree.root = tree.node(state)
+        return False
 
 
 def mcts(
@@ -380,6 +274,7 @@ def mcts(
     exploration: float = EXPLORATION,
     playout: int = PLAYOUT,
     solver: bool = True,
+    selection: str = "ucb",
     all_values: bool = False,
     trace: Trace | None = None,
     stop: StopSignal | None = None,
@@ -415,108 +310,104 @@ def mcts(
     the plies a playout plays before ``evaluate`` scores it, ``solver`` switches MCTS-Solver
     off when False. ``on_iteration`` sees the result after 1024, 2048, 4096, ... iterations
     and at the end. ``trace`` is refused: MCTS reports no trace events.
+
+    At a SIMULTANEOUS root (``player`` must then be given) ``action`` is ``player``'s own
+    most visited action (decoupled UCT), ``strategy`` the visit frequencies of its own
+    actions (to play a mixed strategy, draw from it), ``value`` its mean reward for that
+    action, ``action_values`` its own actions' means, and ``pv`` starts with the joint
+    action of every player's most visited action.  A SIMULTANEOUS root is never exact.
+    ``selection`` is how players choose at SIMULTANEOUS nodes: ``"ucb"`` (decoupled UCB1
+    with ``exploration``; the strategy is the visit frequencies) or ``"rm"`` (regret
+    matching with outcome sampling; the strategy is the average of the sampled
+    strategies, which approaches an equilibrium of a zero-sum stage game more reliably
+    than UCB1's visits do).
+    To keep the tree between moves, use :class:`MctsTree`.
     """
     check_tie(tie)
     MctsSearcher.refuse(game)
     if trace is not None:
         raise OptionError("mcts cannot be traced; trace minimax or alphabeta")
-    limit = limit or Limit()
-    if limit.depth is not None:
+    if limit is not None and limit.depth is not None:
         raise OptionError("mcts takes a time or node (iteration) budget, not a depth")
-    if not exploration >= 0:
-        raise OptionError(f"exploration must be >= 0, got {exploration}")
-    if playout < 0:
-        raise OptionError(f"playout must be >= 0 plies, got {playout}")
-    who = resolve_player(game, state, player)
-    ops = game_ops(game)
-    start = time.perf_counter()
-    stats = SearchStats()
-    rng = random.Random(0 if seed is None else seed)
-    tree = _Tree(game, ops, rng, exploration, playout, stats, solver)
-    tree.root = tree.node(state)
-    if tree.root.terminal:
-        stats.elapsed = time.perf_counter() - start
-        return SearchResult(float(ops.utility(state, who)), None, (), stats, who)
-    if solver:
-        tree.scan_root()
-    budget = limit.nodes
-    if budget is None and limit.time is None and stop is None:
-        budget = ITERATIONS
-    deadline = None if limit.time is None else start + limit.time
-    next_look, look = budget_check(deadline, None, stop)
-    tie_rng = random.Random(0 if seed is None else seed) if tie == "random" else None
-
-    def result(stopped: bool) -> SearchResult:
-        stats.elapsed = time.perf_counter() - start
-        return _result(tree, who, tie, tie_rng, all_values, stopped)
-
-    report = 1024
-    stopped = False
-    while (budget is None or stats.nodes < budget) and tree.root.proof is None:
-        if stats.nodes >= next_look:
-            try:
-                next_look = look(stats.nodes)
-            except OutOfBudget:
-                stopped = True
-                break
-        tree.iterate()
-        stats.nodes += 1
-        if on_iteration is not None and stats.nodes == report:
-            report *= 2
-            on_iteration(result(False))
-    final = result(stopped)
-    if on_iteration is not None and stats.nodes and stats.nodes != report // 2:
-        on_iteration(final)  # every iteration is complete, so the last one is reported too
-    return final
+    resolve_player(game, state, player)
+    tree = MctsTree(
+        game, state, seed=seed, exploration=exploration, playout=playout, solver=solver,
+        selection=selection,
+    )
+    return tree.search(
+        limit, player=player, tie=tie, all_values=all_values, stop=stop,
+        on_iteration=on_iteration,
+    )
 
 
 def _result(
-    tree: _Tree, who: int, tie: str, rng: random.Random | None, all_values: bool,
+    tree: Tree, who: int, tie: str, rng: random.Random | None, all_values: bool,
     stopped: bool,
 ) -> SearchResult:
     root = tree.root
-    line: list[int] = []
+    pv: list[Any] = []
+    first: Node | None = None  # the root's chosen child
     node = root
     while not node.terminal and node.mover != CHANCE:
-        if node.proof is not None:  # a solved node: its proving child
-            k: int | None = node.best
+        if node.mover == SIMULTANEOUS:
+            if not node.visits:
+                break
+            picks = [own_choice(node, p) for p in range(len(node.options))]
+            pv.append(joint_action(node, picks))
+            child = node.children.get(joint_key(node, picks))
         else:
-            k = final_choice(node, tie if node is root else "first", rng)
-        if k is None:
+            if node.proof is not None:  # a solved node: its proving child
+                k: int | None = node.best
+            else:
+                k = final_choice(node, tie if node is root else "first", rng)
+            if k is None:
+                break
+            pv.append(node.moves[k])
+            child = node.children[k]
+        if child is None:
             break
-        line.append(k)
-        node = node.children[k]
-    pv, node = [], root
-    for k in line:
-        pv.append(node.moves[k])
-        node = node.children[k]
+        if node is root:
+            first = child
+        node = child
     stats = dataclasses.replace(tree.stats)  # a snapshot: the search may go on
     stats.depth = len(pv)
-    if root.mover == CHANCE or not line:
+    values = strategy = None
+    if root.mover == SIMULTANEOUS:
+        visits, totals = root.own_visits[who], root.own_totals[who]
+        mine = own_choice(root, who)
+        weights = own_strategy(root, who)
+        action = root.options[who][mine] if pv else None
+        value = tree.utility(totals[mine] / visits[mine] if visits[mine] else 0.5)
+        if all_values:
+            values = {
+                a: tree.utility(totals[i] / visits[i])
+                for i, a in enumerate(root.options[who]) if visits[i]
+            }
+        if sum(visits):
+            strategy = dict(zip(root.options[who], weights, strict=True))
+        return SearchResult(
+            value, action, tuple(pv), stats, who, exact=False, action_values=values,
+            strategy=strategy, stopped=stopped,
+        )
+    if root.mover == CHANCE or first is None:
         chosen, action = root, None
     else:
-        chosen, action = root.children[line[0]], pv[0]
-    values = None
+        chosen, action = first, pv[0]
     if all_values and root.mover != CHANCE:
         values = {
-            root.moves[k]: tree.utility(_mean(root.children[k], who))
+            root.moves[k]: tree.utility(mean_reward(root.children[k], who))
             for k in sorted(root.children)
             if root.children[k].visits
         }
     exact = root.proof is not None
     return SearchResult(
-        tree.utility(_mean(chosen, who)), action, tuple(pv), stats, who, exact=exact,
+        tree.utility(mean_reward(chosen, who)), action, tuple(pv), stats, who, exact=exact,
         action_values=values, stopped=stopped and not exact,
     )
 
 
-def _mean(node: Node, who: int) -> float:
-    """``who``'s reward at ``node``: proven, or the mean of its playouts (0.5 unvisited)."""
-    if node.proof is not None:
-        return node.proof[who]
-    return node.totals[who] / node.visits if node.visits else 0.5
-
-
 __all__ = [
-    "ANTI_DECISIVE", "EXPLORATION", "ITERATIONS", "PLAYOUT", "MctsSearcher", "final_choice", "mcts",
+    "ANTI_DECISIVE", "EXPLORATION", "ITERATIONS", "PLAYOUT", "SELECTIONS", "MctsSearcher",
+    "MctsTree",
+    "Node", "final_choice", "mcts",
 ]

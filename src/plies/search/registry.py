@@ -163,7 +163,8 @@ _TABLE: Final = (
         "mcts", mcts, MctsSearcher,
         "Monte Carlo tree search (UCT): random playouts under a time or iteration budget",
         "the searching player's mean playout utility after the most visited action",
-        exact=False, depth=False, traceable=False, options=("exploration", "playout", "solver"),
+        exact=False, depth=False, traceable=False,
+        options=("exploration", "playout", "solver", "selection"),
     ),
     Algorithm(
         "paranoid", alphabeta, AlphaBetaSearcher,

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""The GGP player's UCT (``--mode mcts``) against the player before it, in real matches.
+
+    PYTHONPATH=src python benchmarks/ggp_uct.py --base /tmp/base/src [--play 1] [--start 10]
+        [--margin 0.3] [--games connectFour,breakthrough,tictactoe_3player,roshambo2]
+        [--matches 2] [--mode mcts] [--out benchmarks/results/ggp_uct.md]
+
+Each player runs in a process of its own (``GgpServer`` on 127.0.0.1), as a game manager
+would hire it: *ours* from this checkout with ``--mode`` (default ``mcts``: UCT, the tree
+kept across moves), *base* from ``--base`` (the sources of plies before UCT, e.g. ``git
+archive ade3cea src | tar -x -C /tmp/base``), in its automatic mode: iterative-deepening
+alpha-beta, flat Monte Carlo when the tree is too deep.  The test suite's game manager
+(``tests/ggp/manager.py``) plays ``--matches`` matches per game and seat of ours (ours
+in every role in turn; the other seats are base players), with the given clocks, and
+counts wins, draws and losses (ours against the best base player's goal), illegal or
+late replies (the manager's errors), and ours and base's search speed from the players'
+logs: UCT iterations per second (each is one playout), flat Monte Carlo playouts per
+second.  Not part of the test suite (it depends on the machine and its load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for path in (ROOT, ROOT / "src"):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+from tests.ggp.helpers import rules  # noqa: E402
+from tests.ggp.manager import GameManager, HttpSeat  # noqa: E402
+
+SERVE = """
+import logging, sys
+from plies.ggp.player import GgpPlayer
+from plies.ggp.server import GgpServer
+handler = logging.FileHandler({log!r})
+logger = logging.getLogger("plies.ggp")
+logger.addHandler(handler)
+logger.setLevel(logging.INFO)
+server = GgpServer(GgpPlayer(margin={margin}, seed={seed}, mode={mode!r}), "127.0.0.1", 0).start()
+print(server.port, flush=True)
+sys.stdin.read()  # until the benchmark closes our stdin
+server.stop()
+"""
+
+UCT_RATE = re.compile(r"by mcts, \d+ iterations \((\d+)/s")
+MC_RATE = re.compile(r"by montecarlo, (\d+) playouts over .* \((\d+\.\d+)s\)")
+CHOICE = re.compile(r"match \S+: (UCT|alpha-beta) \((.*)\)$")
+
+
+@dataclass
+class Player:
+    port: int
+    log: Path
+
+
+@contextmanager
+def player(src: Path, mode: str, seed: int, margin: float, log: Path) -> Iterator[Player]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), str(ROOT)]))
+    code = SERVE.format(log=str(log), margin=margin, seed=seed, mode=mode)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True, env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        yield Player(int(proc.stdout.readline()), log)
+    finally:
+        if proc.stdin is not None:
+            proc.stdin.close()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    errors: list[str] = field(default_factory=list)
+    steps: int = 0
+    seconds: float = 0.0
+    goals: list[str] = field(default_factory=list)
+
+
+def rates(log: Path) -> tuple[list[float], list[float], set[str]]:
+    """UCT iterations/s and flat Monte Carlo playouts/s of each move in a player's log,
+    and metagaming's choices."""
+    uct, mc, choices = [], [], set()
+    for line in log.read_text().splitlines() if log.exists() else ():
+        if m := UCT_RATE.search(line):
+            uct.append(float(m.group(1)))
+        if m := MC_RATE.search(line):
+            mc.append(int(m.group(1)) / max(float(m.group(2)), 1e-3))
+        if m := CHOICE.search(line):
+            choices.add(f"{m.group(1)} ({m.group(2)})")
+    return uct, mc, choices
+
+
+def play_game(
+    game: str, args: argparse.Namespace, logs: Path
+) -> tuple[Tally, list[float], list[float], set[str]]:
+    manager = GameManager(rules(game), f"{game}.kif")
+    roles = len(manager.roles)
+    tally = Tally()
+    uct: list[float] = []
+    mc: list[float] = []
+    base_rates: list[float] = []  # a base player in mcts mode: its UCT iterations/s
+    choices: set[str] = set()
+    for seat in range(roles):
+        for k in range(args.matches):
+            tag = f"{game}.{seat}.{k}"
+            with ExitStack() as stack:
+                seats = []
+                ours_log = logs / f"{tag}.ours.log"
+                base_logs = []
+                for r in range(roles):
+                    if r == seat:
+                        p = stack.enter_context(
+                            player(ROOT / "src", args.mode, 100 + k, args.margin, ours_log))
+                    else:
+                        log = logs / f"{tag}.base{r}.log"
+                        base_logs.append(log)
+                        p = stack.enter_context(
+                            player(args.base, args.base_mode, 200 + 10 * r + k, args.margin,
+                                   log))
+                    seats.append(HttpSeat("127.0.0.1", p.port))
+                start = time.perf_counter()
+                record = manager.play_match(
+                    seats, match_id=tag, start_clock=args.start, play_clock=args.play,
+                )
+                tally.seconds += time.perf_counter() - start
+            tally.steps += len(record.steps)
+            tally.errors += record.errors
+            goals = record.goals or ()
+            tally.goals.append("/".join(map(str, goals)))
+            if goals:
+                mine = goals[seat]
+                best_other = max(g for r, g in enumerate(goals) if r != seat)
+                if mine > best_other:
+                    tally.wins += 1
+                elif mine == best_other:
+                    tally.draws += 1
+                else:
+                    tally.losses += 1
+            u, _, c = rates(ours_log)
+            uct += u
+            choices |= c
+            for log in base_logs:
+                base_uct, base_mc, _ = rates(log)
+                mc += base_mc
+                base_rates.extend(base_uct)
+            print(f"{tag}: goals {goals} (ours: role {seat}), errors {record.errors}",
+                  flush=True)
+    return tally, uct, mc or base_rates, choices
+
+
+def mean(xs: list[float]) -> str:
+    return f"{statistics.mean(xs):,.0f}" if xs else "-"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--base", type=Path, required=True, help="the base player's src/")
+    parser.add_argument("--games", default="connectFour,breakthrough,tictactoe_3player,roshambo2")
+    parser.add_argument("--matches", type=int, default=2, help="matches per game and seat")
+    parser.add_argument("--play", type=int, default=1)
+    parser.add_argument("--start", type=int, default=10)
+    parser.add_argument("--margin", type=float, default=0.3)
+    parser.add_argument("--mode", default="mcts")
+    parser.add_argument("--base-mode", default="auto", help="the base player's --mode")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in args.games.split(","):
+            tally, uct, mc, choices = play_game(game, args, Path(tmp))
+            rows.append(
+                f"| {game} | {tally.wins} | {tally.draws} | {tally.losses} | "
+                f"{len(tally.errors)} | {mean(uct)} | {mean(mc)} | {tally.steps} | "
+                f"{tally.seconds:.0f} | {' '.join(tally.goals)} |"
+            )
+            if choices:
+                rows[-1] += " " + "; ".join(sorted(choices))
+            print(rows[-1], flush=True)
+    header = (
+        f"ours `--mode {args.mode}` vs base (`--mode {args.base_mode}`), play clock "
+        f"{args.play} s, start {args.start} s, margin {args.margin} s, "
+        f"{args.matches} match(es) per seat\n\n"
+        "| game | wins | draws | losses | illegal/late | ours: UCT playouts/s | base: "
+        "playouts/s of a move (flat MC, or UCT) | steps | seconds | goals (each match) |\n"
+        "|---|---|---|---|---|---|---|---|---|---|"
+    )
+    table = header + "\n" + "\n".join(rows) + "\n"
+    print(table)
+    if args.out:
+        with args.out.open("a", encoding="utf-8") as out:
+            out.write(table + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,295 @@
+"""UCT for the GGP player: the match's tree, kept across moves, and the metagaming choice.
+
+**The choice** (:func:`choose_method`, once per match after metagaming): UCT/MCTS
+(:class:`plies.search.mcts.MctsTree`) or iterative-deepening alpha-beta (the steps of
+:mod:`plies.ggp.strategy`), from the :class:`~plies.ggp.strategy.Profile` and the play
+clock.  Alpha-beta when its search sees the whole game (the estimated depth, with
+pruning, :data:`PRUNING`, reaches the mean game length: its values are then exact),
+or when it is on its own ground: two roles, zero-sum, taking turns, goals that say
+something before the end (an evaluation for its cut-offs) and at least
+:data:`AB_DEPTH` plies within the clock.
+UCT otherwise: with three or more roles (alpha-beta's paranoid model has every other
+role gang up on us; UCT lets each role maximise its own goal), in games that are not
+zero-sum (the same), with simultaneous steps (alpha-beta sequentialises them, pessimistic
+and pure; UCT is decoupled and plays a mixed strategy), with goals that say nothing
+before the end (alpha-beta only sees wins within its horizon; UCT's playouts see the
+end) and when alpha-beta would be too shallow.  This is how the field settled it
+(CadiaPlayer and its successors use UCT by default; alpha-beta wins where a game is
+small or has a good evaluation), measured in ``benchmarks/results/ggp_uct.md``.
+
+**A move** (:func:`uct_move`): the match's :class:`MatchTree` is re-rooted at the state
+the player is asked about (the node the joint moves actually played lead to, found
+among the descendants of the last root, its statistics kept), then UCT iterates in
+slices until the clock runs out, offering the best move after each slice.  At our
+turn that is the root's most visited move (or a proven one, MCTS-Solver); at a
+simultaneous step a move drawn from our own visit frequencies (decoupled UCT's mixed
+strategy, after dropping the rarely visited moves that are only explored); at a step
+where our move is forced, the forced move at once, and the search goes on until the
+clock (pondering: the tree grows where the others choose).  Playouts follow MAST
+(:class:`Mast`).  Rewards are goals scaled to [0, 1]; each role maximises its own
+(max^n), and a two-role game whose playouts only met constant-sum goals lets a proven
+win prove its parent.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import threading
+import time
+from typing import Any, Final
+
+from plies.game import SIMULTANEOUS
+from plies.gdl.game import GdlGame
+from plies.gdl.machine import StateMachine
+from plies.gdl.reasoner import MoveDefinitionError, Reasoner
+from plies.gdl.terms import Term
+from plies.ggp.strategy import (
+    MAX_PLAYOUT_STEPS,
+    Choice,
+    Clock,
+    GoalEvaluated,
+    Method,
+    Profile,
+    Thinker,
+    safe_goal,
+)
+from plies.search import Limit, SearchResult
+from plies.search.mcts import MctsTree
+
+log = logging.getLogger("plies.ggp")
+
+AB_DEPTH: Final = 4.0
+"""The estimated alpha-beta depth (plies in the play clock) below which UCT is chosen
+even in a two-role zero-sum turn-taking game with informative goals."""
+
+PRUNING: Final = 4 / 3
+"""Alpha-beta's depth over a full-width search's in the same time: pruning leaves about
+``b ** 0.75`` of ``b`` moves with random move ordering (Knuth and Moore), ``b ** 0.5``
+with perfect ordering; the cautious end is taken."""
+
+EXPLORATION: Final = 0.4
+"""UCB1's constant for goals scaled to [0, 1]: CadiaPlayer's 40 on GDL's 0..100 scale
+(Finnsson and Björnsson 2008), less than the textbook sqrt(2): a move gets a few
+thousand iterations, too few to explore that widely."""
+
+SLICE: Final = 0.05
+"""Seconds of UCT between two offers of the best move so far."""
+
+REROOT_DEPTH: Final = 4
+"""How many steps below the last root the next state is looked for (one joint move is
+applied between two moves, several after the reasoner was late)."""
+
+RARE: Final = 1 / 3
+"""At a simultaneous step, own moves visited less than this fraction of the most
+visited one are not played (they were explored, not preferred)."""
+
+
+def choose_method(profile: Profile, seconds: float) -> tuple[Method, str]:
+    """Metagaming's choice between UCT ("mcts") and alpha-beta, with the reason as text
+    (see the module docstring); ``seconds`` is the thinking time of a move."""
+    facts = describe(profile)
+    if profile.playouts == 0:
+        return "alphabeta", "nothing measured"
+    depth = profile.depth(seconds) * PRUNING
+    if depth >= profile.length:
+        return "alphabeta", f"{facts}; depth {depth:.1f} covers the game"
+    if profile.roles > 2:
+        return "mcts", facts
+    if profile.simultaneous > 0:
+        return "mcts", facts
+    if not profile.zero_sum:
+        return "mcts", facts
+    if not profile.informative:
+        return "mcts", f"{facts}, uninformative goals"
+    if depth < AB_DEPTH:
+        return "mcts", f"{facts}; depth {depth:.1f} < {AB_DEPTH:g}"
+    return "alphabeta", f"{facts}, informative goals; depth {depth:.1f}"
+
+
+def describe(profile: Profile) -> str:
+    """The profile's facts behind the choice: ``branching 31, length 60, 8k states/s,
+    not zero-sum`` (plus the roles beyond two and the share of simultaneous steps)."""
+    speed = profile.speed
+    rate = f"{speed / 1000:.0f}k" if speed >= 10_000 else f"{speed:.0f}"
+    parts = [f"branching {profile.branching:.0f}", f"length {profile.length:.0f}",
+             f"{rate} states/s", "zero-sum" if profile.zero_sum else "not zero-sum"]
+    if profile.roles > 2:
+        parts.append(f"{profile.roles} roles")
+    if profile.simultaneous > 0:
+        parts.append(f"simultaneous {profile.simultaneous:.0%}")
+    return ", ".join(parts)
+
+
+MAST: Final = True
+"""Whether the match's playouts follow MAST (:class:`Mast`) rather than uniform moves."""
+
+MAST_TAU: Final = 10.0
+"""The temperature of MAST's Gibbs sampling, on GDL's 0..100 goal scale (CadiaPlayer's)."""
+
+
+class Mast:
+    """The Move-Average Sampling Technique (Finnsson and Björnsson 2008), CadiaPlayer's
+    playout policy: each role keeps the mean goal it reached in the playouts where it
+    played a move (whatever the state), and plays its moves with probabilities
+    ``exp(Q(move) / tau)`` (Gibbs sampling; a move never seen counts as the best, 100).
+    Good moves of a game (a capture, the centre column) are found this way in every
+    position at once.  On the reasoner's fast path (move indices)."""
+
+    def __init__(self, reasoner: Reasoner, tau: float = MAST_TAU) -> None:
+        self.reasoner = reasoner
+        self.tau = tau
+        roles = len(reasoner.roles)
+        self.stats: list[dict[int, list[float]]] = [{} for _ in range(roles)]
+        self.weights: list[dict[int, float]] = [{} for _ in range(roles)]
+        self.unseen = math.exp(100.0 / tau)
+
+    def playout(self, state: Any, rng: random.Random, limit: int) -> Any:
+        """The state after up to ``limit`` steps of MAST's moves; learns from the goals
+        at the end when the game ended."""
+        reasoner = self.reasoner
+        terminal, legal_of = reasoner.is_terminal, reasoner.legal_indices
+        step, draw = reasoner.next_state_indices, rng.random
+        weights, unseen = self.weights, self.unseen
+        played: list[tuple[int, int]] = []
+        for _ in range(limit):
+            if terminal(state):
+                break
+            joint = []
+            for role, moves in enumerate(legal_of(state)):
+                if len(moves) == 1:
+                    joint.append(moves[0])
+                    continue
+                if not moves:
+                    raise MoveDefinitionError(
+                        f"role {reasoner.roles[role]} has no legal move in the non-terminal "
+                        f"state {reasoner.format_state(state)}"
+                    )
+                known = weights[role]
+                ws = [known.get(m, unseen) for m in moves]
+                x = draw() * sum(ws)
+                pick = moves[-1]
+                for m, w in zip(moves, ws, strict=True):
+                    x -= w
+                    if x < 0.0:
+                        pick = m
+                        break
+                joint.append(pick)
+                played.append((role, pick))
+            state = step(state, joint)
+        if terminal(state):
+            goals = [safe_goal(reasoner, state, r) for r in range(len(weights))]
+            for role, move in played:
+                entry = self.stats[role].setdefault(move, [0.0, 0])
+                entry[0] += goals[role] or 0.0
+                entry[1] += 1
+                weights[role][move] = math.exp(entry[0] / entry[1] / self.tau)
+        return state
+
+
+class UctView(GoalEvaluated):
+    """The GDL game as UCT sees it: the goals (0..100), the reasoner's fast random
+    playouts (a wrapper would otherwise hide them) and ``zero_sum`` as metagaming saw
+    it, which lets MCTS-Solver prove a parent from a won child in a two-role game.
+    With ``mast`` the playouts are MAST's (:class:`Mast`), not uniformly random."""
+
+    def __init__(
+        self, game: GdlGame, reasoner: StateMachine[Any], profile: Profile,
+        mast: Mast | None = None,
+    ) -> None:
+        super().__init__(game, reasoner, profile.informative)
+        self.zero_sum = profile.zero_sum
+        self.has_simultaneous = profile.simultaneous > 0
+        # The moves and states are the game's own, so its fast playout applies.
+        playout = game.random_playout if mast is None else mast.playout
+        self.random_playout = playout  # type: ignore[assignment]
+
+
+class MatchTree:
+    """The UCT tree of one match (:class:`~plies.search.mcts.MctsTree`), kept from move
+    to move and re-rooted at each state the player is asked about.
+
+    ``lock`` is held while a move is thought about: the previous move's search (told to
+    stop when the next PLAY arrives) finishes its iteration before the tree moves.
+    """
+
+    def __init__(self, thinker: Thinker, state: Any) -> None:
+        # MAST runs on the propnet's move indices; on another machine (the top-down
+        # prover, until the propnet is built) playouts are uniformly random.
+        reasoner = thinker.reasoner
+        mast = Mast(reasoner) if MAST and isinstance(reasoner, Reasoner) else None
+        view = UctView(thinker.game, thinker.reasoner, thinker.profile, mast)
+        self.tree = MctsTree(view, state, seed=thinker.rng.randrange(2**32),
+                             exploration=EXPLORATION, playout=MAX_PLAYOUT_STEPS)
+        self.lock = threading.Lock()
+        self.sampler = random.Random(thinker.rng.random())
+        self.moves = 0  # moves thought about
+        self.kept = 0  # of them, those whose root was found in the tree
+
+    def reroot(self, state: Any) -> int:
+        """Move the root to ``state``; the iterations kept (0 for a fresh root)."""
+        self.moves += 1
+        if self.tree.reroot(state, depth=REROOT_DEPTH):
+            self.kept += 1
+            return self.tree.visits
+        return 0
+
+
+def uct_move(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
+    """Think about ``t.role``'s move at ``state`` with UCT until ``clock`` runs out (or
+    the root is solved), offering the best move so far to ``choice`` after every slice
+    (see the module docstring).  The tree is ``t.tree``, made at the first move."""
+    if t.tree is None:
+        t.tree = MatchTree(t, state)
+    match_tree: MatchTree = t.tree
+    if not match_tree.lock.acquire(timeout=max(0.0, clock.left())):
+        return  # the last search did not let go in time: the move in choice stands
+    try:
+        kept = match_tree.reroot(state)
+        tree = match_tree.tree
+        legal = t.reasoner.legal(state, t.role)
+        forced = len(legal) == 1
+        if forced:
+            choice.offer(legal[0], "forced")
+        simultaneous = t.game.to_move(state) == SIMULTANEOUS
+        start = time.perf_counter()
+        iterations = 0
+        while not clock.expired():
+            limit = Limit(time=min(SLICE, max(0.0, clock.left())))
+            result = tree.search(limit, player=t.role, stop=clock)
+            iterations += result.stats.nodes
+            if not forced:
+                move = _pick(result, simultaneous, match_tree.sampler)
+                if move is not None:
+                    choice.offer(move, "mcts", _detail(result, iterations, kept, start))
+            if result.exact:
+                break
+        if forced:
+            log.debug("pondered %d iterations at a forced step", iterations)
+    finally:
+        match_tree.lock.release()
+
+
+def _pick(result: SearchResult, simultaneous: bool, rng: random.Random) -> Term | None:
+    """The move to offer: the result's action, or at a simultaneous step one drawn from
+    our visit frequencies without the rarely visited moves (:data:`RARE`)."""
+    strategy = result.strategy
+    if not simultaneous or not strategy:
+        return result.action  # type: ignore[no-any-return]
+    top = max(strategy.values())
+    kept = {m: p for m, p in strategy.items() if p >= RARE * top}
+    moves = list(kept)
+    return rng.choices(moves, [kept[m] for m in moves])[0]  # type: ignore[no-any-return]
+
+
+def _detail(result: SearchResult, iterations: int, kept: int, start: float) -> str:
+    seconds = max(time.perf_counter() - start, 1e-9)
+    text = (
+        f"{iterations} iterations ({iterations / seconds:.0f}/s, {kept} kept), "
+        f"value {result.value:.1f}{' (exact)' if result.exact else ''}"
+    )
+    if result.strategy:
+        shares = sorted(result.strategy.values(), reverse=True)[:3]
+        text += ", strategy " + "/".join(f"{p:.2f}" for p in shares)
+    return text

@@ -1,0 +1,279 @@
+"""The GGP player's UCT: metagaming's choice, the match tree kept across moves, mixed
+play at simultaneous steps, and whole matches over HTTP in MCTS mode."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import random
+import time
+from typing import Any
+
+import pytest
+
+from plies.gdl.game import GdlGame
+from plies.gdl.parser import parse
+from plies.gdl.reasoner import Reasoner
+from plies.gdl.terms import Term, to_kif
+from plies.ggp.player import GgpPlayer
+from plies.ggp.strategy import Choice, Clock, Profile, Thinker, choose_move, profile_game
+from plies.ggp.uct import MatchTree, choose_method, describe
+from tests.ggp.helpers import FAST, rules, serving
+from tests.ggp.manager import GameManager, HttpSeat, RandomSeat
+from tests.ggp.test_matches import PLAY_CLOCK, check
+
+
+@functools.cache
+def reasoner_of(name: str) -> Reasoner:
+    return Reasoner(parse(rules(name)))
+
+
+def far() -> Clock:
+    return Clock(time.perf_counter() + 60.0)
+
+
+def soon(seconds: float = 0.3) -> Clock:
+    return Clock(time.perf_counter() + seconds)
+
+
+def thinker(name: str, role: int = 0, seed: int = 1) -> Thinker:
+    reasoner = reasoner_of(name)
+    rng = random.Random(seed)
+    profile = profile_game(reasoner, reasoner.initial_state(), far(), rng, max_playouts=30)
+    return Thinker(GdlGame(reasoner), reasoner, role, profile, rng, mode="mcts")
+
+
+def move(t: Thinker, state: Any, clock: Clock | None = None) -> tuple[Term, str, str]:
+    choice = Choice(t.reasoner.legal(state, t.role)[0])
+    choose_move(t, state, clock or soon(), choice)
+    assert choice.done.is_set()
+    return choice.read()
+
+
+# --- metagaming's choice --------------------------------------------------------------------
+
+BASE = {"playouts": 100, "speed": 10_000.0, "branching": 8.0, "length": 40.0, "roles": 2,
+        "zero_sum": True, "informative": True}
+
+
+@pytest.mark.parametrize(("changes", "method", "why"), [
+    ({}, "alphabeta", "informative goals; depth 5.9"),
+    ({"length": 5.0}, "alphabeta", "covers the game"),
+    ({"roles": 3, "zero_sum": False}, "mcts", "not zero-sum, 3 roles"),
+    ({"simultaneous": 0.5}, "mcts", "simultaneous 50%"),
+    ({"zero_sum": False}, "mcts", "not zero-sum"),
+    ({"informative": False}, "mcts", "uninformative goals"),
+    ({"branching": 30.0}, "mcts", "depth 3.6 < 4"),
+    ({"playouts": 0}, "alphabeta", "nothing measured"),
+])
+def test_metagaming_chooses_the_method_from_the_profile(
+    changes: dict[str, Any], method: str, why: str
+) -> None:
+    profile = Profile(**{**BASE, **changes})
+    chosen, reason = choose_method(profile, 1.0)
+    assert chosen == method
+    assert why in reason
+
+
+def test_the_choice_is_explained_with_the_profiles_facts() -> None:
+    profile = Profile(playouts=9, speed=8000.0, branching=31.0, length=60.0, roles=2)
+    assert describe(profile) == "branching 31, length 60, 8000 states/s, not zero-sum"
+    assert describe(Profile(speed=81_234.0, roles=3, zero_sum=True)).split(", ")[2:] == [
+        "81k states/s", "zero-sum", "3 roles",
+    ]
+
+
+@pytest.mark.parametrize(("name", "roles", "simultaneous", "zero_sum"), [
+    ("ticTacToe", 2, False, True),
+    ("roshambo2", 2, True, True),
+    ("alquerque", 2, False, False),  # scores, not zero-sum
+    ("tictactoe_3player", 3, False, False),  # 100/66/33/0: the sum varies
+])
+def test_profile_counts_roles_simultaneous_steps_and_constant_sums(
+    name: str, roles: int, simultaneous: bool, zero_sum: bool
+) -> None:
+    reasoner = reasoner_of(name)
+    profile = profile_game(reasoner, reasoner.initial_state(), far(), random.Random(0),
+                           max_playouts=40)
+    assert profile.roles == roles
+    assert (profile.simultaneous > 0) == simultaneous
+    assert profile.zero_sum == zero_sum
+
+
+# --- moves ------------------------------------------------------------------------------------
+
+
+def _ttt(*marks: str) -> Any:
+    """Tic-tac-toe after alternate marks by x and o ("1 1", "2 2", ...)."""
+    reasoner = reasoner_of("ticTacToe")
+    state = reasoner.initial_state()
+    for k, cell in enumerate(marks):
+        mark: Term = ("mark", *cell.split())
+        joint = [mark, "noop"] if k % 2 == 0 else ["noop", mark]
+        state = reasoner.next_state(state, joint)
+    return state
+
+
+def test_uct_takes_the_win_and_proves_it() -> None:
+    t = thinker("ticTacToe")
+    state = _ttt("1 1", "2 2", "1 2", "3 3")  # x to play (mark 1 3) and win
+    played, source, detail = move(t, state, far())
+    assert (to_kif(played), source) == ("(mark 1 3)", "mcts")
+    assert "value 100.0 (exact)" in detail
+
+
+def test_the_tree_is_kept_and_rerooted_across_the_moves_of_a_match() -> None:
+    t = thinker("ticTacToe")
+    state = _ttt()
+    first, _, _ = move(t, state)
+    tree: MatchTree = t.tree
+    root = tree.tree.root
+    after = t.reasoner.next_state(state, [first, "noop"])
+    child = next(c for c in root.children.values() if c.state == after)
+    visits = child.visits
+    assert visits > 0
+    forced = move(t, after)  # o moves; x's forced noop is answered and the tree grows
+    assert forced[:2] == ("noop", "forced")
+    assert tree.tree.root is child and child.visits > visits
+    reply = t.reasoner.legal(after, 1)[0]
+    later = t.reasoner.next_state(after, ["noop", reply])
+    kept = child.children
+    assert any(c.state == later for c in kept.values())
+    _, source, detail = move(t, later)
+    assert source == "mcts" and tree.kept == 3 and tree.moves == 3
+    assert " 0 kept" not in detail
+
+
+def test_a_state_not_in_the_tree_starts_a_fresh_root() -> None:
+    t = thinker("ticTacToe")
+    move(t, _ttt())
+    far_away = _ttt("1 1", "2 2", "3 3", "1 3", "3 1")  # five marks later
+    move(t, far_away)
+    tree: MatchTree = t.tree
+    assert tree.tree.state == far_away and (tree.moves, tree.kept) == (2, 1)
+
+
+def test_roshambo_in_mcts_mode_plays_mixed_not_one_move_every_round() -> None:
+    # The issue's regression: alpha-beta's sequentialisation played paper in all 8
+    # rounds of roshambo2.  Decoupled UCT samples its move from its visit frequencies.
+    t = thinker("roshambo2", seed=4)
+    reasoner = t.reasoner
+    state = reasoner.initial_state()
+    played = []
+    other = random.Random(9)
+    while not reasoner.is_terminal(state) and len(played) < 8:
+        mine, source, _ = move(t, state, soon(0.15))
+        assert source == "mcts" and mine in reasoner.legal(state, 0)
+        played.append(mine)
+        state = reasoner.next_state(state, [mine, other.choice(reasoner.legal(state, 1))])
+    assert len(set(played)) >= 2, played
+
+
+def test_three_roles_each_maximise_their_own_goal() -> None:
+    t = thinker("tictactoe_3player", role=1)
+    reasoner = t.reasoner
+    state = reasoner.next_state(reasoner.initial_state(),
+                                [reasoner.legal(reasoner.initial_state(), 0)[0], "noop", "noop"])
+    played, source, _ = move(t, state)
+    assert source == "mcts" and played in reasoner.legal(state, 1)
+
+
+# --- whole matches over HTTP ---------------------------------------------------------------------
+
+
+@functools.cache
+def manager_of(game: str) -> GameManager:
+    return GameManager(rules(game))
+
+
+def seat(server: Any) -> HttpSeat:
+    return HttpSeat(server.host, server.port)
+
+
+def test_mcts_mode_tictactoe_match_never_loses_to_random() -> None:
+    manager = manager_of("ticTacToe")
+    with serving(seed=3, mode="mcts", **FAST) as plies:
+        record = manager.play_match(
+            [seat(plies), RandomSeat(random.Random(5))],
+            match_id="uct.ttt", start_clock=2, play_clock=PLAY_CLOCK,
+        )
+        check(record, manager, {0: plies.player})
+    assert record.goals is not None and record.goals[0] >= 50
+
+
+def test_mcts_mode_simultaneous_match_between_two_players() -> None:
+    manager = manager_of("roshambo2")
+    with serving(seed=1, mode="mcts", **FAST) as white, \
+            serving(seed=2, mode="mcts", **FAST) as black:
+        record = manager.play_match(
+            [seat(white), seat(black)], match_id="uct.rps", play_clock=PLAY_CLOCK
+        )
+        check(record, manager, {0: white.player, 1: black.player})
+    assert record.goals is not None and sum(record.goals) == 100
+
+
+def test_mcts_mode_three_role_match() -> None:
+    manager = manager_of("tictactoe_3player")
+    with serving(seed=1, mode="mcts", **FAST) as plies:
+        record = manager.play_match(
+            [RandomSeat(random.Random(1)), RandomSeat(random.Random(2)), seat(plies)],
+            match_id="uct.ttt3", play_clock=PLAY_CLOCK,
+        )
+        check(record, manager, {2: plies.player})
+    assert record.goals is not None and len(record.goals) == 3
+
+
+def test_auto_mode_logs_its_choice_and_why(caplog: Any) -> None:
+    manager = manager_of("connectFour")
+    caplog.set_level(logging.INFO, logger="plies.ggp")
+    with serving(GgpPlayer(seed=1, **FAST)) as plies:
+        record = manager.play_match(
+            [seat(plies), RandomSeat(random.Random(3))], match_id="uct.c4",
+            start_clock=2, play_clock=PLAY_CLOCK, max_steps=4,
+        )
+        check(record, manager, {0: plies.player})
+    assert "match uct.c4: UCT (branching 8, length" in caplog.text
+    assert "zero-sum, uninformative goals)" in caplog.text
+    assert " by mcts, " in caplog.text
+
+
+# --- MAST playouts ---------------------------------------------------------------------------
+
+# Three steps, a or b each time; the goal counts the a's (0, 33, 66 or 100).
+COUNT_AS = """
+(role p) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+(legal p a) (legal p b)
+(<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+(<= (next (as ?n)) (does p b) (true (as ?n)))
+(<= (next (as ?y)) (does p a) (true (as ?x)) (succ ?x ?y))
+(init (as 0))
+(<= terminal (true (step 3)))
+(<= (goal p 0) (true (as 0))) (<= (goal p 33) (true (as 1)))
+(<= (goal p 66) (true (as 2))) (<= (goal p 100) (true (as 3)))
+"""
+
+
+def test_mast_learns_which_moves_pay_and_plays_them_more() -> None:
+    from plies.ggp.uct import Mast
+
+    reasoner = Reasoner(parse(COUNT_AS))
+    mast = Mast(reasoner)
+    rng = random.Random(0)
+    a, b = (reasoner.move_table[0].index(m) for m in ("a", "b"))
+    for _ in range(300):
+        end = mast.playout(reasoner.initial_state(), rng, 100)
+        assert reasoner.is_terminal(end)
+    assert mast.weights[0][a] > mast.weights[0][b]
+    goals = [reasoner.goal(mast.playout(reasoner.initial_state(), rng, 100), 0)
+             for _ in range(200)]
+    assert sum(goals) / len(goals) > 60  # uniform moves average 50
+
+
+def test_mast_playouts_stop_at_the_limit_and_learn_nothing_there() -> None:
+    from plies.ggp.uct import Mast
+
+    reasoner = Reasoner(parse(COUNT_AS))
+    mast = Mast(reasoner)
+    state = mast.playout(reasoner.initial_state(), random.Random(1), 2)
+    assert not reasoner.is_terminal(state)
+    assert mast.stats == [{}]
