@@ -28,8 +28,9 @@ from plies.gdl.parser import parse
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Description, Term
 from plies.gdl.topdown import TopDown
+from plies.ggp.machines import MachineFactory
 from plies.ggp.manager import GameManager, HttpSeat, MatchRecord, RandomSeat
-from plies.ggp.player import GgpPlayer, MachineFactory
+from plies.ggp.player import GgpPlayer
 from plies.ggp.server import GgpServer
 from plies.ggp.sync import likely_legal, rule_moves
 from tests.data import GDL_DATA

@@ -2,6 +2,8 @@
 
 * :mod:`plies.ggp.protocol`: the messages (INFO/PING, PREVIEW, START, PLAY, STOP, ABORT);
 * :mod:`plies.ggp.player`: :class:`GgpPlayer`, the match state machine;
+* :mod:`plies.ggp.machines`: its two reasoners (top-down prover, propnet), shared between
+  threads and kept from stopping the clock;
 * :mod:`plies.ggp.strategy`: metagaming and anytime move selection (alpha-beta,
   pessimistic sequentialisation of simultaneous moves, Monte Carlo playouts);
 * :mod:`plies.ggp.server`: :class:`GgpServer`, the threaded HTTP front;
