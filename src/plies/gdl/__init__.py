@@ -1,7 +1,9 @@
 """General Game Playing: the Game Description Language (GDL) in plies.
 
-A KIF parser, a validator of GDL's restrictions, a fast reasoner, and :class:`GdlGame`,
-which makes any GDL description a plies :class:`~plies.game.Game`.
+A KIF parser, a validator of GDL's restrictions, two reasoners (the grounded propnet
+:class:`Reasoner` and the top-down prover :class:`TopDown`, picked by
+:func:`build_machine`), and :class:`GdlGame`, which makes any GDL description a plies
+:class:`~plies.game.Game`.
 
 >>> from plies.gdl import load_game
 >>> game = load_game("(role p) (legal p wait) (next done) (<= terminal (true done)) (goal p 100)")
@@ -12,7 +14,7 @@ which makes any GDL description a plies :class:`~plies.game.Game`.
 
 from plies.gdl.game import GdlGame, load_game
 from plies.gdl.ground import DEFAULT_BUDGET, GroundingError
-from plies.gdl.machine import StateMachine
+from plies.gdl.machine import MachineChoice, StateMachine, build_machine
 from plies.gdl.parser import load, parse, parse_term, parse_terms
 from plies.gdl.prover import Prover
 from plies.gdl.reasoner import (
@@ -23,6 +25,7 @@ from plies.gdl.reasoner import (
     State,
 )
 from plies.gdl.terms import Description, Rule, Term, to_kif
+from plies.gdl.topdown import TopDown
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -31,6 +34,7 @@ __all__ = [
     "GdlRulesError",
     "GoalDefinitionError",
     "GroundingError",
+    "MachineChoice",
     "MoveDefinitionError",
     "Prover",
     "Reasoner",
@@ -38,6 +42,8 @@ __all__ = [
     "State",
     "StateMachine",
     "Term",
+    "TopDown",
+    "build_machine",
     "load",
     "load_game",
     "parse",

@@ -170,10 +170,11 @@ def build_machine(
         )
     except Stopped:
         raise
-    except (GroundingError, BudgetExceeded) as err:
+    except (GroundingError, BudgetExceeded, RecursionError) as err:
+        # RecursionError: seen building snakeAssemblit's propnet.
         if prefer == "propnet":
             raise
-        why = str(err)
+        why = str(err) if not isinstance(err, RecursionError) else "building it recursed too deeply"
         try:
             machine = TopDown(desc, budget=queries)
         except GroundingError:
