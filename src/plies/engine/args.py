@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from time import monotonic
 from typing import Any
 
@@ -104,6 +105,9 @@ def game_of(args: argparse.Namespace) -> Any:
     started = monotonic()
     game = load_game(args.game, args.option, budget=build_budget(args))
     args.build_seconds = monotonic() - started
+    choice = getattr(game, "choice", None)  # a GDL game says which reasoner plays it
+    if choice is not None and choice.kind != "propnet":
+        print(f"plies: {args.game}: {choice.reason}", file=sys.stderr)
     path = getattr(args, "weights", None)
     if path is not None:
         game = weighted(game, load_weights(path, game))
