@@ -73,7 +73,9 @@ GAMES = {
         GameSpec("blocker", "war/root/games/blocker/blocker.kif", 2, "simultaneous"),
         GameSpec("3pConnectFour", "war/root/games/3pConnectFour/3pConnectFour.kif", 3),
         GameSpec("checkers", "war/root/games/checkers/checkers.kif", 2),
-        GameSpec("chess", "war/root/games/chess/chess.kif", 2),
+        GameSpec("chess", "war/root/games/chess/chess.kif", 2,
+                 "no goal at the 200-step limit: ggp-base's server ends without goals"),
+        GameSpec("chess_200", "war/root/games/chess_200/chess_200.kif", 2),
         GameSpec("amazons", "war/root/games/amazons/amazons.kif", 2),
         GameSpec("hexPie", "war/root/games/hexPie/hex.kif", 2),
         GameSpec("futoshiki4", "war/root/games/futoshiki4/futoshiki.kif", 1, "puzzle"),
@@ -98,7 +100,7 @@ PLANS: dict[str, list[tuple[str, str, str]]] = {
         ("roshambo2", "10/2", "all"), ("blocker", "10/2", "first"),
         ("futoshiki4", "10/2", "first"), ("hexPie", "10/2", "first"),
         ("connectFour", "10/2", "all"), ("checkers", "10/2", "first"),
-        ("chess", "10/2", "first"), ("amazons", "10/2", "first"),
+        ("chess_200", "10/2", "first"), ("amazons", "10/2", "first"),
         ("breakthrough", "10/2", "first"), ("3pConnectFour", "10/2", "first"),
         ("ticTacToe", "10/5", "first"), ("nim1", "10/5", "first"),
         ("roshambo2", "10/5", "first"), ("connectFour", "10/5", "first"),
@@ -180,12 +182,15 @@ def reasoner_of(log: str) -> str:
     ``topdown>propnet`` when it played from the top-down prover until the propnet was
     built)."""
     seen: list[str] = []
+    kinds = "|".join(KINDS)
+    patterns = [rf"\bon ({kinds})\b", rf"switched from ({kinds}) to ({kinds})",
+                rf"\b(?:reasoner|kind)\W+({kinds})\b"]
     for line in log.splitlines():
-        if "reasoner" not in line and "kind" not in line:
-            continue
-        for found in re.finditer(r"\b(" + "|".join(KINDS) + r")\b", line):
-            if found.group(1) not in seen:
-                seen.append(found.group(1))
+        hits = sorted((m.start(g), m.group(g)) for p in patterns
+                      for m in re.finditer(p, line) for g in range(1, m.lastindex + 1))
+        for _, kind in hits:
+            if kind not in seen:
+                seen.append(kind)
     if seen:
         return ">".join(seen)
     if "cannot be played" in log or "refused" in log:
@@ -298,7 +303,7 @@ def run(args: argparse.Namespace) -> None:
         plan = PLANS[args.plan]
     out = Path(args.out)
     results: list[dict[str, Any]] = json.loads(out.read_text()) if out.exists() else []
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+    commit = subprocess.run(["git", "-C", args.plies_src, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     deadline = time.monotonic() + args.budget if args.budget else None
     for i, (spec, start, play, role) in enumerate(matches_of(plan)):
