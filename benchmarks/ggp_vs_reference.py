@@ -35,6 +35,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -396,6 +397,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--keep-logs", default=None, help="copy every match's logs here")
     parser.add_argument("--report", metavar="JSON", help="print the table of a results file")
     args = parser.parse_args(argv)
+    # A background run ignores SIGINT: let SIGTERM end it through the finally blocks
+    # that stop its player processes.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.report:
         print(report(json.loads(Path(args.report).read_text())), end="")
         return
