@@ -36,16 +36,21 @@ import random
 from collections.abc import Hashable, Sequence
 from itertools import product
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from plies.budget import Budget
 from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
 from plies.game import SIMULTANEOUS, Game
 from plies.gdl.ground import DEFAULT_BUDGET, natural_key
+from plies.gdl.machine import MachineChoice, StateMachine, build_machine
 from plies.gdl.parser import load as load_description
 from plies.gdl.parser import parse, parse_terms
-from plies.gdl.reasoner import MoveDefinitionError, Reasoner, State
+from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Description, Term, to_kif
+
+State: TypeAlias = Any
+"""A GdlGame state: whatever its state machine uses (``int`` for the propnet,
+``frozenset`` of fluents for the top-down prover)."""
 
 _CACHE_LIMIT: Final = 1 << 16  # states whose legal moves are remembered
 
@@ -57,18 +62,27 @@ _Node = tuple[tuple[tuple[Term, ...], ...], int, tuple[Any, ...]]
 class GdlGame(Game[State, Any]):
     """A GDL game (see the module docstring for how turns and moves are mapped).
 
-    States are the reasoner's ``int`` bit sets.  Build one from a parsed
-    :class:`~plies.gdl.terms.Description` or a :class:`~plies.gdl.reasoner.Reasoner`;
-    :func:`load_game` also parses and validates.
+    States are the state machine's (``int`` bit sets for the propnet).  Build one from
+    a parsed :class:`~plies.gdl.terms.Description`, which picks the machine with
+    :func:`~plies.gdl.machine.build_machine` (the propnet if grounding fits ``budget``
+    and ``ground_limit``, else the top-down prover; :attr:`choice` says which and why),
+    or from any :class:`~plies.gdl.machine.StateMachine`, such as a
+    :class:`~plies.gdl.reasoner.Reasoner`; :func:`load_game` also parses and validates.
     """
 
     utility_range = (0.0, 100.0)
 
     def __init__(
-        self, rules: Description | Reasoner, *, name: str | None = None,
-        budget: Budget = DEFAULT_BUDGET,
+        self, rules: Description | StateMachine[Any], *, name: str | None = None,
+        budget: Budget = DEFAULT_BUDGET, ground_limit: int | None = None,
     ) -> None:
-        self.reasoner = rules if isinstance(rules, Reasoner) else Reasoner(rules, budget=budget)
+        #: How the machine was chosen (None when a machine was given).
+        self.choice: MachineChoice | None = None
+        if isinstance(rules, Description):
+            self.choice = build_machine(rules, budget=budget, ground_limit=ground_limit)
+            self.reasoner: StateMachine[Any] = self.choice.machine
+        else:
+            self.reasoner = rules
         self.description = self.reasoner.description
         self.roles = self.reasoner.roles
         self.num_players = len(self.roles)
@@ -150,17 +164,20 @@ class GdlGame(Game[State, Any]):
     def random_playout(self, state: State, rng: random.Random, limit: int) -> State:
         """The state after up to ``limit`` uniformly random moves (Monte Carlo playouts).
 
-        The reasoner's fast path (moves as indices, ``legal_indices`` and
-        ``next_state_indices``), bypassing the legal-move cache that playout states would
-        only churn: the same moves as :func:`plies.game.default_random_playout` with the
-        same generator (one ``rng.random()`` per step for the mover, role 0 at a forced
-        step; the other roles play their first legal move, as :meth:`result` does).
+        For the propnet, its fast path (moves as indices, ``legal_indices`` and
+        ``next_state_indices``); for any machine, bypassing the legal-move cache that
+        playout states would only churn: the same moves as
+        :func:`plies.game.default_random_playout` with the same generator (one
+        ``rng.random()`` per step for the mover, role 0 at a forced step; the other roles
+        play their first legal move, as :meth:`result` does).
 
         Raises:
             UnsupportedGameError: the playout meets a SIMULTANEOUS state.
             MoveDefinitionError: a role has no legal move in a non-terminal state.
         """
         reasoner = self.reasoner
+        if not isinstance(reasoner, Reasoner):
+            return self._machine_playout(state, rng, limit)
         terminal, legal_of = reasoner.is_terminal, reasoner.legal_indices
         step, draw = reasoner.next_state_indices, rng.random
         for _ in range(limit):
@@ -185,10 +202,36 @@ class GdlGame(Game[State, Any]):
             state = step(state, joint)
         return state
 
+    def _machine_playout(self, state: State, rng: random.Random, limit: int) -> State:
+        """:meth:`random_playout` through the :class:`StateMachine` protocol alone."""
+        machine = self.reasoner
+        draw = rng.random
+        for _ in range(limit):
+            if machine.is_terminal(state):
+                return state
+            legal = machine.legal_all(state)
+            mover = -1
+            for role, moves in enumerate(legal):
+                if len(moves) > 1:
+                    if mover >= 0:
+                        raise UnsupportedGameError(
+                            f"{self.name}: a random playout met a simultaneous-move node"
+                        )
+                    mover = role
+                elif not moves:
+                    self._node(state)  # raises MoveDefinitionError, naming the role
+            mover = max(mover, 0)
+            joint = [moves[0] for moves in legal]
+            moves = legal[mover]
+            joint[mover] = moves[int(draw() * len(moves))]
+            state = machine.next_state(state, joint)
+        return state
+
     # --- for people ----------------------------------------------------------------------
 
     def key(self, state: State) -> Hashable:
-        return state
+        key: Hashable = state
+        return key
 
     def format_action(self, state: State, action: Any) -> str:
         """KIF: ``(mark 1 1)``, ``noop``; a joint move is its moves separated by spaces."""
@@ -241,20 +284,23 @@ def _name_from_source(source: str) -> str:
 
 
 def load_game(
-    path_or_text: str | Path, *, name: str | None = None, budget: Budget = DEFAULT_BUDGET
+    path_or_text: str | Path, *, name: str | None = None, budget: Budget = DEFAULT_BUDGET,
+    ground_limit: int | None = None,
 ) -> GdlGame:
     """Parse, validate and build a GDL game from a ``.kif`` file or from KIF text.
 
     A :class:`~pathlib.Path`, or a string without ``(``, is read as a file; any other
     string is the description itself.  The game's name is the file's stem (``ticTacToe``)
-    unless ``name`` is given.  ``budget`` bounds building the reasoner (see
-    :class:`~plies.gdl.reasoner.Reasoner`).
+    unless ``name`` is given.  ``budget`` bounds grounding the rules for the propnet
+    reasoner; a game whose grounding does not fit it, or ``ground_limit`` atoms, is
+    played by the top-down prover (see :func:`~plies.gdl.machine.build_machine`).
 
     Raises:
         GameFormatError: the file cannot be read or the text is not KIF.
         GdlValidationError: the description breaks a GDL restriction.
-        plies.gdl.ground.GroundingError: the rules cannot be grounded.
-        plies.budget.BudgetExceeded: the budget ran out before the reasoner was built.
+        plies.gdl.ground.GroundingError: the rules are refused by both reasoners (an
+            unsafe rule, ...).
+        plies.budget.Stopped: the budget's stop signal was set.
     """
     from plies.gdl.validator import check
 
@@ -263,4 +309,4 @@ def load_game(
     else:
         desc = parse(path_or_text)
     check(desc)
-    return GdlGame(desc, name=name, budget=budget)
+    return GdlGame(desc, name=name, budget=budget, ground_limit=ground_limit)

@@ -479,7 +479,8 @@ class FactBase:
     (:func:`_shape`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_atoms: int = MAX_ATOMS) -> None:
+        self.max_atoms = max_atoms
         self.facts: dict[Pred, set[Term]] = {}
         self._indexes: dict[Pred, dict[tuple[int, ...], dict[tuple[Term, ...], list[Term]]]] = {}
         self.size = 0
@@ -497,9 +498,9 @@ class FactBase:
             return False
         bucket.add(atom)
         self.size += 1
-        if self.size > MAX_ATOMS:
+        if self.size > self.max_atoms:
             raise GroundingError(
-                f"grounding produced more than {MAX_ATOMS:,} atoms (last: {to_kif(atom)}); "
+                f"grounding produced more than {self.max_atoms:,} atoms (last: {to_kif(atom)}); "
                 "the description is too large or violates the recursion restriction"
             )
         for positions, index in self._indexes.get(pred, {}).items():
@@ -809,7 +810,9 @@ def natural_key(t: Term) -> tuple[Any, ...]:
     return (2, 0, tuple(natural_key(x) for x in t), "")
 
 
-def ground(desc: Description, budget: Budget | Meter = DEFAULT_BUDGET) -> Grounding:
+def ground(
+    desc: Description, budget: Budget | Meter = DEFAULT_BUDGET, *, max_atoms: int = MAX_ATOMS
+) -> Grounding:
     """Ground ``desc`` (see the module docstring for the method) within ``budget``.
 
     A step of the budget is one step of a join (a partial binding extended, or a
@@ -820,7 +823,8 @@ def ground(desc: Description, budget: Budget | Meter = DEFAULT_BUDGET) -> Ground
     Raises:
         GroundingError: an unsafe or unstratified rule, a role or ``init`` that depends on
             the state, a rule body longer than :data:`MAX_BODY`, a grounding larger than
-            :data:`MAX_ATOMS`, or terms that grow without end (:data:`MAX_DEPTH`).
+            ``max_atoms`` (:data:`MAX_ATOMS`) atoms or rule instances, or terms that grow
+            without end (:data:`MAX_DEPTH`).
         plies.budget.BudgetExceeded: the budget ran out (:class:`plies.budget.Stopped`
             when its stop signal was set).
     """
@@ -840,7 +844,7 @@ def ground(desc: Description, budget: Budget | Meter = DEFAULT_BUDGET) -> Ground
             raise GroundingError(f"true and does cannot be defined, in {_where(rule.source)}")
     _check_stratified(rules, edges)
 
-    db = FactBase()
+    db = FactBase(max_atoms)
     static_rules = [r for r in rules if pred_of(r.head) not in dynamic]
     preds = list(dict.fromkeys([pred_of(r.head) for r in rules]))
     static_preds = [p for p in preds if p not in dynamic]
@@ -870,9 +874,9 @@ def ground(desc: Description, budget: Budget | Meter = DEFAULT_BUDGET) -> Ground
         if instance not in instances:
             instances[instance] = None
             size[0] += len(body) + 1
-            if len(instances) > MAX_ATOMS or size[0] > MAX_LITERALS:
+            if len(instances) > max_atoms or size[0] > MAX_LITERALS:
                 what = (
-                    f"{MAX_ATOMS:,} rule instances" if len(instances) > MAX_ATOMS
+                    f"{max_atoms:,} rule instances" if len(instances) > max_atoms
                     else f"{MAX_LITERALS:,} literals in its rule instances"
                 )
                 raise GroundingError(

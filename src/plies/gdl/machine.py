@@ -19,13 +19,25 @@ terms (``("mark", "1", "1")``, ``"noop"``); goal values are integers.
 >>> machine: StateMachine[int] = Reasoner(parse("(role a) (legal a go) (goal a 100) terminal"))
 >>> machine.is_terminal(machine.initial_state()), machine.kind
 (True, 'propnet')
+
+:func:`build_machine` picks one for a game: the propnet where grounding fits the budget,
+else the top-down prover, which needs no grounding (a Peano counter grounds forever):
+
+>>> choice = build_machine(parse('''(role p) (init (c 0)) (legal p go)
+...     (<= (next (c (s ?x))) (does p go) (true (c ?x)))
+...     (<= terminal (true (c (s (s 0))))) (goal p 100)'''))
+>>> choice.kind, choice.reason[:49]
+('topdown', 'topdown: no propnet (grounding does not terminate')
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from plies.budget import Budget
 from plies.gdl.terms import Description, Term
 
 S = TypeVar("S", bound=Hashable)
@@ -92,3 +104,82 @@ class StateMachine(Protocol[S]):
         """``state`` as KIF fluents in a stable order: ``{(cell 1 1 b) (control x)}``."""
         ...
 
+
+
+@dataclass(frozen=True)
+class MachineChoice:
+    """The state machine :func:`build_machine` built, and why that one.
+
+    ``kind`` is the machine's (``"propnet"`` or ``"topdown"``); ``reason`` a short line
+    for a log (``"propnet: grounded in 0.4 s"``, ``"topdown: grounding stopped: more
+    than 2,000,000 atoms ..."``); ``seconds`` the wall-clock time of the whole choice.
+    """
+
+    machine: StateMachine[Any]
+    kind: str
+    reason: str
+    seconds: float
+
+
+def build_machine(
+    desc: Description,
+    *,
+    budget: Budget | None = None,
+    ground_limit: int | None = None,
+    prefer: str = "auto",
+) -> MachineChoice:
+    """The fastest state machine for ``desc`` that can be built within ``budget``.
+
+    The grounded propositional network (:class:`~plies.gdl.reasoner.Reasoner`) is tried
+    first, within ``budget`` (:data:`~plies.gdl.ground.DEFAULT_BUDGET` when None) and
+    with at most ``ground_limit`` atoms and rule instances
+    (:data:`~plies.gdl.ground.MAX_ATOMS` when None).  If grounding cannot finish (too
+    large, infinite, out of budget, or refused for a reason the grounder has and the
+    game does not need, such as a goal value that is never reached), the top-down
+    prover (:class:`~plies.gdl.topdown.TopDown`) is built instead; it needs no grounding
+    and is ready in well under a second; ``budget`` then bounds each of its queries
+    (without its stop signal, which ends the building only).  ``prefer`` ``"propnet"``
+    or ``"topdown"`` builds only that one (the grounding error, or the budget, is then
+    raised).
+
+    Raises:
+        plies.budget.Stopped: the budget's stop signal was set.
+        plies.gdl.ground.GroundingError: neither machine accepts the rules (an unsafe
+            rule, ``true`` defined by a rule, ...); the message is the grounder's.
+        plies.budget.BudgetExceeded: ``prefer="propnet"`` and the budget ran out.
+        ValueError: ``prefer`` is not ``"auto"``, ``"propnet"`` or ``"topdown"``.
+    """
+    from plies.budget import BudgetExceeded, Stopped
+    from plies.gdl.ground import DEFAULT_BUDGET, MAX_ATOMS, GroundingError
+    from plies.gdl.reasoner import Reasoner
+    from plies.gdl.topdown import TopDown
+
+    if prefer not in ("auto", "propnet", "topdown"):
+        raise ValueError(f"prefer must be 'auto', 'propnet' or 'topdown', not {prefer!r}")
+    started = time.perf_counter()
+    queries = None if budget is None else Budget(seconds=budget.seconds, steps=budget.steps)
+    if prefer == "topdown":
+        machine: StateMachine[Any] = TopDown(desc, budget=queries)
+        return MachineChoice(machine, "topdown", "topdown: asked for",
+                             time.perf_counter() - started)
+    try:
+        machine = Reasoner(
+            desc,
+            budget=DEFAULT_BUDGET if budget is None else budget,
+            max_atoms=MAX_ATOMS if ground_limit is None else ground_limit,
+        )
+    except Stopped:
+        raise
+    except (GroundingError, BudgetExceeded) as err:
+        if prefer == "propnet":
+            raise
+        why = str(err)
+        try:
+            machine = TopDown(desc, budget=queries)
+        except GroundingError:
+            raise err from None
+        elapsed = time.perf_counter() - started
+        short = why if len(why) <= 120 else why[:117] + "..."
+        return MachineChoice(machine, "topdown", f"topdown: no propnet ({short})", elapsed)
+    elapsed = time.perf_counter() - started
+    return MachineChoice(machine, "propnet", f"propnet: grounded in {elapsed:.1f} s", elapsed)

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from plies.budget import Budget
 from plies.errors import GameFormatError, IllegalActionError, PliesError
-from plies.gdl.ground import DEFAULT_BUDGET, ground, natural_key
+from plies.gdl.ground import DEFAULT_BUDGET, MAX_ATOMS, ground, natural_key
 from plies.gdl.propnet import Compiled, Network, bitset, build_network, compile_network
 from plies.gdl.terms import Description, Term, to_kif
 
@@ -90,6 +90,8 @@ class Reasoner:
     seconds, its steps and its stop signal (see :mod:`plies.budget`);
     :data:`~plies.gdl.ground.DEFAULT_BUDGET` by default, which every game in the shared
     data fits in ten times over.  ``self.stats.steps`` tells how many steps a game took.
+    ``max_atoms`` caps the grounding's atoms and rule instances
+    (:data:`~plies.gdl.ground.MAX_ATOMS` by default).
 
     Raises (on construction):
         plies.gdl.ground.GroundingError: the rules cannot be grounded (unsafe or
@@ -102,11 +104,13 @@ class Reasoner:
     kind = "propnet"
     """What :class:`~plies.gdl.machine.StateMachine` logs call this implementation."""
 
-    def __init__(self, desc: Description, *, budget: Budget = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self, desc: Description, *, budget: Budget = DEFAULT_BUDGET, max_atoms: int = MAX_ATOMS
+    ) -> None:
         started = time.perf_counter()
         # One meter for every phase: the budget bounds the whole build, not each part.
         meter = budget.meter("grounding the rules")
-        g = ground(desc, meter)
+        g = ground(desc, meter, max_atoms=max_atoms)
         net = build_network(g, meter)
         grounded = time.perf_counter()
         compiled = compile_network(net, meter)
