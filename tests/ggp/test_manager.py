@@ -261,3 +261,16 @@ def test_check_players_counts_seats() -> None:
     manager = GameManager(rules("ticTacToe"))
     with pytest.raises(MatchSetupError, match="got 3 player"):
         manager.check_players([RandomSeat()] * 3)
+
+
+def test_cli_judges_with_the_top_down_reasoner_when_asked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with random_player(2, {1: "illegal"}) as (url, _):
+        code = main(["ggp", "match", str(GDL_DATA / "nim1.kif"), "--player", url,
+                     "--player", "random", "--reasoner", "topdown", "--seed", "2",
+                     "--start", "1", "--play", "1"])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "rules by the topdown reasoner (topdown: asked for)" in printed
+    assert "! step 1: player1 illegal move" in printed and "game over after" in printed
