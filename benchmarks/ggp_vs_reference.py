@@ -336,45 +336,55 @@ def run(args: argparse.Namespace) -> None:
 
 
 def report(rows: list[dict[str, Any]]) -> str:
-    """The Markdown table: one line per game and clocks, summed over plies' roles."""
+    """The Markdown table: one line per game, clocks and judge, over plies' roles."""
     groups: dict[tuple[str, int, int, str], list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault((row["game"], row["start"], row["play"], row.get("judge", "")),
                           []).append(row)
     lines = [
-        "| game | clocks | judge | plies as | W | D | L | plies late / illegal / failed "
-        "replies | opponent's | reasoner | steps | uptime load (1 min) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| game | clocks | judge | plies as | W | D | L | plies' goals | plies: late / illegal"
+        " / error status / failed | opponent: same | reasoner | steps | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (game, start, play, judge), group in groups.items():
         w = sum(r["result"] == "win" for r in group)
         d = sum(r["result"] == "draw" for r in group)
         lo = sum(r["result"] == "loss" for r in group)
-        other = [r["result"] for r in group if r["result"] not in ("win", "draw", "loss")]
-        kinds: dict[str, int] = {}
+        goals = ", ".join(
+            str(r["goals"][r["plies_role_index"]]) if r.get("goals") else
+            str(r.get("result", "?")) for r in group
+        )
+        mine = [0, 0, 0, 0]
+        theirs = [0, 0, 0, 0]
         for r in group:
             for e in r.get("events", []):
-                if e.get("role_index") == r.get("plies_role_index"):
-                    kinds[kind_of(e["kind"])] = kinds.get(kind_of(e["kind"]), 0) + 1
-        faults = " / ".join(str(kinds.get(k, 0)) for k in ("late", "illegal", "failed"))
-        opp = sum(r.get("opponent_faults") or 0 for r in group)
+                side = mine if e.get("role_index") == r.get("plies_role_index") else theirs
+                side[kind_of(e)] += 1
         roles = ", ".join(str(r.get("plies_role", r.get("plies_role_index"))) for r in group)
-        reasoners = ", ".join(sorted({str(r.get("reasoner")) for r in group}))
+        reasoners = ", ".join(dict.fromkeys(
+            reasoner_of(r.get("plies_log_head", "") + "\n" + r.get("plies_log_tail", ""))
+            for r in group))
         steps = ", ".join(str(r.get("steps")) for r in group)
         loads = ", ".join(load_of(r.get("uptime", "")) for r in group)
-        wdl = (str(w), str(d), str(lo)) if not other else (
-            str(w), str(d), f"{lo} ({', '.join(other)})")
-        lines.append(f"| {game} | {start}/{play} | {judge} | {roles} | {' | '.join(wdl)} | "
-                     f"{faults} | {opp} | {reasoners} | {steps} | {loads} |")
+        lines.append(
+            f"| {game} | {start}/{play} | {judge} | {roles} | {w} | {d} | {lo} | {goals} | "
+            f"{' / '.join(map(str, mine))} | {' / '.join(map(str, theirs))} | {reasoners} | "
+            f"{steps} | {loads} |"
+        )
     return "\n".join(lines) + "\n"
 
 
-def kind_of(kind: str) -> str:
+def kind_of(event: dict[str, Any]) -> int:
+    """0 late, 1 illegal (or unreadable), 2 an error status (HTTP 400/503: ggp-base reads
+    the body, ``error: ...``, as an illegal move), 3 failed connection (or no ready/done)."""
+    kind = event["kind"]
     if kind in ("timeout", "late"):
-        return "late"
-    if kind in ("illegal", "unreadable", "http"):
-        return "illegal"
-    return "failed"
+        return 0
+    if kind == "http" or (kind == "illegal" and str(event.get("move", "")).startswith("error")):
+        return 2
+    if kind in ("illegal", "unreadable"):
+        return 1
+    return 3
 
 
 def load_of(text: str) -> str:
