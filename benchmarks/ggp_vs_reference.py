@@ -98,14 +98,17 @@ PLANS: dict[str, list[tuple[str, str, str]]] = {
     ],
     "final": [
         ("ticTacToe", "10/2", "all"), ("nim1", "10/2", "all"),
-        ("roshambo2", "10/2", "all"), ("blocker", "10/2", "first"),
-        ("futoshiki4", "10/2", "first"), ("hexPie", "10/2", "first"),
-        ("connectFour", "10/2", "all"), ("checkers", "10/2", "first"),
-        ("chess_200", "10/2", "first"), ("amazons", "10/2", "first"),
-        ("breakthrough", "10/2", "first"), ("3pConnectFour", "10/2", "first"),
+        ("roshambo2", "10/2", "all"), ("chess_200", "10/2", "first"),
+        ("amazons", "10/2", "first"), ("hexPie", "10/2", "first"),
+        ("futoshiki4", "10/2", "first"), ("checkers", "10/2", "first"),
+        ("connectFour", "10/2", "all"), ("breakthrough", "10/2", "first"),
+        ("3pConnectFour", "10/2", "first"), ("blocker", "10/2", "first"),
         ("ticTacToe", "10/5", "first"), ("nim1", "10/5", "first"),
         ("roshambo2", "10/5", "first"), ("connectFour", "10/5", "first"),
-        ("checkers", "10/5", "first"),
+    ],
+    "final-plies-judge": [
+        ("ticTacToe", "10/2", "first"), ("connectFour", "10/2", "first"),
+        ("roshambo2", "10/2", "first"),
     ],
 }
 
