@@ -26,14 +26,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GameManager",
+    "GgpPlayer",
+    "GgpServer",
     "HttpSeat",
     "MatchRecord",
     "MatchSetupError",
-    "RandomSeat",
-    "GgpPlayer",
-    "GgpServer",
     "Message",
     "ProtocolError",
+    "RandomSeat",
     "Reply",
     "ServeError",
     "parse_message",
