@@ -76,23 +76,29 @@ def test_a_join_bomb_whose_head_has_a_variable_is_cut_once_per_head() -> None:
 
 def test_a_join_bomb_with_a_wide_head_ends_within_its_budget() -> None:
     with pytest.raises(BudgetExceeded, match="ran out of its budget of 200,000 steps"):
-        load_game(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)"), budget=SMALL)
+        Reasoner(parse(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)")), budget=SMALL)
+    # The game then falls back to the top-down prover, which asks for one instance only.
+    game = load_game(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)"), budget=SMALL)
+    assert game.reasoner.kind == "topdown" and game.is_terminal(game.initial_state())
 
 
 def test_a_join_bomb_over_the_state_ends_within_its_budget() -> None:
     with pytest.raises(BudgetExceeded, match="grounding the rules ran out of its budget"):
-        load_game(state_join_bomb(), budget=SMALL)
+        Reasoner(parse(state_join_bomb()), budget=SMALL)
 
 
 def test_a_join_bomb_over_the_state_ends_within_its_seconds() -> None:
     with pytest.raises(BudgetExceeded, match=r"ran out of its budget of 0\.05 s"):
-        load_game(state_join_bomb(), budget=Budget(seconds=0.05))
+        Reasoner(parse(state_join_bomb()), budget=Budget(seconds=0.05))
 
 
 def test_or_that_multiplies_rules_ends_within_its_budget() -> None:
     rule = "(<= terminal " + " ".join(["(or (q 1) (q 2))"] * 60) + ")"
     with pytest.raises(BudgetExceeded):
-        load_game(f"{GAME} (q 1) {rule}", budget=SMALL)
+        Reasoner(parse(f"{GAME} (q 1) {rule}"), budget=SMALL)
+    # The top-down prover keeps each (or ...) as a relation: no 2^60 rules.
+    game = load_game(f"{GAME} (q 1) {rule}", budget=SMALL)
+    assert game.reasoner.kind == "topdown" and game.is_terminal(game.initial_state())
 
 
 @pytest.mark.parametrize("command", ["solve", "check"])
@@ -104,15 +110,15 @@ def test_the_zero_arity_join_bomb_loads_at_once_in_the_cli(
     assert main([command, str(cut)]) == 0
 
 
-def test_a_join_bomb_over_the_state_is_a_one_line_error_in_the_cli(
+def test_a_join_bomb_over_the_state_is_solved_top_down_in_the_cli(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The default budget: the caps on the size of the grounding end it in a few seconds.
+    # The default budget: the caps on the size of the grounding end it in a few seconds,
+    # then the top-down prover needs one binding of the join to see the game is over.
     bomb = tmp_path / "bomb.kif"
     bomb.write_text(state_join_bomb(arity=5))
-    assert main(["solve", str(bomb)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("plies: error: grounding ") and err.count("\n") == 1
+    assert main(["solve", str(bomb)]) == 0
+    assert capsys.readouterr().err == ""
 
 
 # --- stops --------------------------------------------------------------------------------
@@ -227,7 +233,10 @@ def test_a_goal_value_of_5000_digits_is_a_validation_error() -> None:
 def test_a_goal_value_of_5000_digits_from_a_rule_is_a_grounding_error() -> None:
     text = f"{GAME} (v {HUGE}) (<= terminal (true s)) (<= (goal p ?x) (v ?x))"
     with pytest.raises(GroundingError, match="goal values must be integers from 0 to 100"):
-        load_game(text)
+        Reasoner(parse(text))
+    game = load_game(text)  # top-down: refused when a goal is asked, not before
+    with pytest.raises(GameFormatError, match="goal values must be integers from 0 to 100"):
+        game.utility(game.initial_state(), 0)
 
 
 def test_constants_of_5000_digits_are_names_like_any_other() -> None:
@@ -270,10 +279,14 @@ def test_a_finite_rule_whose_head_nests_40_deep_grounds() -> None:
 def test_terms_that_grow_without_end_are_still_refused() -> None:
     text = f"{GAME} (<= terminal (true t)) (init (g z)) (<= (next (g (s ?x))) (true (g ?x)))"
     with pytest.raises(GroundingError, match="does not terminate"):
-        load_game(text)
+        Reasoner(parse(text))
     deep = f"{GAME} (<= terminal (true t)) (init {nested(100)}) (<= (next (g ?x)) (true ?x))"
     with pytest.raises(GroundingError, match=f"deeper than {101 + MAX_DEPTH}"):
-        load_game(deep)
+        Reasoner(parse(deep))
+    for finite_play, fluents in ((text, 2), (deep, 3)):  # each state is finite: the
+        game = load_game(finite_play)  # top-down prover plays
+        assert game.reasoner.kind == "topdown"
+        assert len(game.reasoner.fluents(game.result(game.initial_state(), "go"))) == fluents
 
 
 def test_a_rule_body_of_1000_literals_is_a_grounding_error() -> None:
@@ -300,8 +313,9 @@ def test_the_engine_loads_gdl_files_within_the_default_budget(
     bomb = tmp_path / "bomb.kif"
     bomb.write_text(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)"))
     monkeypatch.setattr(plies.gdl, "DEFAULT_BUDGET", Budget(steps=1000))
-    with pytest.raises(BudgetExceeded, match="budget of 1,000 steps"):
-        load_any(str(bomb))
+    game = load_any(str(bomb))  # the propnet ran out of its steps: the top-down prover
+    assert isinstance(game, GdlGame) and game.choice is not None
+    assert "budget of 1,000 steps" in game.choice.reason
 
 
 def test_a_dependency_chain_of_thousands_of_relations_gives_one_line_messages() -> None:
@@ -352,15 +366,16 @@ def test_a_grounding_stopped_mid_join_leaves_no_garbage_cycles(
     made: list[weakref.ref[ground_module.FactBase]] = []
     original = ground_module.FactBase.__init__
 
-    def recording(self: ground_module.FactBase) -> None:
-        original(self)
+    def recording(self: ground_module.FactBase, *args: int) -> None:
+        original(self, *args)
         made.append(weakref.ref(self))
 
     monkeypatch.setattr(ground_module.FactBase, "__init__", recording)
     gc.disable()  # only reference counting may free it
     try:
         with pytest.raises(BudgetExceeded):
-            load_game(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)"), budget=Budget(steps=300_000))
+            Reasoner(parse(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)")),
+                     budget=Budget(steps=300_000))
         assert made and all(ref() is None for ref in made)
     finally:
         gc.enable()

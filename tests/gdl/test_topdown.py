@@ -120,7 +120,7 @@ def _natural(t: Term) -> tuple[object, ...]:
 
 
 def test_states_are_fluent_sets_and_round_trip() -> None:
-    r, td = machines(GDL_DATA / "ticTacToe.kif")
+    _, td = machines(GDL_DATA / "ticTacToe.kif")
     s = td.next_state(td.initial_state(), [("mark", "2", "2"), "noop"])
     assert ("cell", "2", "2", "x") in td.fluents(s)
     assert td.state_from_fluents(td.fluents(s)) == s

@@ -43,13 +43,14 @@ from plies.gdl.ground import (
     Literal,
     NormalRule,
     Pred,
+    _literal,
     normalise,
     pred_name,
     pred_of,
     strongly_connected,
 )
 from plies.gdl.reasoner import GdlRulesError
-from plies.gdl.terms import Description, Term, to_kif
+from plies.gdl.terms import Description, Rule, Term, to_kif
 
 MAX_ANSWERS: Final = 2_000_000
 """The most answers one tabled call may have: more means a recursive relation that
@@ -60,6 +61,9 @@ _MAX_NEST: Final = 14
 continuation function (CPython allows 20 nested blocks)."""
 
 _INF: Final = 1 << 60
+
+_MAX_CHOICES: Final = 64
+"""Rules whose ``or`` s make more choices than this keep them as relations of their own."""
 
 
 def _no_step() -> None:
@@ -296,7 +300,8 @@ class Program:
     """
 
     def __init__(self, desc: Description) -> None:
-        self.rules = normalise(desc.rules)
+        self.or_preds: set[Pred] = set()
+        self.rules = self._normalise(desc.rules)
         self.by_pred: dict[Pred, list[NormalRule]] = {}
         for rule in self.rules:
             pred = pred_of(rule.head)
@@ -340,6 +345,37 @@ class Program:
         self._names = 0
         self._source: list[str] = []
         self.queries: dict[Term, Callable[..., Any]] = {}
+
+    def _normalise(self, rules: tuple[Rule, ...]) -> list[NormalRule]:
+        """The rules without ``or``: expanded into one rule per choice of disjuncts when
+        that makes few rules, else each ``(or ...)`` becomes a call of a relation of its
+        own (``or~1``), one rule per disjunct: sixty ``or`` s of two make 2^60 choices."""
+        out: list[NormalRule] = []
+        for rule in rules:
+            choices = 1
+            for lit in rule.body:
+                if isinstance(lit, tuple) and lit and lit[0] == "or":
+                    choices *= max(len(lit) - 1, 1)
+            if choices <= _MAX_CHOICES:
+                out += normalise([rule])
+                continue
+            body: list[Term] = []
+            for lit in rule.body:
+                if not (isinstance(lit, tuple) and lit and lit[0] == "or"):
+                    body.append(lit)
+                    continue
+                pred = f"or~{len(self.or_preds) + 1}"
+                found: set[str] = set()
+                aux: Term = (pred, *sorted(_vars(lit, found)))
+                self.or_preds.add(pred_of(aux))
+                body.append(aux)
+                for part in lit[1:]:
+                    source = Rule(aux, (part,), rule.line, rule.column)
+                    for conjunction in _literal(part, source):
+                        out.append(NormalRule(aux, tuple(conjunction), source,
+                                              frozenset(_vars(aux, set()))))
+            out += normalise([Rule(rule.head, tuple(body), rule.line, rule.column)])
+        return out
 
     # --- the state the solvers read ----------------------------------------------------
 
@@ -681,7 +717,10 @@ class Program:
                         break
             if not body:
                 break
-            first = next((x for x in body if x.kind == "pos"), None)
+            # An (or ...) made a relation waits until the other literals bound what they
+            # can: its disjuncts may be filters (distinct, not) that bind nothing.
+            first = next((x for x in body if x.kind == "pos" and x.pred not in self.or_preds),
+                         None) or next((x for x in body if x.kind == "pos"), None)
             if first is None:  # safety guarantees a positive literal binds the rest
                 raise GroundingError("unsafe rule: a variable occurs in no positive literal")
             lit = first
