@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 
 from plies.budget import Budget, BudgetExceeded, Stopped
 from plies.cli import main
-from plies.errors import GameFormatError, GdlValidationError
+from plies.errors import GameFormatError
 from plies.gdl import (
     DEFAULT_BUDGET,
     GdlGame,
+    GoalDefinitionError,
     GroundingError,
     Prover,
     Reasoner,
@@ -225,18 +226,22 @@ def test_wide_masks_as_named_constants_agree_with_the_prover(
 HUGE = "9" * 5000
 
 
-def test_a_goal_value_of_5000_digits_is_a_validation_error() -> None:
-    with pytest.raises(GdlValidationError, match=r"goal value 9{20}\.\.\. \(5,000 characters\)"):
-        load_game(f"(role p) (init s) (legal p go) (next s) (<= terminal (true s)) (goal p {HUGE})")
-
-
-def test_a_goal_value_of_5000_digits_from_a_rule_is_a_grounding_error() -> None:
-    text = f"{GAME} (v {HUGE}) (<= terminal (true s)) (<= (goal p ?x) (v ?x))"
-    with pytest.raises(GroundingError, match="goal values must be integers from 0 to 100"):
-        Reasoner(parse(text))
-    game = load_game(text)  # top-down: refused when a goal is asked, not before
-    with pytest.raises(GameFormatError, match="goal values must be integers from 0 to 100"):
+def test_a_goal_value_of_5000_digits_is_a_short_warning_and_a_short_goal_error() -> None:
+    text = f"(role p) (init s) (legal p go) (next s) (<= terminal (true s)) (goal p {HUGE})"
+    [warning] = [d for d in validate(parse(text)) if d.check == "goal-value"]
+    assert "goal value 99999999999999999999... (5,000 characters)" in warning.message
+    game = load_game(text)  # a warning: the game loads, the goal is an error when asked
+    with pytest.raises(GoalDefinitionError, match=r"goal value 9{20}\.\.\. \(5,000 characters\)"):
         game.utility(game.initial_state(), 0)
+    with pytest.raises(GoalDefinitionError, match="a long term"):
+        Prover(parse(text)).goal(frozenset({"s"}), 0)
+
+
+def test_a_goal_value_of_5000_digits_from_a_rule_is_a_goal_error_when_asked() -> None:
+    text = f"{GAME} (v {HUGE}) (<= terminal (true s)) (<= (goal p ?x) (v ?x))"
+    reasoner = load_game(text).reasoner
+    with pytest.raises(GoalDefinitionError, match="GDL goal values are integers from 0 to 100"):
+        reasoner.goals(reasoner.initial_state())
 
 
 def test_constants_of_5000_digits_are_names_like_any_other() -> None:

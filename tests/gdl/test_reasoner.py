@@ -395,8 +395,6 @@ def test_no_legal_move_is_an_empty_tuple_for_the_reasoner() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("(role a) (legal a go) terminal (goal a high)", "goal values must be integers"),
-        ("(role a) (legal a go) terminal (goal a 101)", "goal values must be integers"),
         (
             "(role a) (<= (legal a stop) (does a go)) (legal a go) terminal (goal a 1)",
             "legal must not depend on does",
@@ -418,6 +416,23 @@ def test_no_legal_move_is_an_empty_tuple_for_the_reasoner() -> None:
 def test_descriptions_the_reasoner_refuses(text: str, message: str) -> None:
     with pytest.raises(GroundingError, match=message):
         Reasoner(parse(text))
+
+
+@pytest.mark.parametrize("value", ["high", "101"])
+def test_a_goal_value_outside_0_to_100_is_an_error_where_it_holds(value: str) -> None:
+    # Not when the game is built (ggp-base's prover plays such games too), but whenever
+    # that goal is asked for; GDL's goal values are integers from 0 to 100.
+    text = f"(role a) (init s) (legal a go) (next s) (<= terminal (true s)) (goal a {value})"
+    r, p = Reasoner(parse(text)), Prover(parse(text))
+    message = rf"role a has the goal value {value}.*integers from 0 to 100"
+    with pytest.raises(GoalDefinitionError, match=message):
+        r.goal(r.initial_state(), 0)
+    with pytest.raises(GoalDefinitionError, match=message):
+        r.goals(r.initial_state())
+    with pytest.raises(GoalDefinitionError, match=message):
+        p.goal(p.initial_state(), 0)
+    # Listing the goal values leaves it out: a search that asks never stops on it.
+    assert r.goal_values(r.initial_state(), 0) == p.goal_values(p.initial_state(), 0) == []
 
 
 def test_next_state_rejects_a_move_the_role_can_never_make() -> None:
@@ -480,3 +495,138 @@ def test_recursion_over_the_state_is_a_fixpoint_loop() -> None:
     states = reachable(r)
     assert len(states) > 10
     agree_with_prover(r, Prover(r.description), states, lambda joints: joints)
+
+
+# --- games stratified once ground, goal values checked where they hold (issue 14) ----------
+
+REFERENCE = GDL_DATA / "reference"
+
+
+def small_hex() -> str:
+    """hexPie cut down to a 4x4 board (same rules, fewer cells and steps): the full game
+    grounds 730,984 rules, too many for a test; the Prover plays it whole below."""
+    kept = []
+    for line in (REFERENCE / "hexPie.kif").read_text().splitlines():
+        fact = line.strip()
+        words = fact.strip("()").split()
+        if fact.count("(") != 1 or "?" in fact:  # not a one-line fact: keep it
+            kept.append(line)
+            continue
+        if fact.startswith("(row ") and words[1] not in "abcd":
+            continue
+        if fact.startswith(("(col ", "(nextcol ")) and int(words[-1]) > 4:
+            continue
+        if fact.startswith("(nextrow ") and words[-1] not in "abcd":
+            continue
+        if fact.startswith("(succ ") and int(words[-1]) > 17:
+            continue
+        kept.append(line)
+    text = "\n".join(kept)
+    for old, new in (("(connected ?k i ?j)", "(connected ?k d ?j)"),
+                     ("(connected ?k ?j 9)", "(connected ?k ?j 4)")):
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+def test_small_hex_keeps_the_shape_of_hexpie() -> None:
+    r = Reasoner(parse(small_hex()))
+    assert len(r.legal(r.initial_state(), 0)) == 16
+
+
+@pytest.mark.parametrize(
+    ("name", "playouts"), [("futoshiki4", 6), ("hidato19", 3), ("small hexPie", 3)]
+)
+def test_games_stratified_once_ground_play_as_the_prover_plays_them(
+    name: str, playouts: int
+) -> None:
+    # (<= (goal robot 100) (not (goal robot 0))): goal depends on its own negation by name,
+    # never atom by atom.  plies refused these games before issue 14.
+    desc = parse(small_hex()) if name == "small hexPie" else load(REFERENCE / f"{name}.kif")
+    r = Reasoner(desc)
+    states = playout_states(r, playouts, seed=3)
+    assert any(r.is_terminal(s) for s in states)
+    rng = random.Random(5)
+    some = lambda joints: rng.sample(joints, min(3, len(joints)))  # noqa: E731
+    agree_with_prover(r, Prover(desc), states, some)
+    goals = {r.goals(s) for s in states if r.is_terminal(s)}
+    assert goals <= {(0,), (100,), (0, 100), (100, 0)}
+
+
+def test_hexpie_plays_to_the_end_with_the_prover() -> None:
+    p = Prover(load(REFERENCE / "hexPie.kif"))
+    rng = random.Random(7)
+    s, steps = p.initial_state(), 0
+    while not p.is_terminal(s):
+        s = p.next_state(s, [rng.choice(p.legal(s, i)) for i in range(2)])
+        steps += 1
+    # One side connected its two edges: the winner has 100, the loser 0 (not (goal ?r 100)).
+    assert sorted(v for i in range(2) for v in p.goal_values(s, i)) == [0, 100]
+    assert steps > 9
+
+
+GROUND_STRATIFIED = """(role p) (init (s 0)) (legal p go) (<= (next (s 1)) (does p go))
+(<= terminal (true (s 1)))
+(<= (goal p 0) (true (s 0))) (<= (goal p 100) (not (goal p 0)))"""
+
+
+def test_the_issue_example_stratified_once_ground_is_evaluated_goal_0_first() -> None:
+    r, p = Reasoner(parse(GROUND_STRATIFIED)), Prover(parse(GROUND_STRATIFIED))
+    s = r.initial_state()
+    assert r.goal(s, 0) == 0 and p.goal_values(p.initial_state(), 0) == [0]
+    s = r.next_state(s, ["go"])
+    assert r.is_terminal(s) and r.goal(s, 0) == 100
+    assert p.goal_values(p.next_state(p.initial_state(), ["go"]), 0) == [100]
+
+
+def test_a_static_relation_stratified_once_ground_is_grounded_in_order() -> None:
+    # The static part is computed exactly at grounding time, group of rules by group.
+    text = """(role p) (legal p go) (init x) (<= terminal (true x))
+    (q) (<= (r 1) (q)) (<= (r 2) (not (r 1))) (<= (r 3) (not (r 2)))
+    (<= (goal p 100) (r 3)) (<= (goal p 0) (not (r 3)))"""
+    r = Reasoner(parse(text))
+    assert r.goal(r.initial_state(), 0) == 100
+    assert ground(parse(text)).static[("r", 1)] == {("r", "1"), ("r", "3")}
+
+
+UNREACHED_BAD_GOAL = """(role p) (init (s 0)) (legal p go)
+(<= (next (s 1)) (does p go) (true (s 0)))
+(<= (next (s 2)) (does p go) (true (s 1)))
+(<= terminal (true (s 1)))
+(<= (goal p 100) (true (s 1))) (<= (goal p 0) (true (s 0)))
+(<= (goal p 200) (true (s 2))) (<= (goal p lots) (true (s 2)))"""
+
+
+def test_a_bad_goal_value_in_a_rule_never_reached_does_not_stop_the_game() -> None:
+    # (s 2) is a fluent of the grounding (next can make it) but no play reaches it.
+    r, p = Reasoner(parse(UNREACHED_BAD_GOAL)), Prover(parse(UNREACHED_BAD_GOAL))
+    assert r.network.bad_goals == ("200", "lots")
+    s = r.next_state(r.initial_state(), ["go"])
+    assert r.is_terminal(s) and r.goals(s) == (100,)
+    agree_with_prover(r, p, reachable(r), lambda joints: joints)
+    there = r.state_from_fluents([("s", "2")])
+    with pytest.raises(GoalDefinitionError, match=r"goal value (200|lots) in state \{\(s 2\)\}"):
+        r.goal(there, 0)
+    with pytest.raises(GoalDefinitionError, match=r"goal value (200|lots);"):
+        p.goal(frozenset({("s", "2")}), 0)
+    assert r.goal_values(there, 0) == p.goal_values(frozenset({("s", "2")}), 0) == []
+
+
+PEANO = """(role p) (init (c 0)) (legal p go)
+(<= (next (c (s ?x))) (does p go) (true (c ?x)))
+(<= terminal (true (c (s (s (s 0))))))
+(<= (goal p 100) terminal) (<= (goal p 0) (not terminal))"""
+
+
+def test_a_peano_counter_cannot_be_grounded_but_the_prover_plays_it() -> None:
+    # Valid GDL (the validator accepts it): the game ends after three moves, but the
+    # relaxed grounding counts without a bound.  GroundingError says so; the Prover,
+    # which never grounds, plays it (gdl.machine falls back to a top-down reasoner).
+    with pytest.raises(GroundingError, match="grounding does not terminate: next/1 builds"):
+        Reasoner(parse(PEANO))
+    p = Prover(parse(PEANO))
+    s = p.initial_state()
+    for _ in range(3):
+        assert not p.is_terminal(s) and p.goal_values(s, 0) == [0]
+        s = p.next_state(s, ["go"])
+    assert p.is_terminal(s) and p.goal_values(s, 0) == [100]

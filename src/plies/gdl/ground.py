@@ -647,16 +647,17 @@ class _Evaluator:
             if group:
                 self._stratum(group, members)
 
+    def run_groups(self, groups: list[list[NormalRule]]) -> None:
+        """Evaluate groups of rules one after the other, each to its fixpoint.
+
+        The groups come from :func:`_stratified_order`: every atom that a negative literal
+        of a group can match is derived by an earlier group (rules whose relation depends
+        on its own negation by name, such as ``goal`` in futoshiki, are split by rule).
+        """
+        for group in groups:
+            self._stratum(group, {pred_of(rule.head) for rule in group})
+
     def _stratum(self, rules: list[NormalRule], members: set[Pred]) -> None:
-        if not self.relaxed:
-            for rule in rules:
-                for lit in rule.body:
-                    if lit.kind == "neg" and lit.pred in members:
-                        raise GroundingError(
-                            f"negation inside recursion ({pred_name(lit.pred)} depends on "
-                            f"its own negation): the rules are not stratified, in "
-                            f"{_where(rule.source)}"
-                        )
         delta: dict[Pred, set[Term]] = {}
         for rule in rules:
             self._fire(rule, None, delta, {})
@@ -711,8 +712,9 @@ class _Evaluator:
                 if nests and _depth(atom) > max_depth:
                     raise GroundingError(
                         f"grounding does not terminate: {pred_name(head_pred)} builds ever "
-                        f"deeper terms (deeper than {max_depth}; the recursion restriction "
-                        f"is broken), in {_where(rule.source)}"
+                        f"deeper terms (deeper than {max_depth}: a counter without a bound, "
+                        f"which GDL allows, or a broken recursion restriction), in "
+                        f"{_where(rule.source)}"
                     )
             if record is not None:
                 record(rule, b)
@@ -842,15 +844,14 @@ def ground(
     for rule in rules:
         if pred_of(rule.head) in (TRUE, DOES):
             raise GroundingError(f"true and does cannot be defined, in {_where(rule.source)}")
-    _check_stratified(rules, edges)
+    groups = _stratified_order(rules)
 
     db = FactBase(max_atoms)
-    static_rules = [r for r in rules if pred_of(r.head) not in dynamic]
     preds = list(dict.fromkeys([pred_of(r.head) for r in rules]))
     static_preds = [p for p in preds if p not in dynamic]
-    _Evaluator(db, dynamic, relaxed=False, record=None, meter=meter, max_depth=max_depth).run(
-        static_rules, strongly_connected(static_preds, edges)
-    )
+    static_groups = [[r for r in group if pred_of(r.head) not in dynamic] for group in groups]
+    exact = _Evaluator(db, dynamic, relaxed=False, record=None, meter=meter, max_depth=max_depth)
+    exact.run_groups([group for group in static_groups if group])
     static = {p: set(db.get(p)) for p in static_preds}
 
     roles = desc.roles
@@ -926,21 +927,25 @@ def ground(
     )
 
 
-def _check_stratified(rules: list[NormalRule], edges: dict[Pred, set[Pred]]) -> None:
-    """Raise unless no relation depends on its own negation (through any cycle)."""
-    preds = list(dict.fromkeys([pred_of(r.head) for r in rules]))
-    component: dict[Pred, int] = {}
-    for i, members in enumerate(strongly_connected(preds, edges)):
-        for p in members:
-            component[p] = i
-    for rule in rules:
-        head = component.get(pred_of(rule.head))
-        for lit in rule.body:
-            if lit.kind == "neg" and component.get(lit.pred, -1) == head:
-                raise GroundingError(
-                    f"negation inside recursion ({pred_name(lit.pred)} depends on its own "
-                    f"negation): the rules are not stratified, in {_where(rule.source)}"
-                )
+def _stratified_order(rules: list[NormalRule]) -> list[list[NormalRule]]:
+    """The rules in groups to evaluate one after the other (:func:`plies.gdl.strata.rule_order`).
+
+    Raises:
+        GroundingError: a rule depends on its own negation (checked rule by rule, not
+            only by relation name: see :mod:`plies.gdl.strata`).
+    """
+    from plies.gdl.strata import NotStratifiedError, rule_order  # strata imports this module
+
+    shapes = [
+        (r.head, [(lit.kind == "pos", lit.args[0]) for lit in r.body if lit.kind in ("pos", "neg")])
+        for r in rules
+    ]
+    try:
+        order = rule_order(shapes)
+    except NotStratifiedError as error:
+        culprit = rules[error.cycles[0].rule].source
+        raise GroundingError(f"{error}, in {_where(culprit)}") from None
+    return [[rules[i] for i in group] for group in order.groups]
 
 
 def _bridge(head: Term, body: Term) -> NormalRule:

@@ -13,7 +13,8 @@ functions, compiled once with :func:`exec`:
 
 - ``terminal(s) -> bool``;
 - ``legal(s) -> tuple[list[int], ...]``: per role, indices into its move table;
-- ``goals(s) -> tuple[list[int], ...]``: per role, the goal values that hold;
+- ``goals(s) -> tuple[list[int], ...]``: per role, the goal values that hold (``-k``
+  for the ``k``-th value that is not an integer from 0 to 100, see :class:`Network`);
 - ``next(s, d, ks) -> int``: the successor state, given the joint move as the bit set
   ``d`` and as the tuple ``ks`` of its bit positions.
 
@@ -52,7 +53,7 @@ from plies.gdl.ground import (
     pred_of,
     strongly_connected,
 )
-from plies.gdl.terms import Term, to_kif
+from plies.gdl.terms import Term
 
 # A formula is True, False, a literal ("s", i) / ("!s", i) on state bit i, ("d", k) /
 # ("!d", k) on move bit k, ("v", n) / ("!v", n) on view n, or ("and", parts) / ("or", parts).
@@ -239,7 +240,9 @@ class Network:
     """The simplified propositional network of a grounding.
 
     ``views[n]`` is the formula of view ``n`` (named ``atoms[n]``); ``order`` lists the
-    views' strongly connected components, each after those it depends on.
+    views' strongly connected components, each after those it depends on.  ``goals``
+    pairs each goal value with its formula; a value that is not an integer from 0 to 100
+    is there as ``-k``, and is ``bad_goals[k - 1]`` (a term).
     """
 
     fluents: tuple[Term, ...]
@@ -253,6 +256,7 @@ class Network:
     legal: list[list[tuple[int, Formula]]]
     goals: list[list[tuple[int, Formula]]]
     next: list[tuple[int, Formula]]
+    bad_goals: tuple[Term, ...] = ()
 
 
 def build_network(g: Grounding, meter: Meter | None = None) -> Network:
@@ -261,8 +265,12 @@ def build_network(g: Grounding, meter: Meter | None = None) -> Network:
     The work is counted on ``meter`` (one step per ground literal, per disjunct factored).
 
     Raises:
-        GroundingError: a goal value that is not an integer from 0 to 100, or a
-            ``legal``, ``goal`` or ``terminal`` that depends on ``does``.
+        GroundingError: a ``legal``, ``goal`` or ``terminal`` that depends on ``does``.
+
+    Views are evaluated by strongly connected components of ground atoms, so a relation
+    that is stratified only once ground (``goal`` in futoshiki) needs nothing special;
+    recursive components are positive, because :func:`~plies.gdl.ground.ground` has
+    rejected every rule that depends on its own negation.
         plies.budget.BudgetExceeded: the meter's budget ran out.
     """
     with _metered(meter, "building the propositional network"):
@@ -348,18 +356,20 @@ def _build_network(g: Grounding) -> Network:
     goals: list[list[tuple[int, Formula]]] = [[] for _ in roles]
     role_index = {r: i for i, r in enumerate(roles)}
     candidates = set(g.static.get(GOAL, ())) | {a for a in atoms if pred_of(a) == GOAL}
+    bad_goals: list[Term] = []
     for atom in sorted(candidates, key=natural_key):
         if atom[1] not in role_index:
             continue
         value = atom[2]
-        if not (  # the length first: int() of 5,000 digits is a ValueError
+        if (  # the length first: int() of 5,000 digits is a ValueError
             isinstance(value, str) and len(value) <= 3 and value.isascii()
             and value.isdigit() and int(value) <= 100
         ):
-            shown = to_kif(atom)
-            shown = shown if len(shown) <= 80 else shown[:75] + " ..."
-            raise GroundingError(f"goal values must be integers from 0 to 100, found {shown}")
-        goals[role_index[atom[1]]].append((int(value), formula(atom)))
+            code = int(value)
+        else:  # an error only where it holds: the rule may never be reached (ggp-base's way)
+            bad_goals.append(value)
+            code = -len(bad_goals)
+        goals[role_index[atom[1]]].append((code, formula(atom)))
     nxt = [(i, formula(("next", f))) for i, f in enumerate(fluents)]
     net = Network(
         fluents=fluents,
@@ -373,6 +383,7 @@ def _build_network(g: Grounding) -> Network:
         legal=legal,
         goals=goals,
         next=nxt,
+        bad_goals=tuple(bad_goals),
     )
     _check_no_does(net)
     return net

@@ -5,8 +5,10 @@
 question it builds the model of the rules from the facts ``true(f)`` for the fluents
 of the state and ``does(r, m)`` for the joint move, bottom-up, stratum by stratum
 (negation as failure over lower strata), with naive fixpoint iteration and nested-loop
-joins.  Static relations are computed once.  States are ``frozenset`` s of ground
-fluents.
+joins.  Strata are made of rules, not relation names (a rule above every rule whose head
+unifies with one of its negated literals), so a relation that is stratified only once
+ground, as ``goal`` in futoshiki, is evaluated in the right order.  Static relations
+are computed once.  States are ``frozenset`` s of ground fluents.
 
 It is a few hundred times slower than the compiled reasoner; use it to check a reasoner,
 or to debug a description (there is nothing compiled to read).
@@ -26,6 +28,7 @@ from itertools import product
 from typing import Any
 
 from plies.errors import GameFormatError
+from plies.gdl.reasoner import GoalDefinitionError
 from plies.gdl.terms import Description, Rule, Term
 
 Binding = dict[str, Term]
@@ -61,6 +64,47 @@ def _unify(pattern: Term, ground: Term, b: Binding) -> Binding | None:
             return None
         out = found
     return out
+
+
+def _unifiable(a: Term, b: Term) -> bool:
+    """Whether atoms ``a`` and ``b`` have a common instance, ``b``'s variables renamed
+    apart from ``a``'s (with the occurs check)."""
+    return _unify_both(a, _rename(b), {})
+
+
+def _rename(t: Term) -> Term:
+    if isinstance(t, str):
+        return t + "\0" if t.startswith("?") else t
+    return tuple(_rename(x) for x in t)
+
+
+def _resolve(t: Term, b: Binding) -> Term:
+    while isinstance(t, str) and t in b:
+        t = b[t]
+    return t
+
+
+def _unify_both(x: Term, y: Term, b: Binding) -> bool:
+    """Unify two terms that both may hold variables, extending ``b`` in place."""
+    x, y = _resolve(x, b), _resolve(y, b)
+    if x == y:
+        return True
+    for var, other in ((x, y), (y, x)):
+        if isinstance(var, str) and var.startswith("?"):
+            if _occurs(var, other, b):
+                return False
+            b[var] = other
+            return True
+    if isinstance(x, str) or isinstance(y, str) or len(x) != len(y):
+        return False
+    return all(_unify_both(p, q, b) for p, q in zip(x, y, strict=True))
+
+
+def _occurs(var: str, t: Term, b: Binding) -> bool:
+    t = _resolve(t, b)
+    if isinstance(t, str):
+        return t == var
+    return any(_occurs(var, x, b) for x in t)
 
 
 def _expand_or(body: tuple[Term, ...]) -> list[tuple[Term, ...]]:
@@ -107,41 +151,54 @@ class Prover:
                     changed = True
         model = self._model([])
         self._static = {a for a in model if _key(a) not in dynamic}
-        self._dynamic_rules = [r for r in self.rules if _key(r.head) in dynamic]
+        self._dynamic_rules = [i for i, r in enumerate(self.rules) if _key(r.head) in dynamic]
 
-    def _stratify(self) -> dict[Hashable, int]:
-        """Strata of relations: a negated relation sits strictly below the rule's head."""
-        stratum: dict[Hashable, int] = {}
-        limit = len(self.rules) + 2
+    def _stratify(self) -> list[int]:
+        """The stratum of every rule: a rule sits at or above every rule whose head unifies
+        with one of its positive literals, strictly above those whose head unifies with a
+        negated one.  Relations are not layered by name: ``(<= (goal p 100) (not (goal p
+        0)))`` is fine when no rule for ``(goal p 0)`` depends on ``(goal p 100)``."""
+        by_key: dict[Hashable, list[int]] = {}
+        for j, rule in enumerate(self.rules):
+            by_key.setdefault(_key(rule.head), []).append(j)
+        below: list[list[tuple[int, int]]] = []  # per rule: (rule j, 0 or 1 if negated)
+        for rule in self.rules:
+            edges = []
+            for lit in rule.body:
+                if _is_distinct(lit):
+                    continue
+                negated = _is_not(lit)
+                atom = lit[1] if negated else lit
+                for j in by_key.get(_key(atom), ()):
+                    if _unifiable(atom, self.rules[j].head):
+                        edges.append((j, int(negated)))
+            below.append(edges)
+        stratum = [0] * len(self.rules)
+        limit = len(self.rules)  # a stratum beyond this means a cycle through negation
         changed = True
         while changed:
             changed = False
-            for rule in self.rules:
-                head = _key(rule.head)
-                level = stratum.get(head, 0)
-                for lit in rule.body:
-                    if _is_distinct(lit):
-                        continue
-                    if _is_not(lit):
-                        need = stratum.get(_key(lit[1]), 0) + 1
-                    else:
-                        need = stratum.get(_key(lit), 0)
-                    level = max(level, need)
-                if level > limit:
-                    raise GameFormatError("the rules are not stratified")
-                if level != stratum.get(head, 0):
-                    stratum[head] = level
+            for i, edges in enumerate(below):
+                level = max([stratum[j] + step for j, step in edges], default=0)
+                if level > stratum[i]:
+                    if level > limit:
+                        raise GameFormatError(
+                            f"the rules are not stratified: {self.rules[i]} depends on its "
+                            "own negation"
+                        )
+                    stratum[i] = level
                     changed = True
         return stratum
 
-    def _model(self, facts: Sequence[Term], rules: list[Rule] | None = None) -> set[Term]:
-        """The stratified model of ``rules`` (default: all) over the given facts."""
+    def _model(self, facts: Sequence[Term], rules: list[int] | None = None) -> set[Term]:
+        """The stratified model of the rules numbered ``rules`` (default: all) over the
+        given facts."""
         model: dict[Hashable, set[Term]] = {}
         for fact in facts:
             model.setdefault(_key(fact), set()).add(fact)
-        rules = self.rules if rules is None else rules
-        for level in sorted({self.strata.get(_key(r.head), 0) for r in rules}):
-            layer = [r for r in rules if self.strata.get(_key(r.head), 0) == level]
+        numbers = range(len(self.rules)) if rules is None else rules
+        for level in sorted({self.strata[i] for i in numbers}):
+            layer = [self.rules[i] for i in numbers if self.strata[i] == level]
             changed = True
             while changed:
                 changed = False
@@ -210,20 +267,46 @@ class Prover:
         )
 
     def goal_values(self, state: frozenset[Term], role: int) -> list[int]:
-        """Every goal value of ``role`` that holds."""
+        """Every goal value of ``role`` that holds (integers from 0 to 100 only: a rule with
+        another value does not give a goal value; :meth:`goal` reports it)."""
+        return sorted(int(str(v)) for v in self._goal_terms(state, role) if _is_goal_value(v))
+
+    def goal(self, state: frozenset[Term], role: int) -> int:
+        """The goal value of ``role`` in ``state``.
+
+        Raises:
+            GoalDefinitionError: the role has no goal value or several, or one that is not
+                an integer from 0 to 100 (an error only where such a goal holds, as in
+                ggp-base's prover).
+        """
         name = self.roles[role]
-        model = self._query(state)
-        values = [
+        terms = self._goal_terms(state, role)
+        for value in terms:
+            if not _is_goal_value(value):
+                shown = value if isinstance(value, str) and len(value) <= 20 else "a long term"
+                raise GoalDefinitionError(
+                    f"role {name} has the goal value {shown}; GDL goal values are integers "
+                    "from 0 to 100"
+                )
+        if len(terms) != 1:
+            raise GoalDefinitionError(f"role {name} has {len(terms)} goal values; GDL requires one")
+        return int(str(terms[0]))
+
+    def _goal_terms(self, state: frozenset[Term], role: int) -> list[Term]:
+        name = self.roles[role]
+        return [
             a[2]
-            for a in model
+            for a in self._query(state)
             if isinstance(a, tuple) and a[0] == "goal" and len(a) == 3 and a[1] == name
         ]
-        for value in values:  # the length first: int() of 5,000 digits is a ValueError
-            if not (isinstance(value, str) and len(value) <= 3 and value.isascii()
-                    and value.isdigit()):
-                shown = value if isinstance(value, str) and len(value) <= 20 else "a long term"
-                raise GameFormatError(f"goal values must be integers from 0 to 100, found {shown}")
-        return sorted(int(v) for v in values)
+
+
+def _is_goal_value(value: Term) -> bool:
+    """An integer from 0 to 100 (the length first: int() of 5,000 digits is a ValueError)."""
+    return (
+        isinstance(value, str) and len(value) <= 3 and value.isascii() and value.isdigit()
+        and int(value) <= 100
+    )
 
 
 def _is_ground(t: Term) -> bool:

@@ -95,8 +95,9 @@ class Reasoner:
 
     Raises (on construction):
         plies.gdl.ground.GroundingError: the rules cannot be grounded (unsafe or
-            unstratified rules, infinite grounding, a non-integer goal value, or a
-            ``legal``/``goal``/``terminal`` that depends on ``does``).
+            unstratified rules, infinite grounding, or a ``legal``/``goal``/``terminal``
+            that depends on ``does``).  A goal value that is not an integer from 0 to 100
+            is an error only when asked for (:class:`GoalDefinitionError`).
         plies.budget.BudgetExceeded: the budget ran out first (:class:`~plies.budget.Stopped`
             when its stop signal was set).
     """
@@ -138,6 +139,7 @@ class Reasoner:
         self._terminal = compiled.terminal
         self._legal = compiled.legal
         self._goals = compiled.goals
+        self._bad_goals = net.bad_goals
         self._next = compiled.next
         self.stats = ReasonerStats(
             fluents=len(net.fluents),
@@ -218,16 +220,27 @@ class Reasoner:
         return self._next(state, d, ks)
 
     def goal_values(self, state: State, role: int) -> list[int]:
-        """Every goal value of ``role`` that holds in ``state`` (GDL wants exactly one)."""
-        return sorted(self._goals(state)[role])
+        """Every goal value of ``role`` that holds in ``state`` (GDL wants exactly one).
+
+        Only integers from 0 to 100 are goal values: a rule that gives another value is
+        left out here (a search asking what the goals are never stops on it), and
+        :meth:`goal` reports it.
+        """
+        values = self._goals(state)[role]
+        if self._bad_goals:
+            values = [v for v in values if v >= 0]
+        return sorted(values)
 
     def goal(self, state: State, role: int) -> int:
         """The goal value of ``role`` in ``state``.
 
         Raises:
-            GoalDefinitionError: the role has no goal value or several in ``state``.
+            GoalDefinitionError: the role has no goal value or several in ``state``, or
+                one that is not an integer from 0 to 100.
         """
         values = self._goals(state)[role]
+        if self._bad_goals and values and min(values) < 0:
+            raise self._bad_goal_error(state, role, values)
         if len(values) != 1:
             raise self._goal_error(state, role, values)
         return values[0]
@@ -236,9 +249,20 @@ class Reasoner:
         """The goal value of every role in ``state`` (see :meth:`goal`)."""
         all_values = self._goals(state)
         for r, values in enumerate(all_values):
+            if self._bad_goals and values and min(values) < 0:
+                raise self._bad_goal_error(state, r, values)
             if len(values) != 1:
                 raise self._goal_error(state, r, values)
         return tuple(values[0] for values in all_values)
+
+    def _bad_goal_error(self, state: State, role: int, values: list[int]) -> GoalDefinitionError:
+        # A rule with a goal value outside 0..100 holds here (see propnet.Network).
+        value = to_kif(self._bad_goals[-min(values) - 1])
+        value = value if len(value) <= 40 else f"{value[:20]}... ({len(value):,} characters)"
+        return GoalDefinitionError(
+            f"role {self.roles[role]} has the goal value {value} in state "
+            f"{self.format_state(state)}; GDL goal values are integers from 0 to 100"
+        )
 
     def _goal_error(self, state: State, role: int, values: list[int]) -> GoalDefinitionError:
         shown = (

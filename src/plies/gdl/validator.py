@@ -8,8 +8,11 @@ Errors (the description has no well-defined meaning, or breaks the GDL specifica
 * ``safety``: every variable in the head, in a negated literal or in a ``distinct`` must
   occur in a positive relational literal of the same body; inside ``(or ...)`` a
   variable counts only if every disjunct binds it.
-* ``stratification``: no cycle of the dependency graph over relation names goes through
-  a negative (``not``) edge.
+* ``stratification``: no rule depends on its own negation: no cycle through a ``not``
+  in the graph of rules, where a rule depends on every rule whose head unifies with one
+  of its body literals (:mod:`plies.gdl.strata`).  A cycle through negation over
+  relation *names* only, such as ``(<= (goal p 100) (not (goal p 0)))``, is a warning:
+  the specification forbids it, ggp-base accepts and plays it, and so does plies.
 * ``recursion``: the recursion restriction (Definition 15 of the GDL specification):
   in a rule with head ``p(t...)``, every argument of a positive body literal whose
   relation is in a cycle with ``p`` is ground, or one of the ``t``, or an argument of a
@@ -26,7 +29,6 @@ Errors (the description has no well-defined meaning, or breaks the GDL specifica
   ``distinct`` as an object constant.
 * ``negation``: ``not`` wraps a sentence, never ``distinct``, ``or`` or another ``not``.
 * ``role``: roles are distinct ground facts ``(role r)`` with a constant ``r``.
-* ``goal-value``: a ground goal value is an integer from 0 to 100.
 * ``missing-keyword``: ``role``, ``legal``, ``goal`` and ``terminal`` are all defined.
 
 Warnings (legal GDL that often hides a mistake, after griddle's checks):
@@ -35,7 +37,15 @@ Warnings (legal GDL that often hides a mistake, after griddle's checks):
 * ``empty-body``: a rule ``(<= head)`` with no body (write the fact ``head``);
 * ``parentheses``: ``(name)`` with no arguments, which ggp-base reads as a different
   sentence or term from ``name``;
-* ``nested-or``: an ``or`` inside an ``or``.
+* ``nested-or``: an ``or`` inside an ``or``;
+* ``capitalization``: one name written in two cases (``nextRank`` and ``nextrank``), or
+  one variable in two cases within a rule: plies reads them as different, as
+  ggp-base's prover does, but players that ignore case read one (ggp-base's validator
+  rejects the game for it);
+* ``goal-value``: a goal value written in a rule head that is not an integer from 0 to
+  100: harmless until a state where the rule holds is reached; the reasoners then raise
+  :class:`~plies.gdl.reasoner.GoalDefinitionError` when asked for that goal, as ggp-base
+  does (a ``stratification`` warning is described above).
 
 >>> from plies.gdl.parser import parse
 >>> desc = parse('''(role robot) (legal robot x) (goal robot 100) terminal
@@ -56,6 +66,7 @@ from typing import Literal
 
 from plies.errors import GdlValidationError
 from plies.gdl.ground import strongly_connected
+from plies.gdl.strata import NotStratifiedError, RuleShape, describe, rule_order
 from plies.gdl.terms import Description, Rule, Term, is_ground, iter_variables, to_kif
 
 __all__ = ["Diagnostic", "GdlValidationError", "check", "validate"]
@@ -154,6 +165,7 @@ def validate(desc: Description) -> list[Diagnostic]:
     found.extend(_roles(rules))
     found.extend(_missing(rules))
     found.extend(_arities(rules))
+    found.extend(_capitalization(rules))
     # dict.fromkeys: one literal repeated in a rule would otherwise repeat its diagnostic.
     return sorted(dict.fromkeys(found), key=lambda d: (d.line, d.column))
 
@@ -242,9 +254,10 @@ def _rule_shape(rule: Rule) -> Iterator[Diagnostic]:
             shown = _kif(value)
             shown = shown if len(shown) <= 40 else f"{shown[:20]}... ({len(shown):,} characters)"
             yield _diagnostic(
-                "error",
+                "warning",
                 "goal-value",
-                f"the goal value {shown} is not an integer from 0 to 100",
+                f"the goal value {shown} is not an integer from 0 to 100: asking for the "
+                "goal in a state where this rule holds is an error",
                 rule,
             )
     literals = [(rule.head, True)] + [
@@ -512,6 +525,7 @@ def _strongly_connected_components(edges: Mapping[str, set[str]]) -> dict[str, i
 
 
 def _stratification(rules: Sequence[Rule], graph: _DependencyGraph) -> Iterator[Diagnostic]:
+    by_name: list[tuple[Rule, str]] = []
     for rule in rules:
         head = _name(rule.head)
         if head is None:
@@ -528,12 +542,34 @@ def _stratification(rules: Sequence[Rule], graph: _DependencyGraph) -> Iterator[
                     f"{head} depends on (not {_kif(atom)}), and {body} depends on {head} "
                     f"again (cycle {cycle})"
                 )
+            by_name.append((rule, how))
+    if not by_name:
+        return
+    # A cycle through negation by relation name: look closer, at the rules themselves.
+    shapes: list[RuleShape] = []
+    owners: list[Rule] = []
+    for rule in rules:
+        if _name(rule.head) is not None:
+            atoms = [(not neg, atom) for atom, neg in _body_atoms(rule) if _name(atom) is not None]
+            shapes.append((rule.head, atoms))
+            owners.append(rule)
+    try:
+        rule_order(shapes)
+    except NotStratifiedError as error:
+        for where in error.cycles:
             yield _diagnostic(
-                "error",
-                "stratification",
-                f"negation in a recursive cycle: {how}, so the rules are not stratified",
-                rule,
+                "error", "stratification", describe(shapes, where), owners[where.rule]
             )
+        return
+    for rule, how in by_name:
+        yield _diagnostic(
+            "warning",
+            "stratification",
+            f"negation in a cycle of relation names: {how}; the GDL specification asks for "
+            "stratification by relation name, but no instance of this rule depends on its "
+            "own negation, so the game is played (as by ggp-base)",
+            rule,
+        )
 
 
 def _recursion(rules: Sequence[Rule], graph: _DependencyGraph) -> Iterator[Diagnostic]:
@@ -685,3 +721,40 @@ def _arities(rules: Sequence[Rule]) -> Iterator[Diagnostic]:
                     f"with {_count(first[name][0], 'argument')} in {_kif(first[name][1])}",
                     rule,
                 )
+
+
+def _capitalization(rules: Sequence[Rule]) -> Iterator[Diagnostic]:
+    """Warn once per name written in a second case, and per rule for variables."""
+    first: dict[str, str] = {}
+    reported: set[str] = set()
+    for rule in rules:
+        variables: dict[str, str] = {}
+        reported_here: set[str] = set()
+        for symbol in _symbols((rule.head, *rule.body)):
+            lower = symbol.lower()
+            if lower in KEYWORD_ARITY or lower == "or":
+                continue
+            is_variable = symbol[:1] == "?"
+            seen = variables if is_variable else first
+            spelled = seen.setdefault(lower, symbol)
+            done = reported_here if is_variable else reported
+            if spelled == symbol or symbol in done:
+                continue
+            done.add(symbol)
+            kind, where = ("variable", " in this rule") if is_variable else ("name", "")
+            yield _diagnostic(
+                "warning",
+                "capitalization",
+                f"the {kind} {symbol} is also written {spelled}{where}: plies reads them as two "
+                f"different {kind}s, as ggp-base's prover does, but players that ignore "
+                "case read one",
+                rule,
+            )
+
+
+def _symbols(terms: Sequence[Term]) -> Iterator[str]:
+    for t in terms:
+        if isinstance(t, str):
+            yield t
+        else:
+            yield from _symbols(t)
