@@ -2,7 +2,8 @@
 
 Before, a grounding thread outlived ABORT: three aborted matches of a description whose
 grounding never ends left three threads holding the interpreter, and the next real match
-lost its first three moves to 503s.
+lost its first three moves to 503s.  (Now such a match plays on the top-down prover while
+the propnet is grounded, and is given up only by the propnet.)
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ bound only keeps a failing test from hanging)."""
 
 
 def start_bomb(server: GgpServer, match_id: str, play_clock: int = 10) -> Match:
-    """Start a bomb match (START is answered at its clock while grounding goes on)."""
+    """Start a bomb match (START is answered at its clock while grounding goes on; the
+    top-down prover, which needs no grounding, is ready to play)."""
     reply = post(server.host, server.port, f"(start {match_id} robot {BOMB} 1 {play_clock})")
     assert (reply.status, reply.body) == (200, "ready")
     match = server.player.match
     assert match is not None and match.worker is not None
-    assert match.worker.is_alive() and not match.ready.is_set()  # still grounding
+    assert match.worker.is_alive() and not match.settled.is_set()  # still grounding
+    assert match.machine is not None and match.machine.kind == "topdown"
     return match
 
 
@@ -49,8 +52,8 @@ def test_abort_stops_the_grounding_thread() -> None:
         assert post(server.host, server.port, "(abort bomb.1)").body == "aborted"
         assert match.worker is not None
         assert_ends(match.worker)
-        assert match.failure == "the match ended before its reasoner was built"
-        assert match.reasoner is None
+        assert match.fast_note == "the match ended before the propnet was built"
+        assert match.fast is None
 
 
 def test_stop_stops_the_grounding_thread() -> None:
@@ -74,11 +77,11 @@ def test_three_aborted_bomb_matches_do_not_delay_the_next_match() -> None:
         for k in range(3):
             match = start_bomb(server, f"bomb.{k}", play_clock=2)
             reply = post(server.host, server.port, f"(play bomb.{k} nil)")
-            assert reply.status == 503  # no reasoner, and no move legal in every state
+            assert (reply.status, reply.body) == (200, "go")  # from the top-down prover
             assert post(server.host, server.port, f"(abort bomb.{k})").body == "aborted"
             assert match.worker is not None
             assert_ends(match.worker)
-            assert match.failure == "the match ended before its reasoner was built"
+            assert match.fast_note == "the match ended before the propnet was built"
         assert preparing() == []
         game = rules_list("ticTacToe")
         assert post(server.host, server.port, f"(start ttt xplayer {game} 2 1)").body == "ready"
@@ -90,18 +93,19 @@ def test_three_aborted_bomb_matches_do_not_delay_the_next_match() -> None:
         assert post(server.host, server.port, "(abort ttt)").body == "aborted"
 
 
-def test_a_description_that_cannot_be_built_within_its_budget_is_given_up(
+def test_a_propnet_that_cannot_be_built_within_its_budget_is_given_up(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Building may take the start clock plus three play clocks (here about 1.2 s, with
-    # no floor); then the match cannot be played, and PLAY says so instead of waiting.
+    # Building may take the start clock plus ten play clocks (here about 3.3 s, with no
+    # floor); then the propnet is given up and the match plays on the top-down prover.
+    # Before, every PLAY of such a match was answered 400 "cannot be played".
     monkeypatch.setattr(player_module, "BUILD_FLOOR", 0.0)
     player = GgpPlayer(margin=0.7, seed=1)
     with serving(player) as server:
         match = start_bomb(server, "bomb.4", play_clock=1)
         assert match.worker is not None
         assert_ends(match.worker)
-        assert match.failure is not None and "budget" in match.failure
+        assert "budget" in match.fast_note and match.failure is None
         reply = post(server.host, server.port, "(play bomb.4 nil)")
-        assert reply.status == 400 and "cannot be played" in reply.body
+        assert (reply.status, reply.body) == (200, "go")
         assert post(server.host, server.port, "(abort bomb.4)").body == "aborted"

@@ -304,18 +304,21 @@ def test_start_answers_within_its_clock_while_the_reasoner_is_still_built() -> N
         assert server.player.last.moves == [(("mark", "1", "1"), "noop", "noop")]
 
 
-def test_play_without_a_reasoner_by_the_deadline_is_503() -> None:
+def test_play_without_a_reasoner_by_the_deadline_answers_a_move_the_rules_name() -> None:
+    # Before, such a PLAY was answered 503 (and a manager substituted a random move).
+    # tic-tac-toe has no move legal in every state; (legal xplayer noop) is the one
+    # ground move its rules name for xplayer.
     player = GgpPlayer(margin=0.9)
-    desc = parse(rules("buttons"))
+    desc = parse(rules("ticTacToe"))
     import random
 
     from plies.ggp.player import Match
 
-    player.match = Match("m1", "robot", 0, desc, 5, 1, random.Random(0))  # never prepared
+    player.match = Match("m1", "xplayer", 0, desc, 5, 1, random.Random(0))  # never prepared
     reply = player.handle("(play m1 nil)")
-    assert reply.status == 503 and "still building the reasoner" in reply.body
-    assert player.handle("(play m1 (a))").status == 503
-    assert player.match.pending == [("a",)]  # kept, to be applied once the reasoner is built
+    assert (reply.status, reply.body) == (200, "noop")
+    assert player.handle("(play m1 ((mark 1 1) noop))").status == 200
+    assert player.match.pending == [(("mark", "1", "1"), "noop")]  # kept for the reasoner
     assert player.handle("(abort m1)").body == "aborted"
 
 

@@ -13,7 +13,7 @@ import functools
 import random
 from typing import Any
 
-from plies.gdl.parser import parse
+from plies.gdl.parser import parse, parse_term
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term, to_kif
 from plies.ggp.manager import GameManager, HttpSeat, MatchRecord, RandomSeat
@@ -201,19 +201,22 @@ def test_joint_moves_received_before_the_reasoner_is_built_are_applied_once_it_i
     import plies.ggp.player as player_module
 
     player = GgpPlayer(margin=0.9, metagame_cap=0.05)
-    desc = parse(rules("buttons"))
-    match = player_module.Match("m1", "robot", 0, desc, 5, 1, random.Random(0))
-    player.match = match  # not prepared yet, and no move legal in every state known
-    assert player.handle("(play m1 nil)").status == 503
-    assert player.handle("(play m1 (a))").status == 503
-    assert player.handle("(play m1 (b))").status == 503
-    player._prepare(match, time.perf_counter() + 0.1)  # the reasoner is built now
-    reply = player.handle("(play m1 (c))")
-    assert reply.status == 200 and reply.body in ("a", "b", "c")
-    assert match.moves == [("a",), ("b",), ("c",)]  # nothing lost while waiting
-    assert match.reasoner is not None
-    state = match.reasoner.initial_state()
+    desc = parse(rules("ticTacToe"))
+    match = player_module.Match("m1", "oplayer", 1, desc, 5, 1, random.Random(0))
+    player.match = match  # not prepared yet: answers come from the rules alone
+    assert player.handle("(play m1 nil)").body == "noop"
+    assert player.handle("(play m1 ((mark 1 1) noop))").body == "noop"  # a guess
+    assert player.handle("(play m1 (noop (mark 2 2)))").body == "noop"
+    player._launch(match, time.perf_counter() + 0.1)  # the reasoners are built now
+    assert match.settled.wait(30) and match.ready.wait(30)
+    reply = player.handle("(play m1 ((mark 3 3) noop))")
+    assert reply.status == 200 and parse_term(reply.body)[0] == "mark"
+    assert match.moves == [
+        (("mark", "1", "1"), "noop"), ("noop", ("mark", "2", "2")), (("mark", "3", "3"), "noop")
+    ]  # nothing lost while waiting
+    assert match.machine is not None and match.machine.kind == "propnet"
+    state = match.machine.initial_state()
     for joint in match.moves:
-        state = match.reasoner.next_state(state, joint)
+        state = match.machine.next_state(state, joint)
     assert match.state == state
     assert player.handle("(abort m1)").body == "aborted"

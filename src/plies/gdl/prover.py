@@ -23,13 +23,14 @@ or to debug a description (there is nothing compiled to read).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import product
 from typing import Any
 
 from plies.errors import GameFormatError
+from plies.gdl.ground import natural_key
 from plies.gdl.reasoner import GoalDefinitionError
-from plies.gdl.terms import Description, Rule, Term
+from plies.gdl.terms import Description, Rule, Term, to_kif
 
 Binding = dict[str, Term]
 
@@ -122,9 +123,17 @@ def _expand_or(body: tuple[Term, ...]) -> list[tuple[Term, ...]]:
 
 
 class Prover:
-    """GDL semantics by bottom-up evaluation per question (see the module docstring)."""
+    """GDL semantics by bottom-up evaluation per question (see the module docstring).
+
+    A :class:`~plies.gdl.machine.StateMachine` of kind ``"prover"`` whose states are
+    ``frozenset`` s of ground fluents.
+    """
+
+    kind = "prover"
+    """What :class:`~plies.gdl.machine.StateMachine` logs call this implementation."""
 
     def __init__(self, desc: Description) -> None:
+        self.description = desc
         self.roles: tuple[str, ...] = desc.roles
         self.rules: list[Rule] = [
             Rule(rule.head, body) for rule in desc.rules for body in _expand_or(rule.body)
@@ -307,6 +316,44 @@ def _is_goal_value(value: Term) -> bool:
         isinstance(value, str) and len(value) <= 3 and value.isascii() and value.isdigit()
         and int(value) <= 100
     )
+
+    # the rest of the StateMachine protocol
+
+    def legal_all(self, state: frozenset[Term]) -> tuple[tuple[Term, ...], ...]:
+        """The legal moves of every role, in role order (one model for all roles)."""
+        model = self._query(state)
+        found: dict[Term, set[Term]] = {name: set() for name in self.roles}
+        for a in model:
+            if isinstance(a, tuple) and a[0] == "legal" and len(a) == 3 and a[1] in found:
+                found[a[1]].add(a[2])
+        return tuple(tuple(sorted(found[name], key=str)) for name in self.roles)
+
+    def goal(self, state: frozenset[Term], role: int) -> int:
+        """The goal value of ``role``; raises
+        :class:`~plies.gdl.reasoner.GoalDefinitionError` unless there is exactly one."""
+        values = self.goal_values(state, role)
+        if len(values) != 1:
+            raise GoalDefinitionError(
+                f"role {self.roles[role]} has {len(values)} goal values in state "
+                f"{self.format_state(state)}; GDL requires exactly one"
+            )
+        return values[0]
+
+    def goals(self, state: frozenset[Term]) -> tuple[int, ...]:
+        """The goal value of every role (see :meth:`goal`)."""
+        return tuple(self.goal(state, r) for r in range(len(self.roles)))
+
+    def fluents(self, state: frozenset[Term]) -> frozenset[Term]:
+        """The ground fluents of ``state`` (a state *is* its fluents)."""
+        return state
+
+    def state_from_fluents(self, fluents: Iterable[Term]) -> frozenset[Term]:
+        """The state in which exactly ``fluents`` hold."""
+        return frozenset(fluents)
+
+    def format_state(self, state: frozenset[Term]) -> str:
+        """``state`` as KIF fluents in a stable order: ``{(cell 1 1 b) (control x)}``."""
+        return "{" + " ".join(to_kif(f) for f in sorted(state, key=natural_key)) + "}"
 
 
 def _is_ground(t: Term) -> bool:

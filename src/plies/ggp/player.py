@@ -3,45 +3,58 @@
 :class:`GgpPlayer` knows nothing about HTTP; :mod:`plies.ggp.server` feeds it the body of
 each request with the time it was received.  It plays one match at a time:
 
-* **START** parses and validates the rules, then builds the reasoner and profiles the
-  game with random playouts (metagaming) in the background, and answers ``ready`` when
-  that is done or when the start clock (less the margin) runs out, whichever is first:
-  a large game may take longer to compile than the start clock allows, and the first
-  PLAY then waits for it.  A START while a match runs is answered ``busy``; rules that do
-  not parse, break a GDL restriction or name no such role get an HTTP 400 whose text
-  names the problem, and the player stays free.
-* **PLAY** first applies the joint move the manager sent (the moves *actually played*,
-  which may differ from what this player answered if it was late), then thinks under
-  the play clock and answers its move.  The reply leaves at ``receipt + budget(clock)``
-  at the latest, however far the search got (:meth:`GgpPlayer.budget`).  A joint move
-  that is illegal in the player's view is applied as sent, and one that cannot be
-  applied at all is guessed, with a warning (:mod:`plies.ggp.sync`): the player never
-  falls a step behind the manager.  While the reasoner is still being built, the joint
-  moves are queued and applied once it is; a PLAY then gets a move that is legal in
-  every state if the rules have one (:func:`plies.ggp.sync.always_legal`), else HTTP 503.
+* **START** parses and validates the rules, then prepares two reasoners (GGP's *state
+  machines*, :class:`~plies.gdl.machine.StateMachine`) in the background: a *slow* one
+  that is cheap to build (the top-down prover: no grounding) and the *fast* compiled
+  propnet (:class:`~plies.gdl.reasoner.Reasoner`), whose grounding may take longer than
+  the start clock, or forever (the grounding wall).  START answers ``ready`` once the
+  propnet is built and the game profiled, or when the start clock (less the margin) runs
+  out, whichever is first.  Rules that do not parse, break a GDL restriction, name no such
+  role, or that no reasoner can build before the start clock runs out get an HTTP 400
+  whose text names the problem, and the player stays free; a START while a match runs is
+  answered ``busy``.
+* **PLAY** is always answered with a move (status 200) by ``receipt + budget(clock)``
+  (:meth:`GgpPlayer.budget`), whatever a reasoner is doing.  A worker thread applies the
+  joint move the manager sent (the moves *actually played*; an illegal or garbled one is
+  applied or guessed, with a warning: :mod:`plies.ggp.sync`), asks for our legal moves,
+  which makes the first of them the answer at once, then thinks (alpha-beta or Monte
+  Carlo, :mod:`plies.ggp.strategy`) and improves it.  The request thread waits for it
+  until the deadline and answers the best move known: the worker's; else a move legal in
+  every state (:func:`~plies.ggp.sync.always_legal`); else a guess from the legal moves of
+  earlier states (:func:`~plies.ggp.sync.likely_legal`); else a move the rules name.
+  Until the propnet is ready the worker plays from the slow machine; once it is built,
+  the match state is carried over through its fluents and thinking goes on there, in the
+  middle of a move if need be.  If it cannot be built (the grounding wall, its budget:
+  :meth:`GgpPlayer.build_seconds`), the whole match plays on the slow machine.  The log
+  says which machine chose each move, and why.
 * **STOP** applies the final joint move and logs the goals; **ABORT** ends the match.
-  Both free the player and end all work of the match: its search, its playouts and the
-  building of its reasoner (grounding stops within milliseconds of the ABORT).  PLAY,
-  STOP and ABORT naming another match (or none) are answered ``busy``, as ggp-base does.
+  Both free the player and end all work of the match: its thinking and the building of
+  its reasoners (grounding stops within milliseconds of the ABORT).  PLAY, STOP and
+  ABORT naming another match (or none) are answered ``busy``, as ggp-base does.
 * **INFO** / **PING** are answered at any time, also while a move is being computed.
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
 from plies.budget import Budget, Stopped
 from plies.errors import PliesError
 from plies.gdl.game import GdlGame
+from plies.gdl.machine import StateMachine
 from plies.gdl.parser import description_from_terms
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Description, Term, to_kif
+from plies.gdl.topdown import TopDown
 from plies.gdl.validator import check
 from plies.ggp.protocol import (
     ABORTED,
@@ -55,8 +68,16 @@ from plies.ggp.protocol import (
     parse_message,
     peek_keyword,
 )
-from plies.ggp.strategy import Choice, Clock, Mode, Thinker, choose_move, profile_game
-from plies.ggp.sync import always_legal, apply_joint
+from plies.ggp.strategy import (
+    Choice,
+    Clock,
+    Mode,
+    Profile,
+    Thinker,
+    choose_move,
+    profile_game,
+)
+from plies.ggp.sync import always_legal, apply_joint, likely_legal, rule_moves
 from plies.search.engine import TranspositionTable
 
 log = logging.getLogger("plies.ggp")
@@ -70,14 +91,14 @@ MIN_FRACTION = 0.25
 METAGAME_CAP = 1.0
 """Metagaming playouts stop after this many seconds even if the start clock is longer."""
 
-BUILD_PLAY_CLOCKS = 3
-"""Building the reasoner may take the start clock (less the margin) plus this many play
-clocks (and at least :data:`BUILD_FLOOR`); a description that needs longer is given up
-(its match cannot be played)."""
+BUILD_PLAY_CLOCKS = 10
+"""Building the propnet may take the start clock (less the margin) plus this many play
+clocks (and at least :data:`BUILD_FLOOR`) while the slow machine plays; a description
+that needs longer is given up, and its match plays on the slow machine to the end."""
 
-BUILD_FLOOR = 20.0
-"""However short the clocks, building a reasoner may take this many seconds: a large
-game (breakthrough compiles in 3 to 6 s) stays playable after a few answers without it."""
+BUILD_FLOOR = 30.0
+"""However short the clocks, building the propnet may take this many seconds: a large
+game (checkers takes about 14 CPU seconds) is worth the wait."""
 
 BUILD_CAP = 600.0
 """However long the clocks, building a reasoner never takes more seconds than this."""
@@ -85,6 +106,173 @@ BUILD_CAP = 600.0
 ABORT_WAIT = 0.5
 """Seconds an ABORT or STOP waits for the match's background work to end (it stops
 within milliseconds of being told; this only bounds a reply if it did not)."""
+
+MachineFactory = Callable[[Description, Budget], StateMachine[Any]]
+"""Builds a reasoner for a description within a budget (whose ``stop`` ends the match)."""
+
+
+def build_propnet(desc: Description, budget: Budget) -> StateMachine[Any]:
+    """The fast machine: the compiled propnet (grounds every rule first)."""
+    return Reasoner(desc, budget=budget)
+
+
+def build_slow(desc: Description, budget: Budget) -> StateMachine[Any]:
+    """The slow machine, cheap to build: the top-down prover (no grounding)."""
+    return TopDown(desc)
+
+
+class LockedMachine:
+    """A :class:`~plies.gdl.machine.StateMachine` whose questions are answered one at a
+    time.
+
+    The top-down prover loads one state into its compiled program and tables its
+    answers for it: two threads asking at once (a turn's thinking that has not yet seen
+    its stop, and the next turn's worker) would read each other's state.  The propnet is
+    made of pure functions and needs no lock.  Turning states into fluents and back does
+    not touch a machine's program (a top-down state *is* its fluents), so it takes no
+    lock either: switching to the propnet never waits for a slow query.
+    """
+
+    def __init__(self, machine: StateMachine[Any]) -> None:
+        self.machine = machine
+        self.description = machine.description
+        self.roles = machine.roles
+        self.kind = machine.kind
+        self._lock = threading.RLock()
+
+    def initial_state(self) -> Any:
+        with self._lock:
+            return self.machine.initial_state()
+
+    def is_terminal(self, state: Any) -> bool:
+        with self._lock:
+            return self.machine.is_terminal(state)
+
+    def legal(self, state: Any, role: int) -> tuple[Term, ...]:
+        with self._lock:
+            return self.machine.legal(state, role)
+
+    def legal_all(self, state: Any) -> tuple[tuple[Term, ...], ...]:
+        with self._lock:
+            return self.machine.legal_all(state)
+
+    def next_state(self, state: Any, joint: Sequence[Term]) -> Any:
+        with self._lock:
+            return self.machine.next_state(state, joint)
+
+    def goal_values(self, state: Any, role: int) -> list[int]:
+        with self._lock:
+            return self.machine.goal_values(state, role)
+
+    def goal(self, state: Any, role: int) -> int:
+        with self._lock:
+            return self.machine.goal(state, role)
+
+    def goals(self, state: Any) -> tuple[int, ...]:
+        with self._lock:
+            return self.machine.goals(state)
+
+    def fluents(self, state: Any) -> frozenset[Term]:
+        return self.machine.fluents(state)
+
+    def state_from_fluents(self, fluents: Iterable[Term]) -> Any:
+        return self.machine.state_from_fluents(fluents)
+
+    def format_state(self, state: Any) -> str:
+        with self._lock:
+            return self.machine.format_state(state)
+
+
+class QuietCollector:
+    """Keeps Python's memory management from stopping the clock while a propnet is built.
+
+    Grounding a large game allocates millions of objects.  Python's cyclic garbage
+    collector then runs full collections over all of them from time to time, each holding
+    the interpreter lock, and so every thread, for longer and longer: up to 1.3 s while
+    chess is grounded (measured), enough to make a reply late.  So while any propnet is
+    being built, automatic collection is off; when the last build ends, the objects that
+    exist then (the propnet, if built) are frozen out of later collections
+    (:func:`gc.freeze`).  At the START of the next match (:meth:`release`) they are handed
+    back to the collector, which runs once, on START's clock: a collection at the end
+    of a match, in the background, held the lock while the STOP reply was being sent
+    and made it late (measured).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._builds = 0
+        self._enabled = True
+
+    @contextmanager
+    def building(self) -> Iterator[None]:
+        """Automatic collection off for the duration (nested and concurrent builds
+        count)."""
+        with self._lock:
+            if self._builds == 0:
+                self._enabled = gc.isenabled()
+                gc.disable()
+            self._builds += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._builds -= 1
+                if self._builds == 0:
+                    gc.freeze()
+                    if self._enabled:
+                        gc.enable()
+
+    def release(self) -> None:
+        """Let the collector see every object again, and collect once, now (call it
+        where the clock allows a pause: before a match starts)."""
+        with self._lock:
+            if self._builds:
+                return  # another player's build is under way: it will freeze again
+            gc.unfreeze()
+            if gc.isenabled():
+                gc.collect()
+
+
+COLLECTOR = QuietCollector()
+"""The process's one :class:`QuietCollector` (the garbage collector is process-wide)."""
+
+_DRAINED = ("plies.gdl.ground", "plies.gdl.propnet", "plies.gdl.reasoner")
+
+
+def drain(tb: TracebackType | None) -> None:
+    """Free what a failed build left in its frames a little at a time.
+
+    A grounding stopped at the wall holds millions of objects; freed at once (when the
+    exception is dropped), their deallocation is one C call that holds the interpreter
+    lock for 1.5 s (chess, measured).  Taken apart item by item in Python, the other
+    threads run in between.  Only the build's own containers are touched: the dicts,
+    lists and sets in the frames of the grounding and compiling modules, and the objects
+    of those modules' classes (never the description, which the other reasoner uses).
+    """
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_globals.get("__name__") in _DRAINED:
+            for value in list(frame.f_locals.values()):
+                _drain(value, 4)
+        tb = tb.tb_next
+
+
+def _drain(value: object, depth: int) -> None:
+    if depth < 0:
+        return
+    if isinstance(value, dict):
+        while value:
+            _drain(value.popitem()[1], depth - 1)
+    elif isinstance(value, list):
+        while value:
+            _drain(value.pop(), depth - 1)
+    elif isinstance(value, set):
+        while value:
+            value.pop()
+    elif type(value).__module__ in _DRAINED and hasattr(value, "__dict__"):
+        for item in list(vars(value).values()):
+            _drain(item, depth - 1)
+
 
 @dataclass(frozen=True, slots=True)
 class Reply:
@@ -96,18 +284,66 @@ class Reply:
 
 
 @dataclass
+class Turn:
+    """One PLAY being answered: its deadline, and the best move known for it.
+
+    ``choice`` is None until our legal moves in the turn's state are known; ``done`` is
+    set when thinking ends early (solved, forced); ``stop`` ends it (the deadline, the
+    next message).  ``run`` is the thinking now under way: a switch of machines in the
+    middle of the turn stops it and starts another on the new machine.
+    """
+
+    step: int
+    deadline: float
+    choice: Choice | None = None
+    machine: str = ""
+    done: threading.Event = field(default_factory=threading.Event)
+    stop: threading.Event = field(default_factory=threading.Event)
+    run: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def next_run(self) -> threading.Event:
+        """A stop signal for new thinking; the previous thinking is stopped."""
+        with self.lock:
+            self.run.set()
+            self.run = threading.Event()
+            if self.stop.is_set():
+                self.run.set()
+            return self.run
+
+    def install(self, choice: Choice, machine: str, run: threading.Event) -> bool:
+        """Make ``choice`` (found on ``machine`` by the thinking ``run``) the turn's,
+        unless a later thinking has taken over; True if it did."""
+        with self.lock:
+            if run is not self.run and self.choice is not None:
+                return False
+            self.choice, self.machine = choice, machine
+            return True
+
+    def end(self) -> None:
+        """Stop every thinking of this turn."""
+        with self.lock:
+            self.stop.set()
+            self.run.set()
+
+
+@dataclass
 class Match:
     """The state of one match.
 
-    ``reasoner``, ``state`` and ``thinker`` are filled in by the background preparation,
-    which sets ``ready`` when it ends (``failure`` says why if it failed).
-    ``pending`` holds joint moves received but not yet applied (while preparing);
+    ``machine`` is the reasoner the match plays on (the slow one until the propnet is
+    ready), ``state`` the state of the joint moves applied so far in that machine's terms
+    and ``thinker`` the move selection over it (all three change together, under
+    ``lock``); ``fast`` is the propnet once built, and ``fast_note`` says why the match is
+    not (yet) on it.  ``ready`` is set when a machine is there (or none can be:
+    ``failure`` says why); ``settled`` when the building of the preferred machine (the
+    propnet, if used) ended; ``building`` counts the builds under way.  ``received``
+    counts the joint moves received; ``pending`` holds those not yet applied;
     ``moves`` the joint moves applied (as the rules spell them, guesses included),
-    ``state`` the state they lead to.  ``cancel`` stops the current move's thinking;
-    ``over`` is set when the match ends (STOP, ABORT, the player closing) and stops all
-    of its work, the building of the reasoner included.  ``worker`` is the thread that
-    builds the reasoner; ``replied`` the move last answered (used to guess our own move
-    if the manager's cannot be read).
+    ``legal`` our legal moves per step where they were computed, ``replies`` our answer
+    per step.  ``turn`` is the PLAY being answered.  ``over`` is set when the match ends
+    (STOP, ABORT, the player closing) and stops all of its work.  ``worker`` is the
+    thread that builds the propnet, ``workers`` every background thread of the match.
     """
 
     match_id: str
@@ -117,25 +353,58 @@ class Match:
     start_clock: float
     play_clock: float
     rng: random.Random
-    reasoner: Reasoner | None = None
+    machine: StateMachine[Any] | None = None
     state: Any = None
     thinker: Thinker | None = None
+    fast: StateMachine[Any] | None = None
+    fast_note: str = "the propnet is being built"
+    slow_note: str = ""
+    building: int = 0
+    received: int = 0
     ready: threading.Event = field(default_factory=threading.Event)
+    settled: threading.Event = field(default_factory=threading.Event)
     failure: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    cancel: threading.Event = field(default_factory=threading.Event)
+    queue: threading.Lock = field(default_factory=threading.Lock)
     pending: list[tuple[Term, ...]] = field(default_factory=list)
     moves: list[tuple[Term, ...]] = field(default_factory=list)
+    legal: dict[int, tuple[Term, ...]] = field(default_factory=dict)
+    replies: dict[int, Term] = field(default_factory=dict)
     goals: tuple[int, ...] | None = None
     over: threading.Event = field(default_factory=threading.Event)
     worker: threading.Thread | None = None
-    replied: Term | None = None
+    workers: list[threading.Thread] = field(default_factory=list)
+    turn: Turn | None = None
     fallback: tuple[Term, ...] = ()
+    known: tuple[Term, ...] = ()
+    started: float = field(default_factory=time.perf_counter)
+
+    def __post_init__(self) -> None:
+        # Read off the rules alone, so a PLAY has an answer before any reasoner does.
+        self.fallback = self.fallback or always_legal(self.description, self.role)
+        self.known = self.known or rule_moves(self.description, self.role)
 
     @property
     def steps(self) -> int:
         """Joint moves received so far."""
-        return len(self.moves) + len(self.pending)
+        return self.received
+
+    @property
+    def reasoner(self) -> StateMachine[Any] | None:
+        """The machine the match plays on (``machine``; the name of older callers)."""
+        return self.machine
+
+    def receive(self, moves: tuple[Term, ...]) -> None:
+        """Queue a joint move the manager says was played (it is authoritative)."""
+        with self.queue:
+            self.pending.append(moves)
+            self.received += 1
+
+    def history(self) -> tuple[list[tuple[Term, ...]], dict[int, tuple[Term, ...]]]:
+        """Every joint move received (applied ones as applied, then the queued ones as
+        sent) and our legal moves per step where known: a consistent snapshot."""
+        with self.queue:
+            return [*self.moves, *self.pending], dict(self.legal)
 
 
 class GgpPlayer:
@@ -143,7 +412,9 @@ class GgpPlayer:
 
     ``margin`` seconds are kept back from every clock (at most ``1 - MIN_FRACTION`` of
     it); ``mode`` forces alpha-beta or Monte Carlo instead of the automatic choice;
-    ``seed`` fixes the random playouts.  :meth:`handle` is thread-safe.
+    ``seed`` fixes the random playouts.  ``slow`` and ``fast`` build the two reasoners
+    (:func:`build_slow`, :func:`build_propnet`); ``fast=None`` plays every match on the
+    slow machine, ``slow=None`` waits for the propnet.  :meth:`handle` is thread-safe.
     """
 
     def __init__(
@@ -154,16 +425,22 @@ class GgpPlayer:
         mode: Mode = "auto",
         seed: int | None = None,
         metagame_cap: float = METAGAME_CAP,
+        slow: MachineFactory | None = build_slow,
+        fast: MachineFactory | None = build_propnet,
     ) -> None:
         if not margin >= 0:
             raise ValueError(f"margin must be >= 0 seconds, got {margin}")
+        if slow is None and fast is None:
+            raise ValueError("a player needs a reasoner: slow and fast cannot both be None")
         self.name = name
         self.margin = margin
         self.mode: Mode = mode
         self.metagame_cap = metagame_cap
+        self.slow = slow
+        self.fast = fast
         self.rng = random.Random(seed)
         self.match: Match | None = None
-        self.last: Match | None = None  # the previous match, for inspection after STOP
+        self.last: Match | None = None  # the previous match, for inspection until the next START
         self._lock = threading.Lock()
         self._starting = False
 
@@ -183,7 +460,7 @@ class GgpPlayer:
         """Answer one message; ``received`` is its ``time.perf_counter()`` receipt time.
 
         Malformed or impossible requests get status 400 with ``error: ...``; nothing
-        raises.
+        raises.  A PLAY of the current match is always answered with a move.
         """
         received = time.perf_counter() if received is None else received
         if self.busy and peek_keyword(text) == "start":
@@ -201,9 +478,15 @@ class GgpPlayer:
         """Stop all work of the current match and forget it."""
         match = self.match
         if match is not None:
-            match.cancel.set()
-            match.over.set()
+            self._end(match)
         self.match = None
+
+    def build_seconds(self, start_clock: float, play_clock: float) -> float:
+        """Seconds allowed for building a match's propnet: the start clock's budget plus
+        :data:`BUILD_PLAY_CLOCKS` play clocks (the slow machine plays meanwhile), at least
+        :data:`BUILD_FLOOR` and at most :data:`BUILD_CAP`."""
+        seconds = self.budget(start_clock) + BUILD_PLAY_CLOCKS * self.budget(play_clock)
+        return min(BUILD_CAP, max(seconds, BUILD_FLOOR, 0.001))
 
     # -- messages ----------------------------------------------------------------------
 
@@ -238,6 +521,8 @@ class GgpPlayer:
                 return Reply(200, BUSY, note)
             self._starting = True
         try:
+            self.last = None  # the previous match's reasoners go, with what they froze
+            COLLECTOR.release()
             assert message.match_id is not None and message.role is not None
             assert message.start_clock is not None and message.play_clock is not None
             desc = description_from_terms(message.rules, f"<rules of {message.match_id}>")
@@ -251,22 +536,26 @@ class GgpPlayer:
             match = Match(
                 message.match_id, message.role, desc.roles.index(message.role), desc,
                 message.start_clock, message.play_clock, random.Random(self.rng.random()),
+                started=received,
             )
-            match.fallback = always_legal(desc, match.role)
             deadline = received + self.budget(message.start_clock)
-            worker = threading.Thread(
-                target=self._prepare, args=(match, deadline),
-                name=f"ggp-prepare-{match.match_id}", daemon=True,
-            )
-            match.worker = worker
-            worker.start()
-            if match.ready.wait(max(0.0, deadline - time.perf_counter())) and match.failure:
+            self._launch(match, deadline)
+            # Metagaming is done when the propnet is built and profiled; a game whose
+            # propnet takes longer starts on the slow machine.
+            match.settled.wait(max(0.0, deadline - time.perf_counter()))
+            match.ready.wait(max(0.0, deadline - time.perf_counter()))
+            if match.failure is not None:
                 match.over.set()
                 raise ProtocolError(match.failure)
-            if not match.ready.is_set():
+            if match.machine is None:
                 log.warning(
-                    "match %s: the reasoner is still being built; answering ready anyway",
+                    "match %s: no reasoner is built yet; answering ready anyway",
                     match.match_id,
+                )
+            elif match.machine is not match.fast:
+                log.info(
+                    "match %s: %s; starting on %s", match.match_id, match.fast_note,
+                    match.machine.kind,
                 )
             self.match = match
             return Reply(200, READY)
@@ -276,194 +565,340 @@ class GgpPlayer:
         finally:
             self._starting = False
 
-    def build_seconds(self, start_clock: float, play_clock: float) -> float:
-        """Seconds allowed for building a match's reasoner: the start clock's budget plus
-        :data:`BUILD_PLAY_CLOCKS` play clocks (the first PLAYs wait for it), at least
-        :data:`BUILD_FLOOR` and at most :data:`BUILD_CAP`."""
-        seconds = self.budget(start_clock) + BUILD_PLAY_CLOCKS * self.budget(play_clock)
-        return min(BUILD_CAP, max(seconds, BUILD_FLOOR, 0.001))
-
-    def _prepare(self, match: Match, deadline: float) -> None:
-        """Metagaming, in the background: build the reasoner, then profile the game.
-
-        The building has a budget (:meth:`build_seconds`) and stops as soon as the match
-        is over (``match.over``), so no grounding outlives its match.
-        """
-        try:
-            budget = Budget(
-                seconds=self.build_seconds(match.start_clock, match.play_clock),
-                stop=match.over,
-            )
-            reasoner = Reasoner(match.description, budget=budget)
-            match.state = reasoner.initial_state()
-            clock = Clock(min(deadline, time.perf_counter() + self.metagame_cap), match.cancel)
-            profile = profile_game(reasoner, match.state, clock, match.rng)
-            match.thinker = Thinker(
-                GdlGame(reasoner), reasoner, match.role_index, profile, match.rng,
-                mode=self.mode, table=TranspositionTable(),
-            )
-            match.reasoner = reasoner
-            log.info(
-                "match %s: playing %s; %d playouts, %.0f states/s, length %.1f, "
-                "branching %.1f, %s goals",
-                match.match_id, match.role, profile.playouts, profile.speed,
-                profile.length, profile.branching,
-                "informative" if profile.informative else "uninformative",
-            )
-        except Stopped:
-            match.failure = "the match ended before its reasoner was built"
-            log.info("match %s: %s", match.match_id, match.failure)
-        except Exception as err:  # the rules parse and validate, yet cannot be played
-            match.failure = f"{type(err).__name__}: {err}"
-            log.warning("match %s cannot be played: %s", match.match_id, match.failure)
-        finally:
-            match.ready.set()
-
     def _play(self, match: Match, message: Message, received: float) -> Reply:
         deadline = received + self.budget(match.play_clock)
-        match.cancel.set()  # a previous move's search, if still running, stops now
-        with match.lock:
-            match.cancel = threading.Event()
-            self._receive(match, message.moves)
-            reasoner = self._ready(match, deadline)
-            if reasoner is None:
-                return self._unready(match, received)
-            assert match.thinker is not None
-            state = match.state
-            legal = reasoner.legal(state, match.role_index)
-            if reasoner.is_terminal(state) or not legal:
-                # The manager plays on where our view says it cannot: answer something
-                # the rules know rather than an error; the manager decides what counts.
-                move = legal[0] if legal else reasoner.move_table[match.role_index][0]
-                log.warning(
-                    "match %s step %d: %s in our view, yet the manager plays on; answering %s",
-                    match.match_id, match.steps + 1,
-                    "a terminal state" if legal else f"no legal move for {match.role}",
-                    to_kif(move),
-                )
-                match.replied = move
-                return Reply(200, format_reply(move))
-            clock = Clock(deadline, match.cancel)
-            choice = Choice(legal[0])
-            worker = threading.Thread(
-                target=choose_move, args=(match.thinker, state, clock, choice),
-                name=f"ggp-think-{match.match_id}-{match.steps}", daemon=True,
-            )
-            worker.start()
-            choice.done.wait(max(0.0, deadline - time.perf_counter()))
-            match.cancel.set()
-            move, source, detail = choice.read()
-            match.replied = move
-            log.info(
-                "match %s step %d: %s by %s%s (%.2fs)",
-                match.match_id, match.steps + 1, to_kif(move), source,
-                f", {detail}" if detail else "", time.perf_counter() - received,
-            )
-            return Reply(200, format_reply(move))
+        previous = match.turn
+        if previous is not None:
+            previous.end()  # a previous move's thinking, if still running, stops now
+        if message.moves is not None:
+            match.receive(tuple(message.moves))
+        step = match.steps
+        turn = Turn(step, deadline)
+        match.turn = turn
+        self._spawn(match, self._take_turn, (match, turn), f"ggp-think-{match.match_id}-{step}")
+        turn.done.wait(max(0.0, deadline - time.perf_counter()))
+        turn.end()
+        move, source, detail = self._answer(match, turn)
+        match.replies[step] = move
+        why = "" if turn.machine == "propnet" or match.fast is not None else match.fast_note
+        log.info(
+            "match %s step %d: %s by %s%s (%.2fs)%s",
+            match.match_id, step + 1, to_kif(move), source,
+            f", {detail}" if detail else "", time.perf_counter() - received,
+            f"; {why}" if why else "",
+        )
+        return Reply(200, format_reply(move))
 
-    def _unready(self, match: Match, received: float) -> Reply:
-        """The answer to a PLAY when there is no reasoner (not built yet, or it cannot be):
-        a move legal in every state if the rules have one, else 503 (or 400 if the match
-        cannot be played at all).  The joint moves stay queued either way."""
+    def _answer(self, match: Match, turn: Turn) -> tuple[Term, str, str]:
+        """The best move known for ``turn`` (see the module docstring's fallbacks)."""
+        choice = turn.choice
+        if choice is not None:
+            move, source, detail = choice.read()
+            return move, f"{source} on {turn.machine}", detail
+        why = (
+            "no reasoner yet" if match.machine is None
+            else f"{match.machine.kind} did not find our legal moves in time"
+        )
         if match.fallback:
-            move = match.fallback[0]
-            match.replied = move
-            log.warning(
-                "match %s step %d: no reasoner yet; answering %s, legal in every state "
-                "(%.2fs)", match.match_id, match.steps + 1, to_kif(move),
-                time.perf_counter() - received,
-            )
-            return Reply(200, format_reply(move))
-        match.replied = None  # no move of ours this step
-        if match.failure is not None:
-            return Reply(400, f"error: match {match.match_id} cannot be played: {match.failure}")
-        return Reply(503, f"error: still building the reasoner for {match.match_id}")
+            return match.fallback[0], "fallback", f"{why}; legal in every state"
+        joints, legal = match.history()
+        guess = likely_legal(legal, joints)
+        if guess is not None:
+            return guess, "guess", f"{why}; legal in an earlier state"
+        if match.known:
+            return match.known[0], "guess", f"{why}; a move the rules name"
+        return "noop", "guess", f"{why}; the rules name no ground move"
 
     def _stop(self, match: Match, message: Message, received: float) -> Reply:
-        match.cancel.set()
-        with match.lock:
-            try:
-                self._receive(match, message.moves)
-                reasoner = self._ready(match, received + self.budget(match.play_clock))
-                if reasoner is not None and reasoner.is_terminal(match.state):
-                    match.goals = tuple(
-                        _goal(reasoner, match.state, r) for r in range(len(reasoner.roles))
-                    )
-                    log.info(
-                        "match %s over after %d steps; goals %s", match.match_id,
-                        match.steps, " ".join(
-                            f"{r}={g}" for r, g in zip(reasoner.roles, match.goals, strict=True)
-                        ),
-                    )
-                else:
-                    log.warning("match %s stopped in a non-terminal state", match.match_id)
-            finally:
-                self._finish(match)
+        deadline = received + self.budget(match.play_clock)
+        if match.turn is not None:
+            match.turn.end()
+        if message.moves is not None:
+            match.receive(tuple(message.moves))
+        worker = self._spawn(
+            match, self._settle, (match, deadline), f"ggp-stop-{match.match_id}"
+        )
+        worker.join(max(0.0, deadline - time.perf_counter()))
+        if worker.is_alive():
+            log.warning("match %s stopped before its last joint move was applied", match.match_id)
+        self._finish(match, deadline)
         return Reply(200, DONE)
 
     def _abort(self, match: Match) -> Reply:
-        match.cancel.set()
-        match.over.set()
-        with match.lock:
-            log.info("match %s aborted after %d joint move(s)", match.match_id, match.steps)
-            self._finish(match)
+        log.info("match %s aborted after %d joint move(s)", match.match_id, match.steps)
+        self._finish(match)
         return Reply(200, ABORTED)
 
-    def _finish(self, match: Match) -> None:
-        """Free the player and end every piece of work of ``match``."""
-        match.cancel.set()
+    def _end(self, match: Match) -> None:
         match.over.set()
+        if match.turn is not None:
+            match.turn.end()
+
+    def _finish(self, match: Match, deadline: float | None = None) -> None:
+        """Free the player and end every piece of work of ``match``, waiting for the
+        building of the propnet to end for :data:`ABORT_WAIT` seconds at most (and not
+        past ``deadline``, the reply's)."""
+        self._end(match)
         with self._lock:
             if self.match is match:
                 self.match = None
             self.last = match
         worker = match.worker
         if worker is not None and worker is not threading.current_thread():
-            worker.join(ABORT_WAIT)
+            wait = ABORT_WAIT if deadline is None else deadline - time.perf_counter()
+            worker.join(max(0.0, min(ABORT_WAIT, wait)))
             if worker.is_alive():
                 log.warning(
                     "match %s: its reasoner is still being built %.1fs after the end",
                     match.match_id, ABORT_WAIT,
                 )
 
+    # -- background work -------------------------------------------------------------------
+
+    def _spawn(
+        self, match: Match, target: Callable[..., None], args: tuple[Any, ...], name: str
+    ) -> threading.Thread:
+        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+        match.workers = [t for t in match.workers if t.is_alive()]
+        match.workers.append(thread)
+        thread.start()
+        return thread
+
+    def _launch(self, match: Match, deadline: float) -> None:
+        """Start building the match's reasoners: the slow one and the propnet at once,
+        each in a thread of its own."""
+        match.building = (self.fast is not None) + (self.slow is not None)
+        if self.fast is not None:
+            match.worker = self._spawn(
+                match, self._prepare_fast, (match, deadline), f"ggp-prepare-{match.match_id}"
+            )
+        else:
+            match.fast_note = "the propnet is not used"
+            match.settled.set()
+        if self.slow is not None:
+            self._spawn(
+                match, self._prepare_slow, (match, deadline), f"ggp-prepare-slow-{match.match_id}"
+            )
+
+    def _profiled(
+        self, match: Match, machine: StateMachine[Any], state: Any, seconds: float
+    ) -> Thinker:
+        """Metagaming on ``machine`` from ``state`` for at most ``seconds`` (nothing
+        learnt if a playout meets broken rules: the search copes without)."""
+        clock = Clock(time.perf_counter() + max(0.0, seconds), match.over)
+        try:
+            profile = profile_game(machine, state, clock, match.rng)
+        except Exception as err:
+            log.warning(
+                "match %s: random playouts on %s failed (%s: %s); no profile",
+                match.match_id, machine.kind, type(err).__name__, err,
+            )
+            profile = Profile()
+        return Thinker(
+            GdlGame(machine), machine, match.role_index, profile, match.rng,
+            mode=self.mode, table=TranspositionTable(),
+        )
+
+    def _built(self, match: Match) -> None:
+        """One build ended: the match is ready if it has a machine, or failed if that
+        was the last build and there is none."""
+        with match.lock:
+            match.building -= 1
+            if match.machine is None and match.building == 0:
+                notes = [n for n in (match.slow_note, match.fast_note) if n]
+                match.failure = "no reasoner can play these rules: " + "; ".join(notes)
+        if match.machine is not None or match.failure is not None:
+            match.ready.set()
+
+    def _playing(self, match: Match, thinker: Thinker) -> None:
+        profile = thinker.profile
+        log.info(
+            "match %s: playing %s on %s; %d playouts, %.0f states/s, length %.1f, "
+            "branching %.1f, %s goals",
+            match.match_id, match.role, thinker.reasoner.kind, profile.playouts,
+            profile.speed, profile.length, profile.branching,
+            "informative" if profile.informative else "uninformative",
+        )
+
+    def _prepare_slow(self, match: Match, deadline: float) -> None:
+        """Build the slow machine and play from it until the propnet is ready."""
+        assert self.slow is not None
+        try:
+            machine: StateMachine[Any] = self.slow(match.description, Budget(stop=match.over))
+            if not isinstance(machine, Reasoner):
+                machine = LockedMachine(machine)
+            state = machine.initial_state()
+            # Short metagaming: the propnet, if it comes, is profiled again.
+            seconds = min(self.metagame_cap / 2, deadline - time.perf_counter())
+            thinker = self._profiled(match, machine, state, seconds)
+            with match.lock:
+                if match.machine is None:  # the propnet may have come first
+                    match.machine, match.state, match.thinker = machine, state, thinker
+                    self._playing(match, thinker)
+        except Exception as err:  # the rules validate, yet this machine cannot play them
+            match.slow_note = f"no slow reasoner ({type(err).__name__}: {err})"
+            log.warning("match %s: %s", match.match_id, match.slow_note)
+        finally:
+            if self.fast is None:
+                match.settled.set()
+            self._built(match)
+
+    def _prepare_fast(self, match: Match, deadline: float) -> None:
+        """Build the propnet within its budget, profile the game on it, and switch the
+        match over (:meth:`_switch`).  Ends at once when the match is over."""
+        assert self.fast is not None
+        try:
+            budget = Budget(
+                seconds=self.build_seconds(match.start_clock, match.play_clock),
+                stop=match.over,
+            )
+            try:
+                with COLLECTOR.building():
+                    fast = self.fast(match.description, budget)
+            except BaseException as err:
+                drain(err.__traceback__)
+                raise
+            built = time.perf_counter()
+            seconds = min(self.metagame_cap, max(deadline - built, self.metagame_cap / 2))
+            thinker = self._profiled(match, fast, fast.initial_state(), seconds)
+            self._switch(match, fast, thinker, built)
+        except Stopped:
+            match.fast_note = "the match ended before the propnet was built"
+            log.info("match %s: %s", match.match_id, match.fast_note)
+        except Exception as err:  # the grounding wall, the budget, rules it cannot compile
+            match.fast_note = f"no propnet ({type(err).__name__}: {err})"
+            log.warning(
+                "match %s: %s; the match plays on the slow reasoner",
+                match.match_id, match.fast_note,
+            )
+        finally:
+            match.settled.set()
+            self._built(match)
+
+    def _switch(
+        self, match: Match, fast: StateMachine[Any], thinker: Thinker, built: float
+    ) -> None:
+        """Make ``fast`` the match's machine: the state of the joint moves applied so far
+        is carried over through its fluents; a turn under way thinks again on it."""
+        with match.lock:
+            if match.over.is_set():
+                return
+            self._playing(match, thinker)
+            slow = match.machine
+            if slow is None:
+                match.state = fast.initial_state()
+            else:
+                match.state = fast.state_from_fluents(slow.fluents(match.state))
+            match.machine, match.thinker, match.fast = fast, thinker, fast
+        match.ready.set()
+        if slow is not None:
+            log.info(
+                "match %s: switched from %s to %s after %.1f s (at step %d)",
+                match.match_id, slow.kind, fast.kind, built - match.started,
+                len(match.moves) + 1,
+            )
+        turn = match.turn
+        if turn is not None and not turn.stop.is_set():
+            self._spawn(
+                match, self._take_turn, (match, turn),
+                f"ggp-think-{match.match_id}-{turn.step}-{fast.kind}",
+            )
+
     # -- the state of the match ----------------------------------------------------------
 
-    def _receive(self, match: Match, moves: Sequence[Term] | None) -> None:
-        """Queue the joint move the manager says was played (it is authoritative; it is
-        applied, or guessed where it cannot be, once the reasoner is ready)."""
-        if moves is not None:
-            match.pending.append(tuple(moves))
-
-    def _ready(self, match: Match, deadline: float) -> Reasoner | None:
-        """The reasoner, once built (waiting until ``deadline``), with every queued joint
-        move applied to ``match.state``; None if it is not built by then or cannot be."""
-        if not match.ready.wait(max(0.0, deadline - time.perf_counter())):
-            log.warning("match %s: no reasoner yet", match.match_id)
+    def _catch_up(self, match: Match) -> StateMachine[Any] | None:
+        """Apply every queued joint move to the match state (the caller holds
+        ``match.lock``); the machine, or None if there is none yet."""
+        machine = match.machine
+        if machine is None:
             return None
-        if match.failure is not None:
-            log.warning("match %s cannot be played: %s", match.match_id, match.failure)
-            return None
-        reasoner = match.reasoner
-        assert reasoner is not None
         while match.pending:
-            sent = match.pending.pop(0)
-            if reasoner.is_terminal(match.state):
-                log.warning(
-                    "match %s: a joint move after a terminal state in our view; applied",
-                    match.match_id,
-                )
+            sent = match.pending[0]
             # Our own reply of this step is only known for the step just answered.
-            replied = match.replied if not match.pending else None
+            replied = match.replies.get(len(match.moves))
             applied = apply_joint(
-                reasoner, match.state, sent, mine=match.role_index, replied=replied
+                machine, match.state, sent, mine=match.role_index, replied=replied
             )
             for problem in applied.problems:
                 log.warning("match %s step %d: %s", match.match_id, len(match.moves) + 1, problem)
             match.state = applied.state
-            match.moves.append(applied.joint)
-        return reasoner
+            with match.queue:
+                match.pending.pop(0)
+                match.moves.append(applied.joint)
+        return machine
+
+    def _take_turn(self, match: Match, turn: Turn) -> None:
+        """The worker of a PLAY: bring the state up to date, find our legal moves (the
+        first one is the answer from then on), then think until the turn ends."""
+        run = turn.next_run()
+        try:
+            if not match.ready.wait(max(0.0, turn.deadline - time.perf_counter())):
+                return
+            if not match.lock.acquire(timeout=max(0.0, turn.deadline - time.perf_counter())):
+                return  # a slow application of earlier moves still runs; answer without
+            try:
+                machine = self._catch_up(match)
+                state, thinker, index = match.state, match.thinker, len(match.moves)
+            finally:
+                match.lock.release()
+            if machine is None or thinker is None or run.is_set():
+                return
+            legal = machine.legal(state, match.role_index)
+            match.legal[index] = legal
+            if index != turn.step:
+                return  # a later PLAY came meanwhile: this turn is answered already
+            previous = turn.choice
+            if previous is not None and previous.read()[0] in legal:
+                move, source, detail = previous.read()
+                choice = Choice(move, source, detail)
+            else:
+                first = legal[0] if legal else match.known[0] if match.known else "noop"
+                choice = Choice(first, "fallback", "the first legal move")
+            if not turn.install(choice, machine.kind, run):
+                return
+            if not legal or machine.is_terminal(state):
+                # The manager plays on where our view says it cannot: answer something
+                # the rules know rather than an error; the manager decides what counts.
+                log.warning(
+                    "match %s step %d: %s in our view, yet the manager plays on",
+                    match.match_id, turn.step + 1,
+                    "a terminal state" if legal else f"no legal move for {match.role}",
+                )
+                return
+            choose_move(thinker, state, Clock(turn.deadline, run), choice)
+        except Exception:  # a reasoner failure must not cost the move
+            log.exception("match %s step %d: thinking failed", match.match_id, turn.step + 1)
+        finally:
+            if turn.run is run:
+                turn.done.set()
+
+    def _settle(self, match: Match, deadline: float) -> None:
+        """STOP's worker: apply the last joint moves and log the goals."""
+        if not match.ready.wait(max(0.0, deadline - time.perf_counter())):
+            return
+        if not match.lock.acquire(timeout=max(0.0, deadline - time.perf_counter())):
+            return
+        try:
+            machine = self._catch_up(match)
+            if machine is None:
+                return
+            state = match.state
+            if machine.is_terminal(state):
+                match.goals = tuple(_goal(machine, state, r) for r in range(len(machine.roles)))
+                log.info(
+                    "match %s over after %d steps; goals %s", match.match_id,
+                    match.steps, " ".join(
+                        f"{r}={g}" for r, g in zip(machine.roles, match.goals, strict=True)
+                    ),
+                )
+            else:
+                log.warning("match %s stopped in a non-terminal state", match.match_id)
+        except Exception:
+            log.exception("match %s: the final joint move could not be applied", match.match_id)
+        finally:
+            match.lock.release()
 
 
-def _goal(reasoner: Reasoner, state: Any, role: int) -> int:
-    values = reasoner.goal_values(state, role)
+def _goal(machine: StateMachine[Any], state: Any, role: int) -> int:
+    values = machine.goal_values(state, role)
     return values[0] if len(values) == 1 else 0

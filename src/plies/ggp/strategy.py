@@ -51,6 +51,7 @@ from typing import Any, Literal
 from plies.engine import SearchRequest, plan
 from plies.game import GameWrapper, Sequentialized
 from plies.gdl.game import GdlGame
+from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term
 from plies.search import Limit, SearchResult
@@ -113,7 +114,7 @@ class Clock:
 # --- the reasoner as seen by a search ------------------------------------------------------
 
 
-def safe_goal(reasoner: Reasoner, state: Any, role: int) -> float | None:
+def safe_goal(reasoner: StateMachine[Any], state: Any, role: int) -> float | None:
     """The goal value of ``role`` at ``state``, or None where the rules define none
     (or, wrongly, several)."""
     values = reasoner.goal_values(state, role)
@@ -128,7 +129,7 @@ class GoalEvaluated(GameWrapper[Any, Any]):
     the game's business: the searches take it as their ``stop`` signal.
     """
 
-    def __init__(self, game: GdlGame, reasoner: Reasoner, informative: bool) -> None:
+    def __init__(self, game: GdlGame, reasoner: StateMachine[Any], informative: bool) -> None:
         super().__init__(game)
         self.reasoner = reasoner
         self.informative = informative
@@ -194,11 +195,24 @@ def useful_depth(profile: Profile) -> int:
     return max(1, min(target, math.ceil(profile.length)))
 
 
+def playout_ops(
+    machine: StateMachine[Any],
+) -> tuple[Callable[[Any], Sequence[Sequence[Any]]], Callable[[Any, Any], Any]]:
+    """``(legal, step)`` for random playouts on ``machine``: every role's legal moves as
+    handles, and the successor for one handle per role.  The propnet's handles are move
+    indices (its fast path); any other machine's are the moves themselves."""
+    if isinstance(machine, Reasoner):
+        return machine.legal_indices, machine.next_state_indices
+    return machine.legal_all, machine.next_state
+
+
 def profile_game(
-    reasoner: Reasoner, state: Any, clock: Clock, rng: random.Random, *, max_playouts: int = 400
+    reasoner: StateMachine[Any], state: Any, clock: Clock, rng: random.Random, *,
+    max_playouts: int = 400,
 ) -> Profile:
     """Random playouts from ``state`` until ``clock`` runs out (or ``max_playouts``)."""
     roles = range(len(reasoner.roles))
+    legal_of, step = playout_ops(reasoner)
     start = time.perf_counter()
     playouts = steps = choice_steps = 0
     joint_total = 0.0
@@ -209,7 +223,7 @@ def profile_game(
             n = 0
             while not reasoner.is_terminal(s) and n < MAX_PLAYOUT_STEPS:
                 clock.check()
-                legal = reasoner.legal_indices(s)
+                legal = legal_of(s)
                 joint = math.prod(len(m) for m in legal)
                 if joint > 1:
                     choice_steps += 1
@@ -218,7 +232,7 @@ def profile_game(
                     for r in roles:
                         g = safe_goal(reasoner, s, r)
                         goals_seen[r].add(NEUTRAL if g is None else g)
-                s = reasoner.next_state_indices(s, [rng.choice(m) for m in legal])
+                s = step(s, [rng.choice(m) for m in legal])
                 n += 1
                 steps += 1
             playouts += 1
@@ -275,7 +289,7 @@ class Thinker:
     """
 
     game: GdlGame
-    reasoner: Reasoner
+    reasoner: StateMachine[Any]
     role: int
     profile: Profile
     rng: random.Random
@@ -403,7 +417,7 @@ def _describe(r: SearchResult) -> str:
 
 
 def montecarlo(
-    reasoner: Reasoner,
+    reasoner: StateMachine[Any],
     state: Any,
     role: int,
     clock: Clock,
@@ -421,8 +435,10 @@ def montecarlo(
     uniformly at random to the end of the game.  Once every candidate has a playout,
     ``choice`` holds the one with the best mean goal (the first of equals).
     """
-    legal = reasoner.legal(state, role)
-    options = reasoner.legal_indices(state)
+    legal_of, step = playout_ops(reasoner)
+    options = legal_of(state)
+    # The propnet's handles are indices; any other machine's are the moves themselves.
+    legal = reasoner.legal(state, role) if isinstance(reasoner, Reasoner) else options[role]
     wanted = legal if moves is None else moves
     pairs = [(m, k) for m, k in zip(legal, options[role], strict=True) if m in wanted]
     if not pairs:
@@ -433,13 +449,11 @@ def montecarlo(
     while max_playouts is None or playouts < max_playouts:
         for i, (_, own) in enumerate(pairs):
             joint = [own if r == role else rng.choice(m) for r, m in enumerate(options)]
-            s = reasoner.next_state_indices(state, joint)
+            s = step(state, joint)
             n = 0
             while not reasoner.is_terminal(s) and n < MAX_PLAYOUT_STEPS:
                 clock.check()
-                s = reasoner.next_state_indices(
-                    s, [rng.choice(m) for m in reasoner.legal_indices(s)]
-                )
+                s = step(s, [rng.choice(m) for m in legal_of(s)])
                 n += 1
             if n < MAX_PLAYOUT_STEPS:
                 goal = safe_goal(reasoner, s, role)
