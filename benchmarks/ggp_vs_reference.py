@@ -84,7 +84,8 @@ GAMES = {
 }
 
 # (game, clocks, roles) in the order they are played; "first" plays plies as the first
-# role only, "all" in every role.  The final plan fits about 40 minutes of a shared machine.
+# role only, "all" in every role, "rest" in every role but the first.  The final plan took
+# 23 minutes of a shared machine.
 PLANS: dict[str, list[tuple[str, str, str]]] = {
     "quick": [("ticTacToe", "10/2", "first"), ("nim1", "10/2", "first")],
     "first": [
@@ -105,6 +106,12 @@ PLANS: dict[str, list[tuple[str, str, str]]] = {
         ("3pConnectFour", "10/2", "first"), ("blocker", "10/2", "first"),
         ("ticTacToe", "10/5", "first"), ("nim1", "10/5", "first"),
         ("roshambo2", "10/5", "first"), ("connectFour", "10/5", "first"),
+    ],
+    "final-extra": [  # after "final", with the time left: the other roles, longer clocks
+        ("3pConnectFour", "10/2", "rest"), ("blocker", "10/2", "rest"),
+        ("breakthrough", "10/2", "rest"), ("hexPie", "10/2", "rest"),
+        ("checkers", "10/2", "rest"), ("breakthrough", "10/5", "first"),
+        ("checkers", "10/5", "first"),
     ],
     "final-plies-judge": [
         ("ticTacToe", "10/2", "first"), ("connectFour", "10/2", "first"),
@@ -204,6 +211,16 @@ def reasoner_of(log: str) -> str:
     return "?"
 
 
+STEP_TIME = re.compile(r"^match \S+ step \d+: .*?\((\d+\.\d+)s\)", re.M)
+
+
+def max_reply(log: str) -> float | None:
+    """The longest PLAY reply time plies logged (its own clock: from the request's
+    arrival to the reply), or None if it logged none."""
+    times = [float(t) for t in STEP_TIME.findall(log)]
+    return max(times) if times else None
+
+
 def result_of(goals: Sequence[int], role: int) -> str:
     if not goals:
         return "unfinished"
@@ -258,7 +275,8 @@ def play_one(spec: GameSpec, kif: Path, start: int, play: int, role: int, judge:
         "steps": record.get("steps"), "plies_faults": len(mine),
         "plies_fault_kinds": sorted({e["kind"] for e in mine}),
         "opponent_faults": len(events) - len(mine), "events": events,
-        "reasoner": reasoner_of(log), "seconds": round(elapsed, 1), "uptime": load,
+        "reasoner": reasoner_of(log), "plies_max_reply": max_reply(log),
+        "seconds": round(elapsed, 1), "uptime": load,
         "judge_exit": done.returncode, "plies_log_tail": log[-3000:],
         "plies_log_head": log[:3000],
     }
@@ -296,7 +314,8 @@ def matches_of(plan: list[tuple[str, str, str]]) -> Iterator[tuple[GameSpec, int
     for name, clocks, roles in plan:
         spec = GAMES[name]
         start, play = (int(x) for x in clocks.split("/"))
-        for role in range(spec.roles if roles == "all" else 1):
+        chosen = {"all": range(spec.roles), "first": range(1), "rest": range(1, spec.roles)}
+        for role in chosen[roles]:
             yield spec, start, play, role
 
 
@@ -346,8 +365,9 @@ def report(rows: list[dict[str, Any]]) -> str:
                           []).append(row)
     lines = [
         "| game | clocks | judge | plies as | W | D | L | plies' goals | plies: late / illegal"
-        " / error status / failed | opponent: same | reasoner | steps | load |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        " / error status / failed | opponent: same | plies' max reply (s) | reasoner | steps"
+        " | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (game, start, play, judge), group in groups.items():
         w = sum(r["result"] == "win" for r in group)
@@ -369,9 +389,12 @@ def report(rows: list[dict[str, Any]]) -> str:
             for r in group))
         steps = ", ".join(str(r.get("steps")) for r in group)
         loads = ", ".join(load_of(r.get("uptime", "")) for r in group)
+        replies = [r.get("plies_max_reply") for r in group]
+        longest = "?" if None in replies or not replies else f"{max(replies):.2f}"
         lines.append(
             f"| {game} | {start}/{play} | {judge} | {roles} | {w} | {d} | {lo} | {goals} | "
-            f"{' / '.join(map(str, mine))} | {' / '.join(map(str, theirs))} | {reasoners} | "
+            f"{' / '.join(map(str, mine))} | {' / '.join(map(str, theirs))} | {longest} | "
+            f"{reasoners} | "
             f"{steps} | {loads} |"
         )
     return "\n".join(lines) + "\n"
@@ -409,12 +432,27 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--plies-src", default=str(ROOT / "src"))
     parser.add_argument("--keep-logs", default=None, help="copy every match's logs here")
     parser.add_argument("--report", metavar="JSON", help="print the table of a results file")
+    parser.add_argument(
+        "--backfill-logs", metavar="DIR",
+        help="with --out and --judge: set plies_max_reply of that judge's rows from the "
+        "logs kept with --keep-logs DIR",
+    )
     args = parser.parse_args(argv)
     # A background run ignores SIGINT: let SIGTERM end it through the finally blocks
     # that stop its player processes.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.report:
         print(report(json.loads(Path(args.report).read_text())), end="")
+        return
+    if args.backfill_logs:
+        out = Path(args.out)
+        rows = json.loads(out.read_text())
+        for row in rows:
+            log = (Path(args.backfill_logs) / f"{row['game']}_{row['start']}_{row['play']}_"
+                   f"{row['plies_role_index']}" / "plies.log")
+            if row.get("judge") == args.judge and log.exists():
+                row["plies_max_reply"] = max_reply(log.read_text(errors="replace"))
+        out.write_text(json.dumps(rows, indent=1) + "\n")
         return
     run(args)
 
