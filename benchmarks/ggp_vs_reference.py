@@ -35,6 +35,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -73,7 +74,9 @@ GAMES = {
         GameSpec("blocker", "war/root/games/blocker/blocker.kif", 2, "simultaneous"),
         GameSpec("3pConnectFour", "war/root/games/3pConnectFour/3pConnectFour.kif", 3),
         GameSpec("checkers", "war/root/games/checkers/checkers.kif", 2),
-        GameSpec("chess", "war/root/games/chess/chess.kif", 2),
+        GameSpec("chess", "war/root/games/chess/chess.kif", 2,
+                 "no goal at the 200-step limit: ggp-base's server ends without goals"),
+        GameSpec("chess_200", "war/root/games/chess_200/chess_200.kif", 2),
         GameSpec("amazons", "war/root/games/amazons/amazons.kif", 2),
         GameSpec("hexPie", "war/root/games/hexPie/hex.kif", 2),
         GameSpec("futoshiki4", "war/root/games/futoshiki4/futoshiki.kif", 1, "puzzle"),
@@ -81,7 +84,8 @@ GAMES = {
 }
 
 # (game, clocks, roles) in the order they are played; "first" plays plies as the first
-# role only, "all" in every role.  The final plan fits about 40 minutes of a shared machine.
+# role only, "all" in every role, "rest" in every role but the first.  The final plan took
+# 23 minutes of a shared machine.
 PLANS: dict[str, list[tuple[str, str, str]]] = {
     "quick": [("ticTacToe", "10/2", "first"), ("nim1", "10/2", "first")],
     "first": [
@@ -95,14 +99,23 @@ PLANS: dict[str, list[tuple[str, str, str]]] = {
     ],
     "final": [
         ("ticTacToe", "10/2", "all"), ("nim1", "10/2", "all"),
-        ("roshambo2", "10/2", "all"), ("blocker", "10/2", "first"),
-        ("futoshiki4", "10/2", "first"), ("hexPie", "10/2", "first"),
-        ("connectFour", "10/2", "all"), ("checkers", "10/2", "first"),
-        ("chess", "10/2", "first"), ("amazons", "10/2", "first"),
-        ("breakthrough", "10/2", "first"), ("3pConnectFour", "10/2", "first"),
+        ("roshambo2", "10/2", "all"), ("chess_200", "10/2", "first"),
+        ("amazons", "10/2", "first"), ("hexPie", "10/2", "first"),
+        ("futoshiki4", "10/2", "first"), ("checkers", "10/2", "first"),
+        ("connectFour", "10/2", "all"), ("breakthrough", "10/2", "first"),
+        ("3pConnectFour", "10/2", "first"), ("blocker", "10/2", "first"),
         ("ticTacToe", "10/5", "first"), ("nim1", "10/5", "first"),
         ("roshambo2", "10/5", "first"), ("connectFour", "10/5", "first"),
+    ],
+    "final-extra": [  # after "final", with the time left: the other roles, longer clocks
+        ("3pConnectFour", "10/2", "rest"), ("blocker", "10/2", "rest"),
+        ("breakthrough", "10/2", "rest"), ("hexPie", "10/2", "rest"),
+        ("checkers", "10/2", "rest"), ("breakthrough", "10/5", "first"),
         ("checkers", "10/5", "first"),
+    ],
+    "final-plies-judge": [
+        ("ticTacToe", "10/2", "first"), ("connectFour", "10/2", "first"),
+        ("roshambo2", "10/2", "first"),
     ],
 }
 
@@ -180,12 +193,15 @@ def reasoner_of(log: str) -> str:
     ``topdown>propnet`` when it played from the top-down prover until the propnet was
     built)."""
     seen: list[str] = []
+    kinds = "|".join(KINDS)
+    patterns = [rf"\bon ({kinds})\b", rf"switched from ({kinds}) to ({kinds})",
+                rf"\b(?:reasoner|kind)\W+({kinds})\b"]
     for line in log.splitlines():
-        if "reasoner" not in line and "kind" not in line:
-            continue
-        for found in re.finditer(r"\b(" + "|".join(KINDS) + r")\b", line):
-            if found.group(1) not in seen:
-                seen.append(found.group(1))
+        hits = sorted((m.start(g), m.group(g)) for p in patterns
+                      for m in re.finditer(p, line) for g in range(1, m.lastindex + 1))
+        for _, kind in hits:
+            if kind not in seen:
+                seen.append(kind)
     if seen:
         return ">".join(seen)
     if "cannot be played" in log or "refused" in log:
@@ -193,6 +209,16 @@ def reasoner_of(log: str) -> str:
     if re.search(r"match \S+: playing ", log):
         return "propnet"  # before issue 14 the compiled propnet was the only reasoner
     return "?"
+
+
+STEP_TIME = re.compile(r"^match \S+ step \d+: .*?\((\d+\.\d+)s\)", re.M)
+
+
+def max_reply(log: str) -> float | None:
+    """The longest PLAY reply time plies logged (its own clock: from the request's
+    arrival to the reply), or None if it logged none."""
+    times = [float(t) for t in STEP_TIME.findall(log)]
+    return max(times) if times else None
 
 
 def result_of(goals: Sequence[int], role: int) -> str:
@@ -249,7 +275,8 @@ def play_one(spec: GameSpec, kif: Path, start: int, play: int, role: int, judge:
         "steps": record.get("steps"), "plies_faults": len(mine),
         "plies_fault_kinds": sorted({e["kind"] for e in mine}),
         "opponent_faults": len(events) - len(mine), "events": events,
-        "reasoner": reasoner_of(log), "seconds": round(elapsed, 1), "uptime": load,
+        "reasoner": reasoner_of(log), "plies_max_reply": max_reply(log),
+        "seconds": round(elapsed, 1), "uptime": load,
         "judge_exit": done.returncode, "plies_log_tail": log[-3000:],
         "plies_log_head": log[:3000],
     }
@@ -287,7 +314,8 @@ def matches_of(plan: list[tuple[str, str, str]]) -> Iterator[tuple[GameSpec, int
     for name, clocks, roles in plan:
         spec = GAMES[name]
         start, play = (int(x) for x in clocks.split("/"))
-        for role in range(spec.roles if roles == "all" else 1):
+        chosen = {"all": range(spec.roles), "first": range(1), "rest": range(1, spec.roles)}
+        for role in chosen[roles]:
             yield spec, start, play, role
 
 
@@ -298,7 +326,7 @@ def run(args: argparse.Namespace) -> None:
         plan = PLANS[args.plan]
     out = Path(args.out)
     results: list[dict[str, Any]] = json.loads(out.read_text()) if out.exists() else []
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+    commit = subprocess.run(["git", "-C", args.plies_src, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     deadline = time.monotonic() + args.budget if args.budget else None
     for i, (spec, start, play, role) in enumerate(matches_of(plan)):
@@ -330,45 +358,59 @@ def run(args: argparse.Namespace) -> None:
 
 
 def report(rows: list[dict[str, Any]]) -> str:
-    """The Markdown table: one line per game and clocks, summed over plies' roles."""
+    """The Markdown table: one line per game, clocks and judge, over plies' roles."""
     groups: dict[tuple[str, int, int, str], list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault((row["game"], row["start"], row["play"], row.get("judge", "")),
                           []).append(row)
     lines = [
-        "| game | clocks | judge | plies as | W | D | L | plies late / illegal / failed "
-        "replies | opponent's | reasoner | steps | uptime load (1 min) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| game | clocks | judge | plies as | W | D | L | plies' goals | plies: late / illegal"
+        " / error status / failed | opponent: same | plies' max reply (s) | reasoner | steps"
+        " | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (game, start, play, judge), group in groups.items():
         w = sum(r["result"] == "win" for r in group)
         d = sum(r["result"] == "draw" for r in group)
         lo = sum(r["result"] == "loss" for r in group)
-        other = [r["result"] for r in group if r["result"] not in ("win", "draw", "loss")]
-        kinds: dict[str, int] = {}
+        goals = ", ".join(
+            str(r["goals"][r["plies_role_index"]]) if r.get("goals") else
+            str(r.get("result", "?")) for r in group
+        )
+        mine = [0, 0, 0, 0]
+        theirs = [0, 0, 0, 0]
         for r in group:
             for e in r.get("events", []):
-                if e.get("role_index") == r.get("plies_role_index"):
-                    kinds[kind_of(e["kind"])] = kinds.get(kind_of(e["kind"]), 0) + 1
-        faults = " / ".join(str(kinds.get(k, 0)) for k in ("late", "illegal", "failed"))
-        opp = sum(r.get("opponent_faults") or 0 for r in group)
+                side = mine if e.get("role_index") == r.get("plies_role_index") else theirs
+                side[kind_of(e)] += 1
         roles = ", ".join(str(r.get("plies_role", r.get("plies_role_index"))) for r in group)
-        reasoners = ", ".join(sorted({str(r.get("reasoner")) for r in group}))
+        reasoners = ", ".join(dict.fromkeys(
+            reasoner_of(r.get("plies_log_head", "") + "\n" + r.get("plies_log_tail", ""))
+            for r in group))
         steps = ", ".join(str(r.get("steps")) for r in group)
         loads = ", ".join(load_of(r.get("uptime", "")) for r in group)
-        wdl = (str(w), str(d), str(lo)) if not other else (
-            str(w), str(d), f"{lo} ({', '.join(other)})")
-        lines.append(f"| {game} | {start}/{play} | {judge} | {roles} | {' | '.join(wdl)} | "
-                     f"{faults} | {opp} | {reasoners} | {steps} | {loads} |")
+        replies = [r.get("plies_max_reply") for r in group]
+        longest = "?" if None in replies or not replies else f"{max(replies):.2f}"
+        lines.append(
+            f"| {game} | {start}/{play} | {judge} | {roles} | {w} | {d} | {lo} | {goals} | "
+            f"{' / '.join(map(str, mine))} | {' / '.join(map(str, theirs))} | {longest} | "
+            f"{reasoners} | "
+            f"{steps} | {loads} |"
+        )
     return "\n".join(lines) + "\n"
 
 
-def kind_of(kind: str) -> str:
+def kind_of(event: dict[str, Any]) -> int:
+    """0 late, 1 illegal (or unreadable), 2 an error status (HTTP 400/503: ggp-base reads
+    the body, ``error: ...``, as an illegal move), 3 failed connection (or no ready/done)."""
+    kind = event["kind"]
     if kind in ("timeout", "late"):
-        return "late"
-    if kind in ("illegal", "unreadable", "http"):
-        return "illegal"
-    return "failed"
+        return 0
+    if kind == "http" or (kind == "illegal" and str(event.get("move", "")).startswith("error")):
+        return 2
+    if kind in ("illegal", "unreadable"):
+        return 1
+    return 3
 
 
 def load_of(text: str) -> str:
@@ -390,9 +432,27 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--plies-src", default=str(ROOT / "src"))
     parser.add_argument("--keep-logs", default=None, help="copy every match's logs here")
     parser.add_argument("--report", metavar="JSON", help="print the table of a results file")
+    parser.add_argument(
+        "--backfill-logs", metavar="DIR",
+        help="with --out and --judge: set plies_max_reply of that judge's rows from the "
+        "logs kept with --keep-logs DIR",
+    )
     args = parser.parse_args(argv)
+    # A background run ignores SIGINT: let SIGTERM end it through the finally blocks
+    # that stop its player processes.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.report:
         print(report(json.loads(Path(args.report).read_text())), end="")
+        return
+    if args.backfill_logs:
+        out = Path(args.out)
+        rows = json.loads(out.read_text())
+        for row in rows:
+            log = (Path(args.backfill_logs) / f"{row['game']}_{row['start']}_{row['play']}_"
+                   f"{row['plies_role_index']}" / "plies.log")
+            if row.get("judge") == args.judge and log.exists():
+                row["plies_max_reply"] = max_reply(log.read_text(errors="replace"))
+        out.write_text(json.dumps(rows, indent=1) + "\n")
         return
     run(args)
 

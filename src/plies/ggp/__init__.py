@@ -7,7 +7,9 @@
 * :mod:`plies.ggp.strategy`: metagaming and anytime move selection (alpha-beta,
   pessimistic sequentialisation of simultaneous moves, Monte Carlo playouts);
 * :mod:`plies.ggp.server`: :class:`GgpServer`, the threaded HTTP front;
-* :mod:`plies.ggp.cli`: ``plies ggp serve``.
+* :mod:`plies.ggp.manager`: :class:`GameManager`, a game manager that runs and judges
+  matches between GGP players over HTTP (``plies ggp match``);
+* :mod:`plies.ggp.cli`: ``plies ggp serve`` and ``plies ggp match``.
 
 The names below are imported on first use, so that ``plies --help`` (which registers
 ``plies ggp``) does not load the GDL reasoner.
@@ -19,15 +21,21 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from plies.ggp.manager import GameManager, HttpSeat, MatchRecord, MatchSetupError, RandomSeat
     from plies.ggp.player import GgpPlayer, Reply
     from plies.ggp.protocol import Message, ProtocolError, parse_message
     from plies.ggp.server import GgpServer, ServeError
 
 __all__ = [
+    "GameManager",
     "GgpPlayer",
     "GgpServer",
+    "HttpSeat",
+    "MatchRecord",
+    "MatchSetupError",
     "Message",
     "ProtocolError",
+    "RandomSeat",
     "Reply",
     "ServeError",
     "parse_message",
@@ -38,6 +46,11 @@ __all__ = [
 logging.getLogger("plies.ggp").addHandler(logging.NullHandler())
 
 _HOMES = {
+    "GameManager": "plies.ggp.manager",
+    "HttpSeat": "plies.ggp.manager",
+    "MatchRecord": "plies.ggp.manager",
+    "MatchSetupError": "plies.ggp.manager",
+    "RandomSeat": "plies.ggp.manager",
     "GgpPlayer": "plies.ggp.player",
     "Reply": "plies.ggp.player",
     "Message": "plies.ggp.protocol",

@@ -38,7 +38,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from plies.errors import GameFormatError, PliesError, quoted
-from plies.gdl.machine import StateMachine
+from plies.gdl.machine import MachineChoice, StateMachine, build_machine
 from plies.gdl.parser import parse, parse_term
 from plies.gdl.terms import Description, Term, to_kif
 
@@ -275,11 +275,11 @@ class MatchRecord:
 # --- the manager -----------------------------------------------------------------------
 
 
-def default_machine(description: Description) -> StateMachine[Any]:
-    """The reasoner plies would choose to play ``description``."""
-    from plies.gdl.reasoner import Reasoner
-
-    return Reasoner(description)
+def default_machine(description: Description, prefer: str = "auto") -> MachineChoice:
+    """The reasoner plies would choose to play ``description``
+    (:func:`~plies.gdl.machine.build_machine`: the propnet where it can be grounded, else
+    the top-down prover); ``prefer`` ``"propnet"`` or ``"topdown"`` forces one."""
+    return build_machine(description, prefer=prefer)
 
 
 class GameManager:
@@ -288,7 +288,8 @@ class GameManager:
     ``rules`` is KIF text or a parsed :class:`~plies.gdl.terms.Description`; it is
     validated (raises :class:`~plies.errors.GameFormatError` or
     :class:`~plies.errors.GdlValidationError`).  ``machine`` answers the rules' questions
-    (default: :func:`default_machine`).
+    (default: :func:`default_machine` with ``prefer``; ``choice`` then says which one was
+    built and why).
     """
 
     def __init__(
@@ -297,12 +298,17 @@ class GameManager:
         source: str = "<rules>",
         *,
         machine: StateMachine[Any] | None = None,
+        prefer: str = "auto",
     ) -> None:
         from plies.gdl.validator import check
 
         self.description = parse(rules, source) if isinstance(rules, str) else rules
         check(self.description)
-        self.machine: StateMachine[Any] = machine or default_machine(self.description)
+        self.choice: MachineChoice | None = None
+        if machine is None:
+            self.choice = default_machine(self.description, prefer)
+            machine = self.choice.machine
+        self.machine: StateMachine[Any] = machine
         self.roles: tuple[str, ...] = tuple(self.machine.roles)
         self.rules_message = "(" + " ".join(to_kif(r) for r in self.description.rules) + ")"
 

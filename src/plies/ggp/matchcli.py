@@ -92,6 +92,11 @@ def register_match(commands: Any) -> None:
         "--grace", type=_grace, default=1.0,
         help="seconds past a clock to wait for a late reply, to time it (default 1)",
     )
+    match.add_argument(
+        "--reasoner", choices=["auto", "propnet", "topdown"], default="auto",
+        help="the reasoner that judges the rules (default auto: the propnet where the rules "
+        "can be grounded, else the top-down prover)",
+    )
     match.add_argument("--seed", type=int, default=None,
                        help="seed of the replacement moves and the random players")
     match.add_argument("--json", metavar="FILE", default=None,
@@ -112,7 +117,7 @@ def run_match(console: Console, args: argparse.Namespace) -> int:
             json_path.open("a").close()
         except OSError as err:
             raise OptionError(f"cannot write --json {args.json}: {err.strerror or err}") from None
-    manager = GameManager(load(args.game))
+    manager = GameManager(load(args.game), prefer=args.reasoner)
     seats = _seats(manager, args)
     manager.check_players(seats)
     game = Path(args.game).stem
@@ -172,9 +177,10 @@ def _header(console: Console, manager: GameManager, seats: list[Seat], match_id:
             args: argparse.Namespace) -> None:
     from plies.ggp.manager import HttpSeat
 
+    why = f" ({manager.choice.reason})" if manager.choice is not None else ""
     console.print(
         f"match {match_id}: {Path(args.game).name}, start clock {args.start:g}s, play clock "
-        f"{args.play:g}s, rules by the {manager.machine.kind} reasoner", soft_wrap=True,
+        f"{args.play:g}s, rules by the {manager.machine.kind} reasoner{why}", soft_wrap=True,
     )
     for role, seat in zip(manager.roles, seats, strict=True):
         where = seat.url if isinstance(seat, HttpSeat) else "random (played by the manager)"
