@@ -82,6 +82,7 @@ class Command:
     expected: list[str]
     end: int  # 0-based index just past the last output line
     script: str | None = None  # the python block just above the transcript, if any
+    indent: int = 0  # the block's indentation (a transcript inside a list item)
 
     @property
     def where(self) -> str:
@@ -126,7 +127,10 @@ def transcripts(path: Path) -> list[Command]:
                 text = f".venv/bin/python {path.stem}-{i + 1}.py"
                 commands.append(Command(path, i + 1, text, lines[after + 1 : k], k, last_python))
                 j = k
-        elif body and body[0].startswith("$ "):
+        elif body and body[0].lstrip().startswith("$ "):
+            # A block inside a list item is indented: read it without the indentation.
+            indent = len(lines[i]) - len(lines[i].lstrip())
+            body = [line[indent:] if line[:indent].isspace() else line for line in body]
             k = 0
             while k < len(body):
                 start, text = k, body[k][2:]
@@ -137,9 +141,9 @@ def transcripts(path: Path) -> list[Command]:
                 out_start = k
                 while k < len(body) and not body[k].startswith("$ "):
                     k += 1
-                commands.append(
-                    Command(path, i + 2 + start, text, body[out_start:k], i + 1 + k, last_python)
-                )
+                commands.append(Command(
+                    path, i + 2 + start, text, body[out_start:k], i + 1 + k, last_python, indent
+                ))
         i = j + 1
     return commands
 
@@ -603,7 +607,8 @@ def rewrite(command: Command, actual: list[str]) -> bool:
     lines = command.path.read_text(encoding="utf-8").splitlines()
     end = command.end + _shift.get(command.path, 0)
     start = end - len(command.expected)
-    lines[start:end] = [line.rstrip() for line in actual]
+    pad = " " * command.indent
+    lines[start:end] = [(pad + line).rstrip() for line in actual]
     command.path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     _shift[command.path] = _shift.get(command.path, 0) + len(actual) - len(command.expected)
     return True
