@@ -33,7 +33,7 @@ them in KIF, with or without the outer parentheses (``(mark 1 1)`` or ``mark 1 1
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from itertools import product
 from pathlib import Path
 from typing import Any, Final, TypeAlias
@@ -177,11 +177,21 @@ class GdlGame(Game[State, Any]):
         Raises:
             MoveDefinitionError: a role has no legal move in a non-terminal state.
         """
-        reasoner = self.reasoner
-        if not isinstance(reasoner, Reasoner):
-            return self._machine_playout(state, rng, limit)
-        terminal, legal_of = reasoner.is_terminal, reasoner.legal_indices
-        step, draw = reasoner.next_state_indices, rng.random
+        machine = self.reasoner
+        if isinstance(machine, Reasoner):
+            return self._playout(
+                state, rng, limit, machine.legal_indices, machine.next_state_indices
+            )
+        return self._playout(state, rng, limit, machine.legal_all, machine.next_state)
+
+    def _playout(
+        self, state: State, rng: random.Random, limit: int,
+        legal_of: Callable[[State], Sequence[Sequence[Any]]],
+        step: Callable[[State, list[Any]], State],
+    ) -> State:
+        """:meth:`random_playout` with the machine's legal moves and successor functions
+        (move indices on the propnet's fast path, terms on any other machine)."""
+        terminal, draw = self.reasoner.is_terminal, rng.random
         for _ in range(limit):
             if terminal(state):
                 return state
@@ -201,31 +211,6 @@ class GdlGame(Game[State, Any]):
                 moves = legal[mover]
                 joint[mover] = moves[int(draw() * len(moves))]
             state = step(state, joint)
-        return state
-
-    def _machine_playout(self, state: State, rng: random.Random, limit: int) -> State:
-        """:meth:`random_playout` through the :class:`StateMachine` protocol alone."""
-        machine = self.reasoner
-        draw = rng.random
-        for _ in range(limit):
-            if machine.is_terminal(state):
-                return state
-            legal = machine.legal_all(state)
-            mover = -1
-            joint = []
-            for role, moves in enumerate(legal):
-                if len(moves) > 1:
-                    mover = role if mover == -1 else SIMULTANEOUS
-                elif not moves:
-                    self._node(state)  # raises MoveDefinitionError, naming the role
-                joint.append(moves[0])
-            if mover == SIMULTANEOUS:  # every role draws, as on the fast path
-                joint = [moves[int(draw() * len(moves))] for moves in legal]
-            else:
-                mover = max(mover, 0)
-                moves = legal[mover]
-                joint[mover] = moves[int(draw() * len(moves))]
-            state = machine.next_state(state, joint)
         return state
 
     # --- for people ----------------------------------------------------------------------

@@ -443,7 +443,7 @@ def _dependencies(rules: Iterable[NormalRule]) -> dict[Pred, set[Pred]]:
     return edges
 
 
-def _reaching(edges: dict[Pred, set[Pred]], targets: set[Pred]) -> set[Pred]:
+def reaching(edges: dict[Pred, set[Pred]], targets: set[Pred]) -> set[Pred]:
     """The predicates from which some predicate in ``targets`` can be reached."""
     reverse: dict[Pred, set[Pred]] = {}
     for head, bodies in edges.items():
@@ -834,7 +834,7 @@ def ground(
     max_depth = deepest(desc) + MAX_DEPTH
     rules = normalise(desc.rules, meter)
     edges = _dependencies(rules)
-    dynamic = _reaching(edges, {TRUE, DOES})
+    dynamic = reaching(edges, {TRUE, DOES})
     for pred in (ROLE, INIT):
         if pred in dynamic:
             culprit = next(r for r in rules if pred_of(r.head) == pred)

@@ -29,7 +29,7 @@ from typing import Any
 
 from plies.errors import GameFormatError
 from plies.gdl.ground import natural_key
-from plies.gdl.reasoner import goal_count_error, goal_value_error, is_goal_value
+from plies.gdl.reasoner import is_goal_value, single_goal
 from plies.gdl.terms import Description, Rule, Term, to_kif
 
 Binding = dict[str, Term]
@@ -288,14 +288,8 @@ class Prover:
                 an integer from 0 to 100 (an error only where such a goal holds, as in
                 ggp-base's prover).
         """
-        name = self.roles[role]
         terms = self._goal_terms(state, role)
-        for value in terms:
-            if not is_goal_value(value):
-                raise goal_value_error(name, value, self.format_state(state))
-        if len(terms) != 1:
-            raise goal_count_error(name, [int(str(v)) for v in terms], self.format_state(state))
-        return int(str(terms[0]))
+        return single_goal(self.roles[role], terms, lambda: self.format_state(state))
 
     def _goal_terms(self, state: frozenset[Term], role: int) -> list[Term]:
         name = self.roles[role]

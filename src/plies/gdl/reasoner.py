@@ -36,7 +36,7 @@ correct reference it is tested against.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from plies.budget import Budget
@@ -96,6 +96,17 @@ def goal_count_error(role: str, values: Sequence[int], state: str) -> GoalDefini
     return GoalDefinitionError(
         f"role {role} has {shown} in state {state}; GDL requires exactly one"
     )
+
+
+def single_goal(role: str, terms: Sequence[Term], state: Callable[[], str]) -> int:
+    """The goal value of ``role`` from the goal terms a reasoner derived for it; raises
+    :func:`goal_value_error` or :func:`goal_count_error` (``state()`` shows the state)."""
+    for value in terms:
+        if not is_goal_value(value):
+            raise goal_value_error(role, value, state())
+    if len(terms) != 1:
+        raise goal_count_error(role, [int(str(v)) for v in terms], state())
+    return int(str(terms[0]))
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from plies.gdl.ground import (
     normalise,
     pred_name,
     pred_of,
+    reaching,
     strongly_connected,
 )
 from plies.gdl.reasoner import GdlRulesError
@@ -315,8 +316,8 @@ class Program:
                 if lit.kind in ("pos", "neg"):
                     targets.add(lit.pred)
         self.level: dict[Pred, str] = {}
-        move = _reaching(edges, {DOES})
-        state = _reaching(edges, {TRUE})
+        move = reaching(edges, {DOES})
+        state = reaching(edges, {TRUE})
         for pred in (ROLE, INIT):
             if pred in move or pred in state:
                 raise GroundingError(f"{pred_name(pred)} must not depend on true or does")
@@ -1000,21 +1001,6 @@ class _Head:
 def _side(env: _Env, side: tuple[str, Any]) -> str:
     kind, value = side
     return env.build(value) if kind == "term" else str(value)
-
-
-def _reaching(edges: dict[Pred, set[Pred]], targets: set[Pred]) -> set[Pred]:
-    reverse: dict[Pred, set[Pred]] = {}
-    for head, bodies in edges.items():
-        for body in bodies:
-            reverse.setdefault(body, set()).add(head)
-    seen = set(targets)
-    todo = list(targets)
-    while todo:
-        for up in reverse.get(todo.pop(), ()):
-            if up not in seen:
-                seen.add(up)
-                todo.append(up)
-    return seen
 
 
 def compile_program(desc: Description) -> Program:

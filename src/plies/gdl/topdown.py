@@ -46,12 +46,7 @@ from typing import Any, Final
 from plies.budget import Budget
 from plies.errors import IllegalActionError
 from plies.gdl.ground import natural_key
-from plies.gdl.reasoner import (
-    GdlRulesError,
-    goal_count_error,
-    goal_value_error,
-    is_goal_value,
-)
+from plies.gdl.reasoner import GdlRulesError, is_goal_value, single_goal
 from plies.gdl.tdcompile import Program, compile_program
 from plies.gdl.terms import Description, Term, to_kif
 
@@ -201,14 +196,8 @@ class TopDown:
             GoalDefinitionError: the role has no goal value or several in ``state``, or
                 one that is not an integer from 0 to 100.
         """
-        name = self.roles[role]
         terms = self._goal_terms(state, role)
-        for value in terms:
-            if not is_goal_value(value):
-                raise goal_value_error(name, value, self.format_state(state))
-        if len(terms) != 1:
-            raise goal_count_error(name, [int(str(v)) for v in terms], self.format_state(state))
-        return int(str(terms[0]))
+        return single_goal(self.roles[role], terms, lambda: self.format_state(state))
 
     def _goal_terms(self, state: TopDownState, role: int) -> list[Term]:
         self._load(state)
