@@ -106,7 +106,9 @@ def game_of(args: argparse.Namespace) -> Any:
     game = load_game(args.game, args.option, budget=build_budget(args))
     args.build_seconds = monotonic() - started
     choice = getattr(game, "choice", None)  # a GDL game says which reasoner plays it
-    if choice is not None and choice.kind != "propnet":
+    seconds = getattr(args, "time", None)
+    spent = seconds is not None and args.build_seconds >= seconds  # an error follows
+    if choice is not None and choice.kind != "propnet" and not spent:
         print(f"plies: {args.game}: {choice.reason}", file=sys.stderr)
     path = getattr(args, "weights", None)
     if path is not None:
