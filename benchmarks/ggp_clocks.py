@@ -11,7 +11,7 @@ the margin), as a game manager would hire it; this process plays matches against
 each role), ``--max-steps`` steps each (then ABORT), with a short start clock so that the
 propnet is not ready at the first PLAY:
 
-* chess (``shared/data/gdl/chess.kif``): past the grounding wall (more than 2,000,000
+* chess (``tests/data/gdl/large/chess.kif``): past the grounding wall (more than 2,000,000
   rule instances), so the whole match is played on the top-down prover;
 * checkers: its propnet takes about 14 CPU seconds to build (longer under load), so the
   match starts on the top-down prover and switches in the middle;
@@ -57,7 +57,6 @@ from plies.gdl.reasoner import Reasoner  # noqa: E402
 from plies.gdl.topdown import TopDown  # noqa: E402
 from plies.ggp.manager import GameManager, HttpSeat, RandomSeat  # noqa: E402
 
-GAMES = Path("/work/shared/data/gdl")
 LOCAL = ROOT / "tests" / "data" / "gdl"
 
 SERVE = """
@@ -95,10 +94,10 @@ def player_process(margin: float, log: Path) -> Iterator[int]:
 
 
 def game_file(name: str) -> Path:
-    for folder in (LOCAL, LOCAL / "large", GAMES):
+    for folder in (LOCAL, LOCAL / "large"):
         if (folder / f"{name}.kif").exists():
             return folder / f"{name}.kif"
-    raise SystemExit(f"no game {name}.kif in {LOCAL} or {GAMES}")
+    raise SystemExit(f"no game {name}.kif in {LOCAL} or {LOCAL / 'large'}")
 
 
 def judge(name: str) -> tuple[GameManager, str]:

@@ -28,6 +28,7 @@ from plies.search.engine import TranspositionTable
 from plies.search.memo import MemoProgress, MemoSolver
 from tests.clirun import plain_pipe as plain_pipe
 from tests.clirun import run_json
+from tests.gdl.test_gdlgame import reachable
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "gdl" / "nim"
 NIM4 = DATA / "nim4.kif"
@@ -68,20 +69,6 @@ def reach(game: GdlGame, heaps: tuple[int, ...]) -> int:
             state = game.result(state, game.parse_action(state, f"reduce {name} {size}"))
     assert heaps_of(game, state) == heaps
     return state
-
-
-def reachable(game: GdlGame) -> int:
-    start = game.initial_state()
-    seen, todo = {start}, [start]
-    while todo:
-        state = todo.pop()
-        if not game.is_terminal(state):
-            for action in game.actions(state):
-                child = game.result(state, action)
-                if child not in seen:
-                    seen.add(child)
-                    todo.append(child)
-    return len(seen)
 
 
 SMALL = (4, 4, 4, 4)
@@ -127,13 +114,13 @@ def test_misere_nim_6_6_10_10_is_a_second_player_win_over_every_reachable_state(
     """A mid-size instance: 11,842 reachable states (2 * 7 * 7 * 11 * 11 with whose turn
     it is, less 16 that no line of play reaches), solved in well under a second."""
     game = misere_nim((6, 6, 10, 10))
-    assert reachable(game) == 2 * 7 * 7 * 11 * 11 - 16
+    assert len(reachable(game)) == 2 * 7 * 7 * 11 * 11 - 16
     state = game.initial_state()
     chosen = plan(game, state, SearchRequest())
     result = chosen.run(game, state)
     assert (result.value, game.format_action(state, result.action)) == (0.0, "(reduce a 0)")
     solver = chosen.solver
-    assert isinstance(solver, MemoSolver) and 0 < len(solver) <= reachable(game)
+    assert isinstance(solver, MemoSolver) and 0 < len(solver) <= len(reachable(game))
     # Every first move loses, and the solver knows each reply that wins.
     values = plan(game, state, SearchRequest(all_values=True)).run(game, state).action_values
     assert values is not None and set(values.values()) == {0.0} and len(values) == 32

@@ -413,7 +413,7 @@ def test_serve_passes_simultaneous_to_the_player(
             raise KeyboardInterrupt
 
         def server_close(self) -> None:
-            pass
+            """Nothing was bound: the stub never opened a socket."""
 
     monkeypatch.setattr(server_module, "GgpServer", Stub)
     assert main(["ggp", "serve", "--simultaneous", "pessimistic"]) == 0

@@ -44,6 +44,7 @@ from plies.gdl.ground import (
     NormalRule,
     Pred,
     _literal,
+    match,
     normalise,
     pred_name,
     pred_of,
@@ -239,21 +240,6 @@ def _key_expr(params: list[str]) -> str:
     if len(params) == 1:
         return params[0]
     return "(" + ", ".join(params) + ",)"
-
-
-def _match_ground(t: Term, g: Term, b: dict[str, Term]) -> bool:
-    """Match the template ``t`` (variables ``?b*``/``?f*``) against a ground term."""
-    if isinstance(t, str):
-        if t[:1] == "?":
-            old = b.get(t)
-            if old is None:
-                b[t] = g
-                return True
-            return bool(old == g)
-        return t == g
-    if not isinstance(g, tuple) or len(g) != len(t):
-        return False
-    return all(_match_ground(x, y, b) for x, y in zip(t, g, strict=True))
 
 
 class _Env:
@@ -482,7 +468,7 @@ class Program:
         frees = _template_vars(p.template, "?f", [])
         for fact in self.facts.get(p.pred, ()):
             b: dict[str, Term] = {}
-            if not _match_ground(p.template, fact, b):
+            if not match(p.template, fact, b):
                 continue
             key = _value([b[v] for v in params])
             if p.boolean:
