@@ -16,7 +16,7 @@ from plies.search.limits import CHECK_MOST
 from plies.search.mcts import ITERATIONS, Node, final_choice, mcts
 from plies.search.registry import algorithm
 from tests.data import GDL_DATA
-from tests.search.randomtree import RandomTree, random_trees
+from tests.search.randomtree import RandomTree, TreeNode, random_trees
 
 
 def play(game: Any, *actions: Any) -> Any:
@@ -78,6 +78,28 @@ def test_without_chance_every_small_tree_is_proven(tree: RandomTree) -> None:
     result = mcts(tree, root, plies.Limit(nodes=200 * len(tree.nodes)), player=0, seed=2)
     assert result.exact and not result.stopped
     assert result.value == pytest.approx(plies.maxn(tree, root, player=0).value)
+
+
+def test_a_top_reward_child_first_in_order_proves_a_three_player_parent() -> None:
+    # Hypothesis's tree: the root's first child gives its mover (player 1) the top reward.
+    # UCB kept choosing it, its sibling was visited ln N times and never solved, and the
+    # root stayed unproven after 20,000 iterations.  A top-reward child with no unsolved
+    # sibling before it decides max^n's choice, in any game with bounded utilities.
+    def node(mover: int, children: list[int], utilities: tuple[float, ...] = ()) -> TreeNode:
+        return TreeNode(mover=mover, children=children, probs=[], utilities=utilities,
+                        heuristic=() if utilities else (0.0, 0.0, 0.0))
+
+    zero = (0.0, 0.0, 0.0)
+    tree = RandomTree(players=3, zero_sum=False, nodes=[
+        node(1, [1, 2]), node(0, [], (0.0, 3.0, 0.0)), node(0, [3, 10]), node(0, [4]),
+        node(0, [5, 6, 9]), node(0, [], zero), node(0, [7, 8]), node(0, [], zero),
+        node(0, [], zero), node(0, [], zero), node(0, [], (3.0, 0.0, 0.0)),
+    ])
+    root = tree.initial_state()
+    result = mcts(tree, root, plies.Limit(nodes=200 * len(tree.nodes)), player=0, seed=2)
+    assert result.exact and not result.stopped
+    assert result.value == plies.maxn(tree, root, player=0).value == 0.0
+    assert result.action == plies.maxn(tree, root, player=0).action
 
 
 def test_a_seeded_search_is_reproducible_and_seeds_differ() -> None:

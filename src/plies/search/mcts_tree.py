@@ -308,7 +308,11 @@ class Tree:
         probability-weighted mean).  In a one-player or two-player zero-sum game with a
         finite ``utility_range`` a solved child that gives the mover the top reward
         solves its parent at once (MCTS-Solver's proven win: every such child has the
-        same vector there, so this is still max^n's value).
+        same vector there, so this is still max^n's value).  With more players (or any
+        sums) it does so when every child before it in action order is solved: no later
+        child can beat it for the mover, and max^n takes the first of equals, so its
+        vector is the parent's.  Without that, a top-reward child that UCB keeps choosing
+        left its siblings visited ln N times and the parent unproven.
 
         A SIMULTANEOUS node is never solved: its exact value is the equilibrium of the
         stage game of its children's values (a linear program, see
@@ -333,17 +337,20 @@ class Tree:
         mover = node.mover
         best, top = -1, -math.inf
         complete = not node.untried
+        settled = False  # a top-reward child decides max^n's choice before the rest
+        prefix = True  # every child so far is solved
         for k in range(len(node.moves)):
             child = children.get(k)
             proof = None if child is None else child.proof
             if proof is None:
-                complete = False
+                complete = prefix = False
                 continue
             if proof[mover] > top:
                 best, top = k, proof[mover]
-            if self.shortcut and top >= 1.0:
+            if top >= 1.0 and (self.shortcut or (self.bounded and prefix)):
+                settled = True
                 break
-        if best < 0 or not (complete or (self.shortcut and top >= 1.0)):
+        if best < 0 or not (complete or settled):
             return False
         node.best, node.proof = best, children[best].proof
         return True
