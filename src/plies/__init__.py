@@ -57,7 +57,7 @@ from plies.search import (
     simultaneous,
     solve_matrix_game,
 )
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 
 __version__ = "0.1.0"
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import plies
 from plies.errors import OptionError
 from plies.games import load
-from plies.search.engine import EXTENSION_REACH, Craft
+from plies.search.craft import EXTENSION_REACH, Craft
 from tests.search.randomtree import RandomTree, TreeNode, random_trees
 
 SETTINGS = settings(

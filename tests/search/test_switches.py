@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import plies
 from plies.games import load
-from plies.search.engine import Craft, TranspositionTable, stable_hash
+from plies.search.craft import Craft, TranspositionTable, stable_hash
 from tests.search.randomtree import RandomDag, RandomTree, random_dags, random_trees
 
 COMBOS: list[dict[str, Any]] = [

@@ -42,7 +42,7 @@ from plies.engine.policy import Plan, SearchRequest, plan, selective_craft
 from plies.engine.text import number
 from plies.search import Limit, SearchResult
 from plies.search.common import StopSignal
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 from plies.search.mate import MateDistance
 
 SINGULAR_MARGIN: Final = 50

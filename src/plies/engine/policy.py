@@ -50,7 +50,7 @@ from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import hook
 from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import StopSignal, Trace
-from plies.search.engine import Craft, TranspositionTable
+from plies.search.craft import Craft, TranspositionTable
 from plies.search.memo import MemoProgress, MemoSolver
 from plies.search.registry import Algorithm, algorithm, auto_algorithm
 
@@ -83,7 +83,7 @@ class SearchRequest:
     ``traced``: the search will report trace events (a trace shows the plain algorithm,
     so craft is not switched on by ``auto`` and an explicit ``engine`` is refused).
     ``craft``: more engine switches for an ``engine`` alpha-beta search, by
-    :class:`~plies.search.engine.Craft` field name, such as the selective ones of
+    :class:`~plies.search.craft.Craft` field name, such as the selective ones of
     :func:`selective_craft` (ignored by an exact search, which has no horizon).
     """
 

@@ -85,7 +85,7 @@ from plies.ggp.strategy import (
 )
 from plies.ggp.sync import always_legal, apply_joint, likely_legal, rule_moves
 from plies.ggp.uct import choose_method
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 
 log = logging.getLogger("plies.ggp")
 

@@ -58,7 +58,7 @@ from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term
 from plies.search import Limit, SearchResult
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 
 log = logging.getLogger("plies.ggp")
 

@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
+from plies._compat import deprecated_alias
 from plies.errors import OptionError
 from plies.game import Game, hook
 from plies.search.common import (
@@ -27,7 +28,7 @@ from plies.search.common import (
     Trace,
     search_with,
 )
-from plies.search.engine import (
+from plies.search.craft import (
     HINT_DEPTH,
     PLAIN,
     Craft,
@@ -39,7 +40,7 @@ from plies.search.engine import (
 from plies.search.kernels import Kernel, alphabeta_kernel
 from plies.search.mate import MateDistance
 
-__all__ = ["AlphaBetaSearcher", "Craft", "EngineSearcher", "Order", "alphabeta"]
+__all__ = ["AlphaBetaSearcher", "Craft", "CraftSearcher", "Order", "alphabeta"]
 
 
 class AlphaBetaSearcher(Searcher):
@@ -142,14 +143,14 @@ def alphabeta(
     most).  Ordering never changes the value; the root keeps ``actions()`` order so that
     the tie rule still picks minimax's action.
 
-    Engine craft (:mod:`plies.search.engine`), each switch value-preserving at the same
+    Engine craft (:mod:`plies.search.craft`), each switch value-preserving at the same
     depth: ``tt`` (True, or a number of slots) a transposition table keyed by
     ``game.key``; ``ordering`` the table move, killer moves, the history heuristic and
     the game's ``order_hint``; ``pvs`` principal variation search with null windows;
     ``aspiration`` (a half-width) searches each iteration's root in a window around the
     last iteration's value; ``bisection`` finds the root value by null-window tests
-    (MTD-bi, the Connect Four solvers' method; see :class:`EngineSearcher`).  ``tt`` may
-    also be a :class:`~plies.search.engine.TranspositionTable` kept from an earlier
+    (MTD-bi, the Connect Four solvers' method; see :class:`CraftSearcher`).  ``tt`` may
+    also be a :class:`~plies.search.craft.TranspositionTable` kept from an earlier
     search of the same game, whose entries are then reused.  ``weak`` (exact searches
     only) settles just win, draw or loss against the middle of ``utility_range``: the
     value is exact for a draw, else a bound on the right side (``exact`` is False).
@@ -168,7 +169,7 @@ def alphabeta(
     cuts a node off when passing (the game's ``null_move`` hook) still fails high in a
     search R plies shallower; ``reductions`` searches late quiet moves (``is_quiet``) one
     ply shallower first.  See :func:`~plies.search.kernels.alphabeta_kernel`.
-    ``craft`` gives the same switches as one :class:`~plies.search.engine.Craft` (then
+    ``craft`` gives the same switches as one :class:`~plies.search.craft.Craft` (then
     the keywords must be left at their defaults).
     With ``tt`` or ``ordering`` a depth-limited search deepens iteratively (1, 2, ...,
     ``limit.depth``) to fill the table and the move ordering, trying each iteration's
@@ -247,13 +248,13 @@ def setup(
     def configure(searcher: AlphaBetaSearcher) -> None:
         searcher.order = craft.order
         searcher.stop = stop
-        if isinstance(searcher, EngineSearcher):
+        if isinstance(searcher, CraftSearcher):
             searcher.craft, searcher.table, searcher.memory, searcher.hint = (
                 craft, table, memory, hint
             )
             searcher.keeps_partial = bool(craft.selective)  # a playing engine
 
-    return (EngineSearcher if craft.engine else AlphaBetaSearcher), configure
+    return (CraftSearcher if craft.engine else AlphaBetaSearcher), configure
 
 
 def engine_setup(
@@ -263,7 +264,7 @@ def engine_setup(
     return setup(game, Craft.from_kwargs(**switches))
 
 
-class EngineSearcher(AlphaBetaSearcher):
+class CraftSearcher(AlphaBetaSearcher):
     """Alpha-beta with engine craft: the core kernel with its switches, and root drivers.
 
     Two ways to search the root with a narrow window, both only when untraced, with the
@@ -306,7 +307,7 @@ class EngineSearcher(AlphaBetaSearcher):
         all_values: bool = False,
     ) -> tuple[float, Any, list[Any], dict[Any, float] | None]:
         def full() -> tuple[float, Any, list[Any], dict[Any, float] | None]:
-            return super(EngineSearcher, self).search_root(
+            return super(CraftSearcher, self).search_root(
                 state, tie=tie, rng=rng, all_values=all_values
             )
 
@@ -475,3 +476,6 @@ def check_selective(game: Game[Any, Any], craft: Craft) -> None:
         raise OptionError(
             "singular extensions test the table's move: they need tt and ordering"
         )
+
+
+deprecated_alias(globals(), "EngineSearcher", "plies.search.alphabeta.CraftSearcher")

@@ -390,7 +390,7 @@ class Searcher:
         With ``all_values`` every child gets the full window (``analyze``).
 
         ``root_window`` ``(a, b)`` narrows every child's window (aspiration and
-        bisection, see :class:`~plies.search.alphabeta.EngineSearcher`): a root value
+        bisection, see :class:`~plies.search.alphabeta.CraftSearcher`): a root value
         ``<= a`` or ``>= b`` is then only a bound, and the root stops at the first
         child that reaches ``b`` (or ``a`` at a min root).
         """

@@ -12,7 +12,7 @@ compute (the property tests run both), with two differences that change no value
 - a time or node budget (or a stop signal) is checked every so many nodes, not at each.
 
 :func:`alphabeta_kernel` is the one alpha-beta core of plies: plain alpha-beta, the
-engine craft of :mod:`plies.search.engine` (table, ordering, PVS, a game's value bounds)
+engine craft of :mod:`plies.search.craft` (table, ordering, PVS, a game's value bounds)
 and Star1/Star2 at chance nodes are switches of one worker with one node prelude
 (count, budget, terminal test, depth, cutoff test).  With ``rounds`` (``unit="round"``)
 the depth argument carries the round count and where the round stands (see
@@ -38,7 +38,7 @@ from plies.search.common import (
     not_a_player,
 )
 from plies.search.common import NEVER as NEVER  # engine.py imports it from here
-from plies.search.engine import (
+from plies.search.craft import (
     EXACT,
     EXTENSION_REACH,
     HINT_DEPTH,
@@ -250,11 +250,11 @@ def alphabeta_kernel(
 
     Every switch is off by default, which is plain alpha-beta with children in
     ``actions()`` order, or in ``order(state, actions)`` order.  The engine craft
-    (:mod:`plies.search.engine`), each switch value-preserving:
+    (:mod:`plies.search.craft`), each switch value-preserving:
 
     - ``table``: a transposition table; a stored bound narrows the window, a stored value
       of the same remaining depth ends the node, the stored move is searched first.
-    - ``ordering``: the engine's move order (:func:`~plies.search.engine.move_order`,
+    - ``ordering``: the engine's move order (:func:`~plies.search.craft.move_order`,
       which replaces ``order``); ``memory`` its killers and history, updated at cutoffs;
       the game's hint is asked only ``hint_depth`` or more plies from the depth limit.
     - ``pvs``: principal variation search (null windows after the first child).
@@ -263,7 +263,7 @@ def alphabeta_kernel(
     - ``rounds``: depth counts rounds (see :meth:`Kernel.entry_depth`).
 
     The selective switches (depth-limited searches in plies only, see
-    :data:`plies.search.engine.SELECTIVE`):
+    :data:`plies.search.craft.SELECTIVE`):
 
     - ``quiescence`` with ``noisy`` (the game's ``noisy_actions``): a node at the depth
       limit is not scored by ``evaluate`` but by a stand-pat search inside the caller's
@@ -273,22 +273,22 @@ def alphabeta_kernel(
       with a window instead of one full-window search per leaf).
     - ``extension(state, action, child)``: a child it gives a positive number for is
       searched one ply deeper (at most one ply per move, and no deeper than
-      :data:`~plies.search.engine.EXTENSION_REACH` times the depth limit).
+      :data:`~plies.search.craft.EXTENSION_REACH` times the depth limit).
     - ``singular`` (a margin; needs ``table``): at a node with at least
-      :data:`~plies.search.engine.SINGULAR_DEPTH` plies left whose stored move has a
+      :data:`~plies.search.craft.SINGULAR_DEPTH` plies left whose stored move has a
       stored value ``v`` from nearly as deep (a lower bound or exact for the searching
       player's node, an upper bound or exact for the others), every other move is searched
       at half the depth with a null window at ``v - singular`` (``v + singular`` at an
       opponent's node); if none reaches it, the stored move is singular and is searched
       one ply deeper.
     - ``null_move`` (the game's hook): at a node with at least
-      :data:`~plies.search.engine.NULL_DEPTH` plies left whose static evaluation already
+      :data:`~plies.search.craft.NULL_DEPTH` plies left whose static evaluation already
       reaches ``beta`` (``alpha`` at an opponent's node), the mover passes and the
       position is searched ``null_reduction`` plies shallower with a null window; if
       it still fails high (low), the node is cut off with ``beta`` (``alpha``).  Never
       twice in a row.
     - ``quiet(state, action)``: late-move reductions.  From the fourth move on, at nodes
-      with at least :data:`~plies.search.engine.LMR_DEPTH` plies left, a quiet move that
+      with at least :data:`~plies.search.craft.LMR_DEPTH` plies left, a quiet move that
       is not extended is first searched one ply shallower with a null window, and again
       normally only if it beats the best so far.
 
