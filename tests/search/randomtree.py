@@ -1,12 +1,16 @@
-"""Random game trees for property tests: N players, several moves per turn, chance nodes."""
+"""Random game trees for property tests: N players, several moves per turn, chance nodes;
+and :func:`oracle`, the textbook search every fast search is held to."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from hypothesis import strategies as st
 
+import plies
+from plies import textbook
 from plies.game import CHANCE, Game
 
 
@@ -56,6 +60,31 @@ class RandomTree(Game[int, int]):
 
     def __repr__(self) -> str:  # shown by Hypothesis when a property fails
         return f"RandomTree(players={self.num_players}, nodes={self.nodes!r})"
+
+
+class SelectiveTree(RandomTree):
+    """A random tree with every selective hook: the first child of a node is noisy, a
+    node whose id is a multiple of 3 is "check" (extended), every move but the first is
+    quiet, and passing is refused (a tree has no pass) but counted."""
+
+    passes = 0
+
+    def noisy_actions(self, state: int) -> Sequence[int]:
+        return range(min(1, len(self.nodes[state].children)))
+
+    def extension(self, state: int, action: int, child: int) -> int:
+        return 1 if child % 3 == 0 else 0
+
+    def is_quiet(self, state: int, action: int) -> bool:
+        return action > 0
+
+    def null_move(self, state: int) -> int | None:
+        self.passes += 1
+        return None
+
+
+def selective_tree(tree: RandomTree) -> SelectiveTree:
+    return SelectiveTree(tree.nodes, tree.num_players, tree.zero_sum)
 
 
 @st.composite
@@ -228,3 +257,16 @@ def random_turn_games(
         height=draw(st.integers(2, 9)),
         moves=draw(st.integers(*moves)),
     )
+
+
+def oracle(
+    search: Callable[..., textbook.Answer],
+    game: Any,
+    state: Any,
+    limit: plies.Limit | None = None,
+    player: int | None = None,
+) -> textbook.Answer:
+    """The textbook ``search`` (:mod:`plies.textbook`) under ``limit``, the oracle."""
+    depth = None if limit is None else limit.depth
+    unit = "ply" if limit is None else limit.unit
+    return search(game, state, player, depth, unit)

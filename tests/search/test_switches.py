@@ -1,7 +1,7 @@
 """Every engine switch works in plies and in rounds, or is refused: never a silent switch-off.
 
 The engine switches of :func:`plies.alphabeta` run in the one alpha-beta core
-(``plies.search.kernels.alphabeta_kernel``); these properties hold it to plain minimax at
+(``plies.search.alphabeta.core.alphabeta_kernel``); these properties hold it to plain minimax at
 the same depth, in both depth units, on random trees with several moves per turn and 2 or
 3 players, on random games with transpositions and on civ.
 """
@@ -119,16 +119,25 @@ def test_untraced_round_search_counts_what_the_traced_one_counts() -> None:
      {"weak": True}, {"mate": True}, {"craft": Craft(tt=True, pvs=True)}],
     ids=lambda s: next(iter(s)),
 )
-def test_a_trace_with_an_engine_switch_is_refused(switches: dict[str, Any]) -> None:
+def test_a_trace_with_an_engine_switch_traces_the_search_that_runs(
+    switches: dict[str, Any],
+) -> None:
     ttt = load("tictactoe")
-    with pytest.raises(plies.OptionError, match="traced search shows the plain algorithm"):
-        plies.alphabeta(ttt, ttt.initial_state(), trace=lambda e: None, **switches)
+    events: list[plies.TraceEvent] = []
+    traced = plies.alphabeta(ttt, ttt.initial_state(), trace=events.append, **switches)
+    fast = plies.alphabeta(ttt, ttt.initial_state(), **switches)
+    assert (traced.value, traced.action, traced.pv) == (fast.value, fast.action, fast.pv)
+    assert traced.stats.nodes == fast.stats.nodes == sum(e.kind == "enter" for e in events)
 
 
-def test_analyze_refuses_a_trace_with_an_engine_switch() -> None:
+def test_analyze_traces_an_engine_search() -> None:
     ttt = load("tictactoe")
-    with pytest.raises(plies.OptionError, match="drop tt"):
-        plies.analyze(ttt, ttt.initial_state(), trace=lambda e: None, tt=True)
+    events: list[plies.TraceEvent] = []
+    traced = plies.analyze(ttt, ttt.initial_state(), trace=events.append, tt=True)
+    fast = plies.analyze(ttt, ttt.initial_state(), tt=True)
+    assert traced.action_values == fast.action_values
+    assert traced.stats.nodes == fast.stats.nodes == sum(e.kind == "enter" for e in events)
+    assert any(e.kind == "table" for e in events)
 
 
 def test_a_trace_with_a_move_order_shows_that_order() -> None:
@@ -248,7 +257,10 @@ def test_a_player_that_does_not_exist_is_an_error_not_a_minimiser(
     switches: dict[str, Any],
 ) -> None:
     game = _Phantom()
-    with pytest.raises(plies.UnsupportedGameError, match=r"player 2, but the players are 0\.\.1"):
+    with pytest.raises(
+        plies.UnsupportedGameError,
+        match=r"to_move returned 2, which is not a player \(players are 0\.\.1\)",
+    ):
         plies.alphabeta(game, 0, **switches)
 
 

@@ -3,7 +3,8 @@
 Every switch here is an option of :func:`plies.alphabeta`, gathered in one frozen
 dataclass, :class:`Craft`, and none changes the value plain alpha-beta returns at the same
 depth (nor the action under ``tie="first"``).  The search itself is the one alpha-beta
-core, :func:`plies.search.kernels.alphabeta_kernel`; this module holds what it is given:
+core, :func:`plies.search.alphabeta.core.alphabeta_kernel`; this module holds what it is
+given:
 
 - **Transposition table** (``tt=True`` or a number of slots): slot ``stable_hash(key) % p``
   with ``p`` the largest prime up to the size (bounded memory; a prime, as in Pons' solver,
