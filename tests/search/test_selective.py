@@ -9,7 +9,6 @@ refused where they cannot work, and never call a hook they were not asked to.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
