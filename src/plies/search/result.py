@@ -151,7 +151,9 @@ class TraceEvent:
     because ``alpha >= beta`` or a bound was reached; ``action`` is :data:`NULL_MOVE`
     when a null move's search caused it).  Every ``enter`` is closed by one
     ``terminal``, ``cutoff`` or ``backup`` of the same node, with the events of its
-    children in between, and a search reports one ``enter`` per node it counts.
+    children in between, and a search reports one ``enter`` per node it counts (one
+    fewer when a budget or a stop signal ended it: the node at which it stopped is
+    counted, not entered).
 
     What the engine craft of :func:`plies.alphabeta` does, and pruning at chance nodes,
     at the node of ``path`` (between its ``enter`` and the event that closes it):
