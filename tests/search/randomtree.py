@@ -87,6 +87,16 @@ def selective_tree(tree: RandomTree) -> SelectiveTree:
     return SelectiveTree(tree.nodes, tree.num_players, tree.zero_sum)
 
 
+class PassingTree(SelectiveTree):
+    """A :class:`SelectiveTree` whose null move is allowed: passing at a node leads to its
+    last child (a stand-in position: a tree has no real pass)."""
+
+    def null_move(self, state: int) -> int | None:
+        self.passes += 1
+        children = self.nodes[state].children
+        return children[-1] if children else None
+
+
 @st.composite
 def random_trees(
     draw: st.DrawFn,

@@ -22,6 +22,7 @@ from plies.game import CHANCE, hook
 from plies.games import load
 from plies.search.result import NULL_MOVE, TraceEvent
 from tests.search.randomtree import (
+    PassingTree,
     RandomDag,
     RandomTree,
     random_dags,
@@ -188,6 +189,8 @@ def test_every_selective_switch_traces_the_search_that_runs(
 ) -> None:
     game = selective_tree(tree)
     same_search(plies.alphabeta, game, 0, plies.Limit(depth=depth), **switches)
+    passing = PassingTree(tree.nodes, tree.num_players, tree.zero_sum)
+    same_search(plies.alphabeta, passing, 0, plies.Limit(depth=depth), **switches)
 
 
 def test_a_stopped_traced_search_counts_what_the_untraced_one_counts() -> None:

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal
 
+from plies.game import format_action
+
 
 @dataclass(slots=True)
 class SearchStats:
@@ -132,6 +134,21 @@ class NullMove:
 
 NULL_MOVE: Final = NullMove()
 """The one :class:`NullMove`."""
+
+
+def step_text(game: Any, state: Any, action: Any) -> str:
+    """An action of a trace's path as the game writes it (a null move: ``"(pass)"``)."""
+    if action is NULL_MOVE:
+        return "(pass)"
+    return format_action(game, state, action)
+
+
+def step_state(game: Any, state: Any, action: Any) -> Any:
+    """The state an action of a trace's path leads to (a null move: the game's
+    ``null_move`` hook)."""
+    if action is NULL_MOVE:
+        return game.null_move(state)
+    return game.result(state, action)
 
 
 @dataclass(frozen=True, slots=True)
