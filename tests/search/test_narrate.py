@@ -229,7 +229,8 @@ def narrate_engine(game: plies.Game, **options: object) -> list[str]:
 def test_a_null_window_test_and_its_re_search_are_narrated() -> None:
     lines = narrate_engine(load("aima-5-2"), order=reversed_order, pvs=True)
     assert "  Try the moves in the order b3, b2, b1." in lines
-    assert "    Go to leaf a1 b1 (depth 2, a null window at 8). Terminal test met: utility 3." in lines
+    test = "    Go to leaf a1 b1 (depth 2, a null window at 8). Terminal test met: utility 3."
+    assert test in lines
     assert "  b1 returned 3, which may be better: search it again with alpha=-inf, beta=8." in lines
     assert lines[-1] == "Result: value 3 for MAX, best move a1, 13 nodes."
 
