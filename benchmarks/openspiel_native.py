@@ -30,7 +30,7 @@ from workloads import connect4_score
 
 import plies
 from plies.engine.games import load_game, position
-from plies.game import GameWrapper
+from plies.wrappers import GameWrapper
 
 
 class Scored(GameWrapper[Any, Any]):

@@ -14,7 +14,13 @@ import pytest
 MOVED_MODULES: list[tuple[str, str]] = []
 
 # (module, old name, new home) for every name that moved out of a module that stays.
-MOVED_NAMES: list[tuple[str, str, str]] = []
+MOVED_NAMES: list[tuple[str, str, str]] = [
+    ("plies.game", name, f"plies.wrappers.{name}")
+    for name in (
+        "GameWrapper", "MultiMoveRules", "MultiMoveState", "MultiMoveTurns",
+        "OpponentsAsChance", "PartialJoint", "Policy", "Sequentialized",
+    )
+]
 
 
 @pytest.fixture
@@ -101,3 +107,13 @@ def test_every_moved_name_works_and_warns(module: str, name: str, new: str) -> N
     with pytest.warns(DeprecationWarning, match=rf"{module}\.{name} is deprecated: use {new}\b"):
         value = getattr(importlib.import_module(module), name)
     assert value is getattr(importlib.import_module(where), attribute)
+
+
+def test_the_new_homes_and_the_top_level_names_do_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        import plies
+        from plies.game import CHANCE, Game, play  # noqa: F401
+        from plies.wrappers import MultiMoveTurns
+
+        assert plies.MultiMoveTurns is MultiMoveTurns

@@ -312,7 +312,7 @@ def test_blotto_values_equal_nashpys_linear_program(spiel: Any, params: str) -> 
 def test_goofspiel_is_fair_and_its_bounds_hold(spiel: Any) -> None:
     # Goofspiel is symmetric, so its value is 0; the sequentialised searches bound it
     # (the searching player choosing first: a lower bound; last: an upper bound).
-    from plies.game import Sequentialized
+    from plies.wrappers import Sequentialized
 
     game = load_game("openspiel:goofspiel(num_cards=3)")
     start = game.initial_state()

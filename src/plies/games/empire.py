@@ -47,7 +47,7 @@ implements the linear-evaluation protocol by duck typing: ``feature_names``,
 ``features(state, player)``, ``feature_weights()`` and ``with_weights(weights)``.
 
 **Best-Reply Search hook**: ``pass_turn_to(state, player)`` (inherited from
-:class:`~plies.game.MultiMoveTurns`) returns the state in which ``player`` moves at the
+:class:`~plies.wrappers.MultiMoveTurns`) returns the state in which ``player`` moves at the
 start of its turn, the empires in between having skipped their turns (their end-of-turn
 income still comes in).
 
@@ -70,7 +70,7 @@ from dataclasses import asdict, replace
 from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError, IllegalActionError, OptionError
-from plies.game import MultiMoveState, MultiMoveTurns, match_action
+from plies.game import match_action
 from plies.games.empire_eval import (
     CITY_POINTS,
     FEATURE_NAMES,
@@ -79,6 +79,7 @@ from plies.games.empire_eval import (
     features,
 )
 from plies.games.empire_maps import DEFAULT_MAP, HILLS, MAPS, PLAIN, WATER, parse_map
+from plies.wrappers import MultiMoveState, MultiMoveTurns
 
 GROW: Final = 0
 STUDY: Final = 1
@@ -119,7 +120,7 @@ class EmpireState(NamedTuple):
 
 
 class EmpireRules:
-    """The rules of Empire as :class:`~plies.game.MultiMoveRules` (the wrapper keeps turns)."""
+    """The rules of Empire as :class:`~plies.wrappers.MultiMoveRules` (the wrapper keeps turns)."""
 
     zero_sum = False
     name = "empire"
