@@ -7,14 +7,9 @@ True
 NimState(piles=(1, 2), mover=0)
 """
 
+from plies.game.options import BOOL, INT, INTS, OPTIONAL_INT, Option, OptionType
 from plies.games.registry import (
-    BOOL,
-    INT,
-    INTS,
-    OPTIONAL_INT,
     GameInfo,
-    Option,
-    OptionType,
     describe,
     info,
     is_tree_path,
