@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 # (old module, new module) for every module that moved; the old one is a shim.
-MOVED_MODULES: list[tuple[str, str]] = []
+MOVED_MODULES: list[tuple[str, str]] = [
+    ("plies.games.chess_eval", "plies.games.chess.evaluation"),
+    ("plies.games.chess_moves", "plies.games.chess.moves"),
+    ("plies.games.empire_eval", "plies.games.empire.evaluation"),
+    ("plies.games.empire_maps", "plies.games.empire.maps"),
+    ("plies.games.pacman_maze", "plies.games.pacman.maze"),
+    ("plies.solvers.connect4", "plies.games.connect4.solver"),
+    ("plies.solvers.othello", "plies.games.othello.solver"),
+]
 
 # (module, old name, new home) for every name that moved out of a module that stays.
 MOVED_NAMES: list[tuple[str, str, str]] = [

@@ -61,24 +61,24 @@ from typing import Final, NamedTuple
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import Game
 
-# The maze, its characters and the directions are pacman_maze's, re-exported here.
-from plies.games.pacman_maze import CAPSULE as CAPSULE
-from plies.games.pacman_maze import DEFAULT_LAYOUT as DEFAULT_LAYOUT
-from plies.games.pacman_maze import DIRECTIONS as DIRECTIONS
-from plies.games.pacman_maze import EAST as EAST
-from plies.games.pacman_maze import EMPTY as EMPTY
-from plies.games.pacman_maze import FOOD as FOOD
-from plies.games.pacman_maze import GHOST as GHOST
-from plies.games.pacman_maze import LAYOUTS as LAYOUTS
-from plies.games.pacman_maze import NORTH as NORTH
-from plies.games.pacman_maze import PACMAN as PACMAN
-from plies.games.pacman_maze import SCARED_GHOST as SCARED_GHOST
-from plies.games.pacman_maze import SOUTH as SOUTH
-from plies.games.pacman_maze import STOP as STOP
-from plies.games.pacman_maze import WALL as WALL
-from plies.games.pacman_maze import WEST as WEST
-from plies.games.pacman_maze import Maze as Maze
-from plies.games.pacman_maze import bits
+# The maze, its characters and the directions are the maze module's, re-exported here.
+from plies.games.pacman.maze import CAPSULE as CAPSULE
+from plies.games.pacman.maze import DEFAULT_LAYOUT as DEFAULT_LAYOUT
+from plies.games.pacman.maze import DIRECTIONS as DIRECTIONS
+from plies.games.pacman.maze import EAST as EAST
+from plies.games.pacman.maze import EMPTY as EMPTY
+from plies.games.pacman.maze import FOOD as FOOD
+from plies.games.pacman.maze import GHOST as GHOST
+from plies.games.pacman.maze import LAYOUTS as LAYOUTS
+from plies.games.pacman.maze import NORTH as NORTH
+from plies.games.pacman.maze import PACMAN as PACMAN
+from plies.games.pacman.maze import SCARED_GHOST as SCARED_GHOST
+from plies.games.pacman.maze import SOUTH as SOUTH
+from plies.games.pacman.maze import STOP as STOP
+from plies.games.pacman.maze import WALL as WALL
+from plies.games.pacman.maze import WEST as WEST
+from plies.games.pacman.maze import Maze as Maze
+from plies.games.pacman.maze import bits
 from plies.wrappers import OpponentsAsChance
 
 FOOD_POINTS: Final = 10
