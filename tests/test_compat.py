@@ -19,6 +19,10 @@ MOVED_MODULES: list[tuple[str, str]] = [
     ("plies.games.pacman_maze", "plies.games.pacman.maze"),
     ("plies.solvers.connect4", "plies.games.connect4.solver"),
     ("plies.solvers.othello", "plies.games.othello.solver"),
+    ("plies.games.tree", "plies.sources.tree"),
+    ("plies.games._treeparse", "plies.sources.treeparse"),
+    ("plies.games.openspiel", "plies.sources.openspiel"),
+    ("plies.games.spec", "plies.sources.python"),
 ]
 
 # (module, old name, new home) for every name that moved out of a module that stays.

@@ -20,8 +20,8 @@ from plies.games.registry import (
     parse_options,
     register,
 )
-from plies.games.spec import is_spec, load_spec, spec_options
-from plies.games.tree import TreeGame
+from plies.sources.python import is_spec, load_spec, spec_options
+from plies.sources.tree import TreeGame
 
 __all__ = [
     "BOOL",

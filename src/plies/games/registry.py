@@ -54,9 +54,9 @@ from plies.games.nim import Nim, sticks
 from plies.games.othello import Othello
 from plies.games.pacman import DEFAULT_LAYOUT, EVALUATIONS, GHOST_KINDS, LAYOUTS, pacman
 from plies.games.pig import Pig
-from plies.games.spec import is_spec, load_spec, spec_options
 from plies.games.tictactoe import TicTacToe
-from plies.games.tree import TreeGame
+from plies.sources.python import is_spec, load_spec, spec_options
+from plies.sources.tree import TreeGame
 
 TREE_SUFFIXES: Final = (".tree", ".json")
 
@@ -128,7 +128,7 @@ def is_tree_path(name: str) -> bool:
 
 
 def load_tree(path: str | Path) -> TreeGame:
-    """The explicit game tree in the file at ``path`` (see :mod:`plies.games.tree`)."""
+    """The explicit game tree in the file at ``path`` (see :mod:`plies.sources.tree`)."""
     return TreeGame.from_file(path)
 
 
