@@ -1,9 +1,9 @@
 """The architecture, enforced: no private cross-package imports, imports point inward.
 
-The design notes (DESIGN.md §3): ``game, errors <- search, games, gdl, solvers <- engine <-
-ggp, uci, viz, parallel <- web, cli``.  Every ``import`` in ``src/plies`` counts, also
-the ones inside functions (a lazy import of an outer layer is still an upward
-dependency); docstrings are not imports.
+The layers: ``errors, _compat, game, budget, linear <- wrappers, imperfect, search,
+games, sources, gdl, check <- solvers <- engine <- ggp, uci, viz, parallel, learn <- web,
+cli``.  Every ``import`` in ``src/plies`` counts, also the ones inside functions (a lazy
+import of an outer layer is still an upward dependency); docstrings are not imports.
 """
 
 from __future__ import annotations
@@ -27,11 +27,19 @@ LAYERS: dict[str, int] = {
     "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "learn": 4,
     "web": 5, "cli": 5, "demo": 5, "checkcli": 5, "playcli": 5, "__main__": 5,
 }
-# Within a layer: which package may use which (games never imports search, search never
-# imports games or gdl; the parallel and GGP front ends do not depend on each other).
+# Within a layer: which package may use which.  The wrappers know only the game model;
+# games never import search (but see SOLVER_MAY_IMPORT); search never imports games,
+# sources or gdl; sources (file formats, adapters, user code) import no rule set, search
+# or gdl; gdl and games stay apart.
 FORBIDDEN: set[tuple[str, str]] = {
-    ("games", "search"), ("search", "games"), ("search", "gdl"), ("gdl", "search"),
-    ("games", "gdl"), ("gdl", "games"),
+    ("wrappers", "search"), ("wrappers", "games"), ("wrappers", "sources"),
+    ("wrappers", "gdl"), ("wrappers", "imperfect"), ("wrappers", "check"),
+    ("imperfect", "search"), ("imperfect", "games"), ("imperfect", "sources"),
+    ("imperfect", "gdl"),
+    ("games", "search"), ("games", "gdl"),
+    ("search", "games"), ("search", "sources"), ("search", "gdl"),
+    ("sources", "search"), ("sources", "games"), ("sources", "gdl"),
+    ("gdl", "search"), ("gdl", "games"), ("gdl", "sources"),
 }
 
 # The one way from games/ into search/: a game package's dedicated solver
