@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent / "src" / "plies"
@@ -16,4 +17,5 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
     """
     if collection_path.suffix != ".py" or SRC not in collection_path.parents:
         return None
-    return "moved_module(__name__" in collection_path.read_text(encoding="utf-8") or None
+    text = collection_path.read_text(encoding="utf-8")
+    return re.search(r"^moved_module\(__name__", text, re.MULTILINE) is not None or None

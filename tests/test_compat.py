@@ -11,10 +11,28 @@ from pathlib import Path
 import pytest
 
 # (old module, new module) for every module that moved; the old one is a shim.
-MOVED_MODULES: list[tuple[str, str]] = []
+MOVED_MODULES: list[tuple[str, str]] = [
+    ("plies.games.chess_eval", "plies.games.chess.evaluation"),
+    ("plies.games.chess_moves", "plies.games.chess.moves"),
+    ("plies.games.empire_eval", "plies.games.empire.evaluation"),
+    ("plies.games.empire_maps", "plies.games.empire.maps"),
+    ("plies.games.pacman_maze", "plies.games.pacman.maze"),
+    ("plies.solvers.connect4", "plies.games.connect4.solver"),
+    ("plies.solvers.othello", "plies.games.othello.solver"),
+    ("plies.games.tree", "plies.sources.tree"),
+    ("plies.games._treeparse", "plies.sources.treeparse"),
+    ("plies.games.openspiel", "plies.sources.openspiel"),
+    ("plies.games.spec", "plies.sources.python"),
+]
 
 # (module, old name, new home) for every name that moved out of a module that stays.
-MOVED_NAMES: list[tuple[str, str, str]] = []
+MOVED_NAMES: list[tuple[str, str, str]] = [
+    ("plies.game", name, f"plies.wrappers.{name}")
+    for name in (
+        "GameWrapper", "MultiMoveRules", "MultiMoveState", "MultiMoveTurns",
+        "OpponentsAsChance", "PartialJoint", "Policy", "Sequentialized",
+    )
+]
 
 
 @pytest.fixture
@@ -101,3 +119,13 @@ def test_every_moved_name_works_and_warns(module: str, name: str, new: str) -> N
     with pytest.warns(DeprecationWarning, match=rf"{module}\.{name} is deprecated: use {new}\b"):
         value = getattr(importlib.import_module(module), name)
     assert value is getattr(importlib.import_module(where), attribute)
+
+
+def test_the_new_homes_and_the_top_level_names_do_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        import plies
+        from plies.game import CHANCE, Game, play  # noqa: F401
+        from plies.wrappers import MultiMoveTurns
+
+        assert plies.MultiMoveTurns is MultiMoveTurns

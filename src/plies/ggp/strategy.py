@@ -19,7 +19,7 @@ the clock runs out:
    minimax with two roles, the paranoid model with more (every other role minimises our
    goal).  Where several roles choose at once, the search sees the pessimistic
    sequentialisation: we choose first and the others answer knowing our move
-   (:class:`plies.game.Sequentialized`).  That is the ``"pessimistic"`` option; by
+   (:class:`plies.wrappers.Sequentialized`).  That is the ``"pessimistic"`` option; by
    default (``"mixed"``) a step where several roles choose is played as a stage game
    instead: a mixed strategy from its linear program, drawn at random
    (:mod:`plies.ggp.stage`).  A depth cut-off is scored by the goal value
@@ -52,13 +52,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from plies.engine import SearchRequest, plan
-from plies.game import SIMULTANEOUS, GameWrapper, Sequentialized
+from plies.game import SIMULTANEOUS
 from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term
 from plies.search import Limit, SearchResult
 from plies.search.craft import TranspositionTable
+from plies.wrappers import GameWrapper, Sequentialized
 
 log = logging.getLogger("plies.ggp")
 
