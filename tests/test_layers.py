@@ -21,7 +21,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "plies"
 # package and any lower layer, never a higher one.
 LAYERS: dict[str, int] = {
     "errors": 0, "_compat": 0, "game": 0, "budget": 0, "linear": 0,
-    "wrappers": 1, "imperfect": 1, "search": 1, "textbook": 1, "games": 1, "sources": 1, "gdl": 1, "check": 1,
+    "wrappers": 1, "imperfect": 1, "search": 1, "textbook": 1, "games": 1, "sources": 1,
+    "gdl": 1, "check": 1,
     "solvers": 2,
     "engine": 3,
     "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "learn": 4,
