@@ -41,6 +41,8 @@ FORBIDDEN: set[tuple[str, str]] = {
     ("search", "games"), ("search", "sources"), ("search", "gdl"),
     ("sources", "search"), ("sources", "games"), ("sources", "gdl"),
     ("gdl", "search"), ("gdl", "games"), ("gdl", "sources"),
+    # The textbook oracles stand apart from the searches they check.
+    ("textbook", "search"), ("textbook", "games"), ("textbook", "sources"), ("textbook", "gdl"),
 }
 
 # The one way from games/ into search/: a game package's dedicated solver
