@@ -271,3 +271,19 @@ def test_chess_traces_the_selective_switches(fen: str, switches: dict[str, Any])
         assert "stand" in kinds
     if depth == 5:
         assert "null" in kinds
+
+
+def test_the_policy_layer_plans_a_traced_engine_search() -> None:
+    from plies.engine import SearchRequest, plan
+
+    c4 = load("connect4", width=5, height=4)
+    root = c4.initial_state()
+    limit = plies.Limit(depth=6)
+    chosen = plan(c4, root, SearchRequest(limit=limit, engine=True, traced=True))
+    assert chosen.kind == "engine" and {"tt", "ordering", "pvs"} <= set(chosen.options)
+    events: list[TraceEvent] = []
+    traced = chosen.run(c4, root, trace=events.append)
+    assert traced.stats.nodes == chosen.run(c4, root).stats.nodes
+    assert sum(e.kind == "enter" for e in events) == traced.stats.nodes
+    # Asked for nothing, a trace gets the plain algorithm (auto adds no craft to a trace).
+    assert plan(c4, root, SearchRequest(limit=limit, traced=True)).kind == "plain"
