@@ -3,6 +3,7 @@ and :func:`oracle`, the textbook search every fast search is held to."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -267,6 +268,28 @@ def random_turn_games(
         height=draw(st.integers(2, 9)),
         moves=draw(st.integers(*moves)),
     )
+
+
+LIMITS = st.one_of(
+    st.none(),
+    st.builds(plies.Limit, depth=st.integers(0, 4), unit=st.sampled_from(["ply", "round"])),
+)
+"""No limit, or a depth of 0 to 4 in plies or in rounds."""
+
+SWITCHES: list[dict[str, Any]] = [
+    dict(zip(("tt", "ordering", "pvs"), combo, strict=True))
+    for combo in itertools.product([False, True], repeat=3)
+] + [
+    {"tt": True, "ordering": True, "aspiration": 0.5},
+    {"tt": True, "ordering": True, "pvs": True, "bisection": True},
+    {"bisection": True},
+]
+"""The value-preserving switches of :func:`plies.alphabeta`, alone and together."""
+
+
+def switch_names(switches: dict[str, Any]) -> str:
+    """A test id for a set of switches: ``tt+pvs``, or ``none``."""
+    return "+".join(k for k, v in switches.items() if v) or "none"
 
 
 def oracle(

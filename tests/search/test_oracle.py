@@ -9,7 +9,6 @@ alpha-beta, max^n) the same number of nodes.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import pytest
@@ -20,6 +19,8 @@ import plies
 from plies import textbook
 from plies.games import load
 from tests.search.randomtree import (
+    LIMITS,
+    SWITCHES,
     RandomDag,
     RandomTree,
     RandomTurns,
@@ -27,35 +28,19 @@ from tests.search.randomtree import (
     random_dags,
     random_trees,
     random_turn_games,
+    switch_names,
 )
 
 SETTINGS = settings(
     max_examples=200, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-limits = st.one_of(
-    st.none(),
-    st.builds(plies.Limit, depth=st.integers(0, 4), unit=st.sampled_from(["ply", "round"])),
-)
+limits = LIMITS
 players = st.integers(0, 2)
 trees = st.integers(2, 3).flatmap(lambda k: random_trees(players=k))
 chance_trees = st.integers(2, 3).flatmap(lambda k: random_trees(players=k, chance=True))
 
-SWITCHES: list[dict[str, Any]] = [
-    dict(zip(("tt", "ordering", "pvs"), combo, strict=True))
-    for combo in itertools.product([False, True], repeat=3)
-] + [
-    {"tt": True, "ordering": True, "aspiration": 0.5},
-    {"tt": True, "ordering": True, "pvs": True, "bisection": True},
-    {"bisection": True},
-    {"pvs": True, "aspiration": 1.0},
-]
-"""Every value-preserving switch of :func:`plies.alphabeta`, alone and together."""
-
-
-def _name(switches: dict[str, Any]) -> str:
-    return "+".join(k for k, v in switches.items() if v) or "none"
-
+SWITCHES = [*SWITCHES, {"pvs": True, "aspiration": 1.0}]
 
 @SETTINGS
 @given(trees, limits, players)
@@ -165,7 +150,7 @@ def test_bounded_minimax_keeps_the_textbook_value(
     assert (got.value, got.action) == oracle(textbook.minimax, tree, 0, limit, p)[:2]
 
 
-@pytest.mark.parametrize("switches", [{}, *SWITCHES[1:]], ids=_name)
+@pytest.mark.parametrize("switches", [{}, *SWITCHES[1:]], ids=switch_names)
 @pytest.mark.parametrize(
     ("name", "options", "limit"),
     [

@@ -8,7 +8,6 @@ the same depth, in both depth units, on random trees with several moves per turn
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import subprocess
@@ -24,16 +23,16 @@ from hypothesis import strategies as st
 import plies
 from plies.games import load
 from plies.search.craft import Craft, TranspositionTable, stable_hash
-from tests.search.randomtree import RandomDag, RandomTree, random_dags, random_trees
+from tests.search.randomtree import (
+    SWITCHES,
+    RandomDag,
+    RandomTree,
+    random_dags,
+    random_trees,
+    switch_names,
+)
 
-COMBOS: list[dict[str, Any]] = [
-    dict(zip(("tt", "ordering", "pvs"), combo, strict=True))
-    for combo in itertools.product([False, True], repeat=3)
-] + [
-    {"tt": True, "ordering": True, "aspiration": 0.5},
-    {"tt": True, "ordering": True, "pvs": True, "bisection": True},
-    {"bisection": True},
-]
+COMBOS = SWITCHES
 SETTINGS = settings(
     max_examples=120, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
@@ -42,8 +41,7 @@ units = st.sampled_from(["ply", "round"])
 depths = st.integers(0, 4)
 
 
-def _name(switches: dict[str, Any]) -> str:
-    return "+".join(k for k, v in switches.items() if v) or "none"
+_name = switch_names
 
 
 @SETTINGS

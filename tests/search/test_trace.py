@@ -9,7 +9,6 @@ by the path from the root that reaches its state.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -22,34 +21,25 @@ from plies.game import CHANCE, hook
 from plies.games import load
 from plies.search.result import NULL_MOVE, TraceEvent
 from tests.search.randomtree import (
+    LIMITS,
+    SWITCHES,
     PassingTree,
     RandomDag,
     RandomTree,
     random_dags,
     random_trees,
     selective_tree,
+    switch_names,
 )
 
 SETTINGS = settings(
     max_examples=150, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-limits = st.one_of(
-    st.none(),
-    st.builds(plies.Limit, depth=st.integers(0, 4), unit=st.sampled_from(["ply", "round"])),
-)
+limits = LIMITS
 players = st.integers(0, 2)
 
-ENGINE: list[dict[str, Any]] = [
-    dict(zip(("tt", "ordering", "pvs"), combo, strict=True))
-    for combo in itertools.product([False, True], repeat=3)
-] + [
-    {"tt": True, "ordering": True, "aspiration": 0.5},
-    {"tt": True, "ordering": True, "pvs": True, "bisection": True},
-    {"bisection": True},
-    {"mate": True},
-    {"tt": True, "mate": True, "pvs": True},
-]
+ENGINE: list[dict[str, Any]] = [*SWITCHES, {"mate": True}, {"tt": True, "mate": True, "pvs": True}]
 """Switch combinations for any depth limit (``weak`` needs an exact search: see below)."""
 SELECTIVE: list[dict[str, Any]] = [
     {"quiescence": 2},
@@ -209,7 +199,7 @@ def test_a_stopped_traced_search_counts_what_the_untraced_one_counts() -> None:
 # --- real games --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("switches", [{}, *ENGINE[1:]], ids=lambda s: "+".join(s) or "none")
+@pytest.mark.parametrize("switches", [{}, *ENGINE[1:]], ids=switch_names)
 @pytest.mark.parametrize(
     ("name", "options", "limit"),
     [
