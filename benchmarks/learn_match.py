@@ -38,11 +38,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from plies.cli.tournament import progress_bar
 from plies.engine import load_game
 from plies.game import format_action
 from plies.parallel import fit_elo
 from plies.parallel.agents import parse_agent
-from plies.parallel.cli import progress_bar
 from plies.parallel.tournament import play_game
 
 

@@ -24,7 +24,9 @@ LAYERS: dict[str, int] = {
     "solvers": 2,
     "engine": 3,
     "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "learn": 4,
-    "web": 5, "cli": 5, "demo": 5, "checkcli": 5, "playcli": 5, "__main__": 5,
+    "web": 5, "cli": 5, "__main__": 5,
+    # Deprecated shims of modules that moved into plies.cli.
+    "demo": 5, "checkcli": 5, "playcli": 5,
 }
 # Within a layer: which package may use which (games never imports search, search never
 # imports games or gdl; the parallel and GGP front ends do not depend on each other).

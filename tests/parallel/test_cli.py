@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from plies.parallel.cli import progress_bar
+from plies.cli.tournament import progress_bar
 from tests.clirun import fail, plain_pipe, run  # noqa: F401 (autouse fixture)
 
 TOURNAMENT = ["tournament", "tictactoe", "--agent", "alphabeta:depth=2", "--agent",
