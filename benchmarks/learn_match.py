@@ -39,11 +39,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from plies.cli.tournament import progress_bar
-from plies.engine import load_game
 from plies.game import format_action
 from plies.parallel import fit_elo
 from plies.parallel.agents import parse_agent
 from plies.parallel.tournament import play_game
+from plies.policy import load_game
 
 
 def openings(game: Any, count: int, plies: int, seed: int) -> list[tuple[Any, list[str]]]:

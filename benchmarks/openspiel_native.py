@@ -29,8 +29,8 @@ from typing import Any
 from workloads import connect4_score
 
 import plies
-from plies.engine.games import load_game, position
 from plies.game import GameWrapper
+from plies.policy.games import load_game, position
 
 
 class Scored(GameWrapper[Any, Any]):

@@ -1,6 +1,6 @@
 """The architecture, enforced: no private cross-package imports, imports point inward.
 
-The design notes (DESIGN.md §3): ``game, errors <- search, games, gdl, solvers <- engine <-
+The design notes (DESIGN.md §3): ``game, errors <- search, games, gdl, solvers <- policy <-
 ggp, uci, viz, parallel <- web, cli``.  Every ``import`` in ``src/plies`` counts, also
 the ones inside functions (a lazy import of an outer layer is still an upward
 dependency); docstrings are not imports.
@@ -22,7 +22,8 @@ LAYERS: dict[str, int] = {
     "errors": 0, "_compat": 0, "game": 0, "budget": 0, "imperfect": 0, "linear": 0,
     "search": 1, "games": 1, "gdl": 1, "check": 1,
     "solvers": 2,
-    "engine": 3,
+    "policy": 3,
+    "engine": 3,  # the deprecated shim of plies.policy
     "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "learn": 4,
     "web": 5, "cli": 5, "__main__": 5,
     # Deprecated shims of modules that moved into plies.cli.

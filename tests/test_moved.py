@@ -10,6 +10,12 @@ import pytest
 
 # (old module, new module, a name read through the old one)
 MOVED_MODULES = [
+    ("plies.engine", "plies.policy", "plan"),
+    ("plies.engine.policy", "plies.policy.plan", "SearchRequest"),
+    ("plies.engine.playing", "plies.policy.session", "play_defaults"),
+    ("plies.engine.text", "plies.policy.text", "number"),
+    ("plies.engine.games", "plies.policy.games", "load_game"),
+    ("plies.engine.args", "plies.cli.args", "search_arguments"),
     ("plies.demo", "plies.cli.demo", "run"),
     ("plies.playcli", "plies.cli.play", "cmd_play"),
     ("plies.checkcli", "plies.cli.check", "register"),
@@ -29,3 +35,25 @@ def test_an_old_module_path_warns_and_forwards(old: str, new: str, name: str) ->
         value = getattr(module, name)
     assert value is getattr(importlib.import_module(new), name)
     assert caught[0].filename == __file__
+
+
+@pytest.mark.parametrize("module", ["plies.policy", "plies.policy.session"])
+def test_engine_search_is_the_old_name_of_search_session(module: str) -> None:
+    from plies.policy import SearchSession
+
+    with pytest.warns(DeprecationWarning, match=r"EngineSearch is deprecated: use "
+                      r"plies\.policy\.session\.SearchSession") as caught:
+        old = getattr(importlib.import_module(module), "EngineSearch")  # noqa: B009
+    assert old is SearchSession
+    assert caught[0].filename == __file__
+
+
+def test_the_old_engine_package_still_serves_engine_search() -> None:
+    from plies.policy import SearchSession
+
+    with pytest.warns(DeprecationWarning) as caught:
+        from plies.engine import EngineSearch  # type: ignore[attr-defined]
+    assert EngineSearch is SearchSession
+    messages = [str(w.message) for w in caught]
+    assert any("plies.engine is deprecated: use plies.policy" in m for m in messages)
+    assert any("EngineSearch is deprecated" in m for m in messages)

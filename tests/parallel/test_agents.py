@@ -122,7 +122,7 @@ def test_random_and_mixed_strategies_follow_the_seed() -> None:
 
 
 def test_brs_agents_play_many_players_and_brs_names_brs_plus_where_it_cannot() -> None:
-    from plies.engine import load_game
+    from plies.policy import load_game
     from tests.data import GDL_DATA
 
     three = load_game(str(GDL_DATA / "tictactoe_3player.kif"))

@@ -20,14 +20,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from plies.cli.args import real, say
 from plies.cli.tournament import progress_bar
-from plies.engine import GameSpec, number
-from plies.engine.args import real, say
 from plies.errors import OptionError, WeightsFileError
 from plies.learn import METHODS, PRIORS, SCALES, learn
 from plies.learn.selfplay import SelfPlay
 from plies.linear import load_weights, save_weights, weighted
 from plies.parallel.agents import parse_agent
+from plies.policy import GameSpec, number
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from rich.console import Console
 
-from plies.engine.args import ArgumentParser, search_arguments
+from plies.cli.args import ArgumentParser, search_arguments
 from plies.errors import PliesError, UsageError
 
 __all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits", "main", "run"]
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # The commands, in the order ``plies --help`` lists them, and the module of each.  A
 # module has ``register(sub, common)`` to add its sub-parser(s) (``common``: the shared
-# search arguments, :func:`plies.engine.args.search_arguments`) and ``run(console, args)
+# search arguments, :func:`plies.cli.args.search_arguments`) and ``run(console, args)
 # -> int``; it imports its heavy dependencies only inside ``run``, so ``plies --help``
 # stays fast.  One module may serve several commands (solve and analyze).
 COMMAND_MODULES: dict[str, str] = {

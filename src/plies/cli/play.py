@@ -10,7 +10,7 @@ A human types a move at the prompt, or one of the commands:
 An illegal or unreadable move gets one line (what was wrong, how to write a move, the
 legal moves) and the prompt again; the game goes on.
 
-Chess and Othello play with the engine's defaults (:func:`plies.engine.play_defaults`):
+Chess and Othello play with the engine's defaults (:func:`plies.policy.play_defaults`):
 two seconds a move unless ``--depth``, ``--time`` or ``--nodes`` says otherwise, engine
 craft, and for chess quiescence and mate scores.  The engine's move is shown with its
 value ("35 cp", "mate in 2"), its principal variation and the search statistics (depth,
@@ -36,15 +36,7 @@ from typing import Any, Final
 
 from rich.console import Console
 
-from plies.engine import (
-    EngineSearch,
-    SearchRequest,
-    number,
-    plan,
-    player_name,
-    pv_text,
-)
-from plies.engine.args import game_of, limit_of, player_of, position_of, say
+from plies.cli.args import game_of, limit_of, player_of, position_of, say
 from plies.errors import IllegalActionError, OptionError
 from plies.game import (
     CHANCE,
@@ -55,6 +47,14 @@ from plies.game import (
     parse_action,
 )
 from plies.imperfect import is_imperfect, render_for
+from plies.policy import (
+    SearchRequest,
+    SearchSession,
+    number,
+    plan,
+    player_name,
+    pv_text,
+)
 from plies.search import Limit, SearchResult, determinize
 
 
@@ -88,7 +88,7 @@ class Session:
     def __init__(self, game: Any, args: argparse.Namespace) -> None:
         self.game = game
         self.args = args
-        self.engine = EngineSearch(game)
+        self.engine = SearchSession(game)
         self.rng = random.Random(args.seed)
         # Chess and Othello: the engine's own limit (a time a move, or the user's);
         # other games keep the plain request's default of two seconds.

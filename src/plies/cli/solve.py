@@ -2,9 +2,9 @@
 value of every legal move.
 
 Chess and Othello get the engine's search with its play defaults
-(:class:`plies.engine.EngineSearch`: a time a move, quiescence, mate scores), unless the
+(:class:`plies.policy.SearchSession`: a time a move, quiescence, mate scores), unless the
 request is one for the plain policy (a threshold, a weak solution, a dedicated solver);
-every other game gets the search that :func:`plies.engine.plan` chooses.  Results print
+every other game gets the search that :func:`plies.policy.plan` chooses.  Results print
 as Rich tables, or as plain JSON with ``--json``.  ``plies analyze GAME --file FILE``
 hands over to batch analysis (:func:`plies.cli.tournament.run_batch`).
 """
@@ -19,10 +19,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from plies.engine import (
-    EngineSearch,
+from plies.cli.args import game_of, position_of, real, request_of, say
+from plies.policy import (
     Plan,
     Score,
+    SearchSession,
     SolverTest,
     jsonable,
     number,
@@ -31,7 +32,6 @@ from plies.engine import (
     pv_text,
     report,
 )
-from plies.engine.args import game_of, position_of, real, request_of, say
 from plies.search import SearchResult
 from plies.search.memo import MemoProgress
 
@@ -134,10 +134,10 @@ def _solved(game: Any, state: Any, args: argparse.Namespace, all_values: bool) -
 
 
 def _engine_search(
-    console: Console, engine: EngineSearch, state: Any, args: argparse.Namespace, *,
+    console: Console, engine: SearchSession, state: Any, args: argparse.Namespace, *,
     all_values: bool,
 ) -> tuple[Plan, SearchResult, Score]:
-    """The engine's search of chess or Othello (see :mod:`plies.engine.playing`): the
+    """The engine's search of chess or Othello (see :mod:`plies.policy.session`): the
     given limit or the defaults' time, quiescence and mate scores.  The result's values
     are the game's (a mate is the utility of a win); the score says "mate in N"."""
     game = engine.game
@@ -170,7 +170,7 @@ def _engine_search(
 def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = False) -> int:
     game = game_of(args)
     state, moves = position_of(args, game)
-    engine = EngineSearch(game)
+    engine = SearchSession(game)
     score = None
     if engine.tuned and not _solved(game, state, args, all_values):
         chosen, result, score = _engine_search(console, engine, state, args,

@@ -18,8 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from plies.engine import jsonable, number
-from plies.engine.args import build_budget, limit_of, say
+from plies.cli.args import build_budget, limit_of, say
 from plies.errors import OptionError
 from plies.parallel.agents import ALGORITHMS, KEYS, parse_agent
 from plies.parallel.backends import Backend, GameRef, backend
@@ -29,6 +28,7 @@ from plies.parallel.batch import (
     read_positions,
 )
 from plies.parallel.tournament import TournamentResult, schedule, tournament
+from plies.policy import jsonable, number
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 from rich.console import Console
 
-from plies.engine import plan
-from plies.engine.args import game_of, position_of, request_of, say
+from plies.cli.args import game_of, position_of, request_of, say
+from plies.policy import plan
 from plies.search.narrate import Narrator
 
 

@@ -21,9 +21,9 @@ from typing import Any
 
 from rich.console import Console
 
-from plies.engine import number, plan
-from plies.engine.args import game_of, position_of, real, request_of, say, search_arguments
+from plies.cli.args import game_of, position_of, real, request_of, say, search_arguments
 from plies.errors import OptionError, SearchLimitError, UsageError
+from plies.policy import number, plan
 from plies.viz.capture import DEFAULT_MAX_NODES, SearchTree, TreeTooLargeError, capture
 
 FORMATS = {".svg": "svg", ".json": "json", ".dot": "dot", ".gv": "dot"}

@@ -18,7 +18,7 @@ searcher's turn, then one opponents' reply; ``unit=round`` counts both as one),
 ``time`` (seconds > 0 per move), ``nodes`` (an int >= 1 per move), ``engine``
 (``1``/``0``: transposition table, move ordering and PVS for alpha-beta; Star1 pruning
 for expectiminimax; for chess and Othello the engine's search of
-:class:`plies.engine.EngineSearch`, with quiescence and mate scores for chess),
+:class:`plies.policy.SearchSession`, with quiescence and mate scores for chess),
 ``weights`` (a weights file of ``plies learn``: the agent evaluates with those feature
 weights, so learned and hand-set weights meet on the same game; see
 :mod:`plies.linear`), ``worlds`` and ``name`` (below).  A search agent without depth,
@@ -59,12 +59,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from plies.engine import ALGORITHMS as REGISTRY
-from plies.engine import EngineSearch, SearchRequest, plan, play_defaults
 from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
 from plies.game import SIMULTANEOUS, default_player_actions, format_action
 from plies.imperfect import check_imperfect
 from plies.linear import load_weights, weighted
+from plies.policy import ALGORITHMS as REGISTRY
+from plies.policy import SearchRequest, SearchSession, plan, play_defaults
 from plies.search import Limit, determinize
 
 ALGORITHMS: Final = (*REGISTRY, "determinize", "policy", "random")
@@ -179,7 +179,7 @@ class AgentSpec:
         return cached[1]
 
     def request(self, player: int | None, seed: int) -> SearchRequest:
-        """The engine layer's request for one move of this agent."""
+        """The policy layer's request for one move of this agent."""
         return SearchRequest(
             self.algorithm, self.limit, player=player, tie="random", seed=seed,
             engine=self.engine,
@@ -206,7 +206,7 @@ class AgentSpec:
         if self.engine and play_defaults(game) is not None and mover >= 0:
             # Chess and Othello: the engine's search (quiescence and mate scores for
             # chess), as plies play and plies analyze --file search them.
-            engine = EngineSearch(game)
+            engine = SearchSession(game)
             lim = self.limit
             limit = None if lim is None else engine.limit(lim.depth, lim.time, lim.nodes, lim.unit)
             result = engine.run(

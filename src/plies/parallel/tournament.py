@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from plies.engine import GameSpec, player_name, split_moves
 from plies.errors import OptionError
 from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.parallel.agents import AgentSpec, joint_action, parse_agent
 from plies.parallel.backends import Backend, LocalBackend, resolve
 from plies.parallel.batch import position
 from plies.parallel.elo import EloFit, fit_elo
+from plies.policy import GameSpec, player_name, split_moves
 
 DEFAULT_PRIOR = 1.0
 
@@ -404,7 +404,7 @@ def tournament(
 ) -> TournamentResult:
     """Play a round robin between ``agents`` (specs or their text) and fit Elo ratings.
 
-    ``game`` is a game spec (with ``options``), a :class:`~plies.engine.GameSpec`, or a
+    ``game`` is a game spec (with ``options``), a :class:`~plies.policy.GameSpec`, or a
     picklable game object.  Each group of agents plays ``rounds`` games in every seat rotation
     (see the module docstring), from the position after ``opening`` (moves as typed).
     ``seed`` None draws one (reported in the result).  ``backend`` defaults to a local

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from plies.engine import mover_name, player_name
 from plies.game import (
     CHANCE,
     SIMULTANEOUS,
@@ -53,6 +52,7 @@ from plies.games.openspiel import OpenSpielGame
 from plies.games.othello import PASS, Othello
 from plies.games.pacman import STOP, Pacman, PacmanState
 from plies.games.tictactoe import TicTacToe
+from plies.policy import mover_name, player_name
 
 CHESS_GLYPHS: Final = dict(zip("KQRBNPkqrbnp", "♚♛♜♝♞♟" * 2, strict=True))
 """The Unicode chess pieces by their FEN letter (upper case White): the solid shapes for
