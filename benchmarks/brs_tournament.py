@@ -34,9 +34,9 @@ from plies.cli.tournament import print_tournament
 from plies.game import GameWrapper, hook
 from plies.gdl.game import GdlGame
 from plies.ggp.strategy import GoalEvaluated
-from plies.parallel import fit_elo, tournament
 from plies.parallel.backends import LocalBackend
 from plies.policy import is_gdl_path, load_game
+from plies.tournament import fit_elo, tournament
 
 
 class CheckersProgress(GameWrapper[Any, Any]):

@@ -1,7 +1,7 @@
 """The architecture, enforced: no private cross-package imports, imports point inward.
 
 The design notes (DESIGN.md §3): ``game, errors <- search, games, gdl, solvers <- policy <-
-ggp, uci, viz, parallel <- web, cli``.  Every ``import`` in ``src/plies`` counts, also
+ggp, uci, viz, parallel, tournament <- web, cli``.  Every ``import`` in ``src/plies`` counts, also
 the ones inside functions (a lazy import of an outer layer is still an upward
 dependency); docstrings are not imports.
 """
@@ -24,7 +24,7 @@ LAYERS: dict[str, int] = {
     "solvers": 2,
     "policy": 3,
     "engine": 3,  # the deprecated shim of plies.policy
-    "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "learn": 4,
+    "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "tournament": 4, "learn": 4,
     "web": 5, "cli": 5, "__main__": 5,
     # Deprecated shims of modules that moved into plies.cli.
     "demo": 5, "checkcli": 5, "playcli": 5,

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import importlib
-import sys
 
 import pytest
 
@@ -24,12 +23,16 @@ MOVED_MODULES = [
     ("plies.parallel.cli", "plies.cli.tournament", "progress_bar"),
     ("plies.uci.cli", "plies.cli.uci", "run"),
     ("plies.learn.cli", "plies.cli.learn", "register"),
+    ("plies.parallel.tournament", "plies.tournament.tournament", "schedule"),
+    ("plies.parallel.agents", "plies.tournament.agents", "AgentSpec"),
+    ("plies.parallel.elo", "plies.tournament.elo", "fit_elo"),
+    ("plies.parallel.plot", "plies.tournament.plot", "plot_elo"),
+    ("plies.parallel.search", "plies.search.parallel", "parallel_alphabeta"),
 ]
 
 
 @pytest.mark.parametrize(("old", "new", "name"), MOVED_MODULES)
 def test_an_old_module_path_warns_and_forwards(old: str, new: str, name: str) -> None:
-    sys.modules.pop(old, None)
     module = importlib.import_module(old)
     with pytest.warns(DeprecationWarning, match=rf"{old} is deprecated: use {new}") as caught:
         value = getattr(module, name)
@@ -57,3 +60,32 @@ def test_the_old_engine_package_still_serves_engine_search() -> None:
     messages = [str(w.message) for w in caught]
     assert any("plies.engine is deprecated: use plies.policy" in m for m in messages)
     assert any("EngineSearch is deprecated" in m for m in messages)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["AgentSpec", "EloFit", "GameRecord", "TournamentResult", "fit_elo", "parse_agent",
+     "tournament"],
+)
+def test_tournament_names_from_plies_parallel_warn_and_forward(name: str) -> None:
+    import plies.parallel
+    import plies.tournament
+
+    with pytest.warns(DeprecationWarning, match=rf"plies\.parallel\.{name} is deprecated: "
+                      rf"use plies\.tournament\.{name}") as caught:
+        value = getattr(plies.parallel, name)
+    assert value is getattr(plies.tournament, name)
+    assert caught[0].filename == __file__
+
+
+def test_the_tournament_function_is_not_hidden_by_its_old_module() -> None:
+    """``plies.parallel.tournament`` is both an old module and an old function name."""
+    import plies.parallel.tournament  # noqa: F401
+    from plies.tournament import tournament
+
+    with pytest.warns(DeprecationWarning):
+        from plies.parallel import tournament as old
+    assert old is tournament
+    with pytest.warns(DeprecationWarning):
+        from plies.parallel.tournament import schedule  # the module still forwards
+    assert callable(schedule)

@@ -26,8 +26,8 @@ from plies.errors import OptionError, WeightsFileError
 from plies.learn import METHODS, PRIORS, SCALES, learn
 from plies.learn.selfplay import SelfPlay
 from plies.linear import load_weights, save_weights, weighted
-from plies.parallel.agents import parse_agent
 from plies.policy import GameSpec, number
+from plies.tournament.agents import parse_agent
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:

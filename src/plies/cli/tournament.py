@@ -20,15 +20,15 @@ from rich.table import Table
 
 from plies.cli.args import build_budget, limit_of, say
 from plies.errors import OptionError
-from plies.parallel.agents import ALGORITHMS, KEYS, parse_agent
 from plies.parallel.backends import Backend, GameRef, backend
 from plies.parallel.batch import (
     PositionReport,
     analyze_positions,
     read_positions,
 )
-from plies.parallel.tournament import TournamentResult, schedule, tournament
 from plies.policy import jsonable, number
+from plies.tournament.agents import ALGORITHMS, KEYS, parse_agent
+from plies.tournament.tournament import TournamentResult, schedule, tournament
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
@@ -108,7 +108,7 @@ def progress_bar(
 
 def run(console: Console, args: argparse.Namespace) -> int:
     """``plies tournament``: play, then print tables (or JSON) and draw ``--plot``."""
-    from plies.parallel.plot import check_plot_path, plot_elo
+    from plies.tournament.plot import check_plot_path, plot_elo
 
     ref = GameRef.parse(args.game, args.option)
     specs = [parse_agent(text) for text in args.agent]

@@ -7,8 +7,8 @@ import pytest
 from plies import analyze, games
 from plies.errors import OptionError, UnsupportedGameError
 from plies.game import play
-from plies.parallel.agents import AgentSpec, parse_agent
 from plies.search import Limit
+from plies.tournament.agents import AgentSpec, parse_agent
 
 
 @pytest.mark.parametrize(
