@@ -8,6 +8,7 @@ algorithm: :mod:`plies.search.parallel`.
 """
 
 import importlib
+import warnings
 
 from plies._compat import deprecated_alias
 from plies.parallel.backends import Backend, BackendError, GameRef, LocalBackend, RayBackend
@@ -27,15 +28,17 @@ __all__ = [
 
 # Tournaments, agents and Elo moved to plies.tournament; their names are served here with
 # a warning for one release.
-__getattr__ = deprecated_alias(
-    __name__,
-    **{name: f"plies.tournament:{name}" for name in (
-        "AgentSpec", "EloFit", "GameRecord", "TournamentResult", "fit_elo", "parse_agent",
-        "tournament",
-    )},
-)
+for _name in (
+    "AgentSpec", "EloFit", "GameRecord", "TournamentResult", "fit_elo", "parse_agent",
+    "tournament",
+):
+    deprecated_alias(globals(), _name, f"plies.tournament.{_name}")
+del _name
+
 # The old module plies.parallel.tournament (a shim now) has the name of the function
-# served above: load it here, and drop the attribute its import sets on this package, so
-# that importing it later does not hide the function behind the module.
-importlib.import_module("plies.parallel.tournament")
+# served above: load it here (its own warning is for other importers), and drop the
+# attribute its import sets on this package, so that it does not hide the function.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    importlib.import_module("plies.parallel.tournament")
 del globals()["tournament"]

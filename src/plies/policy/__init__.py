@@ -108,4 +108,4 @@ __all__ = [
 ]
 
 # The old name of SearchSession, for one release.
-__getattr__ = deprecated_alias(__name__, EngineSearch="plies.policy.session:SearchSession")
+deprecated_alias(globals(), "EngineSearch", "plies.policy.session.SearchSession")

@@ -319,4 +319,4 @@ __all__ = [
 ]
 
 # The old name of SearchSession, for one release.
-__getattr__ = deprecated_alias(__name__, EngineSearch="SearchSession")
+deprecated_alias(globals(), "EngineSearch", "plies.policy.session.SearchSession")
