@@ -134,46 +134,46 @@ def _solved(game: Any, state: Any, args: argparse.Namespace, all_values: bool) -
 
 
 def _engine_search(
-    console: Console, engine: SearchSession, state: Any, args: argparse.Namespace, *,
+    console: Console, session: SearchSession, state: Any, args: argparse.Namespace, *,
     all_values: bool,
 ) -> tuple[Plan, SearchResult, Score]:
     """The engine's search of chess or Othello (see :mod:`plies.policy.session`): the
     given limit or the defaults' time, quiescence and mate scores.  The result's values
     are the game's (a mate is the utility of a win); the score says "mate in N"."""
-    game = engine.game
+    game = session.game
     request = request_of(args, game, state, all_values=all_values)
     given = request.limit
-    limit = engine.limit(state=state) if given is None else engine.limit(
+    limit = session.limit(state=state) if given is None else session.limit(
         given.depth, given.time, given.nodes, given.unit
     )
 
     def on_iteration(r: SearchResult) -> None:
         line = " ".join(pv_text(game, state, r.pv))
-        say(console, f"depth {r.stats.depth}: value {engine.score(r)}, pv {line or '-'}, "
+        say(console, f"depth {r.stats.depth}: value {session.score(r)}, pv {line or '-'}, "
                      f"{r.stats.nodes:,} nodes, {r.stats.elapsed:.2f}s")
 
     live = not args.json and not all_values and limit is not None
     with console.status("searching with the engine...", spinner="dots"):
-        result = engine.run(
+        result = session.run(
             state, limit, algorithm=args.algorithm, player=request.player, tie=args.tie,
             seed=args.seed, all_values=all_values, on_iteration=on_iteration if live else None,
         )
-    assert engine.plan is not None
-    score = engine.score(result)
-    values = {a: s.value for a, s in engine.action_scores(result).items()}
+    assert session.plan is not None
+    score = session.score(result)
+    values = {a: s.value for a, s in session.action_scores(result).items()}
     result = dataclasses.replace(
         result, value=score.value, action_values=values if all_values else None
     )
-    return engine.plan, result, score
+    return session.plan, result, score
 
 
 def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = False) -> int:
     game = game_of(args)
     state, moves = position_of(args, game)
-    engine = SearchSession(game)
+    session = SearchSession(game)
     score = None
-    if engine.tuned and not _solved(game, state, args, all_values):
-        chosen, result, score = _engine_search(console, engine, state, args,
+    if session.tuned and not _solved(game, state, args, all_values):
+        chosen, result, score = _engine_search(console, session, state, args,
                                                all_values=all_values)
     else:
         chosen, result = _search(console, game, state, args, all_values=all_values)

@@ -209,20 +209,20 @@ def analyze_task(settings: _Settings, task: tuple[int, PositionText]) -> Positio
     line, written = task
     state = written.state
     game = resolve(settings.game)
-    engine = SearchSession(game)
+    session = SearchSession(game)
     score: str | None = None
     mate: int | None = None
-    if engine.tuned:
+    if session.tuned:
         given = settings.limit
-        limit = engine.limit(state=state) if given is None else engine.limit(
+        limit = session.limit(state=state) if given is None else session.limit(
             given.depth, given.time, given.nodes, given.unit
         )
-        r = engine.run(
+        r = session.run(
             state, limit, algorithm=settings.algorithm, player=settings.player,
             tie=settings.tie, seed=settings.seed,
         )
-        name = engine.plan.name if engine.plan is not None else settings.algorithm
-        read = engine.score(r)
+        name = session.plan.name if session.plan is not None else settings.algorithm
+        read = session.score(r)
         score, mate, value = str(read), read.mate, read.value
     else:
         request = SearchRequest(

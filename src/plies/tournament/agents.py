@@ -206,10 +206,10 @@ class AgentSpec:
         if self.engine and play_defaults(game) is not None and mover >= 0:
             # Chess and Othello: the engine's search (quiescence and mate scores for
             # chess), as plies play and plies analyze --file search them.
-            engine = SearchSession(game)
+            session = SearchSession(game)
             lim = self.limit
-            limit = None if lim is None else engine.limit(lim.depth, lim.time, lim.nodes, lim.unit)
-            result = engine.run(
+            limit = None if lim is None else session.limit(lim.depth, lim.time, lim.nodes, lim.unit)
+            result = session.run(
                 state, limit, algorithm=self.algorithm, player=player, tie="random", seed=seed
             )
         else:
