@@ -25,10 +25,11 @@ from plies.errors import PliesError, UsageError
 __all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits", "main", "run"]
 
 
-# --- arguments --------------------------------------------------------------------------
+# --- the commands -----------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``plies`` argument parser: a sub-command for each of :data:`COMMAND_MODULES`."""
     parser = ArgumentParser(prog="plies", description="Adversarial search: minimax and its family.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
     common = search_arguments()
