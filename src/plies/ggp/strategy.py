@@ -19,7 +19,7 @@ the clock runs out:
    minimax with two roles, the paranoid model with more (every other role minimises our
    goal).  Where several roles choose at once, the search sees the pessimistic
    sequentialisation: we choose first and the others answer knowing our move
-   (:class:`plies.game.Sequentialized`).  That is the ``"pessimistic"`` option; by
+   (:class:`plies.wrappers.Sequentialized`).  That is the ``"pessimistic"`` option; by
    default (``"mixed"``) a step where several roles choose is played as a stage game
    instead: a mixed strategy from its linear program, drawn at random
    (:mod:`plies.ggp.stage`).  A depth cut-off is scored by the goal value
@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from plies.game import SIMULTANEOUS, GameWrapper, Sequentialized
+from plies.game import SIMULTANEOUS
 from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import Reasoner
@@ -59,6 +59,7 @@ from plies.gdl.terms import Term
 from plies.policy import SearchRequest, plan
 from plies.search import Limit, SearchResult
 from plies.search.engine import TranspositionTable
+from plies.wrappers import GameWrapper, Sequentialized
 
 log = logging.getLogger("plies.ggp")
 

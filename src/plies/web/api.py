@@ -68,7 +68,6 @@ from typing import Any, Final, cast
 
 from plies import games
 from plies.budget import Budget, StopSignal
-from plies.cli.args import algorithm_choices
 from plies.errors import IllegalActionError, PliesError
 from plies.game import (
     CHANCE,
@@ -79,7 +78,6 @@ from plies.game import (
     parse_action,
     play,
 )
-from plies.games.tree import TreeGame
 from plies.gdl import GdlGame
 from plies.gdl.parser import parse as parse_gdl
 from plies.gdl.validator import check as check_gdl
@@ -89,6 +87,7 @@ from plies.policy import (
     Deadline,
     Plan,
     SearchRequest,
+    algorithm_choices,
     auto_algorithm,
     find_player,
     jsonable,
@@ -102,6 +101,7 @@ from plies.policy import (
 from plies.policy import load_game as load_game_spec
 from plies.search import Limit, Quiescent, SearchResult
 from plies.search.common import Unit
+from plies.sources.tree import TreeGame
 from plies.viz import capture
 from plies.web.view import mover_label, own_actions, view
 
