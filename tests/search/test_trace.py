@@ -264,7 +264,7 @@ def test_chess_traces_the_selective_switches(fen: str, switches: dict[str, Any])
 
 
 def test_the_policy_layer_plans_a_traced_engine_search() -> None:
-    from plies.engine import SearchRequest, plan
+    from plies.policy import SearchRequest, plan
 
     c4 = load("connect4", width=5, height=4)
     root = c4.initial_state()

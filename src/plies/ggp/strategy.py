@@ -51,12 +51,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from plies.engine import SearchRequest, plan
 from plies.game import SIMULTANEOUS
 from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term
+from plies.policy import SearchRequest, plan
 from plies.search import Limit, SearchResult
 from plies.search.craft import TranspositionTable
 from plies.wrappers import GameWrapper, Sequentialized
@@ -446,7 +446,7 @@ def _run(
     t: Thinker, state: Any, clock: Clock, report: Callable[[SearchResult], None],
     *, all_values: bool,
 ) -> None:
-    """Iterative deepening with engine craft (the engine layer's plan), stopped by
+    """Iterative deepening with engine craft (the policy layer's plan), stopped by
     ``clock``; every finished iteration goes to ``report``.  ``all_values``: analysis."""
     left = clock.left()
     if left <= 0:

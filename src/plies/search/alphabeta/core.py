@@ -112,9 +112,10 @@ def alphabeta_kernel(
     def value(state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
         """The worker: the node prelude, then the move loop.
 
-        One function for both because a call per node would cost more than the rest of
-        a plain node's bookkeeping (W1-W3 in ``benchmarks/``); the parts it calls are
-        named after what they do.
+        The one long function of the core, on purpose: the prelude and the move loop
+        share one frame because a call per node would cost about as much as a plain
+        node's bookkeeping (W1 to W3 in ``benchmarks/``); everything rarer is a call to
+        a part named after what it does.
         """
         nonlocal nodes, leaves, evals, cutoffs, deepest, next_check
         # -- the node prelude: count, budget, terminal test, depth, cutoff test --------
