@@ -149,6 +149,8 @@ class Narrator:
         self.done = threading.Event()
         """Set once the line limit cut the narration: nothing more will be said."""
         self._entered: TraceEvent | None = None
+        self._roots = 0  # searches of the root so far
+        self._announced = False  # the last line announced the next search of the root
         self._progress = getattr(game, "turn_progress", None)
 
     @property
@@ -204,6 +206,8 @@ class Narrator:
             )
         if event.kind == "enter":  # said together with the tests that follow it
             self._entered = event
+            if not event.path:
+                self._roots += 1
             return
         if self.limit is not None and len(self.lines) >= self.limit:
             self._entered = None
@@ -213,7 +217,10 @@ class Narrator:
         text = self.sentence(event)
         if self._entered is not None:
             text = f"{self.arrival(self._entered, event.kind)} {text}"
+            if not self._entered.path and self._roots > 1 and not self._announced:
+                text = f"Search the root again, one ply deeper (iterative deepening). {text}"
             self._entered = None
+        self._announced = event.kind in ("window", "research") and not event.path
         line = "  " * len(event.path) + text
         self.lines.append(line)
         if self.echo is not None:
