@@ -18,6 +18,10 @@ Workloads: W1 to W3 of ``run.py`` (plies and the bare loop), W4 (Connect Four wi
 transposition table, move ordering and PVS, to depth 10: nodes per second), and traced
 searches of W1's alpha-beta and W4 at depth 8 (what a trace costs, reported as traced /
 untraced).
+
+``--opcodes`` counts instead the Python bytecode instructions each tree executes on
+smaller versions of the workloads (``sys.settrace`` with opcode events): a measure of the
+interpreter's work that no other process can disturb, the same on every run.
 """
 
 from __future__ import annotations
@@ -108,10 +112,50 @@ def measure(repeat: int) -> dict[str, Any]:
     return out
 
 
-def child(src: str, repeat: int) -> dict[str, Any]:
+def opcodes() -> dict[str, int]:
+    """Bytecode instructions executed by each (smaller) workload, warm."""
+    from adapters import make_plies
+
+    import plies
+
+    c4 = plies.games.load("connect4", scoring="winloss")
+    root = c4.initial_state()
+    runs: dict[str, Callable[[], Any]] = {
+        "W1 tic-tac-toe minimax, depth 5": make_plies("tictactoe", "minimax", 5).run,
+        "W1 tic-tac-toe alpha-beta": make_plies("tictactoe", "alphabeta", None).run,
+        "W2 Connect Four alpha-beta d6": make_plies("connect4", "alphabeta", 6).run,
+        "W3 tree alpha-beta": make_plies("tree", "alphabeta", None).run,
+        "W4 Connect Four engine d8": lambda: plies.alphabeta(
+            c4, root, plies.Limit(depth=8), **ENGINE
+        ),
+    }
+    out = {}
+    for name, run in runs.items():
+        run()
+        count = 0
+
+        def step(frame: Any, event: str, arg: Any) -> Any:
+            nonlocal count
+            count += event == "opcode"
+            return step
+
+        def enter(frame: Any, event: str, arg: Any) -> Any:
+            frame.f_trace_opcodes = True
+            return step
+
+        sys.settrace(enter)
+        try:
+            run()
+        finally:
+            sys.settrace(None)
+        out[name] = count
+    return out
+
+
+def child(src: str, repeat: int, what: str = "--measure") -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": src}
     done = subprocess.run(
-        [sys.executable, __file__, "--measure", "--repeat", str(repeat)],
+        [sys.executable, __file__, what, "--repeat", str(repeat)],
         env=env, capture_output=True, text=True, check=True,
     )
     return dict(json.loads(done.stdout))
@@ -124,14 +168,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--repeat", type=int, default=3, help="timed runs per workload per process")
     p.add_argument("--json", type=Path, help="write every measurement here")
+    p.add_argument("--opcodes", action="store_true", help="count bytecodes instead of timing")
     p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    if args.measure:
-        print(json.dumps(measure(args.repeat)))
+    if args.measure or args.count:
+        print(json.dumps(measure(args.repeat) if args.measure else opcodes()))
         return 0
     if not (args.before and args.after):
         p.error("give --before and --after (two src directories of plies)")
     sides = {"before": args.before, "after": args.after}
+    if args.opcodes:
+        counts = {side: child(src, 0, "--count") for side, src in sides.items()}
+        print("| workload | bytecodes before | after | after / before |")
+        print("|---|---:|---:|---:|")
+        for name, before in counts["before"].items():
+            after = counts["after"][name]
+            print(f"| {name} | {before:,} | {after:,} | {after / before:.3f} |")
+        return 0
     runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
     load = [os.getloadavg()]
     started = time.perf_counter()

@@ -180,7 +180,7 @@ def alphabeta_kernel(
                 return v
         # -- the move loop ------------------------------------------------------------------
         if forward is not None:  # extensions, singular extensions, late-move reductions
-            best, line, cut = forward(state, mover, moves, depth, ply, alpha, beta, entry)
+            best, line, alpha, beta = forward(state, mover, moves, depth, ply, alpha, beta, entry)
         else:
             child_depth = depth + step
             child = ply + 1
@@ -236,12 +236,11 @@ def alphabeta_kernel(
                                         emit("prune", state, ply, depth, mover, best, alpha,
                                              beta, pruned=remaining(moves, i))
                                 break
-            cut = alpha >= beta
         if line is None:
             raise no_actions(state)
         lines[ply] = line
         if entry is not None:
-            after(entry, best, cut, line)  # type: ignore[misc]
+            after(entry, best, alpha >= beta, line)  # type: ignore[misc]
         if emit is not None:
             emit("backup", state, ply, depth, mover, best, alpha, beta)
         return best

@@ -21,8 +21,8 @@ high (low), it returns ``beta`` (``alpha``), the node's cutoff value, else None.
 twice in a row.
 
 ``children(state, mover, moves, depth, ply, alpha, beta, entry)`` is the move loop with
-extensions and reductions, returning ``(best, line, cut)`` as the core's loop computes
-them:
+extensions and reductions, returning ``(best, line, alpha, beta)`` as the core's loop
+leaves them (the window narrowed by the children; ``alpha >= beta`` after a cutoff):
 
 - ``extension(state, action, child)``: a child it gives a positive number for is searched
   one ply deeper (at most one ply per move, and no deeper than
@@ -67,7 +67,7 @@ from plies.search.result import NULL_MOVE
 
 Quiesce = Callable[[Any, int, int, int, float, float], float]
 NullTest = Callable[[Any, int, Any, int, int, float, float], float | None]
-Children = Callable[..., tuple[float, Line, bool]]
+Children = Callable[..., tuple[float, Line, float, float]]
 
 
 def selective_part(
@@ -262,8 +262,8 @@ def _forward(ctx: Context, sw: Switches, singular: float | None) -> Children:
     def children(
         state: Any, mover: int, moves: Sequence[Any] | Staged, depth: int, ply: int,
         alpha: float, beta: float, entry: Any,
-    ) -> tuple[float, Line, bool]:
-        """The children of a node with extensions and reductions: ``(best, line, cut)``."""
+    ) -> tuple[float, Line, float, float]:
+        """The children of a node with extensions and reductions (see the module doc)."""
         maximizing = mover == player
         left = horizon - depth
         single = None
@@ -327,7 +327,7 @@ def _forward(ctx: Context, sw: Switches, singular: float | None) -> Children:
                         emit("prune", state, ply, depth, mover, best, alpha, beta,
                              pruned=remaining(moves, i))
                 break
-        return best, line, alpha >= beta
+        return best, line, alpha, beta
 
     return children
 
