@@ -515,9 +515,9 @@ def test_show_the_tree_of_the_last_search_draws_the_same_search(client: TestClie
 def test_the_servers_cap_stops_a_search_that_asked_for_more() -> None:
     """A request keeps its limit (the command line's search); the cap only stops it."""
     import plies
-    from plies.policy import Deadline, SearchRequest, load_game, plan
+    from plies.policy import Deadline, SearchRequest, plan
 
-    c4 = load_game("connect4")
+    c4 = games.load("connect4")
     request = SearchRequest(limit=plies.Limit(depth=30))
     result = plan(c4, c4.initial_state(), request).run(c4, c4.initial_state(),
                                                        stop=Deadline(0.2))
