@@ -496,8 +496,10 @@ def serve_games(specs: Sequence[str]) -> list[str]:
         name = info.name or spec
         if name in games.names() or name in SERVED:
             name = spec
+        own = getattr(game, "description", None)  # what the game says of itself, if text
+        described = own if isinstance(own, str) and own else info.description
         SERVED[name] = dataclasses.replace(
-            info, name=name, description=info.description or f"added by the server ({spec})"
+            info, name=name, description=described or f"added by the server ({spec})"
         )
         names.append(name)
     return names
