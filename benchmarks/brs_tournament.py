@@ -31,12 +31,13 @@ from typing import Any, Final
 from rich.console import Console
 
 from plies.engine import is_gdl_path, load_game
-from plies.game import GameWrapper, hook
+from plies.game import hook
 from plies.gdl.game import GdlGame
 from plies.ggp.strategy import GoalEvaluated
 from plies.parallel import fit_elo, tournament
 from plies.parallel.backends import LocalBackend
 from plies.parallel.cli import print_tournament
+from plies.wrappers import GameWrapper
 
 
 class CheckersProgress(GameWrapper[Any, Any]):

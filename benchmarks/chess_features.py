@@ -1,7 +1,7 @@
 """Does the evaluation's pawn structure and rook-file terms pay? A self-play match.
 
-plies with :data:`~plies.games.chess_eval.WEIGHTS` (every feature) against plies with
-:data:`~plies.games.chess_eval.PLAIN` (material, piece-square tables, bishop pair), both
+plies with :data:`~plies.games.chess.evaluation.WEIGHTS` (every feature) against plies with
+:data:`~plies.games.chess.evaluation.PLAIN` (material, piece-square tables, bishop pair), both
 through the in-process ``plies uci`` engine with ``go nodes N`` (a node budget of the
 main search: the same work for both sides whatever the machine's load), from ten
 balanced openings with colours alternating; prints each game and the score with an Elo
@@ -18,7 +18,7 @@ import sys
 import chess
 
 from plies.games.chess import Chess
-from plies.games.chess_eval import PLAIN, WEIGHTS, Weights
+from plies.games.chess.evaluation import PLAIN, WEIGHTS, Weights
 from plies.uci.protocol import UciEngine
 
 OPENINGS = [

@@ -287,7 +287,7 @@ OPENING = ("4453", -2)
 
 @dataclass
 class DedicatedSet:
-    """The dedicated solver (:mod:`plies.solvers.connect4`) on one file."""
+    """The dedicated solver (:mod:`plies.games.connect4.solver`) on one file."""
 
     name: str
     backend: str
@@ -310,7 +310,7 @@ def w5_dedicated(
     Then ``4453`` by Numba (the first Numba call also compiles the kernel, so a warm-up
     position goes first).
     """
-    from plies.solvers.connect4 import Connect4Solver, numba_available
+    from plies.games.connect4.solver import Connect4Solver, numba_available
 
     game = plies.games.load("connect4", scoring="pons")
     backends = ["numba", "python"] if numba_available() else ["python"]

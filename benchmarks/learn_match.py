@@ -2,7 +2,7 @@
 """Learned against hand-set weights: the same search, the same game, two evaluations.
 
     PYTHONPATH=src .venv/bin/python benchmarks/learn_match.py othello \\
-        --weights src/plies/games/weights/othello.json --depth 2 --openings 100 --seed 1
+        --weights src/plies/games/othello/weights/othello.json --depth 2 --openings 100 --seed 1
 
 Why not one ``plies tournament``: an engine with a fixed depth is deterministic up to
 exact ties, so the games of a tournament from one opening repeat each other and an Elo

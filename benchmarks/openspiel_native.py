@@ -4,7 +4,7 @@ position, same depth, same leaf evaluation at a cutoff (:func:`workloads.connect
 the pyspiel state's history, the benchmarks' shared W2 evaluation, |value| < 0.14).
 
 Both search the same C++ pyspiel states; plies goes through the adapter
-(:mod:`plies.games.openspiel`), which clones each state once per child as OpenSpiel's
+(:mod:`plies.sources.openspiel`), which clones each state once per child as OpenSpiel's
 search does.  Every row checks that the values agree.  Rows: OpenSpiel's alpha-beta; plies'
 plain alpha-beta (children in OpenSpiel's order); plies' alpha-beta with engine craft
 (transposition table keyed by position, history/killer move ordering, PVS).
@@ -30,7 +30,7 @@ from workloads import connect4_score
 
 import plies
 from plies.engine.games import load_game, position
-from plies.game import GameWrapper
+from plies.wrappers import GameWrapper
 
 
 class Scored(GameWrapper[Any, Any]):

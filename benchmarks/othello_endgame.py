@@ -2,7 +2,7 @@
 
 Positions come from seeded random games stopped at the given number of empty squares
 (the side to move has a move or must pass; finished games are skipped).  For each the
-dedicated solver (:class:`plies.solvers.othello.OthelloSolver`) reports the exact score,
+dedicated solver (:class:`plies.games.othello.solver.OthelloSolver`) reports the exact score,
 nodes, seconds and nodes per second; with ``--generic`` plain :func:`plies.alphabeta`
 and engine craft (``tt``, ``ordering``, ``pvs``) solve the same positions for comparison
 (slow beyond 12 empties); ``--selfplay`` takes the positions from games that the
@@ -26,7 +26,7 @@ import time
 
 import plies
 from plies.games.othello import Othello, OthelloState, OthelloWeights
-from plies.solvers.othello import OthelloSolver
+from plies.games.othello.solver import OthelloSolver
 
 
 def endgame(

@@ -316,7 +316,7 @@ def dedicated_lines(w5: dict[str, Any]) -> list[str]:
         return []
     generic = {s["name"]: s for s in w5["sets"]}
     lines = [
-        "### The dedicated solver (`plies.solvers.connect4`), same run",
+        "### The dedicated solver (`plies.games.connect4.solver`), same run",
         "",
         "Pons' final search (no opening book) over plain ints, strong scores checked "
         "exactly, a fresh table of 2**20 slots per position (not timed). Numba solves "

@@ -517,7 +517,7 @@ def test_connect4_analyze_with_the_solver(capsys: pytest.CaptureFixture[str]) ->
 def test_connect4_4453_is_solved(capsys: pytest.CaptureFixture[str]) -> None:
     # The opening the issue names: -2 (as Test_L1_R3 says).  With Numba about 20 s; as
     # Python about 10 minutes, so only with Numba (always there in CI: the test extra).
-    from plies.solvers.connect4 import numba_available
+    from plies.games.connect4.solver import numba_available
 
     if not numba_available():
         pytest.fail("Numba is missing: pip install 'plies[fast]' (the test extra has it)")

@@ -20,11 +20,6 @@ from plies.game import (
     HOOKS,
     METHODS,
     REQUIRED,
-    GameWrapper,
-    MultiMoveState,
-    MultiMoveTurns,
-    OpponentsAsChance,
-    Sequentialized,
     check_definition,
     format_player_action,
     game_ops,
@@ -33,6 +28,13 @@ from plies.game import (
 )
 from plies.search.mate import MateDistance
 from plies.search.quiescence import Quiescent
+from plies.wrappers import (
+    GameWrapper,
+    MultiMoveState,
+    MultiMoveTurns,
+    OpponentsAsChance,
+    Sequentialized,
+)
 
 
 class Counter:

@@ -163,11 +163,11 @@ def test_save_weights_refuses_what_it_cannot_write(tmp_path: Path) -> None:
 
 
 def test_the_shipped_othello_weights_load() -> None:
-    """src/plies/games/weights/othello.json (README, "Learned evaluations") is a valid file
-    for Othello, made by logistic regression on 600 self-play games at depth 2."""
+    """src/plies/games/othello/weights/othello.json (README, "Learned evaluations") is a
+    valid file for Othello, made by logistic regression on 600 self-play games at depth 2."""
     from importlib import resources
 
-    path = resources.files("plies.games").joinpath("weights", "othello.json")
+    path = resources.files("plies.games.othello").joinpath("weights", "othello.json")
     weights = load_weights(str(path), Othello())
     assert set(weights) == set(FEATURES)
     training = read_weights_file(str(path))["training"]

@@ -15,10 +15,11 @@ import pytest
 
 import plies
 from plies.errors import UnsupportedGameError
-from plies.game import OpponentsAsChance, default_random_playout, game_ops, hook
+from plies.game import default_random_playout, game_ops, hook
 from plies.games import load
 from plies.gdl import load_game
 from plies.search import Limit
+from plies.wrappers import OpponentsAsChance
 from tests.data import GDL_DATA
 
 LIMITS = (0, 1, 2, 7, 500)

@@ -19,19 +19,7 @@ from plies.errors import (
     UnknownGameError,
     UnsupportedGameError,
 )
-from plies.game import (
-    CHANCE,
-    SIMULTANEOUS,
-    Game,
-    GameWrapper,
-    MultiMoveRules,
-    MultiMoveState,
-    MultiMoveTurns,
-    OpponentsAsChance,
-    PartialJoint,
-    Sequentialized,
-    play,
-)
+from plies.game import CHANCE, SIMULTANEOUS, Game, play
 from plies.imperfect import ImperfectInformation, Observable
 from plies.search import (
     ALGORITHMS,
@@ -58,6 +46,15 @@ from plies.search import (
     solve_matrix_game,
 )
 from plies.search.engine import TranspositionTable
+from plies.wrappers import (
+    GameWrapper,
+    MultiMoveRules,
+    MultiMoveState,
+    MultiMoveTurns,
+    OpponentsAsChance,
+    PartialJoint,
+    Sequentialized,
+)
 
 __version__ = "0.1.0"
 

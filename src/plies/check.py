@@ -41,7 +41,6 @@ from plies.game import (
     SIMULTANEOUS,
     Game,
     GameOps,
-    GameWrapper,
     default_player_actions,
     format_action,
     format_player_action,
@@ -50,6 +49,7 @@ from plies.game import (
     parse_action,
 )
 from plies.imperfect import REQUIRED_IMPERFECT, check_worlds
+from plies.wrappers import GameWrapper
 
 Status = Literal["pass", "warn", "fail", "skip"]
 

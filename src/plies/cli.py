@@ -247,7 +247,7 @@ def cmd_games(console: Console, args: argparse.Namespace) -> int:
 
 
 def cmd_openspiel_games(console: Console) -> int:
-    from plies.games.openspiel import openspiel_games
+    from plies.sources.openspiel import openspiel_games
 
     infos = openspiel_games()
     table = Table(

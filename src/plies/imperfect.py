@@ -31,7 +31,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from plies.errors import UnsupportedGameError
-from plies.game import GameWrapper
+from plies.wrappers import GameWrapper
 
 S = TypeVar("S")
 A = TypeVar("A")

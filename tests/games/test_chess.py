@@ -12,7 +12,7 @@ import plies
 from plies.errors import GameFormatError, IllegalActionError
 from plies.games import load, names
 from plies.games.chess import EVAL_CAP, WIN, Chess, ChessState, position_key
-from plies.games.chess_eval import WEIGHTS, Evaluator, Weights
+from plies.games.chess.evaluation import WEIGHTS, Evaluator, Weights
 from plies.search.quiescence import Quiescent
 
 
@@ -533,7 +533,7 @@ def square(name: str) -> int:
 
 
 def test_doubled_isolated_and_passed_pawns_score_by_their_weights() -> None:
-    from plies.games.chess_eval import unpack
+    from plies.games.chess.evaluation import unpack
 
     e = Evaluator()
     c2, c3 = 1 << square("c2"), 1 << square("c3")
@@ -564,7 +564,7 @@ def pawn_terms_by_definition(w: Weights, own: set[int], enemy: set[int], white: 
 def test_pawn_structure_follows_the_definitions_on_random_pawns() -> None:
     import random
 
-    from plies.games.chess_eval import unpack
+    from plies.games.chess.evaluation import unpack
 
     rng = random.Random(12)
     e = Evaluator()
@@ -593,7 +593,7 @@ def test_rooks_on_open_and_half_open_files() -> None:
 
 
 def test_plain_weights_are_the_evaluation_without_pawn_structure_and_rook_files() -> None:
-    from plies.games.chess_eval import PLAIN
+    from plies.games.chess.evaluation import PLAIN
 
     # The values of the evaluation before pawn structure and rook files (perft positions
     # 2 to 5 and a Queen's Gambit middlegame), and the values with them.

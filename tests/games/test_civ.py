@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from plies.errors import GameFormatError
-from plies.game import MultiMoveState, MultiMoveTurns
 from plies.games.civ import BUILD, FARM, RAID, CivRules, CivState, civ
+from plies.wrappers import MultiMoveState, MultiMoveTurns
 from tests.conformance import check_game
 
 

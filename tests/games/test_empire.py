@@ -8,7 +8,6 @@ import pytest
 
 import plies
 from plies.errors import GameFormatError, OptionError
-from plies.game import MultiMoveState
 from plies.games import load
 from plies.games.empire import (
     GROW,
@@ -22,7 +21,8 @@ from plies.games.empire import (
     EmpireState,
     EmpireWeights,
 )
-from plies.games.empire_eval import FEATURE_NAMES
+from plies.games.empire.evaluation import FEATURE_NAMES
+from plies.wrappers import MultiMoveState
 from tests.clirun import plain_pipe, run  # noqa: F401 (autouse fixture)
 from tests.conformance import check_game
 

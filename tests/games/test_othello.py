@@ -24,7 +24,7 @@ from plies.games.othello import (
     make_state,
     stable_discs,
 )
-from plies.solvers.othello import OthelloSolver
+from plies.games.othello.solver import OthelloSolver
 from tests.clirun import plain_pipe, run, run_json  # noqa: F401 (autouse fixture)
 from tests.conformance import check_game
 

@@ -10,7 +10,6 @@ import pytest
 import plies
 from plies import CHANCE, Limit
 from plies.errors import GameFormatError, IllegalActionError
-from plies.game import OpponentsAsChance
 from plies.games import load, parse_options
 from plies.games.pacman import (
     EAST,
@@ -37,6 +36,7 @@ from plies.games.pacman import (
     pacman,
     random_ghost,
 )
+from plies.wrappers import OpponentsAsChance
 from tests.clirun import plain_pipe, run  # noqa: F401  (plain_pipe: an autouse fixture)
 from tests.conformance import check_game
 

@@ -8,9 +8,9 @@ import pytest
 
 import plies
 from plies.errors import OptionError
-from plies.game import OpponentsAsChance
 from plies.games import load
 from plies.search.narrate import RULES, format_number, narration_rule
+from plies.wrappers import OpponentsAsChance
 
 
 def narrate(name: str, search: str, rule: str, limit: plies.Limit | None = None,

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import plies
 from plies.errors import GameFormatError, UnsupportedGameError
-from plies.game import CHANCE, SIMULTANEOUS, Game, PartialJoint, Sequentialized, play
+from plies.game import CHANCE, SIMULTANEOUS, Game, play
 from plies.games import load
 from plies.games.matrix import Goofspiel, MatrixGame, rock_paper_scissors
 from plies.search.common import Limit, TraceEvent, run
@@ -33,6 +33,7 @@ from plies.search.simultaneous import (
     simultaneous,
     solve_matrix_game,
 )
+from plies.wrappers import PartialJoint, Sequentialized
 from tests.conformance import check_game
 from tests.search.randomtree import RandomTree, random_trees
 

@@ -325,7 +325,7 @@ def test_a_search_inside_an_evaluate_is_not_deepened_by_iterations() -> None:
     inner = plies.Limit(depth=2)
     seen: list[int] = []
 
-    class Looking(plies.game.GameWrapper[Any, Any]):
+    class Looking(plies.wrappers.GameWrapper[Any, Any]):
         def evaluate(self, state: Any, player: int) -> float:
             seen.append(plies.minimax(ttt, state, inner, player=player).stats.nodes)
             return 0.0

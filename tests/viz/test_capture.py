@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 import plies
 from plies.errors import OptionError, PliesError, SearchLimitError
-from plies.game import CHANCE, GameWrapper
+from plies.game import CHANCE
 from plies.games import load
 from plies.viz import SearchTree, TreeNode, TreeTooLargeError, capture
+from plies.wrappers import GameWrapper
 from tests.search.randomtree import RandomTree, random_trees
 
 SETTINGS = settings(

@@ -25,7 +25,7 @@ from plies import games
 from plies.budget import Budget, read_text
 from plies.errors import GameFormatError, IllegalActionError, OptionError, quoted
 from plies.game import Game, play
-from plies.games.openspiel import is_openspiel_spec, load_openspiel
+from plies.sources.openspiel import is_openspiel_spec, load_openspiel
 
 GDL_SUFFIXES: Final = (".kif", ".gdl")
 """File suffixes read as General Game Playing descriptions."""

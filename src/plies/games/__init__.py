@@ -7,14 +7,9 @@ True
 NimState(piles=(1, 2), mover=0)
 """
 
+from plies.game.options import BOOL, INT, INTS, OPTIONAL_INT, Option, OptionType
 from plies.games.registry import (
-    BOOL,
-    INT,
-    INTS,
-    OPTIONAL_INT,
     GameInfo,
-    Option,
-    OptionType,
     describe,
     info,
     is_tree_path,
@@ -25,8 +20,8 @@ from plies.games.registry import (
     parse_options,
     register,
 )
-from plies.games.spec import is_spec, load_spec, spec_options
-from plies.games.tree import TreeGame
+from plies.sources.python import is_spec, load_spec, spec_options
+from plies.sources.tree import TreeGame
 
 __all__ = [
     "BOOL",

@@ -3,8 +3,8 @@
 This is the setting of the tutorial's multi-move formulation: every agent makes ``moves``
 moves per turn (Get-Move-Count), agents take turns 0, 1, ..., N-1, and a *round* is over
 when every agent has used its moves.  The rules below know nothing about turns; they
-are a :class:`~plies.game.MultiMoveRules` and :func:`civ` wraps them in
-:class:`~plies.game.MultiMoveTurns`, which keeps the agent index, move count and round
+are a :class:`~plies.wrappers.MultiMoveRules` and :func:`civ` wraps them in
+:class:`~plies.wrappers.MultiMoveTurns`, which keeps the agent index, move count and round
 counter in the state.
 
 Rules: every civilisation starts with ``food`` food and no cities.  Each move, the
@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError
-from plies.game import MultiMoveTurns
+from plies.wrappers import MultiMoveTurns
 
 FARM: Final = "farm"
 BUILD: Final = "build"
@@ -58,7 +58,7 @@ class CivState(NamedTuple):
 
 
 class CivRules:
-    """The rules of the toy Civilization as :class:`~plies.game.MultiMoveRules`."""
+    """The rules of the toy Civilization as :class:`~plies.wrappers.MultiMoveRules`."""
 
     zero_sum = False
     name = "civ"

@@ -4,7 +4,7 @@ Both players choose at once, so every decision node is ``SIMULTANEOUS``: ``actio
 lists the joint actions ``(row's action, column's action)``, ``player_actions`` each
 player's own, and a joint action is written ``"rock/paper"``.  Search them with
 :func:`plies.search.simultaneous.simultaneous` (mixed strategies), or with any turn-based
-search after :class:`plies.game.Sequentialized`.
+search after :class:`plies.wrappers.Sequentialized`.
 
 :class:`MatrixGame` is a normal-form game: a payoff table, played ``rounds`` times with
 the payoffs added up (each round's choice is made knowing the earlier rounds).  The

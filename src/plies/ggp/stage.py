@@ -36,7 +36,7 @@ It is anytime: a move drawn uniformly from our legal moves is ready at once, and
 finished search iteration (or each periodic solution of the Monte Carlo matrix) offers
 its drawn move to the :class:`~plies.ggp.thinker.Choice`.  The option
 ``simultaneous="pessimistic"`` keeps the older behaviour instead
-(:class:`plies.game.Sequentialized`: we choose first and the others answer knowing our
+(:class:`plies.wrappers.Sequentialized`: we choose first and the others answer knowing our
 move, a pure strategy).
 """
 

@@ -19,7 +19,7 @@ so far whenever the clock runs out:
    minimax with two roles, the paranoid model with more (every other role minimises our
    goal).  Where several roles choose at once, the search sees the pessimistic
    sequentialisation: we choose first and the others answer knowing our move
-   (:class:`plies.game.Sequentialized`).  That is the ``"pessimistic"`` option; by
+   (:class:`plies.wrappers.Sequentialized`).  That is the ``"pessimistic"`` option; by
    default (``"mixed"``) a step where several roles choose is played as a stage game
    instead: a mixed strategy from its linear program, drawn at random
    (:mod:`plies.ggp.stage`).  A depth cut-off is scored by the goal value
@@ -53,7 +53,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from plies.engine import SearchRequest, plan
-from plies.game import SIMULTANEOUS, Sequentialized
+from plies.game import SIMULTANEOUS
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term
@@ -77,6 +77,7 @@ from plies.ggp.thinker import (
 )
 from plies.ggp.uct import uct_move
 from plies.search import Limit, SearchResult
+from plies.wrappers import Sequentialized
 
 __all__ = [  # the pieces of plies.ggp.thinker are still importable from here
     "MAX_PLAYOUT_STEPS",

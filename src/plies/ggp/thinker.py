@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from plies.game import GameWrapper
 from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.terms import Term
 from plies.search.engine import TranspositionTable
+from plies.wrappers import GameWrapper
 
 MIN_SEARCH_DEPTH = 1.5
 """Below this estimated depth (steps, see :meth:`Profile.depth`) the player does not

@@ -21,7 +21,8 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from plies.errors import OptionError
-from plies.game import Game, GameWrapper, hook
+from plies.game import Game, hook
+from plies.wrappers import GameWrapper
 
 UNWRAPPED = ("extension", "null_move", "is_quiet")
 """Hooks set on the wrapper only when the wrapped game has them (never forwarded raw)."""

@@ -23,8 +23,9 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from plies.errors import OptionError
-from plies.game import CHANCE, SIMULTANEOUS, OpponentsAsChance, format_action
+from plies.game import CHANCE, SIMULTANEOUS, format_action
 from plies.search.common import SearchResult, TraceEvent
+from plies.wrappers import OpponentsAsChance
 
 __all__ = ["NOISE", "RULES", "Narrator", "format_number", "narration_rule"]
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from plies.game import Game, GameOps, GameWrapper, game_ops
+from plies.game import Game, GameOps, game_ops
 from plies.search.common import INF
 from plies.search.kernels import Kernel, alphabeta_kernel
+from plies.wrappers import GameWrapper
 
 S = TypeVar("S")
 A = TypeVar("A")

@@ -16,7 +16,7 @@ zero-sum, it is the searching player's *security level*: what it can guarantee, 
 strategies, against opponents who coordinate (their joint replies are the columns, so a
 coalition may correlate its mixed strategy).
 
-The cheaper alternative needs no LP: :class:`plies.game.Sequentialized` turns every
+The cheaper alternative needs no LP: :class:`plies.wrappers.Sequentialized` turns every
 simultaneous stage into turn nodes (the searching player chooses first and the others
 answer knowing its move), so that any turn-based search applies; that value is a lower
 bound of this one, and the optimistic order (the searching player moves last) an upper

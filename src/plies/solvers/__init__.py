@@ -2,8 +2,9 @@
 
 The generic searches of :mod:`plies.search` read a game only through the ``Game``
 protocol.  A dedicated solver may know one game's representation; it exists only where
-measurements show the generic engine cannot do the job (see each module).  Layering:
-``games <- search <- solvers <- cli``; no game imports a solver.
+measurements show the generic engine cannot do the job (see each module).  Each lives in
+its game's package (:mod:`plies.games.connect4.solver`, :mod:`plies.games.othello.solver`),
+imported by none of the game's rule modules; :func:`solver_for` finds the one a game has.
 
 >>> from plies.games import load
 >>> solver_for(load("tictactoe")) is None
@@ -17,9 +18,9 @@ from typing import Any, overload
 
 from plies.errors import OptionError
 from plies.games.connect4 import Connect4
+from plies.games.connect4.solver import Connect4Solver
 from plies.games.othello import Othello
-from plies.solvers.connect4 import Connect4Solver
-from plies.solvers.othello import OthelloSolver
+from plies.games.othello.solver import OthelloSolver
 
 _SOLVERS: weakref.WeakKeyDictionary[Any, dict[str, Connect4Solver | OthelloSolver]] = (
     weakref.WeakKeyDictionary()
@@ -37,8 +38,8 @@ def solver_for(game: Any, backend: str = "auto") -> Connect4Solver | OthelloSolv
 def solver_for(game: Any, backend: str = "auto") -> Connect4Solver | OthelloSolver | None:
     """The dedicated exact solver of ``game``, kept per game and backend; None if it has none.
 
-    Connect Four has :class:`~plies.solvers.connect4.Connect4Solver`; Othello has the
-    endgame solver :class:`~plies.solvers.othello.OthelloSolver` (pure Python: backend
+    Connect Four has :class:`~plies.games.connect4.solver.Connect4Solver`; Othello has the
+    endgame solver :class:`~plies.games.othello.solver.OthelloSolver` (pure Python: backend
     ``auto`` or ``python``), practical for the last 14 or so empty squares.
     """
     if isinstance(game, Othello):

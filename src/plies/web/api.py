@@ -96,12 +96,12 @@ from plies.game import (
     parse_action,
     play,
 )
-from plies.games.tree import TreeGame
 from plies.gdl import GdlGame
 from plies.gdl.parser import parse as parse_gdl
 from plies.gdl.validator import check as check_gdl
 from plies.search import Limit, Quiescent, SearchResult
 from plies.search.common import Unit
+from plies.sources.tree import TreeGame
 from plies.viz import capture
 from plies.web.view import mover_label, own_actions, view
 

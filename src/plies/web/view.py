@@ -49,10 +49,10 @@ from plies.game import (
 )
 from plies.games.chess import Chess
 from plies.games.connect4 import Connect4
-from plies.games.openspiel import OpenSpielGame
 from plies.games.othello import PASS, Othello
 from plies.games.pacman import STOP, Pacman, PacmanState
 from plies.games.tictactoe import TicTacToe
+from plies.sources.openspiel import OpenSpielGame
 
 CHESS_GLYPHS: Final = dict(zip("KQRBNPkqrbnp", "♚♛♜♝♞♟" * 2, strict=True))
 """The Unicode chess pieces by their FEN letter (upper case White): the solid shapes for

@@ -18,8 +18,8 @@ import plies
 from plies.engine.games import GameSpec, load_game, position
 from plies.errors import GameFormatError, GameSpecError, IllegalActionError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS
-from plies.games.openspiel import OpenSpielGame, is_openspiel_spec, load_openspiel
 from plies.search.simultaneous import solve_matrix_game
+from plies.sources.openspiel import OpenSpielGame, is_openspiel_spec, load_openspiel
 from tests.clirun import fail, plain_pipe, run, run_json  # noqa: F401 (autouse fixture)
 from tests.conformance import check_game
 
@@ -312,7 +312,7 @@ def test_blotto_values_equal_nashpys_linear_program(spiel: Any, params: str) -> 
 def test_goofspiel_is_fair_and_its_bounds_hold(spiel: Any) -> None:
     # Goofspiel is symmetric, so its value is 0; the sequentialised searches bound it
     # (the searching player choosing first: a lower bound; last: an upper bound).
-    from plies.game import Sequentialized
+    from plies.wrappers import Sequentialized
 
     game = load_game("openspiel:goofspiel(num_cards=3)")
     start = game.initial_state()

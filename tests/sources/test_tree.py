@@ -11,7 +11,7 @@ import pytest
 from plies.errors import GameFormatError
 from plies.game import CHANCE, parse_action
 from plies.games import load
-from plies.games.tree import TreeGame
+from plies.sources.tree import TreeGame
 from tests.conformance import check_game
 
 TREES = Path(__file__).resolve().parents[2] / "src" / "plies" / "games" / "trees"
@@ -326,7 +326,7 @@ def test_deep_trees_are_fine() -> None:
 
 
 def _chain(depth: int) -> Any:
-    from plies.games._treeparse import LEAF, PLAYER, RawNode, Where
+    from plies.sources.treeparse import LEAF, PLAYER, RawNode, Where
 
     node = RawNode(LEAF, Where(), values=(1.0,), scalar=True)
     for i in range(depth):

@@ -47,9 +47,14 @@ implements the linear-evaluation protocol by duck typing: ``feature_names``,
 ``features(state, player)``, ``feature_weights()`` and ``with_weights(weights)``.
 
 **Best-Reply Search hook**: ``pass_turn_to(state, player)`` (inherited from
-:class:`~plies.game.MultiMoveTurns`) returns the state in which ``player`` moves at the
+:class:`~plies.wrappers.MultiMoveTurns`) returns the state in which ``player`` moves at the
 start of its turn, the empires in between having skipped their turns (their end-of-turn
 income still comes in).
+
+The package: this module holds the rules (:class:`EmpireRules`, :class:`EmpireState`);
+:mod:`plies.games.empire.game` the game (:class:`~plies.games.empire.game.Empire`, the
+rules under multi-move turns), :mod:`plies.games.empire.evaluation` the features and
+weights, :mod:`plies.games.empire.maps` the maps.
 
 Representation: the rules' state is an :class:`EmpireState` of tuples of small ints
 (hashable, its own transposition key); a city is ``(square, owner, population)``, a unit
@@ -57,6 +62,7 @@ Representation: the rules' state is an :class:`EmpireState` of tuples of small i
 col`` with row 0 at the top; people read them as in chess (``a1`` bottom left).  An
 action is a tuple ``(kind, from, to)`` of ints.
 
+>>> from plies.games.empire import Empire
 >>> game = Empire(map="small")
 >>> s = game.initial_state()
 >>> [game.format_action(s, a) for a in game.actions(s)]
@@ -65,20 +71,11 @@ action is a tuple ``(kind, from, to)`` of ints.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, replace
+from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from plies.errors import GameFormatError, IllegalActionError, OptionError
-from plies.game import MultiMoveState, MultiMoveTurns, match_action
-from plies.games.empire_eval import (
-    CITY_POINTS,
-    FEATURE_NAMES,
-    SCIENCE_POINTS,
-    EmpireWeights,
-    features,
-)
-from plies.games.empire_maps import DEFAULT_MAP, HILLS, MAPS, PLAIN, WATER, parse_map
+from plies.errors import GameFormatError
+from plies.games.empire.maps import DEFAULT_MAP, HILLS, PLAIN, WATER, parse_map
 
 GROW: Final = 0
 STUDY: Final = 1
@@ -101,8 +98,9 @@ MAX_MOVES: Final = 3
 SETTLE_DISTANCE: Final = 2
 SCIENCE_GOAL: Final = 400
 TURNS: Final = 300
-
-_WORDS: Final = frozenset({"grow", "study", "train", "settle"})
+CITY_POINTS: Final = 3
+SCIENCE_POINTS: Final = 10
+"""The score's points per city and for research at the goal."""
 
 NAMES: Final = ("Rome", "Egypt", "China", "Maya", "Inca", "Zulu")
 LETTERS: Final = "ABCDEF"
@@ -119,7 +117,7 @@ class EmpireState(NamedTuple):
 
 
 class EmpireRules:
-    """The rules of Empire as :class:`~plies.game.MultiMoveRules` (the wrapper keeps turns)."""
+    """The rules of Empire as :class:`~plies.wrappers.MultiMoveRules` (the wrapper keeps turns)."""
 
     zero_sum = False
     name = "empire"
@@ -427,136 +425,3 @@ class EmpireRules:
             status = f"{end[0]} victory: {names} (after {state.turn} turns)"
         lines.append(status)
         return "\n".join(lines)
-
-
-# --- the game --------------------------------------------------------------------------------
-
-
-class Empire(MultiMoveTurns[EmpireState, Action]):
-    """Empire as a :class:`~plies.game.Game`: :class:`EmpireRules` under multi-move turns.
-
-    ``players`` 3..6, ``map`` a built-in name (:data:`MAPS`) or rows split at ``/``,
-    ``turns`` the turn limit, ``science`` the research that wins, ``weights`` the
-    evaluation's (default: the hand-set :class:`EmpireWeights`).
-    """
-
-    feature_names: tuple[str, ...] = FEATURE_NAMES
-
-    def __init__(
-        self, players: int = 3, map: str | Sequence[str] = DEFAULT_MAP,
-        turns: int = TURNS, science: int = SCIENCE_GOAL, weights: EmpireWeights | None = None,
-    ) -> None:
-        rules = EmpireRules(players, map, turns, science)
-        super().__init__(rules, moves=rules.move_count)
-        self.empire = rules
-        self.weights = EmpireWeights() if weights is None else weights
-        self._weights = tuple(getattr(self.weights, n) for n in FEATURE_NAMES)
-
-    # The linear-evaluation protocol (plies.linear, by duck typing).
-
-    def features(self, state: MultiMoveState[EmpireState], player: int) -> tuple[float, ...]:
-        """:data:`FEATURE_NAMES` of ``state`` from ``player``'s point of view."""
-        return features(self.empire, state.base, player)
-
-    def feature_weights(self) -> dict[str, float]:
-        return asdict(self.weights)
-
-    def with_weights(self, weights: Mapping[str, float]) -> Empire:
-        """The same game evaluated with ``weights`` (names not given keep theirs).
-
-        Raises:
-            OptionError: a name that is not a feature (the message lists them).
-        """
-        unknown = sorted(set(weights) - set(FEATURE_NAMES))
-        if unknown:
-            raise OptionError(
-                f"unknown empire feature(s) {', '.join(unknown)}; "
-                f"features are {', '.join(FEATURE_NAMES)}"
-            )
-        new = replace(self.weights, **{k: float(v) for k, v in weights.items()})
-        r = self.empire
-        return Empire(r.num_players, r.rows, r.turns, r.science_goal, new)
-
-    def evaluate(self, state: MultiMoveState[EmpireState], player: int) -> float:
-        """The utility at the end; else the weighted feature sum, clipped to [0, 1]."""
-        base = state.base
-        if self.empire.is_terminal(base):
-            return self.empire.utility(base, player)
-        total = 0.0
-        for w, f in zip(self._weights, features(self.empire, base, player), strict=True):
-            total += w * f
-        return 0.0 if total < 0.0 else 1.0 if total > 1.0 else total
-
-    def parse_action(self, state: MultiMoveState[EmpireState], text: str) -> Action:
-        """The legal action written as ``text``; a move may use ``-`` or ``x`` either way."""
-        try:
-            action: Action = match_action(self, state, text)
-            return action
-        except IllegalActionError:
-            swapped = text.replace("x", "-") if "x" in text else text.replace("-", "x")
-            action = match_action(self, state, swapped)
-            return action
-
-    def order_hint(
-        self, state: MultiMoveState[EmpireState], actions: Sequence[Action]
-    ) -> list[Action]:
-        """Move ordering for engine craft: attacks and captures first, then settling and
-        training, then the rest in their order (a stable sort)."""
-        base = state.base
-        hostile = {u[0] for u in base.units if u[1] != state.agent}
-        hostile.update(c[0] for c in base.cities if c[1] != state.agent)
-
-        def rank(action: Action) -> int:
-            kind = action[0]
-            if kind == MOVE:
-                return 0 if action[2] in hostile else 3
-            return 1 if kind in (SETTLE, TRAIN) else 2
-
-        return sorted(actions, key=rank)
-
-    def split_moves(self, text: str) -> list[str]:
-        """The moves of a typed list: ``grow b6, b6-c6`` or ``grow b6 b6-c6``.
-
-        Split at commas and blanks, a word (``grow``, ``study``, ``train``, ``settle``)
-        staying with the square after it.
-        """
-        moves: list[str] = []
-        for token in text.replace(",", " ").split():
-            if moves and moves[-1].lower() in _WORDS:
-                moves[-1] = f"{moves[-1]} {token}"
-            else:
-                moves.append(token)
-        return moves
-
-    def victory(self, state: MultiMoveState[EmpireState]) -> tuple[str, tuple[int, ...]] | None:
-        """``(victory, winners)`` once the game is over (victory: ``"conquest"``,
-        ``"science"`` or ``"score"``), else None."""
-        return self.empire.victory(state.base)
-
-    def outcome(self, state: MultiMoveState[EmpireState]) -> str:
-        """``"conquest victory: A Rome"`` and the like, or ``"*"`` while the game goes on."""
-        end = self.empire.victory(state.base)
-        if end is None:
-            return "*"
-        return f"{end[0]} victory: {', '.join(self.player_name(p) for p in end[1])}"
-
-    def render(self, state: MultiMoveState[EmpireState]) -> str:
-        """The map, a legend, each empire's numbers and whose move it is."""
-        board = self.empire.render(state.base)
-        if self.is_terminal(state):
-            return board
-        made, limit = self.turn_progress(state)
-        return f"{board}: {self.player_name(state.agent)} to move (move {made + 1} of {limit})"
-
-
-def empire(
-    players: int = 3, map: str = DEFAULT_MAP, turns: int = TURNS, science: int = SCIENCE_GOAL,
-) -> Empire:
-    """The registry's factory: Empire with the given options and the hand-set weights."""
-    return Empire(players, map, turns, science)
-
-
-__all__ = [
-    "DEFAULT_MAP", "FEATURE_NAMES", "MAPS", "Action", "Empire", "EmpireRules", "EmpireState",
-    "EmpireWeights", "empire", "parse_map",
-]

@@ -9,12 +9,12 @@ it is imported when a :class:`Chess` game is made, never by ``import plies``.
   in SAN (``format_action``) and may type SAN or UCI (``parse_action``: ``"Nf3"``,
   ``"g1f3"``).
 - **States**: :class:`ChessState`, immutable and hashable; ``result`` makes the child's
-  board directly (:func:`plies.games.chess_moves.play`: what python-chess's
+  board directly (:func:`plies.games.chess.moves.play`: what python-chess's
   ``copy(stack=False)`` + ``push`` make, at a third of the cost), never touching its
   input.  A state computes its legal moves, check, pins and outcome once, on first
   use, and carries the evaluation's material sum from its parent.
 - **Speed**: the moves, the terminal test and the quiescence moves come from
-  :mod:`plies.games.chess_moves` (python-chess's attack tables without its generator
+  :mod:`plies.games.chess.moves` (python-chess's attack tables without its generator
   layers; python-chess's generator in check), equal to python-chess's by test.
 - **The end**: checkmate, stalemate, insufficient material (python-chess's test), a
   halfmove clock of 100 (the fifty-move rule, *claimable* in the rules, taken as a draw
@@ -28,7 +28,7 @@ it is imported when a :class:`Chess` game is made, never by ``import plies``.
   from the given position, for playouts and tournaments.
 - **Utility**: ``+WIN`` / ``-WIN`` / 0 for a win, loss or draw of ``player``, with
   ``utility_range == (-WIN, WIN)``.  ``evaluate`` is the weighted-feature evaluation of
-  :mod:`plies.games.chess_eval` in centipawns from ``player``'s side, capped at
+  :mod:`plies.games.chess.evaluation` in centipawns from ``player``'s side, capped at
   :data:`EVAL_CAP`, so every win outranks every heuristic value and mate-distance
   scores (:mod:`plies.search.mate`) stay apart from them.
 - **Hooks** for engines: ``order_hint`` (promotions, then captures by MVV-LVA, then the
@@ -53,8 +53,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
 from plies.game import Game
-from plies.games.chess_eval import WEIGHTS, Evaluator, Weights
-from plies.games.chess_moves import (
+from plies.games.chess.evaluation import WEIGHTS, Evaluator, Weights
+from plies.games.chess.moves import (
     ORDER_VALUE,
     has_legal_move,
     king_safety,

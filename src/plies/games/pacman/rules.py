@@ -32,7 +32,7 @@ Pacman starves (see the tests).
 
 Ghost kinds (:data:`GHOST_KINDS`, the registry's ``ghost`` option): ``minimax`` ghosts are
 players that every search searches; ``random`` and ``directional`` ghosts are chance nodes
-(:func:`ghost_model`: :class:`~plies.game.OpponentsAsChance` with :func:`random_ghost` or
+(:func:`ghost_model`: :class:`~plies.wrappers.OpponentsAsChance` with :func:`random_ghost` or
 :func:`directional_ghost`), the model of the project's expectimax agent.
 
 Representation: a :class:`PacmanState` named tuple of ints and tuples, immutable and its
@@ -59,26 +59,27 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError, IllegalActionError
-from plies.game import Game, OpponentsAsChance
+from plies.game import Game
 
-# The maze, its characters and the directions are pacman_maze's, re-exported here.
-from plies.games.pacman_maze import CAPSULE as CAPSULE
-from plies.games.pacman_maze import DEFAULT_LAYOUT as DEFAULT_LAYOUT
-from plies.games.pacman_maze import DIRECTIONS as DIRECTIONS
-from plies.games.pacman_maze import EAST as EAST
-from plies.games.pacman_maze import EMPTY as EMPTY
-from plies.games.pacman_maze import FOOD as FOOD
-from plies.games.pacman_maze import GHOST as GHOST
-from plies.games.pacman_maze import LAYOUTS as LAYOUTS
-from plies.games.pacman_maze import NORTH as NORTH
-from plies.games.pacman_maze import PACMAN as PACMAN
-from plies.games.pacman_maze import SCARED_GHOST as SCARED_GHOST
-from plies.games.pacman_maze import SOUTH as SOUTH
-from plies.games.pacman_maze import STOP as STOP
-from plies.games.pacman_maze import WALL as WALL
-from plies.games.pacman_maze import WEST as WEST
-from plies.games.pacman_maze import Maze as Maze
-from plies.games.pacman_maze import bits
+# The maze, its characters and the directions are the maze module's, re-exported here.
+from plies.games.pacman.maze import CAPSULE as CAPSULE
+from plies.games.pacman.maze import DEFAULT_LAYOUT as DEFAULT_LAYOUT
+from plies.games.pacman.maze import DIRECTIONS as DIRECTIONS
+from plies.games.pacman.maze import EAST as EAST
+from plies.games.pacman.maze import EMPTY as EMPTY
+from plies.games.pacman.maze import FOOD as FOOD
+from plies.games.pacman.maze import GHOST as GHOST
+from plies.games.pacman.maze import LAYOUTS as LAYOUTS
+from plies.games.pacman.maze import NORTH as NORTH
+from plies.games.pacman.maze import PACMAN as PACMAN
+from plies.games.pacman.maze import SCARED_GHOST as SCARED_GHOST
+from plies.games.pacman.maze import SOUTH as SOUTH
+from plies.games.pacman.maze import STOP as STOP
+from plies.games.pacman.maze import WALL as WALL
+from plies.games.pacman.maze import WEST as WEST
+from plies.games.pacman.maze import Maze as Maze
+from plies.games.pacman.maze import bits
+from plies.wrappers import OpponentsAsChance
 
 FOOD_POINTS: Final = 10
 TIME_PENALTY: Final = 1
@@ -477,7 +478,7 @@ def pacman(
 def random_ghost(game: Pacman) -> Callable[[PacmanState], list[tuple[str, float]]]:
     """The project's RandomGhost as a policy: every legal move of the ghost equally likely.
 
-    For :class:`~plies.game.OpponentsAsChance` (``policy=``); the same as its default.
+    For :class:`~plies.wrappers.OpponentsAsChance` (``policy=``); the same as its default.
     """
 
     def policy(state: PacmanState) -> list[tuple[str, float]]:
@@ -490,7 +491,7 @@ def random_ghost(game: Pacman) -> Callable[[PacmanState], list[tuple[str, float]
 def directional_ghost(
     game: Pacman, attack: float = 0.8, flee: float = 0.8
 ) -> Callable[[PacmanState], list[tuple[str, float]]]:
-    """The project's DirectionalGhost as a policy for :class:`~plies.game.OpponentsAsChance`.
+    """The project's DirectionalGhost as a policy for :class:`~plies.wrappers.OpponentsAsChance`.
 
     An active ghost puts probability ``attack`` on the moves that bring it nearest to
     Pacman (by maze distance, shared equally) and spreads the rest over all its legal
@@ -543,7 +544,7 @@ def ghost_model(game: Pacman, kind: str) -> Game[PacmanState, str]:
     """``game`` with its ghosts played as ``kind`` says (one of :data:`GHOST_KINDS`).
 
     ``minimax``: ``game`` itself.  ``random``/``directional``: an
-    :class:`~plies.game.OpponentsAsChance` over every ghost with :func:`ghost_policy`, so a
+    :class:`~plies.wrappers.OpponentsAsChance` over every ghost with :func:`ghost_policy`, so a
     ghost's move is a chance node (it still counts as a ply for depth, so depth in rounds
     means what it means for minimax ghosts).
 

@@ -1,0 +1,42 @@
+"""Chess, a package of its own: the rules, the moves, the evaluation.
+
+- :mod:`plies.games.chess.rules`: :class:`Chess` and :class:`ChessState`, python-chess's
+  rules searched by plies (python-chess is imported when a game is made);
+- :mod:`plies.games.chess.moves`: legal moves, check and quiescence moves on
+  python-chess's bitboards, without its generator layers;
+- :mod:`plies.games.chess.evaluation`: the weighted-feature evaluation (PeSTO's tables,
+  pawn structure, rooks on open files) with every weight in :class:`Weights`.
+"""
+
+from plies.games.chess.evaluation import PLAIN, WEIGHTS, Evaluator, Weights
+from plies.games.chess.rules import (
+    BLACK_WINS,
+    DRAWN,
+    EVAL_CAP,
+    ONGOING,
+    STARTING_FEN,
+    WHITE_WINS,
+    WIN,
+    Chess,
+    ChessState,
+    chess_module,
+    position_key,
+)
+
+__all__ = [
+    "BLACK_WINS",
+    "DRAWN",
+    "EVAL_CAP",
+    "ONGOING",
+    "PLAIN",
+    "STARTING_FEN",
+    "WEIGHTS",
+    "WHITE_WINS",
+    "WIN",
+    "Chess",
+    "ChessState",
+    "Evaluator",
+    "Weights",
+    "chess_module",
+    "position_key",
+]
