@@ -30,13 +30,13 @@ from typing import Any, Final
 
 from rich.console import Console
 
-from plies.engine import is_gdl_path, load_game
+from plies.cli.tournament import print_tournament
 from plies.game import hook
 from plies.gdl.game import GdlGame
 from plies.ggp.strategy import GoalEvaluated
-from plies.parallel import fit_elo, tournament
 from plies.parallel.backends import LocalBackend
-from plies.parallel.cli import print_tournament
+from plies.policy import is_gdl_path, load_game
+from plies.tournament import fit_elo, tournament
 from plies.wrappers import GameWrapper
 
 

@@ -44,7 +44,7 @@ overrides a side that still sees play.
 The report: one Markdown row per level with games, wins/draws/losses and score of plies,
 the Elo difference plies minus opponent with its 95% interval, the time per move (the
 mean wall time from ``go`` to ``bestmove``, each side), nodes per second of each side and
-the mean depth each reached.  The Elo difference comes from :func:`plies.parallel.fit_elo`
+the mean depth each reached.  The Elo difference comes from :func:`plies.tournament.fit_elo`
 (the Bradley-Terry fit of ``plies tournament``): with two players and no prior it is
 ``-400 log10(1/s - 1)`` for score fraction ``s``, and its interval is the Laplace one,
 ``1.96`` standard errors, draws counted as half points (so the interval is a little wider
@@ -407,7 +407,7 @@ def play_game(
 
 def elo(games: Sequence[GameRecord]) -> dict[str, Any]:
     """plies' Elo difference over the opponent with its 95% interval (see the docstring)."""
-    from plies.parallel import fit_elo
+    from plies.tournament import fit_elo
 
     results = [(0, 1, g.score) for g in games]
     total = sum(g.score for g in games)

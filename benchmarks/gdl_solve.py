@@ -2,7 +2,7 @@
 
 The game is the GGP repository's ``nim4.kif`` (heaps 12, 12, 20, 20; the player who
 takes the last object loses), and the same rules with smaller heaps (its ``init`` facts
-changed).  For each instance two requests go through the engine layer, as the command
+changed).  For each instance two requests go through the policy layer, as the command
 line sends them:
 
 - ``solve``: ``plies solve FILE.kif`` (an exact request, ``algorithm=auto``);
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import plies
-from plies.engine import Deadline, SearchRequest, plan
 from plies.gdl import load_game
+from plies.policy import Deadline, SearchRequest, plan
 from plies.search.engine import TranspositionTable
 
 NIM4 = Path(__file__).resolve().parents[1] / "tests" / "data" / "gdl" / "nim" / "nim4.kif"

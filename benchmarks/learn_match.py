@@ -12,15 +12,15 @@ end the game or repeat an earlier one are drawn again), and each opening is play
 every seating of the two agents (colours swapped in a two-player game; in a game of N
 players every assignment of the two agents to the N seats that has both), so neither
 side profits from a lucky opening.  The agents are tournament agents
-(:func:`plies.parallel.agents.parse_agent`: ``alphabeta:depth=D,engine=1`` and the same
-with ``weights=FILE``) and :func:`plies.parallel.tournament.play_game` plays the games;
+(:func:`plies.tournament.agents.parse_agent`: ``alphabeta:depth=D,engine=1`` and the same
+with ``weights=FILE``) and :func:`plies.tournament.tournament.play_game` plays the games;
 every game is a pure function of the seed (a depth limit, not a clock) unless ``--time``
 is given.
 
 The report: games, the learned side's wins, draws and losses against the hand-set side
 (pairwise, as ``plies tournament`` counts N-player games), its score, and the Elo
 difference learned minus hand with its 95% interval from
-:func:`plies.parallel.fit_elo` (the Bradley-Terry fit of ``plies tournament``, one
+:func:`plies.tournament.fit_elo` (the Bradley-Terry fit of ``plies tournament``, one
 virtual draw as its prior, 1.96 standard errors), nodes per move of each side, the load.
 """
 
@@ -38,12 +38,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from plies.engine import load_game
+from plies.cli.tournament import progress_bar
 from plies.game import format_action
-from plies.parallel import fit_elo
-from plies.parallel.agents import parse_agent
-from plies.parallel.cli import progress_bar
-from plies.parallel.tournament import play_game
+from plies.policy import load_game
+from plies.tournament import fit_elo
+from plies.tournament.agents import parse_agent
+from plies.tournament.tournament import play_game
 
 
 def openings(game: Any, count: int, plies: int, seed: int) -> list[tuple[Any, list[str]]]:

@@ -3,7 +3,7 @@
 ``plies tournament`` scores a game as a win, a draw or a loss, which is the wrong measure
 for poker (folding a bad hand loses the hand and saves chips).  This script runs the same
 round robin as the command (same agents, games, seed, so the very same hands) through
-:func:`plies.parallel.tournament.tournament` and prints, besides the tournament's
+:func:`plies.tournament.tournament.tournament` and prints, besides the tournament's
 standings, each agent's mean chips per hand with a 95% interval (1.96 standard errors)
 and the chips per hand of every pairing.
 
@@ -25,7 +25,7 @@ import statistics
 import time
 
 from plies.parallel.backends import LocalBackend
-from plies.parallel.tournament import tournament
+from plies.tournament.tournament import tournament
 
 
 def agreement(counts: list[int]) -> None:

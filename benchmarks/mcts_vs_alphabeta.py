@@ -6,7 +6,7 @@ table, move ordering, PVS; for Othello the engine's own search), both with the s
 seconds per move, ``--games`` games per seat order (so twice that per row), one process.
 
 A row reports MCTS's wins, draws and losses, its score, the Elo difference
-``MCTS - opponent`` with its 95% interval (:func:`plies.parallel.fit_elo` with its default
+``MCTS - opponent`` with its 95% interval (:func:`plies.tournament.fit_elo` with its default
 prior of one virtual draw: with two agents the ratings are ``+-d/2``, so the difference and
 its interval are twice MCTS's rating and interval), MCTS's iterations per move and the
 opponent's nodes per move, the minutes the row took and the load average (``os.getloadavg``)
@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from plies.parallel import LocalBackend, tournament
+from plies.parallel import LocalBackend
+from plies.tournament import tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 GDL = ROOT / "tests" / "data" / "gdl"

@@ -29,7 +29,7 @@ from typing import Any
 from workloads import connect4_score
 
 import plies
-from plies.engine.games import load_game, position
+from plies.policy.games import load_game, position
 from plies.wrappers import GameWrapper
 
 

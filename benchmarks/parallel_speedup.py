@@ -1,4 +1,4 @@
-"""Wall time of plies.parallel.search.parallel_alphabeta against serial plies.alphabeta.
+"""Wall time of plies.search.parallel.parallel_alphabeta against serial plies.alphabeta.
 
 Connect Four positions (the empty board and positions from Pons' benchmark sets,
 ``tests/data/connect4``), each searched to a fixed depth by plain alpha-beta and by
@@ -41,7 +41,7 @@ from report import machine, plies_source
 import plies
 from plies import Limit, SearchResult
 from plies.games.connect4 import Connect4
-from plies.parallel.search import parallel_alphabeta
+from plies.search.parallel import parallel_alphabeta
 
 # The full benchmark sets are part of the repository (tests/data/README.md).
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"

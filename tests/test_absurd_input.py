@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from plies.budget import MAX_INPUT_BYTES, Budget, BudgetExceeded, InputTooLarge, read_text
+from plies.cli import args as cli_args
 from plies.cli import main
-from plies.engine import args as engine_args
-from plies.engine import load_game as load_game_of_engine
 from plies.gdl import DEFAULT_BUDGET
 from plies.parallel.backends import max_workers
+from plies.policy import load_game as load_game_of_policy
 from tests.clirun import fail, plain_pipe  # noqa: F401  (plain_pipe: an autouse fixture)
 from tests.gdl.hostile import join_bomb
 
@@ -137,22 +137,22 @@ def test_time_spent_building_is_taken_off_the_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     given: list[Budget] = []
-    real = load_game_of_engine
+    real = load_game_of_policy
 
     def load_game(spec: str, options: Any, *, budget: Budget) -> Any:
         given.append(budget)
         return real(spec, options, budget=budget)
 
-    monkeypatch.setattr(engine_args, "load_game", load_game)
+    monkeypatch.setattr(cli_args, "load_game", load_game)
     args = argparse.Namespace(game="tictactoe", option=[], time=2.0, depth=None, nodes=None,
                               unit="ply")
-    engine_args.game_of(args)
+    cli_args.game_of(args)
     assert given == [Budget(seconds=2.0, steps=DEFAULT_BUDGET.steps)]
     assert 0 <= args.build_seconds < 2.0
-    limit = engine_args.limit_of(args, spent=0.5)  # as if building had taken 0.5 s
+    limit = cli_args.limit_of(args, spent=0.5)  # as if building had taken 0.5 s
     assert limit is not None and limit.time == 1.5
     with pytest.raises(BudgetExceeded, match="nothing is left for the search"):
-        engine_args.limit_of(args, spent=2.5)
+        cli_args.limit_of(args, spent=2.5)
 
 
 def test_absurd_worker_count_is_refused_before_any_process_starts(

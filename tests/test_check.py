@@ -249,10 +249,7 @@ def test_evaluate_outside_the_range_fails() -> None:
 
 @pytest.fixture
 def check_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``plies check`` in the command table (the lead's cli.py lists it after the merge)."""
-    from plies import cli
-
-    monkeypatch.setitem(cli.COMMAND_MODULES, "check", "plies.checkcli")
+    """``plies check`` with a plain console of a known width."""
     for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("COLUMNS", "120")

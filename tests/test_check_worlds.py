@@ -67,9 +67,6 @@ def test_broken_information_sets_fail_the_check(game: Any, reason: str) -> None:
 
 @pytest.fixture
 def check_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    from plies import cli
-
-    monkeypatch.setitem(cli.COMMAND_MODULES, "check", "plies.checkcli")
     monkeypatch.setenv("COLUMNS", "200")
 
 

@@ -384,8 +384,8 @@ def start_ggp(session: Session) -> None:
 def start_web(session: Session) -> None:
     import uvicorn
 
+    from plies.cli.web import listen
     from plies.web.app import LOOPBACK_HOSTS, create_app
-    from plies.web.cli import listen
 
     sock = listen("127.0.0.1", 0)
     server = uvicorn.Server(
@@ -419,8 +419,8 @@ def serve_without_blocking(monkeypatch: pytest.MonkeyPatch) -> None:
     """
     import uvicorn
 
+    from plies.cli import web as web_cli
     from plies.ggp.server import GgpServer
-    from plies.web import cli as web_cli
 
     def bind_free_port(self: GgpServer) -> None:
         requested = self.server_address

@@ -1,9 +1,10 @@
 """The architecture, enforced: no private cross-package imports, imports point inward.
 
 The layers: ``errors, _compat, game, budget, linear <- wrappers, imperfect, search,
-games, sources, gdl, check <- solvers <- engine <- ggp, uci, viz, parallel, learn <- web,
-cli``.  Every ``import`` in ``src/plies`` counts, also the ones inside functions (a lazy
-import of an outer layer is still an upward dependency); docstrings are not imports.
+games, sources, gdl, check <- solvers <- policy <- ggp, uci, viz, parallel, tournament,
+learn <- web, cli``.  Every ``import`` in ``src/plies`` counts, also the ones inside
+functions (a lazy import of an outer layer is still an upward dependency); docstrings are
+not imports.
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ LAYERS: dict[str, int] = {
     "errors": 0, "_compat": 0, "game": 0, "budget": 0, "linear": 0,
     "wrappers": 1, "imperfect": 1, "search": 1, "games": 1, "sources": 1, "gdl": 1, "check": 1,
     "solvers": 2,
-    "engine": 3,
-    "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "learn": 4,
-    "web": 5, "cli": 5, "demo": 5, "checkcli": 5, "playcli": 5, "__main__": 5,
+    "policy": 3,
+    "engine": 3,  # the deprecated shim of plies.policy
+    "ggp": 4, "uci": 4, "viz": 4, "parallel": 4, "tournament": 4, "learn": 4,
+    "web": 5, "cli": 5, "__main__": 5,
+    # Deprecated shims of modules that moved into plies.cli.
+    "demo": 5, "checkcli": 5, "playcli": 5,
 }
 # Within a layer: which package may use which.  The wrappers know only the game model;
 # games never import search (but see SOLVER_MAY_IMPORT); search never imports games,
@@ -40,6 +44,9 @@ FORBIDDEN: set[tuple[str, str]] = {
     ("search", "games"), ("search", "sources"), ("search", "gdl"),
     ("sources", "search"), ("sources", "games"), ("sources", "gdl"),
     ("gdl", "search"), ("gdl", "games"), ("gdl", "sources"),
+    # The execution backends know nothing of tournaments (which run on them), and the web
+    # app nothing of the command line (whose `plies web` serves it).
+    ("parallel", "tournament"), ("web", "cli"),
 }
 
 # The one way from games/ into search/: a game package's dedicated solver

@@ -28,9 +28,9 @@ from plies.learn.fit import (
 )
 from plies.learn.selfplay import SelfPlay, Trajectory, play_one, samples
 from plies.linear import load_weights, save_weights
-from plies.parallel.agents import parse_agent
 from plies.parallel.backends import LocalBackend
-from plies.parallel.tournament import tournament
+from plies.tournament.agents import parse_agent
+from plies.tournament.tournament import tournament
 from tests.clirun import fail, plain_pipe, run  # noqa: F401 (autouse fixture)
 
 TRUE_WEIGHTS = (1.5, -2.0, 0.0, 0.4)

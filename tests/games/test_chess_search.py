@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import plies
-from plies.engine import selective_craft
 from plies.games.chess import Chess
+from plies.policy import selective_craft
 from plies.search import Limit
 from plies.search.mate import MateDistance
 from tests.games.test_chess import HORIZON, MATES

@@ -325,7 +325,7 @@ def test_the_registry_lists_othello() -> None:
 
 
 def test_the_engine_layer_answers_exact_othello_requests_with_the_solver() -> None:
-    from plies.engine import SearchRequest, plan
+    from plies.policy import SearchRequest, plan
     from plies.solvers import solver_for
 
     assert isinstance(solver_for(GAME), OthelloSolver) and solver_for(GAME) is solver_for(GAME)

@@ -315,7 +315,7 @@ def test_the_engine_loads_gdl_files_within_the_default_budget(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import plies.gdl
-    from plies.engine import load_game as load_any
+    from plies.policy import load_game as load_any
 
     bomb = tmp_path / "bomb.kif"
     bomb.write_text(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)"))

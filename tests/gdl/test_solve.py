@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import plies
-from plies.engine import SearchRequest, plan
 from plies.gdl import load_game
 from plies.gdl.game import GdlGame
+from plies.policy import SearchRequest, plan
 from plies.search.engine import TranspositionTable
 from plies.search.memo import MemoProgress, MemoSolver
 from tests.clirun import plain_pipe as plain_pipe

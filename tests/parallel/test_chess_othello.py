@@ -13,8 +13,9 @@ import pytest
 from plies import games
 from plies.game import play
 from plies.games.othello import Othello
-from plies.parallel import LocalBackend, Position, analyze_positions, tournament
+from plies.parallel import LocalBackend, Position, analyze_positions
 from plies.search import Limit
+from plies.tournament import tournament
 from tests.clirun import fail, plain_pipe, run, run_json  # noqa: F401 (autouse fixture)
 
 FENS = (

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from plies.parallel.cli import progress_bar
+from plies.cli.tournament import progress_bar
 from tests.clirun import fail, plain_pipe, run  # noqa: F401 (autouse fixture)
 
 TOURNAMENT = ["tournament", "tictactoe", "--agent", "alphabeta:depth=2", "--agent",
@@ -31,7 +31,8 @@ def test_tournament_tables(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_tournament_json_is_the_library_result(capsys: pytest.CaptureFixture[str]) -> None:
-    from plies.parallel import LocalBackend, tournament
+    from plies.parallel import LocalBackend
+    from plies.tournament import tournament
 
     data = json.loads(run(capsys, *TOURNAMENT, "--json"))
     direct = tournament("tictactoe", ["alphabeta:depth=2", "random"], rounds=2, seed=3,

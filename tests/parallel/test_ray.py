@@ -16,8 +16,8 @@ from plies.parallel import (
     Position,
     RayBackend,
     analyze_positions,
-    tournament,
 )
+from plies.tournament import tournament
 
 AGENTS = ["expectiminimax:depth=2", "maxn:depth=1", "random"]
 

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import plies
-from plies.engine import load_game
 from plies.errors import UnsupportedGameError
 from plies.games import load
+from plies.policy import load_game
 from plies.search.brs import brs, brs_plus
 from plies.search.registry import algorithm
 from tests.data import GDL_DATA

@@ -231,7 +231,7 @@ def test_the_registry_and_analyze_run_it() -> None:
 
 
 def test_an_agent_spec_plays_it() -> None:
-    from plies.parallel.agents import parse_agent
+    from plies.tournament.agents import parse_agent
 
     ttt = load("tictactoe")
     spec = parse_agent("mcts:nodes=500")

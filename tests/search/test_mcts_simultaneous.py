@@ -211,7 +211,7 @@ def play_moves(game: Any, *actions: Any) -> Any:
 
 
 def test_mcts_is_offered_for_simultaneous_games_and_agents_play_them() -> None:
-    from plies.parallel.agents import parse_agent
+    from plies.tournament.agents import parse_agent
 
     rps = load("rps")
     assert algorithm("mcts").refusal(rps, rps.initial_state()) is None

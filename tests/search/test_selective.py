@@ -174,7 +174,7 @@ def test_craft_lists_its_selective_switches() -> None:
 
 
 def test_the_engine_layer_turns_on_what_the_game_has_hooks_for() -> None:
-    from plies.engine import SearchRequest, plan, selective_craft
+    from plies.policy import SearchRequest, plan, selective_craft
 
     chess = load("chess")
     craft = selective_craft(chess, singular=50)

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 import plies
-from plies.engine.games import GameSpec, load_game, position
 from plies.errors import GameFormatError, GameSpecError, IllegalActionError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS
+from plies.policy.games import GameSpec, load_game, position
 from plies.search.simultaneous import solve_matrix_game
 from plies.sources.openspiel import OpenSpielGame, is_openspiel_spec, load_openspiel
 from tests.clirun import fail, plain_pipe, run, run_json  # noqa: F401 (autouse fixture)

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from plies.cli.web import listen
 from plies.web.app import LOOPBACK_HOSTS, create_app
-from plies.web.cli import listen
 from plies.web.server import Server, config
 
 

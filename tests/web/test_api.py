@@ -515,7 +515,7 @@ def test_show_the_tree_of_the_last_search_draws_the_same_search(client: TestClie
 def test_the_servers_cap_stops_a_search_that_asked_for_more() -> None:
     """A request keeps its limit (the command line's search); the cap only stops it."""
     import plies
-    from plies.engine import Deadline, SearchRequest, load_game, plan
+    from plies.policy import Deadline, SearchRequest, load_game, plan
 
     c4 = load_game("connect4")
     request = SearchRequest(limit=plies.Limit(depth=30))

@@ -11,8 +11,8 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from plies.engine.games import load_game, position
 from plies.games import load
+from plies.policy.games import load_game, position
 from plies.web import api
 from plies.web.app import LOOPBACK_HOSTS, create_app
 from plies.web.view import view

@@ -13,7 +13,7 @@ import httpx2 as httpx
 import pytest
 
 from plies.cli import main
-from plies.web.cli import is_loopback, listen
+from plies.cli.web import is_loopback, listen
 
 
 def test_the_server_keeps_serving_after_bad_requests(live_server: str) -> None:

@@ -11,7 +11,7 @@ round).  The player therefore plays the **stage game** of the step (von Neumann;
   leads to.
 * **The values** come from one of two sources, named in the log:
 
-  - *backward induction*: :func:`plies.simultaneous` (through the engine layer) under
+  - *backward induction*: :func:`plies.simultaneous` (through the policy layer) under
     iterative deepening within the clock, over the game as the player scores it at a
     depth cut-off (:class:`~plies.ggp.thinker.GoalEvaluated`): every deeper
     simultaneous step is itself a stage game solved for its mixed value, turn steps are
@@ -53,7 +53,6 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from plies.engine import SearchRequest, plan
 from plies.gdl.machine import StateMachine
 from plies.gdl.terms import Term, to_kif
 from plies.ggp.thinker import (
@@ -65,6 +64,7 @@ from plies.ggp.thinker import (
     Thinker,
     TimeUp,
 )
+from plies.policy import SearchRequest, plan
 from plies.search import Limit, SearchResult, solve_matrix_game
 from plies.search.simultaneous import MissingDependencyError
 

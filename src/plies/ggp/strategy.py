@@ -52,7 +52,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from plies.engine import SearchRequest, plan
 from plies.game import SIMULTANEOUS
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import Reasoner
@@ -76,6 +75,7 @@ from plies.ggp.thinker import (
     safe_goal,
 )
 from plies.ggp.uct import uct_move
+from plies.policy import SearchRequest, plan
 from plies.search import Limit, SearchResult
 from plies.wrappers import Sequentialized
 
@@ -292,7 +292,7 @@ def _run(
     t: Thinker, state: Any, clock: Clock, report: Callable[[SearchResult], None],
     *, all_values: bool,
 ) -> None:
-    """Iterative deepening with engine craft (the engine layer's plan), stopped by
+    """Iterative deepening with engine craft (the policy layer's plan), stopped by
     ``clock``; every finished iteration goes to ``report``.  ``all_values``: analysis."""
     left = clock.left()
     if left <= 0:

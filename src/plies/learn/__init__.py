@@ -11,7 +11,7 @@ they were made, which :func:`plies.linear.save_weights` writes and every agent l
 >>> from plies.games import load
 >>> from plies.learn import learn
 >>> from plies.learn.selfplay import SelfPlay
->>> from plies.parallel.agents import parse_agent
+>>> from plies.tournament.agents import parse_agent
 >>> plan = SelfPlay(parse_agent("alphabeta:depth=1"), games=4, seed=1, opening=20)
 >>> result = learn(load("othello"), plan, method="logistic")
 >>> sorted(result.weights) == sorted(load("othello").feature_names)

@@ -24,8 +24,8 @@ from typing import Any
 from plies.errors import OptionError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS, game_ops
 from plies.linear import is_linear
-from plies.parallel.agents import AgentSpec
-from plies.parallel.tournament import rank_scores
+from plies.tournament.agents import AgentSpec
+from plies.tournament.tournament import rank_scores
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,32 +1,44 @@
-"""Parallel work: tournaments, batch analysis and parallel search of one position.
+"""Parallel work: execution backends and batch analysis.
 
-Tournaments (:func:`tournament`) and batch analysis (:func:`analyze_positions`) run
-many independent games or positions on a :class:`LocalBackend` (a process pool, the
+Batch analysis (:func:`analyze_positions`) and tournaments (:mod:`plies.tournament`) run
+many independent positions or games on a :class:`LocalBackend` (a process pool, the
 default) or a :class:`RayBackend`; results are the same on either.  Nothing heavy is
-imported here: Ray and matplotlib load only when used.
+imported here: Ray loads only when used.  Parallel search of one position is an
+algorithm: :mod:`plies.search.parallel`.
 """
 
-from plies.parallel.agents import AgentSpec, parse_agent
+import importlib
+import warnings
+
+from plies._compat import deprecated_alias
 from plies.parallel.backends import Backend, BackendError, GameRef, LocalBackend, RayBackend
 from plies.parallel.batch import Position, PositionReport, analyze_positions, read_positions
-from plies.parallel.elo import EloFit, fit_elo
-from plies.parallel.tournament import GameRecord, TournamentResult, tournament
 
 __all__ = [
-    "AgentSpec",
     "Backend",
     "BackendError",
-    "EloFit",
-    "GameRecord",
     "GameRef",
     "LocalBackend",
     "Position",
     "PositionReport",
     "RayBackend",
-    "TournamentResult",
     "analyze_positions",
-    "fit_elo",
-    "parse_agent",
     "read_positions",
-    "tournament",
 ]
+
+# Tournaments, agents and Elo moved to plies.tournament; their names are served here with
+# a warning for one release.
+for _name in (
+    "AgentSpec", "EloFit", "GameRecord", "TournamentResult", "fit_elo", "parse_agent",
+    "tournament",
+):
+    deprecated_alias(globals(), _name, f"plies.tournament.{_name}")
+del _name
+
+# The old module plies.parallel.tournament (a shim now) has the name of the function
+# served above: load it here (its own warning is for other importers), and drop the
+# attribute its import sets on this package, so that it does not hide the function.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    importlib.import_module("plies.parallel.tournament")
+del globals()["tournament"]

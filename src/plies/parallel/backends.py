@@ -44,8 +44,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from plies.engine import GameSpec
 from plies.errors import OptionError, PliesError
+from plies.policy import GameSpec
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -69,8 +69,8 @@ class WorkerError(PliesError):
 
 
 GameRef = GameSpec
-"""A game by spec and options, built once per worker process: the engine layer's
-:class:`~plies.engine.GameSpec` (built-in names, tree files, ``.kif`` files and
+"""A game by spec and options, built once per worker process: the policy layer's
+:class:`~plies.policy.GameSpec` (built-in names, tree files, ``.kif`` files and
 ``module:attribute`` specs alike)."""
 
 

@@ -4,14 +4,14 @@ A positions file holds one position per line, written as the moves from the star
 the game's ``--moves`` syntax (space- or comma-separated, or the game's own compact form
 such as Connect Four's ``4453``), or for chess as a FEN or an EPD line (with operations
 such as ``bm Nf3; id "WAC.001";``), for Othello as a board of 64 cells and the side to
-move (see :func:`plies.engine.read_position`).  Blank lines and lines starting with
+move (see :func:`plies.policy.read_position`).  Blank lines and lines starting with
 ``#`` are skipped; an empty position is written ``-``.  Every position is checked in
 this process before any work starts, so a bad line fails at once with its line number
 (nothing is skipped).
 
 Each position is one task, with the same options for all.  For most games it is
 :func:`plies.analyze` (the value of every move).  Chess and Othello cannot be searched
-to the end, so they get the engine's search of :class:`plies.engine.EngineSearch`
+to the end, so they get the engine's search of :class:`plies.policy.SearchSession`
 (quiescence and mate scores for chess, a time a position when no limit is given): the
 best move, its value ("35 cp", "mate in 2"), the depth reached and the principal
 variation, without the value of every move.  The reports come back in file order,
@@ -31,19 +31,19 @@ from pathlib import Path
 from typing import Any
 
 from plies.budget import read_text
-from plies.engine import (
-    EngineSearch,
+from plies.errors import OptionError
+from plies.game import CHANCE, format_action
+from plies.parallel.backends import Backend, LocalBackend, Progress, resolve
+from plies.policy import (
     PositionText,
     SearchRequest,
+    SearchSession,
     find_player,
     plan,
     player_name,
     read_position,
 )
-from plies.engine import position as engine_position
-from plies.errors import OptionError
-from plies.game import CHANCE, format_action
-from plies.parallel.backends import Backend, LocalBackend, Progress, resolve
+from plies.policy import position as policy_position
 from plies.search import Limit
 
 EMPTY = "-"
@@ -146,7 +146,7 @@ def position(game: Any, text: str, where: str = "") -> Any:
     Raises:
         IllegalActionError: a move is not legal; the message says which (and ``where``).
     """
-    return engine_position(game, text, where)[0]
+    return policy_position(game, text, where)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +174,8 @@ def analyze_positions(
 ) -> list[PositionReport]:
     """:func:`plies.analyze` of every position, on ``backend``, in input order.
 
-    ``game`` is a :class:`~plies.engine.GameSpec` or a picklable game; what runs for
-    ``algorithm`` (``"auto"`` by default) is :func:`plies.engine.plan`'s choice, as for
+    ``game`` is a :class:`~plies.policy.GameSpec` or a picklable game; what runs for
+    ``algorithm`` (``"auto"`` by default) is :func:`plies.policy.plan`'s choice, as for
     ``plies analyze`` (Connect Four's dedicated solver, engine craft or plain search).
     ``player`` (a number or a name) is whose value to report; default: the mover of
     each position.  ``source`` (a file name) is how error messages name a line:
@@ -209,20 +209,20 @@ def analyze_task(settings: _Settings, task: tuple[int, PositionText]) -> Positio
     line, written = task
     state = written.state
     game = resolve(settings.game)
-    engine = EngineSearch(game)
+    session = SearchSession(game)
     score: str | None = None
     mate: int | None = None
-    if engine.tuned:
+    if session.tuned:
         given = settings.limit
-        limit = engine.limit(state=state) if given is None else engine.limit(
+        limit = session.limit(state=state) if given is None else session.limit(
             given.depth, given.time, given.nodes, given.unit
         )
-        r = engine.run(
+        r = session.run(
             state, limit, algorithm=settings.algorithm, player=settings.player,
             tie=settings.tie, seed=settings.seed,
         )
-        name = engine.plan.name if engine.plan is not None else settings.algorithm
-        read = engine.score(r)
+        name = session.plan.name if session.plan is not None else settings.algorithm
+        read = session.score(r)
         score, mate, value = str(read), read.mate, read.value
     else:
         request = SearchRequest(

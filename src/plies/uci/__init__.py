@@ -3,7 +3,7 @@
 - :mod:`plies.uci.protocol`: :class:`UciEngine` (one line in, answers out, the search in
   a thread) and :func:`serve` (the read loop).
 - :mod:`plies.uci.clock`: the arguments of ``go`` and the time manager.
-- :mod:`plies.uci.cli`: the ``plies uci`` command.
+- :mod:`plies.cli.uci`: the ``plies uci`` command.
 """
 
 from plies.uci.clock import Go, parse_go, think_time

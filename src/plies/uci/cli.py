@@ -1,37 +1,5 @@
-"""``plies uci``: speak UCI on standard input and output (for chess GUIs and python-chess).
+"""Deprecated: moved to :mod:`plies.cli.uci` (every command lives in :mod:`plies.cli`)."""
 
-Registered by :mod:`plies.cli` (``register``/``run``).
-"""
+from plies._compat import moved_module
 
-from __future__ import annotations
-
-import argparse
-import sys
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-
-def register(sub: Any, common: argparse.ArgumentParser) -> None:
-    """Add ``uci`` to the ``plies`` argument parser."""
-    sub.add_parser(
-        "uci", help="a chess engine speaking UCI on stdin/stdout (for GUIs and python-chess)",
-        description="Run plies as a UCI chess engine: it reads commands on standard input "
-        "and answers on standard output until 'quit'.",
-    )
-
-
-def run(console: Console, args: argparse.Namespace) -> int:
-    """Serve UCI until ``quit`` or the end of input; returns the exit code."""
-    from plies.uci.protocol import serve
-
-    def send(line: str) -> None:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
-
-    stdin: Any = sys.stdin
-    if hasattr(stdin, "reconfigure"):  # bytes that are not UTF-8 must not end the engine
-        stdin.reconfigure(errors="replace")
-    serve(stdin, send)
-    return 0
+moved_module(__name__, "plies.cli.uci")

@@ -5,10 +5,10 @@ writes its answers through a ``send`` callable, one line each.  ``go`` starts th
 in a worker thread, so ``stop``, ``isready`` and ``quit`` are answered while it thinks;
 ``stop`` sets the :class:`threading.Event` the search polls about once a millisecond.
 
-The search is the engine layer's (:func:`plies.engine.plan` with ``engine=True``:
+The search is the policy layer's (:func:`plies.policy.plan` with ``engine=True``:
 alpha-beta with the transposition table kept between moves, move ordering, PVS and
 iterative deepening) with the selective switches of
-:func:`plies.engine.selective_craft`: quiescence over captures and promotions inside the
+:func:`plies.policy.selective_craft`: quiescence over captures and promotions inside the
 search's window (no leaf is scored in the middle of an exchange), check extensions,
 singular extensions, null-move pruning and late-move reductions, each a UCI option.  The
 game is chess wrapped in :class:`~plies.search.mate.MateDistance`, so the shortest mate is
@@ -37,10 +37,10 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from plies.engine import QUIESCENCE, SearchRequest, plan, selective_craft
-from plies.engine.playing import SINGULAR_MARGIN, mate_moves
 from plies.errors import PliesError
 from plies.games.chess import STARTING_FEN, Chess, ChessState
+from plies.policy import QUIESCENCE, SearchRequest, plan, selective_craft
+from plies.policy.session import SINGULAR_MARGIN, mate_moves
 from plies.search import Limit, SearchResult
 from plies.search.engine import ENTRY_BYTES, MAX_TABLE_SLOTS, TranspositionTable
 from plies.search.mate import MateDistance

@@ -4,6 +4,6 @@ tree with its pruned branches.
 
 :mod:`.api` answers the JSON API without any web machinery, :mod:`.view` describes a
 position for the page, :mod:`.app` is the Starlette app (imported only when serving),
-and :mod:`.cli` is the command.  The page itself is plain HTML, CSS and JavaScript in
-``static/``, with no build step.
+and :mod:`plies.cli.web` is the command.  The page itself is plain HTML, CSS and
+JavaScript in ``static/``, with no build step.
 """

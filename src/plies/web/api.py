@@ -31,7 +31,7 @@ tie        ``first`` (default) or ``random``
 max_nodes  nodes to keep in a captured tree (:func:`search_tree`)
 ========== ===================================================================
 
-What runs for a request is the engine layer's choice (:func:`plies.engine.plan`), the
+What runs for a request is the policy layer's choice (:func:`plies.policy.plan`), the
 same as the command line makes for the same depth, time and options; with neither
 ``depth`` nor ``time`` the request means ``time`` :data:`DEFAULT_TIME`.  Every search is
 capped so that one request cannot hold the server: it is stopped after :data:`MAX_TIME`
@@ -68,24 +68,6 @@ from typing import Any, Final, cast
 
 from plies import games
 from plies.budget import Budget, StopSignal
-from plies.engine import (
-    ALGORITHMS,
-    QUIESCENCE,
-    Deadline,
-    Plan,
-    SearchRequest,
-    auto_algorithm,
-    find_player,
-    jsonable,
-    own_action_text,
-    plan,
-    play_defaults,
-    player_name,
-    players_text,
-    report,
-)
-from plies.engine import load_game as load_game_spec
-from plies.engine.args import algorithm_choices
 from plies.errors import IllegalActionError, PliesError
 from plies.game import (
     CHANCE,
@@ -99,6 +81,24 @@ from plies.game import (
 from plies.gdl import GdlGame
 from plies.gdl.parser import parse as parse_gdl
 from plies.gdl.validator import check as check_gdl
+from plies.policy import (
+    ALGORITHMS,
+    QUIESCENCE,
+    Deadline,
+    Plan,
+    SearchRequest,
+    algorithm_choices,
+    auto_algorithm,
+    find_player,
+    jsonable,
+    own_action_text,
+    plan,
+    play_defaults,
+    player_name,
+    players_text,
+    report,
+)
+from plies.policy import load_game as load_game_spec
 from plies.search import Limit, Quiescent, SearchResult
 from plies.search.common import Unit
 from plies.sources.tree import TreeGame
@@ -391,7 +391,7 @@ def load_position(body: Mapping[str, Any]) -> Position:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """A request's search, checked and capped: the engine layer's plan for it."""
+    """A request's search, checked and capped: the policy layer's plan for it."""
 
     plan: Plan
     depth: int | None  # as asked
@@ -429,7 +429,7 @@ def settings(
 ) -> Settings:
     """The search ``body`` asks for at ``state``, within the server's caps.
 
-    What runs is decided by :func:`plies.engine.plan`, as on the command line: a request
+    What runs is decided by :func:`plies.policy.plan`, as on the command line: a request
     with neither ``depth`` nor ``time`` has the budget :data:`DEFAULT_TIME` (the command
     line's ``--time``), so a game with value bounds gets engine craft.  ``player``
     overrides the ``player`` field (a move is always searched for the mover).

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from plies.engine import mover_name, player_name
 from plies.game import (
     CHANCE,
     SIMULTANEOUS,
@@ -52,6 +51,7 @@ from plies.games.connect4 import Connect4
 from plies.games.othello import PASS, Othello
 from plies.games.pacman import STOP, Pacman, PacmanState
 from plies.games.tictactoe import TicTacToe
+from plies.policy import mover_name, player_name
 from plies.sources.openspiel import OpenSpielGame
 
 CHESS_GLYPHS: Final = dict(zip("KQRBNPkqrbnp", "♚♛♜♝♞♟" * 2, strict=True))

@@ -8,10 +8,10 @@ import plies
 from plies import games
 from plies.errors import OptionError, UnsupportedGameError
 from plies.games.leduc import CALL, FOLD, RAISE, LeducState, honest
-from plies.parallel.agents import DEFAULT_WORLDS, AgentSpec, parse_agent
 from plies.parallel.backends import LocalBackend
-from plies.parallel.tournament import tournament
 from plies.search import Limit
+from plies.tournament.agents import DEFAULT_WORLDS, AgentSpec, parse_agent
+from plies.tournament.tournament import tournament
 
 LEDUC = games.load("leduc")
 

@@ -19,8 +19,8 @@ from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
 from plies.game import CHANCE, Game
 from plies.games import load, names
 from plies.games.connect4 import Connect4
-from plies.parallel import search as parallel
-from plies.parallel.search import parallel_alphabeta
+from plies.search import parallel
+from plies.search.parallel import parallel_alphabeta
 from tests.data import CONNECT4_DATA
 from tests.search.randomtree import RandomDag, RandomTree, random_dags, random_trees
 

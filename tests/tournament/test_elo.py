@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from plies.parallel.elo import SCALE, EloFitError, expected_score, fit_elo
+from plies.tournament.elo import SCALE, EloFitError, expected_score, fit_elo
 
 
 def simulate(

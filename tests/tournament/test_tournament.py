@@ -11,8 +11,9 @@ import pytest
 from plies import games
 from plies.errors import IllegalActionError, OptionError, UnsupportedGameError
 from plies.game import play
-from plies.parallel import LocalBackend, TournamentResult, tournament
-from plies.parallel.tournament import game_seed, rank_scores, schedule
+from plies.parallel import LocalBackend
+from plies.tournament import TournamentResult, tournament
+from plies.tournament.tournament import game_seed, rank_scores, schedule
 
 SERIAL = LocalBackend(workers=1)
 TTT_AGENTS = ["alphabeta:depth=3", "minimax:depth=1", "random"]

@@ -1,4 +1,4 @@
-"""The engine layer's defaults for playing chess and Othello, and positions as text."""
+"""The policy layer's defaults for playing chess and Othello, and positions as text."""
 
 from __future__ import annotations
 
@@ -6,18 +6,18 @@ import random
 
 import pytest
 
-from plies.engine import (
-    EngineSearch,
+from plies.errors import GameFormatError, IllegalActionError
+from plies.games.othello import Othello
+from plies.policy import (
     PlayDefaults,
     Score,
+    SearchSession,
     load_game,
     play_defaults,
     read_position,
 )
-from plies.engine.playing import MAX_DEPTH, MOVE_TIME, OTHELLO_EXACT_EMPTIES, SINGULAR_MARGIN
-from plies.engine.policy import QUIESCENCE
-from plies.errors import GameFormatError, IllegalActionError
-from plies.games.othello import Othello
+from plies.policy.plan import QUIESCENCE
+from plies.policy.session import MAX_DEPTH, MOVE_TIME, OTHELLO_EXACT_EMPTIES, SINGULAR_MARGIN
 from plies.search import Limit
 
 BACK_RANK = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8# at once
@@ -39,22 +39,22 @@ def test_chess_and_othello_have_defaults_and_other_games_none() -> None:
     assert othello.exact_when is not None
     for name in ("tictactoe", "connect4", "nim", "pig"):
         assert play_defaults(load_game(name)) is None
-        assert not EngineSearch(load_game(name)).tuned
+        assert not SearchSession(load_game(name)).tuned
 
 
 def test_the_limit_is_the_users_or_the_defaults_time_a_move() -> None:
-    engine = EngineSearch(load_game("chess"))
+    engine = SearchSession(load_game("chess"))
     assert engine.limit() == Limit(depth=MAX_DEPTH, time=MOVE_TIME)
     assert engine.limit(depth=3) == Limit(depth=3)
     # a clock or a budget alone deepens until it says stop
     assert engine.limit(time=0.5) == Limit(depth=MAX_DEPTH, time=0.5)
     assert engine.limit(nodes=100) == Limit(depth=MAX_DEPTH, nodes=100)
-    assert EngineSearch(load_game("tictactoe")).limit() is None  # exact, as before
+    assert SearchSession(load_game("tictactoe")).limit() is None  # exact, as before
 
 
 def test_othello_near_the_end_is_solved_exactly_without_a_limit() -> None:
     game = Othello()
-    engine = EngineSearch(game)
+    engine = SearchSession(game)
     state = _othello_with_empties(game, OTHELLO_EXACT_EMPTIES)
     assert engine.limit(state=state) is None
     result = engine.run(state, None)
@@ -74,7 +74,7 @@ def _othello_with_empties(game: Othello, empties: int, seed: int = 3) -> object:
 
 def test_a_mate_is_read_as_mate_in_n_from_both_sides() -> None:
     game = load_game("chess", {"fen": RETI})
-    engine = EngineSearch(game)
+    engine = SearchSession(game)
     state = game.initial_state()
     first = engine.run(state, engine.limit(depth=3))
     assert game.format_action(state, first.action) == "Bg5+"
@@ -87,7 +87,7 @@ def test_a_mate_is_read_as_mate_in_n_from_both_sides() -> None:
 
 def test_every_moves_value_names_the_mate_and_the_rest_in_centipawns() -> None:
     game = load_game("chess", {"fen": BACK_RANK})
-    engine = EngineSearch(game)
+    engine = SearchSession(game)
     state = game.initial_state()
     result = engine.run(state, engine.limit(depth=1), all_values=True)
     scores = {game.format_action(state, a): s for a, s in engine.action_scores(result).items()}
@@ -99,23 +99,23 @@ def test_every_moves_value_names_the_mate_and_the_rest_in_centipawns() -> None:
 def test_quiescence_keeps_the_queen_where_a_bare_depth_1_search_takes_the_pawn() -> None:
     game = load_game("chess", {"fen": HORIZON})
     state = game.initial_state()
-    result = EngineSearch(game).run(state, Limit(depth=1))
+    result = SearchSession(game).run(state, Limit(depth=1))
     assert game.format_action(state, result.action) != "Qxd5"
-    bare = EngineSearch(game, PlayDefaults()).run(state, Limit(depth=1))  # no quiescence
+    bare = SearchSession(game, PlayDefaults()).run(state, Limit(depth=1))  # no quiescence
     assert game.format_action(state, bare.action) == "Qxd5"
 
 
 def test_the_nodes_include_the_quiescence_nodes() -> None:
     game = load_game("chess", {"fen": HORIZON})
     state = game.initial_state()
-    with_q = EngineSearch(game).run(state, Limit(depth=1))
-    without = EngineSearch(game, PlayDefaults(mate_scores=True)).run(state, Limit(depth=1))
+    with_q = SearchSession(game).run(state, Limit(depth=1))
+    without = SearchSession(game, PlayDefaults(mate_scores=True)).run(state, Limit(depth=1))
     assert with_q.stats.nodes > without.stats.nodes
 
 
 def test_a_search_under_a_clock_stops_deepening_at_a_seen_mate() -> None:
     game = load_game("chess", {"fen": BACK_RANK})
-    result = EngineSearch(game).run(game.initial_state(), Limit(depth=MAX_DEPTH, nodes=10**7))
+    result = SearchSession(game).run(game.initial_state(), Limit(depth=MAX_DEPTH, nodes=10**7))
     assert result.stopped and result.stats.depth < 5  # not all the way to the budget
 
 

@@ -7,8 +7,8 @@ import pytest
 from plies import analyze, games
 from plies.errors import OptionError, UnsupportedGameError
 from plies.game import play
-from plies.parallel.agents import AgentSpec, parse_agent
 from plies.search import Limit
+from plies.tournament.agents import AgentSpec, parse_agent
 
 
 @pytest.mark.parametrize(
@@ -122,7 +122,7 @@ def test_random_and_mixed_strategies_follow_the_seed() -> None:
 
 
 def test_brs_agents_play_many_players_and_brs_names_brs_plus_where_it_cannot() -> None:
-    from plies.engine import load_game
+    from plies.policy import load_game
     from tests.data import GDL_DATA
 
     three = load_game(str(GDL_DATA / "tictactoe_3player.kif"))

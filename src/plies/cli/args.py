@@ -1,0 +1,203 @@
+"""The command-line face of a request: the arguments every ``plies`` command shares.
+
+Each command module of :mod:`plies.cli` builds its parser from :func:`search_arguments`
+and turns the parsed arguments into a game, a position and a :class:`SearchRequest`
+here, so every command reads them the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from time import monotonic
+from typing import Any
+
+from rich.console import Console
+
+from plies.budget import Budget, BudgetExceeded
+from plies.errors import OptionError, UsageError
+from plies.linear import load_weights, weighted
+from plies.policy.games import find_player, load_game, players_text, position
+from plies.policy.plan import SearchRequest, algorithm_choices
+from plies.policy.text import mover_name
+from plies.search import Limit
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that reports errors as a :class:`UsageError` instead of exiting."""
+
+    def error(self, message: str) -> Any:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def real(text: str) -> float:
+    """A float argument; NaN is refused (it compares false with everything)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    return value
+
+
+def search_arguments(
+    *, budgets: bool = True, engine: bool = True, short_option: bool = True
+) -> ArgumentParser:
+    """A parent parser with the game, the position and the search options.
+
+    ``budgets``: offer ``--time`` and ``--nodes``; ``engine``: offer ``--engine``;
+    ``short_option``: spell game options ``-o`` as well as ``--option`` (a command whose
+    ``-o`` is its output file says False).  A command offers only what it accepts.
+    """
+    common = ArgumentParser(add_help=False)
+    common.add_argument(
+        "game", help="a built-in game name, a .tree/.json tree file, a .kif GDL file, "
+        "module:attribute of your own game, or openspiel:NAME (an OpenSpiel game)"
+    )
+    common.add_argument(
+        *(("-o", "--option") if short_option else ("--option",)),
+        action="append", default=[], metavar="KEY=VALUE",
+        help="a game option, e.g. piles=3,4,5 (repeatable; 'plies games' lists them)",
+    )
+    common.add_argument(
+        "--moves", default="", help="moves from the start, space- or comma-separated"
+    )
+    common.add_argument("--algorithm", "-a", default="auto", choices=algorithm_choices())
+    common.add_argument("--depth", "-d", type=int, help="depth limit (in --unit)")
+    common.add_argument("--unit", choices=["ply", "round"], default="ply")
+    if budgets:
+        common.add_argument("--time", "-t", type=real, help="time budget in seconds")
+        common.add_argument("--nodes", type=int, help="node budget")
+    common.add_argument("--player", help="search from this player's point of view")
+    common.add_argument("--tie", choices=["first", "random"], default="first")
+    common.add_argument("--seed", type=int, default=None, help="seed for random choices")
+    common.add_argument(
+        "--weights", metavar="FILE",
+        help="evaluate with the feature weights in FILE (written by plies learn)",
+    )
+    if engine:
+        common.add_argument(
+            "--engine", action="store_true",
+            help="alpha-beta with engine craft: transposition table, move ordering, PVS, "
+            "iterative deepening shown live",
+        )
+    return common
+
+
+def game_of(args: argparse.Namespace) -> Any:
+    """The game ``args.game`` names, with its ``-o`` options and ``--weights FILE``
+    (:func:`plies.linear.load_weights`: a file for this game's linear evaluation).
+
+    ``--time`` bounds the building too: a GDL game that grounds for longer fails with
+    :class:`~plies.budget.BudgetExceeded` within it.  The seconds spent are kept in
+    ``args.build_seconds``; :func:`request_of` takes them off the search's ``--time``, so
+    that building and searching together keep to it.
+    """
+    started = monotonic()
+    game = load_game(args.game, args.option, budget=build_budget(args))
+    args.build_seconds = monotonic() - started
+    choice = getattr(game, "choice", None)  # a GDL game says which reasoner plays it
+    seconds = getattr(args, "time", None)
+    spent = seconds is not None and args.build_seconds >= seconds  # an error follows
+    if choice is not None and choice.kind != "propnet" and not spent:
+        print(f"plies: {args.game}: {choice.reason}", file=sys.stderr)
+    path = getattr(args, "weights", None)
+    if path is not None:
+        game = weighted(game, load_weights(path, game))
+    return game
+
+
+def build_budget(args: argparse.Namespace) -> Budget | None:
+    """The budget for building the game: ``--time`` seconds (and the default steps), else
+    None, the default of :func:`~plies.policy.games.load_game`."""
+    seconds = getattr(args, "time", None)
+    if seconds is None or not seconds > 0:  # a bad --time is refused by the search's Limit
+        return None
+    from plies.gdl import DEFAULT_BUDGET  # only when a time is given: gdl is not light
+
+    return Budget(seconds=seconds, steps=DEFAULT_BUDGET.steps)
+
+
+def position_of(args: argparse.Namespace, game: Any) -> tuple[Any, list[str]]:
+    """The state after ``--moves`` and the moves as typed."""
+    return position(game, args.moves, "of --moves")
+
+
+def limit_of(
+    args: argparse.Namespace, default_time: float | None = None, *, spent: float = 0.0
+) -> Limit | None:
+    """The ``--depth``/``--unit``/``--time``/``--nodes`` limit; None for an exact search.
+
+    ``spent``: seconds of ``--time`` already used (building the game), taken off it.
+
+    Raises:
+        BudgetExceeded: ``spent`` leaves nothing of ``--time`` for the search.
+    """
+    time, nodes = getattr(args, "time", None), getattr(args, "nodes", None)
+    if time is not None and spent > 0 and time > 0:
+        if spent >= time:
+            raise BudgetExceeded(
+                f"building the game took {spent:.2f} s, all of --time {time:g} s; nothing is "
+                f"left for the search"
+            )
+        time -= spent
+    if time is None and args.depth is None and nodes is None:
+        time = default_time
+    if args.depth is None and time is None and nodes is None and args.unit == "ply":
+        return None
+    return Limit(depth=args.depth, unit=args.unit, time=time, nodes=nodes)
+
+
+def player_of(game: Any, state: Any, text: str | None) -> int | None:
+    """The player ``--player`` names (a number or a name); None: the mover decides.
+
+    At a chance or simultaneous node nobody is to move, so the user must say whose value
+    to report.
+    """
+    if text is None:
+        if not game.is_terminal(state) and game.to_move(state) < 0:
+            raise OptionError(
+                f"nobody is to move here ({mover_name(game, state)}); say whose value "
+                f"to report with --player ({players_text(game)})"
+            )
+        return None
+    return find_player(game, text)
+
+
+def request_of(
+    args: argparse.Namespace,
+    game: Any,
+    state: Any,
+    *,
+    all_values: bool = False,
+    traced: bool = False,
+    default_time: float | None = None,
+) -> SearchRequest:
+    """The :class:`SearchRequest` that the common arguments describe (one search: the
+    time :func:`game_of` spent building the game is taken off ``--time``)."""
+    return SearchRequest(
+        algorithm=args.algorithm,
+        limit=limit_of(args, default_time, spent=getattr(args, "build_seconds", 0.0)),
+        player=player_of(game, state, args.player),
+        tie=args.tie,
+        seed=args.seed,
+        engine=getattr(args, "engine", False),
+        threshold=getattr(args, "threshold", None),
+        weak=getattr(args, "weak", False),
+        all_values=all_values,
+        traced=traced,
+    )
+
+
+def say(console: Console, text: str = "", *, style: str | None = None) -> None:
+    """Print plain text soft-wrapped: Rich would otherwise break lines at 80 columns
+    whenever the output is not a terminal (a pipe, a log, a test)."""
+    console.print(text, style=style, soft_wrap=True)
+
+
+__all__ = [
+    "ArgumentParser", "algorithm_choices", "build_budget", "game_of", "limit_of", "player_of",
+    "position_of", "real", "request_of", "say", "search_arguments",
+]

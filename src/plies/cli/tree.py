@@ -1,0 +1,122 @@
+"""``plies tree``: draw the tree a search explores, as SVG, Graphviz DOT or JSON.
+
+    plies tree src/plies/games/trees/aima-fig-5-2.tree -o fig.svg
+    plies tree tictactoe --depth 2 -o ttt.svg
+    plies tree nim --option piles=1,2,2 --algorithm bounded -o nim.dot
+    plies tree aima-5-2                       # no -o: the JSON goes to stdout
+
+The format follows the extension of ``-o`` (``.svg``, ``.json``, ``.dot``/``.gv``) unless
+``--format`` says otherwise; ``-o -`` writes to stdout.  The game, position and search
+options are those of ``plies solve``, except that ``-o`` names the output here, so game
+options are given with the long ``--option`` only.  A picture shows one complete search:
+a depth limit, not ``--time`` or ``--nodes``, and at most ``--max-nodes`` visited nodes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from plies.cli.args import game_of, position_of, real, request_of, say, search_arguments
+from plies.errors import OptionError, SearchLimitError, UsageError
+from plies.policy import number, plan
+from plies.viz.capture import DEFAULT_MAX_NODES, SearchTree, TreeTooLargeError, capture
+
+FORMATS = {".svg": "svg", ".json": "json", ".dot": "dot", ".gv": "dot"}
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Add the ``tree`` sub-command to the ``plies`` argument parser."""
+    # Here "-o" names the output, so game options are spelt "--option" only; a picture
+    # shows one complete plain search, so neither budgets nor --engine are offered.
+    base = search_arguments(budgets=False, engine=False, short_option=False)
+    p = sub.add_parser(
+        "tree", parents=[base],
+        help="draw the search tree (SVG, DOT or JSON)",
+        description="Draw the tree a search explores: values, alpha-beta windows, the "
+        "chosen path and the pruned branches.",
+    )
+    p.add_argument(
+        "-o", "--output", metavar="FILE",
+        help="write here; the format follows the extension (.svg, .json, .dot, .gv); "
+        "'-' or nothing: stdout",
+    )
+    p.add_argument("--format", choices=sorted(set(FORMATS.values())), help="override the format")
+    p.add_argument(
+        "--max-nodes", type=int, default=DEFAULT_MAX_NODES,
+        help=f"refuse searches that visit more nodes than this (default {DEFAULT_MAX_NODES:,})",
+    )
+    p.add_argument(
+        "--threshold", type=real,
+        help="bounded minimax: only decide whether this value can be reached",
+    )
+
+
+def output_format(path: str | None, given: str | None) -> str:
+    """The picture format: ``given``, else from the extension of ``path``, else JSON."""
+    if given is not None:
+        return given
+    if path is None or path == "-":
+        return "json"
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        known = ", ".join(FORMATS)
+        raise OptionError(
+            f"cannot tell the format of {path!r} from its extension; use one of {known} "
+            "(or --format svg|json|dot)"
+        )
+    return FORMATS[suffix]
+
+
+def render(tree: SearchTree, fmt: str, *, ascii_only: bool = False) -> str:
+    """``tree`` as text in ``fmt`` ("svg", "json" or "dot")."""
+    if fmt == "svg":
+        return tree.to_svg()
+    if fmt == "dot":
+        return tree.to_dot()
+    return json.dumps(tree.to_json(), indent=2, ensure_ascii=ascii_only) + "\n"
+
+
+def run(console: Console, args: argparse.Namespace) -> int:
+    """Capture the search that ``args`` describe and write its picture."""
+    from plies.viz.style import vector
+
+    if args.max_nodes < 1:
+        raise OptionError(f"--max-nodes must be at least 1, got {args.max_nodes}")
+    fmt = output_format(args.output, args.format)
+    game = game_of(args)
+    state, _ = position_of(args, game)
+    request = request_of(args, game, state, traced=True)
+    chosen = plan(game, state, request)
+    try:
+        tree = capture(
+            game, state, chosen.algorithm.name, request.limit, player=request.player,
+            max_nodes=args.max_nodes, tie=request.tie, seed=request.seed,
+            threshold=request.threshold,
+        )
+    except TreeTooLargeError as err:
+        raise SearchLimitError(
+            f"the search visited more than {err.max_nodes:,} nodes; "
+            "use a smaller --depth or a larger --max-nodes"
+        ) from None
+    if args.output is None or args.output == "-":
+        print(render(tree, fmt, ascii_only=True), end="", file=console.file, flush=True)
+        return 0
+    try:
+        Path(args.output).write_text(render(tree, fmt), encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    pruned = int(tree.stats["pruned"])
+    value = vector(tree.values) if tree.values is not None else number(tree.value)
+    say(
+        console,
+        f"wrote {args.output} ({fmt}): {int(tree.stats['nodes']):,} nodes searched"
+        + (f", {pruned:,} pruned" if pruned else "")
+        + f"; value {value} for {tree.player}; chosen path "
+        + (" ".join(tree.pv) or "-"),
+    )
+    return 0

@@ -1,0 +1,322 @@
+"""Searching to play a real game: an engine's defaults, and values as people read them.
+
+Chess and Othello cannot be searched to the end, and a bare depth-limited search plays
+them badly: it stops in the middle of an exchange, sees every mate as equally good and
+has no idea how long to think.  :func:`play_defaults` says what a game needs when people
+play it or ask for an analysis (``plies play``, ``plies analyze --file``), and
+:class:`SearchSession` runs requests with it:
+
+- **chess**: :class:`~plies.search.mate.MateDistance` (the shortest mate is preferred and
+  reported as "mate in N") and engine craft (transposition table kept between moves,
+  move ordering, PVS, iterative deepening) with every selective switch of
+  :func:`~plies.policy.plan.selective_craft`: quiescence over captures and queen
+  promotions (:data:`~plies.policy.plan.QUIESCENCE` plies past the depth limit, inside
+  the search's window), check and singular extensions (margin :data:`SINGULAR_MARGIN`),
+  null-move pruning and late-move reductions; :data:`MOVE_TIME` seconds a move when the
+  user gives no limit.  Values are centipawns.  This is what ``plies uci`` searches.
+- **othello**: engine craft and :data:`MOVE_TIME` seconds a move; with at most
+  :data:`OTHELLO_EXACT_EMPTIES` empty squares and no limit from the user, the exact
+  endgame solver.  Values are the evaluation's (inside -64..64), or the final disc
+  difference when the search reached the end.
+
+Every other game has no defaults (None): its plain request is what runs, as before.
+
+>>> from plies.policy import load_game
+>>> chess = load_game("chess", ["fen=6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"])
+>>> session = SearchSession(chess)
+>>> state = chess.initial_state()
+>>> result = session.run(state, session.limit(depth=3))
+>>> chess.format_action(state, result.action), str(session.score(result))
+('Ra8#', 'mate in 1')
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from plies._compat import deprecated_alias
+from plies.policy.plan import Plan, SearchRequest, plan, selective_craft
+from plies.policy.text import number
+from plies.search import Limit, SearchResult
+from plies.search.common import StopSignal
+from plies.search.engine import TranspositionTable
+from plies.search.mate import MateDistance
+
+SINGULAR_MARGIN: Final = 50
+"""Chess: centipawns by which the table's move must beat every other move in the
+shallower test search to be singular (and searched one ply deeper)."""
+MOVE_TIME: Final = 2.0
+"""Seconds a move when the user gives no depth, time or node limit."""
+MAX_DEPTH: Final = 64
+"""The deepest iteration of a search limited by time or nodes alone."""
+OTHELLO_EXACT_EMPTIES: Final = 10
+"""Othello: at most this many empty squares, an unlimited request is solved exactly
+(the endgame solver's median is about 0.02 s at 10 empties on the reference machine)."""
+TABLE_SLOTS: Final = 1 << 18
+"""Slots of the transposition table an :class:`SearchSession` keeps per player."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayDefaults:
+    """What a game needs when people play or analyse it (see the module docstring).
+
+    ``time``: seconds a move when no limit is given.  ``craft``: the selective switches
+    of an engine search (see :func:`~plies.policy.plan.selective_craft`).
+    ``mate_scores``: prefer the fastest win and report forced ends as "mate in N".
+    ``unit``: the unit values are shown in (``"cp"``), or ``""``.
+    ``moves_help``: how a person writes a move, for error messages.  ``exact_when``: a
+    test of a state at which an unlimited request is solved exactly instead.
+    """
+
+    time: float = MOVE_TIME
+    craft: Mapping[str, Any] = field(default_factory=dict)
+    mate_scores: bool = False
+    unit: str = ""
+    moves_help: str = ""
+    exact_when: Callable[[Any], bool] | None = None
+
+
+CHESS_MOVES_HELP: Final = (
+    "write a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, g1f3, e1g1, e7e8q)"
+)
+OTHELLO_MOVES_HELP: Final = (
+    "write a move as a square a1..h8 (column a-h, row 1-8 from the top), or pass when "
+    "you have no move"
+)
+
+
+def _few_empties(state: Any) -> bool:
+    empties: int = 64 - (state[0] | state[1]).bit_count()
+    return empties <= OTHELLO_EXACT_EMPTIES
+
+
+def play_defaults(game: Any) -> PlayDefaults | None:
+    """The engine defaults for ``game`` (chess, Othello), or None: no defaults needed."""
+    from plies.games.chess import Chess
+    from plies.games.othello import Othello
+
+    if isinstance(game, Chess):
+        return PlayDefaults(
+            craft=selective_craft(game, singular=SINGULAR_MARGIN), mate_scores=True,
+            unit="cp", moves_help=CHESS_MOVES_HELP,
+        )
+    if isinstance(game, Othello):
+        return PlayDefaults(moves_help=OTHELLO_MOVES_HELP, exact_when=_few_empties)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A value as people read it.
+
+    ``value``: the game's value for the searching player (a mate is the utility of a
+    win or loss, no distance left in it).  ``mate``: moves to a forced end found by the
+    search, positive when the player wins, negative when it loses, 0 when the position
+    is already won or lost; None otherwise.  ``unit``: ``"cp"`` or ``""``.
+
+    >>> str(Score(35.0, None, "cp")), str(Score(1e5, 2, "cp")), str(Score(-1e5, -1, "cp"))
+    ('35 cp', 'mate in 2', 'mated in 1')
+    >>> str(Score(-1e5, 0, "cp"))
+    'mated'
+    """
+
+    value: float
+    mate: int | None = None
+    unit: str = ""
+
+    def __str__(self) -> str:
+        if self.mate == 0:  # the position is already over: mated (nobody mates on its move)
+            return "mated" if self.value < 0 else "won"
+        if self.mate is not None:
+            return f"mate in {self.mate}" if self.mate > 0 else f"mated in {-self.mate}"
+        return number(self.value) + (f" {self.unit}" if self.unit else "")
+
+
+class _Either:
+    """A stop signal set when either of two is (the second may be None)."""
+
+    def __init__(self, first: StopSignal, second: StopSignal | None) -> None:
+        self.first, self.second = first, second
+
+    def is_set(self) -> bool:
+        return self.first.is_set() or (self.second is not None and self.second.is_set())
+
+
+class SearchSession:
+    """Searches of one game with its :class:`PlayDefaults` (see the module docstring).
+
+    ``game`` is the game as people play it; the searches run on ``self.searched`` (the
+    game wrapped for mate scores), from ``self.root(state)``.  Results come back with
+    actions of ``game`` (nodes include the quiescence nodes); :meth:`score` and
+    :meth:`action_scores` read their values.  A game without defaults
+    runs its plain request.  One transposition table per searching player is kept between
+    searches, so an engine that plays a whole game reuses what it learnt.
+
+    (``EngineSearch``, its old name, is a deprecated alias.)
+    """
+
+    def __init__(self, game: Any, defaults: PlayDefaults | None = None) -> None:
+        self.game = game
+        self.defaults = defaults if defaults is not None else play_defaults(game)
+        d = self.defaults
+        self.mated: MateDistance | None = None
+        searched = game
+        if d is not None and d.mate_scores:
+            lo, hi = getattr(game, "utility_range", (-math.inf, math.inf))
+            if math.isfinite(lo) and math.isfinite(hi):
+                searched = self.mated = MateDistance(game)
+        self.searched: Any = searched
+        self._tables: dict[int | None, TranspositionTable] = {}
+        self.plan: Plan | None = None
+        """What the last :meth:`run` ran (its name is what a front end shows)."""
+
+    @property
+    def tuned(self) -> bool:
+        """True when the game has defaults (chess, Othello)."""
+        return self.defaults is not None
+
+    def root(self, state: Any) -> Any:
+        """``state`` as the searched game writes it."""
+        return state if self.mated is None else self.mated.root(state)
+
+    def limit(
+        self,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
+        unit: str = "ply",
+        *,
+        state: Any = None,
+    ) -> Limit | None:
+        """The limit of a search: the one given, else the defaults' time a move.
+
+        None (an exact search) when nothing is given and either the game has no defaults
+        or ``state`` is one its defaults solve exactly.
+        """
+        if depth is not None or time is not None or nodes is not None or unit != "ply":
+            kind: Literal["ply", "round"] = "round" if unit == "round" else "ply"
+            if depth is None and (time is not None or nodes is not None) and self.tuned:
+                depth = MAX_DEPTH  # deepen until the clock or the budget says stop
+            return Limit(depth=depth, unit=kind, time=time, nodes=nodes)
+        d = self.defaults
+        if d is None or (d.exact_when is not None and state is not None and d.exact_when(state)):
+            return None
+        return Limit(depth=MAX_DEPTH, time=d.time)
+
+    def run(
+        self,
+        state: Any,
+        limit: Limit | None,
+        *,
+        algorithm: str = "auto",
+        player: int | None = None,
+        tie: str = "first",
+        seed: int | None = None,
+        all_values: bool = False,
+        stop: StopSignal | None = None,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
+        """Search ``state`` (a state of ``game``) within ``limit``.
+
+        ``all_values``: the value of every legal action (:func:`plies.analyze`).
+        ``on_iteration`` sees every finished iteration.  With defaults, ``auto`` gets
+        engine craft (the table is kept; an exact request of a game with a solver, such
+        as Othello near the end, is solved).  A search under a clock or a node budget
+        that has seen a forced mate within its depth stops deepening.
+
+        Raises:
+            OptionError, UnsupportedGameError: as :func:`plies.policy.plan`.
+        """
+        engine = self.tuned and algorithm in ("auto", "alphabeta") and limit is not None
+        d = self.defaults
+        request = SearchRequest(
+            algorithm=algorithm, limit=limit, player=player, tie=tie, seed=seed,
+            engine=engine, all_values=all_values,
+            craft=d.craft if engine and d is not None else {},
+        )
+        root = self.root(state)
+        chosen = plan(self.searched, root, request)
+
+        mated, mate_found = self.mated, threading.Event()
+        # A forced mate seen within the searched depth is final: a search under a clock
+        # or a node budget stops deepening (as plies uci does); a fixed depth is kept.
+        watch = mated is not None and limit is not None and limit.anytime and not all_values
+        report = None
+        if on_iteration is not None or watch:
+            def report(r: SearchResult) -> None:
+                if on_iteration is not None:
+                    on_iteration(r)
+                if watch and mated is not None and r.action is not None:
+                    plies = mated.distance(r.value)
+                    if plies is not None and max(plies, len(r.pv)) <= r.stats.depth:
+                        mate_found.set()
+
+        if watch:
+            stop = _Either(mate_found, stop)
+
+        table = None
+        if chosen.kind == "engine" and not all_values:
+            who = self.searched.to_move(root) if player is None else player
+            table = self._tables.get(who)
+            if table is None:
+                table = self._tables[who] = TranspositionTable(TABLE_SLOTS)
+        self.plan = chosen
+        return chosen.run(self.searched, root, stop=stop, on_iteration=report, table=table)
+
+    def score(self, result: SearchResult) -> Score:
+        """The value of ``result`` as people read it (a forced mate as "mate in N")."""
+        return self._score(result.value, len(result.pv))
+
+    def action_scores(self, result: SearchResult) -> dict[Any, Score]:
+        """The value of every action of an ``all_values`` result, as people read it."""
+        return {a: self._score(v, 1) for a, v in (result.action_values or {}).items()}
+
+    def _score(self, value: float, pv_length: int) -> Score:
+        unit = self.defaults.unit if self.defaults is not None else ""
+        mated = self.mated
+        if mated is None:
+            return Score(value, None, unit)
+        exact = mated.exact_value(value)
+        if exact == 0:
+            return Score(value, None, unit)
+        moves = mate_moves(mated, value, pv_length)
+        return Score(value if moves is None else exact, moves, unit)
+
+
+def mate_moves(mated: MateDistance, value: float, pv_length: int) -> int | None:
+    """Moves to the forced end a mate-distance ``value`` says (None: no forced end).
+
+    Positive when the searching player mates, negative when it is mated, 0 when the
+    root itself is over.  A mate met inside the quiescence search is at distance 0 from
+    its leaf; the principal variation (``pv_length`` moves) then says how far it is.
+    """
+    plies = mated.distance(value)
+    if plies is None:
+        return None
+    if plies == 0 and pv_length == 0:
+        return 0  # the root itself is won or lost
+    plies = max(plies, pv_length, 1)
+    return (plies + 1) // 2 if value > 0 else -(plies // 2)
+
+
+__all__ = [
+    "CHESS_MOVES_HELP",
+    "MAX_DEPTH",
+    "MOVE_TIME",
+    "OTHELLO_EXACT_EMPTIES",
+    "OTHELLO_MOVES_HELP",
+    "SINGULAR_MARGIN",
+    "TABLE_SLOTS",
+    "PlayDefaults",
+    "Score",
+    "SearchSession",
+    "mate_moves",
+    "play_defaults",
+]
+
+# The old name of SearchSession, for one release.
+deprecated_alias(globals(), "EngineSearch", "plies.policy.session.SearchSession")
