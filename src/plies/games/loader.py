@@ -71,7 +71,7 @@ def load(
     name = registry.registered(spec)
     if name is not None:
         return registry.info(name).make(given)  # type: ignore[no-any-return]
-    _, found = _source(spec)
+    found = _source(spec)
     _refuse_options(found, given)
     return found.load(spec.strip(), given, budget)  # type: ignore[no-any-return]
 
@@ -86,7 +86,7 @@ def spec_info(spec: str) -> GameInfo:
     name = registry.registered(spec)
     if name is not None:
         return registry.info(name)
-    _, found = _source(spec)
+    found = _source(spec)
     text = spec.strip()
     if found.info is not None:
         return found.info(text)
@@ -111,7 +111,7 @@ def parse_options(spec: str, items: Iterable[str]) -> dict[str, Any]:
     name = registry.registered(spec)
     if name is not None:
         return registry.info(name).parse(items)
-    _, found = _source(spec)
+    found = _source(spec)
     texts = option_texts(items)
     _refuse_options(found, texts)
     return found.info(spec.strip()).parse(items) if found.info is not None else texts
@@ -155,11 +155,11 @@ def _refuse_options(found: Source, given: Mapping[str, Any]) -> None:
         raise GameFormatError(f"{found.noun} takes no options, got {next(iter(given))!r}")
 
 
-def _source(spec: str) -> tuple[str, Source]:
+def _source(spec: str) -> Source:
     kind = source_name(spec)
     if kind is None:
         raise unknown_game(spec)
-    return kind, source(kind)
+    return source(kind)
 
 
 def _stem(spec: str) -> str:
