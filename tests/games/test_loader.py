@@ -260,6 +260,11 @@ def test_a_source_entry_that_is_not_a_source_is_a_plugin_error() -> None:
         ("plies.policy.games", "load_game", "plies.games.load"),
         ("plies.policy.games", "GameSpec", "plies.games.GameSpec"),
         ("plies.policy.games", "GDL_SUFFIXES", "plies.gdl.source.SUFFIXES"),
+        ("plies.games.registry", "load", "plies.games.loader.load"),
+        ("plies.games.registry", "parse_options", "plies.games.loader.parse_options"),
+        ("plies.games.registry", "C4_SIDES", "plies.games.connect4.rules.SIDES"),
+        ("plies.games.registry", "FEN", "plies.games.chess.rules.FEN"),
+        ("plies.games.registry", "EMPIRE_MAP", "plies.games.empire.game.MAP"),
     ],
 )
 def test_the_old_names_of_the_loader_warn_and_forward(module: str, old: str, new: str) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
+from plies._compat import deprecated_alias
 from plies.errors import UnknownGameError
 from plies.game.declaration import GameInfo, game_info
 from plies.plugins import PluginError, Registry
@@ -142,6 +143,37 @@ def parse_registered(name: str, items: Iterable[str]) -> dict[str, Any]:
     :meth:`GameInfo.parse`)."""
     return info(name).parse(items)
 
+
+# Old names, for one release: the loader's functions moved to plies.games.loader, and each
+# game's option types and bounds to the game's own module.
+for _old, _new in {
+    "load": "plies.games.loader.load",
+    "parse_options": "plies.games.loader.parse_options",
+    "is_tree_path": "plies.games.loader.is_tree_path",
+    "load_tree": "plies.games.loader.load_tree",
+    "C4_SIDES": "plies.games.connect4.rules.SIDES",
+    "NIM_PILE": "plies.games.nim.NIM_PILE",
+    "NIM_PILES": "plies.games.nim.NIM_PILES",
+    "STICKS": "plies.games.nim.STICKS",
+    "PIG_GOAL": "plies.games.pig.PIG_GOAL",
+    "PIG_TURNS": "plies.games.pig.PIG_TURNS",
+    "CIV_PLAYERS": "plies.games.civ.CIV_PLAYERS",
+    "CIV_MOVES": "plies.games.civ.CIV_MOVES",
+    "CIV_ROUNDS": "plies.games.civ.CIV_ROUNDS",
+    "MATRIX_ROUNDS": "plies.games.matrix.MATRIX_ROUNDS",
+    "GOOFSPIEL_CARDS": "plies.games.matrix.GOOFSPIEL_CARDS",
+    "PACMAN_GHOSTS": "plies.games.pacman.rules.MAX_GHOSTS",
+    "PACMAN_MOVES": "plies.games.pacman.rules.MAX_MOVES",
+    "PACMAN_LAYOUT": "plies.games.pacman.rules.LAYOUT",
+    "CHESS_PLIES": "plies.games.chess.rules.MAX_PLIES",
+    "FEN": "plies.games.chess.rules.FEN",
+    "EMPIRE_MAP": "plies.games.empire.game.MAP",
+    "EMPIRE_PLAYERS": "plies.games.empire.game.PLAYERS",
+    "EMPIRE_TURNS": "plies.games.empire.game.MAX_TURNS",
+    "EMPIRE_SCIENCE": "plies.games.empire.game.MAX_SCIENCE",
+}.items():
+    deprecated_alias(globals(), _old, _new)
+del _old, _new
 
 __all__ = [
     "BUILTIN_GAMES", "GAMES", "GameInfo", "describe", "info", "names", "options_help",
