@@ -25,6 +25,7 @@ from plies import games
 from plies.budget import Budget, read_text
 from plies.errors import GameFormatError, IllegalActionError, OptionError, quoted
 from plies.game import Game, play
+from plies.game.text import player_name, players_text
 from plies.sources.openspiel import is_openspiel_spec, load_openspiel
 
 GDL_SUFFIXES: Final = (".kif", ".gdl")
@@ -265,17 +266,6 @@ def _from_board(text: str, where: str) -> Any:
 
 
 _CENTRE: Final = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)
-
-
-def player_name(game: Any, player: int) -> str:
-    """``game.player_name(player)`` if the game has it, else ``P<player>``."""
-    namer = getattr(game, "player_name", None)
-    return f"P{player}" if namer is None else str(namer(player))
-
-
-def players_text(game: Any) -> str:
-    """Every player as ``0 (X), 1 (O)``: what messages offer to choose from."""
-    return ", ".join(f"{p} ({player_name(game, p)})" for p in range(game.num_players))
 
 
 def find_player(game: Any, text: int | str | None) -> int | None:
