@@ -23,6 +23,11 @@ from typing import Any, Final, Protocol
 
 MOVE_TIME: Final = 2.0
 """Seconds a move when the user gives no depth, time or node limit."""
+QUIESCENCE: Final = 4
+"""Noisy plies searched past the depth limit: the usual ``quiescence`` switch of a
+game's engine craft (``plies uci``'s ``Quiescence`` option)."""
+NULL_REDUCTION: Final = 2
+"""Null-move pruning's usual depth reduction R (the ``null_move`` switch)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,4 +133,7 @@ class Solver(Protocol):
         ...
 
 
-__all__ = ["MOVE_TIME", "NullWindowTest", "PlayDefaults", "PositionText", "Solver"]
+__all__ = [
+    "MOVE_TIME", "NULL_REDUCTION", "QUIESCENCE", "NullWindowTest", "PlayDefaults",
+    "PositionText", "Solver",
+]

@@ -44,10 +44,11 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import hook
+from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE
 from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import StopSignal, Trace
 from plies.search.engine import Craft, TranspositionTable
@@ -325,13 +326,6 @@ def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, An
     if request.all_values:
         options.pop("pvs")
     return options
-
-
-QUIESCENCE: Final = 4
-"""Noisy plies searched past the depth limit by :func:`selective_craft` (``plies uci``'s
-``Quiescence`` option)."""
-NULL_REDUCTION: Final = 2
-"""Null-move pruning's depth reduction R in :func:`selective_craft`."""
 
 
 def selective_craft(game: Any, *, singular: float | None = None) -> dict[str, Any]:

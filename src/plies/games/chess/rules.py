@@ -53,6 +53,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
 from plies.game import Game
+from plies.game.board import Board
+from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, PlayDefaults, PositionText
 from plies.games.chess.evaluation import WEIGHTS, Evaluator, Weights
 from plies.games.chess.moves import (
     ORDER_VALUE,
@@ -62,6 +64,8 @@ from plies.games.chess.moves import (
     noisy_moves,
     play,
 )
+from plies.games.chess.positions import read_fen, write_fen
+from plies.games.chess.view import NAMES, chess_board
 
 if TYPE_CHECKING:
     import chess as chesslib
@@ -73,6 +77,14 @@ EVAL_CAP: Final = 50_000
 """``evaluate`` stays within ``[-EVAL_CAP, EVAL_CAP]``: well inside ``utility_range``."""
 
 ONGOING, WHITE_WINS, BLACK_WINS, DRAWN = 0, 1, 2, 3
+
+SINGULAR_MARGIN: Final = 50
+"""Centipawns by which the table's move must beat every other move in the shallower test
+search to be singular (and searched one ply deeper): the engine's play defaults."""
+MOVES_HELP: Final = (
+    "write a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, g1f3, e1g1, e7e8q)"
+)
+"""How a person writes a chess move."""
 
 
 
@@ -564,4 +576,29 @@ class Chess(Game[ChessState, Any]):
         return "\n".join(rows)
 
     def player_name(self, player: int) -> str:
-        return ("White", "Black")[player]
+        return NAMES[player]
+
+    # --- what front ends read --------------------------------------------------------------
+
+    def board(self, state: ChessState, last: chesslib.Move | None = None) -> Board:
+        """The board, White at the bottom; a piece and its target are clicked in turn."""
+        legal = [(m, str(state.board.san(m))) for m in self.actions(state)]
+        return chess_board(state.board, legal, self.is_terminal(state), last)
+
+    def read_position(self, text: str) -> PositionText | None:
+        """A FEN or EPD line (see :mod:`plies.games.chess.positions`); None for other text."""
+        return read_fen(text, self.state_from_fen)
+
+    def write_position(self, state: ChessState) -> str:
+        """The FEN of ``state``."""
+        return write_fen(state.board)
+
+    def play_defaults(self) -> PlayDefaults:
+        """Engine craft with every selective switch (quiescence over captures and queen
+        promotions, check and singular extensions, null-move pruning, late-move
+        reductions), mate scores ("mate in N"), centipawns, two seconds a move."""
+        return PlayDefaults(
+            craft={"quiescence": QUIESCENCE, "extensions": True, "null_move": NULL_REDUCTION,
+                   "reductions": True, "singular": SINGULAR_MARGIN},
+            mate_scores=True, unit="cp", moves_help=MOVES_HELP,
+        )
