@@ -94,10 +94,10 @@ class Board:
 
     ``rows`` x ``columns`` cells, numbered row by row from the top left; ``cells[i]`` is
     the mark on cell ``i`` or ``""``.  ``marks`` says how each mark is drawn (a mark
-    left out is written as its own text).  ``kind`` names the look (the web page's style
-    for ``"tictactoe"``, ``"connect4"``, ``"othello"``, ``"chess"``, ``"pacman"``,
-    ``"empire"``; ``"grid"`` for any other game), ``background`` its colour (``""``:
-    the front end's).
+    left out is written as its own text).  ``kind`` names a look the web page has a
+    stylesheet for (``"tictactoe"``, ``"connect4"``, ``"othello"``, ``"chess"``,
+    ``"pacman"``); ``""``, any other board, is drawn from its marks alone.
+    ``background`` is the board's colour (``""``: the front end's).
 
     Labels: ``labels[i]`` a short text on cell ``i`` (a city's size, a move's value;
     empty: none); ``files`` the columns' names left to right and ``ranks`` the rows'
@@ -119,7 +119,7 @@ class Board:
     rows: int
     columns: int
     cells: tuple[str, ...]
-    kind: str = "grid"
+    kind: str = ""
     marks: Mapping[str, Mark] = field(default_factory=dict)
     background: str = ""
     labels: tuple[str, ...] = ()

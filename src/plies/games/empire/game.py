@@ -15,9 +15,11 @@ from typing import Final
 
 from plies.errors import IllegalActionError, OptionError
 from plies.game import match_action
+from plies.game.board import Board
 from plies.games.empire.evaluation import FEATURE_NAMES, EmpireWeights, features
 from plies.games.empire.maps import DEFAULT_MAP
 from plies.games.empire.rules import (
+    LETTERS,
     MOVE,
     SCIENCE_GOAL,
     SETTLE,
@@ -27,6 +29,7 @@ from plies.games.empire.rules import (
     EmpireRules,
     EmpireState,
 )
+from plies.games.empire.view import empire_board
 from plies.wrappers import MultiMoveState, MultiMoveTurns
 
 _WORDS: Final = frozenset({"grow", "study", "train", "settle"})
@@ -139,6 +142,20 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
         if end is None:
             return "*"
         return f"{end[0]} victory: {', '.join(self.player_name(p) for p in end[1])}"
+
+    def board(
+        self, state: MultiMoveState[EmpireState], last: Action | None = None
+    ) -> Board:
+        """The map as a grid; unit moves are a click on the unit and one on its target,
+        the cities' actions (and ``rest``) buttons.  The caption says whose move it is
+        and the scores (or who won)."""
+        base = state.base
+        actions = [(a, self.format_action(state, a)) for a in self.actions(state)]
+        scores = ", ".join(
+            f"{LETTERS[p]} {self.empire.score(base, p)}" for p in range(self.num_players)
+        )
+        status = self.render(state).rsplit("\n", 1)[1]
+        return empire_board(self.empire, base, actions, f"{status}; scores {scores}", last)
 
     def render(self, state: MultiMoveState[EmpireState]) -> str:
         """The map, a legend, each empire's numbers and whose move it is."""
