@@ -78,6 +78,16 @@ def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
     return out
 
 
+def result_text(game: Any, utilities: Sequence[float]) -> str:
+    """Who won, from the utilities at the end: ``"draw"`` when everyone has the same,
+    else ``"X wins"`` (``"A and B win"``)."""
+    best = max(utilities)
+    winners = [player_name(game, p) for p, u in enumerate(utilities) if u == best]
+    if len(winners) == len(utilities):
+        return "draw"
+    return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+
+
 def own_action_text(game: Any, state: Any, player: int, action: Any) -> str:
     """``player``'s own action: at a simultaneous node one component, else a move."""
     if not game.is_terminal(state) and game.to_move(state) == SIMULTANEOUS:
@@ -87,5 +97,5 @@ def own_action_text(game: Any, state: Any, player: int, action: Any) -> str:
 
 __all__ = [
     "NOISE", "clean", "mover_name", "number", "own_action_text", "player_name",
-    "players_text", "pv_text",
+    "players_text", "pv_text", "result_text",
 ]

@@ -54,6 +54,7 @@ from plies.game import (
     hook,
     legal_actions,
 )
+from plies.game.text import result_text
 from plies.policy import mover_name, player_name
 
 
@@ -96,7 +97,7 @@ def view(
     if terminal:
         utilities = [float(game.utility(state, p)) for p in range(game.num_players)]
         data["utilities"] = utilities
-        data["result"] = _result_text(game, utilities)
+        data["result"] = result_text(game, utilities)
     return data
 
 
@@ -105,14 +106,6 @@ def mover_label(game: Any, state: Any) -> str:
     if game.to_move(state) == SIMULTANEOUS:
         return "simultaneous"
     return mover_name(game, state)
-
-
-def _result_text(game: Any, utilities: list[float]) -> str:
-    best = max(utilities)
-    winners = [player_name(game, p) for p, u in enumerate(utilities) if u == best]
-    if len(winners) == len(utilities):
-        return "draw"
-    return f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
 
 
 def board(
