@@ -231,7 +231,7 @@ class Plan:
         return SearchResult(
             best, action, (action,), stats, mover if request.player is None else request.player,
             action_values=values,
-        )
+        ).about(game, state)
 
 
 def plan(game: Any, state: Any, request: SearchRequest) -> Plan:

@@ -221,7 +221,8 @@ class SearchSession:
             if table is None:
                 table = self._tables[who] = TranspositionTable(TABLE_SLOTS)
         self.plan = chosen
-        return chosen.run(self.searched, root, stop=stop, on_iteration=report, table=table)
+        result = chosen.run(self.searched, root, stop=stop, on_iteration=report, table=table)
+        return result.about(self.game, state)  # the game as people play it
 
     def score(self, result: SearchResult) -> Score:
         """The value of ``result`` as people read it (a forced mate as "mate in N")."""

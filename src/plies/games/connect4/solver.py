@@ -432,7 +432,7 @@ class Connect4Solver:
             nodes=self.nodes - nodes0, depth=len(line), elapsed=time.perf_counter() - start
         )
         exact = not weak or s == 0
-        return SearchResult(value, action, tuple(line), stats, player, exact)
+        return SearchResult(value, action, tuple(line), stats, player, exact).about(game, state)
 
     def _utility(self, score: int, state: Connect4State, weak: bool) -> float:
         """The game's utility for the side to move of a position worth ``score``."""

@@ -299,7 +299,8 @@ class OthelloSolver:
             nodes=self.nodes - nodes0, depth=len(line), elapsed=time.perf_counter() - start
         )
         exact = not weak or s == 0
-        return SearchResult(value, line[0] if line else None, tuple(line), stats, player, exact)
+        found = SearchResult(value, line[0] if line else None, tuple(line), stats, player, exact)
+        return found if self.game is None else found.about(self.game, state)
 
     def analyze(self, state: OthelloState, *, player: int | None = None) -> dict[int, float]:
         """The exact value of every legal action for ``player`` (default: the side to move)."""
