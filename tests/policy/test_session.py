@@ -7,7 +7,9 @@ import random
 import pytest
 
 from plies.errors import GameFormatError, IllegalActionError
+from plies.games.chess.rules import SINGULAR_MARGIN
 from plies.games.othello import Othello
+from plies.games.othello.rules import EXACT_EMPTIES as OTHELLO_EXACT_EMPTIES
 from plies.policy import (
     PlayDefaults,
     Score,
@@ -16,8 +18,6 @@ from plies.policy import (
     play_defaults,
     read_position,
 )
-from plies.games.chess.rules import SINGULAR_MARGIN
-from plies.games.othello.rules import EXACT_EMPTIES as OTHELLO_EXACT_EMPTIES
 from plies.policy.plan import QUIESCENCE
 from plies.policy.session import MAX_DEPTH, MOVE_TIME
 from plies.search import Limit

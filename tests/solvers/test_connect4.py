@@ -9,9 +9,9 @@ import pytest
 
 import plies
 from plies.errors import OptionError
+from plies.game import hook
 from plies.games.connect4 import Connect4, Connect4State, load_positions
 from plies.games.connect4.solver import Connect4Solver, numba_available, solve_positions
-from plies.game import hook
 from tests.games.test_connect4 import data_file
 
 PONS = Connect4(scoring="pons")
