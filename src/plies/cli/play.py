@@ -169,6 +169,8 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
     outcome = getattr(game, "outcome", None)
     if callable(outcome):
         result = f"{outcome(state)} ({scores})"
+    elif game.num_players == 1:
+        result = scores
     else:
         utilities = [game.utility(state, p) for p in range(game.num_players)]
         result = f"{result_text(game, utilities)} ({scores})"

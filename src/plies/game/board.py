@@ -111,9 +111,10 @@ class Board:
     front end's list of legal moves.
 
     Highlights: ``last`` the cells of the move that led here, ``alert`` cells to flag
-    (a king in check).  ``caption``: a line under the board (a disc count, "White is in
-    check").  ``checkered``: light and dark squares.  ``rotatable``: a front end may
-    turn the board round for the second player.
+    (a king in check).  ``caption``: text under the board (a disc count, "White is in
+    check"; lines split at newlines).  ``checkered``: light and dark squares.
+    ``rotatable``: a front end may turn the board round for the second player.
+    ``blank``: an empty cell as plain text (``"."``; a maze's floor may be ``" "``).
     """
 
     rows: int
@@ -134,6 +135,7 @@ class Board:
     caption: str = ""
     checkered: bool = False
     rotatable: bool = False
+    blank: str = "."
 
     def __post_init__(self) -> None:
         size = self.rows * self.columns
@@ -212,6 +214,7 @@ class Board:
             "caption": self.caption,
             "checkered": self.checkered,
             "rotatable": self.rotatable,
+            "blank": self.blank,
         }
 
     # --- pictures ----------------------------------------------------------------------------
@@ -219,7 +222,7 @@ class Board:
     def plain(self, i: int) -> str:
         """What cell ``i`` shows as plain text: its label, else its mark's plain text;
         an empty cell shows the move a click there plays if it is one character (the
-        numbers of tic-tac-toe's squares), else ``"."``."""
+        numbers of tic-tac-toe's squares), else :attr:`blank`."""
         if self.labels and self.labels[i]:
             return self.labels[i]
         mark = self.cells[i]
@@ -227,7 +230,7 @@ class Board:
             look = self.marks.get(mark)
             return (look.plain if look is not None and look.plain else mark)
         move = self.cell_moves[i] if self.cell_moves else None
-        return move if move is not None and len(move) == 1 else "."
+        return move if move is not None and len(move) == 1 else self.blank
 
     def text(self) -> str:
         """The board as plain text: the plain text of every cell, the coordinates, the
@@ -320,7 +323,9 @@ def board_svg(board: Board) -> str:
     pad = 4 if board.background else 0
     width = left + 2 * pad + board.columns * c
     grid_h = board.rows * c + 2 * pad
-    height = grid_h + bottom + (24 if board.caption else 0)
+    height = grid_h + bottom + 17 * len(board.caption.splitlines()) + (7 if board.caption else 0)
+    width = max(width, left + 7 * max((len(line) for line in board.caption.splitlines()),
+                                      default=0))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Segoe UI Symbol, '
@@ -359,9 +364,9 @@ def board_svg(board: Board) -> str:
     for col, file in enumerate(board.files):
         out.append(f'<text x="{left + pad + col * c + c / 2}" y="{grid_h + 14}" '
                    f'font-size="12" text-anchor="middle" fill="#555">{escape(file)}</text>')
-    if board.caption:
-        out.append(f'<text x="{left}" y="{grid_h + bottom + 16}" font-size="13" '
-                   f'fill="#333">{escape(board.caption)}</text>')
+    for n, line in enumerate(board.caption.splitlines()):
+        out.append(f'<text x="{left}" y="{grid_h + bottom + 16 + 17 * n}" font-size="13" '
+                   f'fill="#333">{escape(line)}</text>')
     out.append("</svg>")
     return "".join(out)
 
@@ -431,7 +436,7 @@ def _rich_cell(board: Board, i: int) -> tuple[str, str, str | None]:
         return board.labels[i], color, None
     if look is None:
         plain = board.plain(i)
-        return ("" if plain == "." else plain), "#8a8a8a", None
+        return ("" if plain == board.blank else plain), "#8a8a8a", None
     if look.shape == "disc":
         return "\u25cf", color, None  # a black circle
     if look.shape == "dot":

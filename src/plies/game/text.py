@@ -80,7 +80,9 @@ def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
 
 def result_text(game: Any, utilities: Sequence[float]) -> str:
     """Who won, from the utilities at the end: ``"draw"`` when everyone has the same,
-    else ``"X wins"`` (``"A and B win"``)."""
+    else ``"X wins"`` (``"A and B win"``); alone, ``"X scores 100"``."""
+    if len(utilities) == 1:
+        return f"{player_name(game, 0)} scores {number(utilities[0])}"
     best = max(utilities)
     winners = [player_name(game, p) for p, u in enumerate(utilities) if u == best]
     if len(winners) == len(utilities):

@@ -25,6 +25,7 @@ alert        cells to flag (a king in check)
 files        labels of the columns, left to right, and ``ranks`` of the rows, top down
 checkered    light and dark squares
 rotatable    the page may turn the board round for the second player (chess)
+blank        an empty cell as plain text (the terminal's; the page draws nothing)
 caption      a line under the board (Othello's disc count, a check in chess)
 ============ ===================================================================
 

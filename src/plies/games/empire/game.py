@@ -19,7 +19,6 @@ from plies.game.board import Board
 from plies.games.empire.evaluation import FEATURE_NAMES, EmpireWeights, features
 from plies.games.empire.maps import DEFAULT_MAP
 from plies.games.empire.rules import (
-    LETTERS,
     MOVE,
     SCIENCE_GOAL,
     SETTLE,
@@ -147,15 +146,14 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
         self, state: MultiMoveState[EmpireState], last: Action | None = None
     ) -> Board:
         """The map as a grid; unit moves are a click on the unit and one on its target,
-        the cities' actions (and ``rest``) buttons.  The caption says whose move it is
-        and the scores (or who won)."""
-        base = state.base
+        the cities' actions (and ``rest``) buttons.  The caption is the legend, each
+        empire's numbers and whose move it is (or who won), as the text picture writes
+        them."""
         actions = [(a, self.format_action(state, a)) for a in self.actions(state)]
-        scores = ", ".join(
-            f"{LETTERS[p]} {self.empire.score(base, p)}" for p in range(self.num_players)
-        )
-        status = self.render(state).rsplit("\n", 1)[1]
-        return empire_board(self.empire, base, actions, f"{status}; scores {scores}", last)
+        picture = self.render(state).splitlines()
+        legend = next(i for i, line in enumerate(picture) if line.startswith("A3 = city"))
+        caption = "\n".join(picture[legend:])
+        return empire_board(self.empire, state.base, actions, caption, last)
 
     def render(self, state: MultiMoveState[EmpireState]) -> str:
         """The map, a legend, each empire's numbers and whose move it is."""

@@ -50,7 +50,7 @@ def pacman_board(
         cells[cell] = f"{'S' if timer else 'G'}{g}"
     return Board(
         maze.height, maze.width, tuple(cells), kind="pacman", marks=LOOKS,
-        background="#000000", cell_moves=tuple(cell_moves), caption=caption,
+        background="#000000", cell_moves=tuple(cell_moves), caption=caption, blank=" ",
     )
 
 
