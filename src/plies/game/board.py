@@ -107,8 +107,10 @@ class Board:
     click on cell ``i`` plays (None: none); ``column_moves[c]`` the move a click in
     column ``c`` plays (Connect Four); ``from_to`` the moves made by two clicks, a
     piece and its target; ``extra_moves`` the moves on no cell (Othello's ``pass``),
-    offered beside the board.  A board that names no move at all leaves playing to the
-    front end's list of legal moves.
+    offered beside the board.  A cell may have a move of its own and start from-to
+    moves too: the web page then picks it on the first click (showing its targets), and
+    a second click on it plays its own move.  A board that names no move at all leaves
+    playing to the front end's list of legal moves.
 
     Highlights: ``last`` the cells of the move that led here, ``alert`` cells to flag
     (a king in check).  ``caption``: text under the board (a disc count, "White is in

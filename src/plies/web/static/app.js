@@ -369,7 +369,7 @@ function renderBoard(v) {
     if (i === app.selected) classes.push("selected");
     if (targets.has(i)) classes.push("target");
     if (bestCells.has(i)) classes.push("best");
-    const playable = pairs.length ? sources.has(i) || targets.has(i) : Boolean(move);
+    const playable = sources.has(i) || targets.has(i) || Boolean(move);
     const text = b.labels.length ? b.labels[i] : "";
     const label = [name, mark && (drawn.plain || mark), text].filter(Boolean).join(" ")
       || (b.column_moves.length ? `column ${column + 1}` : `cell ${i + 1}`);
@@ -434,15 +434,20 @@ function pickPromotion(moves) {
   return moves.find((m) => m.promotion === app.promotion) || moves[0];
 }
 
+// A click plays the move the board names there.  Where a cell also starts from-to moves
+// (a piece with targets), the first click picks it and shows its targets; a click on a
+// target plays that move, and a second click on the picked cell plays the cell's own move.
 function clickCell(i, move, targets) {
   const b = app.view.board;
-  if (!b.from_to.length) {
-    humanMove(move);
-    return;
-  }
   if (targets.has(i)) {
     app.selected = null;
     humanMove(pickPromotion(targets.get(i)).move);
+    return;
+  }
+  const source = b.from_to.some((m) => m.from === i);
+  if (move && (!source || app.selected === i)) {
+    app.selected = null;
+    humanMove(move);
     return;
   }
   app.selected = app.selected === i ? null : i;
