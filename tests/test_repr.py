@@ -106,3 +106,9 @@ def test_the_caption_of_a_tree_is_escaped() -> None:
     game = TreeGame.from_text("max(min(3 12) min(2 4))", name="a<b&c")
     html = capture(game, game.initial_state())._repr_html_()
     assert "a<b" not in html and "<figcaption>a&lt;b&amp;c: alphabeta" in html
+
+
+def test_the_caption_of_a_tree_writes_values_without_float_noise() -> None:
+    game = TreeGame.from_text("max(min(2.220446049250313e-16 1) min(-1 4))")
+    html = capture(game, game.initial_state())._repr_html_()
+    assert "e-16" not in html and "value 0 for MAX" in html

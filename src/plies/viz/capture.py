@@ -186,7 +186,7 @@ class SearchTree:
         svg = self.to_svg()
         if svg.startswith("<?xml"):  # a declaration is not allowed inside HTML
             svg = svg.split("?>", 1)[1].lstrip()
-        value = format(self.value + 0.0, ".6g")
+        value = format_number(self.value)  # as the picture and the command line write it
         caption = (
             f"{self.game}: {self.algorithm}, value {value} for {self.player}; "
             f"principal variation {' '.join(self.pv) or '(none)'}; "
