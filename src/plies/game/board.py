@@ -176,6 +176,11 @@ class Board:
                 found += [pair.source, pair.target]
         return tuple(dict.fromkeys(found))
 
+    def named_moves(self) -> list[str]:
+        """Every move the board names: on cells, in columns, as from-to pairs, beside it."""
+        cells = [m for m in (*self.cell_moves, *self.column_moves) if m is not None]
+        return [*cells, *(pair.move for pair in self.from_to), *self.extra_moves]
+
     def with_labels(self, texts: Mapping[str, str]) -> Board:
         """This board with ``texts[move]`` written on the cell where ``move`` is made (a
         from-to move's target), such as the value of every move of an analysis."""

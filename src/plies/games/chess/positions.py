@@ -56,8 +56,10 @@ def read_fen(text: str, state_from_fen: Callable[[str], Any]) -> PositionText | 
 
 
 def write_fen(board: Any) -> str:
-    """The FEN of a python-chess ``board``."""
-    return str(board.fen())
+    """The FEN of a python-chess ``board``, with the en passant square after every double
+    pawn push (as the FEN standard writes it, and as the board and the position's key
+    hold it), so that :func:`read_fen` reads back the same position."""
+    return str(board.fen(en_passant="fen"))
 
 
 __all__ = ["read_fen", "write_fen"]
