@@ -56,7 +56,7 @@ from plies.game import (
     legal_actions,
 )
 from plies.game.text import result_text
-from plies.policy import mover_name, player_name
+from plies.policy import mover_name, play_defaults, player_name
 
 
 def view(
@@ -119,6 +119,23 @@ def board(
     if draw is None:
         return None
     return dict(draw(state, _last_action(game, before, last)).as_dict())
+
+
+def page_search(game: Any) -> dict[str, Any]:
+    """The search the page starts ``game`` with (the catalogue's ``search``): for a game
+    with play defaults (its ``play_defaults`` hook: chess, Othello) their time a move,
+    since a depth that suits tic-tac-toe overruns the server's cap here, engine craft,
+    and quiescence when its craft has it (chess: the engine's whole selective search);
+    nothing for other games (the page's own defaults).
+
+    >>> from plies.games import load
+    >>> page_search(load("chess")), page_search(load("nim"))
+    ({'time': 2.0, 'engine': True, 'quiescence': True}, {})
+    """
+    defaults = play_defaults(game)
+    if defaults is None:
+        return {}
+    return {"time": defaults.time, "engine": True, "quiescence": "quiescence" in defaults.craft}
 
 
 def position_text(game: Any, state: Any) -> str | None:
