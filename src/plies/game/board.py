@@ -160,11 +160,7 @@ class Board:
     @property
     def playable(self) -> bool:
         """True when the board names moves (clicks or buttons beside it)."""
-        return bool(
-            any(m is not None for m in self.cell_moves)
-            or any(m is not None for m in self.column_moves)
-            or self.from_to or self.extra_moves
-        )
+        return bool(self.named_moves())
 
     def cells_of(self, move: str) -> tuple[int, ...]:
         """The cells a click on which plays ``move``: its cell, its column's top cell, or

@@ -582,8 +582,9 @@ class Chess(Game[ChessState, Any]):
 
     def board(self, state: ChessState, last: chesslib.Move | None = None) -> Board:
         """The board, White at the bottom; a piece and its target are clicked in turn."""
-        legal = [(m, str(state.board.san(m))) for m in self.actions(state)]
-        return chess_board(state.board, legal, self.is_terminal(state), last)
+        # None once the game is over (also drawn by rule, where python-chess has moves).
+        moves = [] if self.is_terminal(state) else self.actions(state)
+        return chess_board(state.board, [(m, str(state.board.san(m))) for m in moves], last)
 
     def read_position(self, text: str) -> PositionText | None:
         """A FEN or EPD line (see :mod:`plies.games.chess.positions`); None for other text."""

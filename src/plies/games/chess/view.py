@@ -32,12 +32,10 @@ def cell(square: int) -> int:
     return (7 - square // 8) * 8 + square % 8
 
 
-def chess_board(
-    board: Any, legal: Sequence[tuple[Any, str]], over: bool, last: Any = None
-) -> Board:
+def chess_board(board: Any, legal: Sequence[tuple[Any, str]], last: Any = None) -> Board:
     """The board of a position: ``board`` its python-chess board, ``legal`` the legal
-    moves with their SAN, ``over`` whether the game is over, ``last`` the move that led
-    here (a ``chess.Move``) or None."""
+    moves with their SAN (none once the game is over), ``last`` the move that led here (a
+    ``chess.Move``) or None."""
     cells = [""] * 64
     for square, piece in board.piece_map().items():
         cells[cell(square)] = piece.symbol()
@@ -51,7 +49,7 @@ def chess_board(
     if board.is_check():
         alert = (cell(board.king(board.turn)),)
         mover = NAMES[0 if board.turn else 1]
-        caption = "checkmate" if over and not legal else f"{mover} is in check"
+        caption = "checkmate" if board.is_checkmate() else f"{mover} is in check"
     return Board(
         8, 8, tuple(cells), kind="chess", marks=LOOKS, files=tuple("abcdefgh"),
         ranks=tuple(str(r) for r in range(8, 0, -1)), from_to=moves,

@@ -149,7 +149,8 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
         the cities' actions (and ``rest``) buttons.  The caption is the legend, each
         empire's numbers and whose move it is (or who won), as the text picture writes
         them."""
-        actions = [(a, self.format_action(state, a)) for a in self.actions(state)]
+        over = self.is_terminal(state)
+        actions = [] if over else [(a, self.format_action(state, a)) for a in self.actions(state)]
         picture = self.render(state).splitlines()
         legend = next(i for i, line in enumerate(picture) if line.startswith("A3 = city"))
         caption = "\n".join(picture[legend:])
