@@ -189,8 +189,8 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     :class:`~plies.game.knowledge.PositionText`; None when ``text`` is not in that
     notation, so it is read as moves; :class:`~plies.errors.GameFormatError` when it is
     but is malformed), ``write_position(state) -> str`` (``state`` in that notation,
-    which ``read_position`` reads back as the same position: a state with the same
-    ``key``; the notation need not hold the history, as a FEN does not),
+    which ``read_position`` reads back as the same position, a state of the same key:
+    the notation need not hold the history, as a FEN does not),
     ``play_defaults() -> PlayDefaults`` (what people's searches need: a time a move,
     engine craft, mate scores, the unit of values, how a move is written, when to solve
     exactly; :class:`~plies.game.knowledge.PlayDefaults`),
