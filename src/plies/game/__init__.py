@@ -21,7 +21,9 @@ optional members through :func:`game_ops`.
 - :mod:`plies.game.knowledge`: :class:`PlayDefaults`, :class:`PositionText` and the
   :class:`Solver` interface, what the ``play_defaults``, ``read_position`` and
   ``solver`` hooks return;
-- :mod:`plies.game.options`: the typed options a game declares.
+- :mod:`plies.game.options` and :mod:`plies.game.declaration`: how a game declares its
+  ``name``, ``description`` and typed ``options`` (read by every front end), and the
+  :class:`~plies.game.declaration.Source` of games that are not rule sets.
 
 The wrappers that change *who moves* (:class:`~plies.wrappers.MultiMoveTurns`,
 :class:`~plies.wrappers.OpponentsAsChance`, :class:`~plies.wrappers.Sequentialized`) are

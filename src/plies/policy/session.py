@@ -19,8 +19,8 @@ the unit of its values, how a move is written, when to solve exactly), which
 Every other game has no defaults (None) unless it declares its own: its plain request is
 what runs.
 
->>> from plies.policy import load_game
->>> chess = load_game("chess", ["fen=6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"])
+>>> from plies.games import load
+>>> chess = load("chess", ["fen=6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"])
 >>> session = SearchSession(chess)
 >>> state = chess.initial_state()
 >>> result = session.run(state, session.limit(depth=3))

@@ -58,12 +58,13 @@ import random
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import ClassVar, Final
 
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import Game
 from plies.game.board import Board
 from plies.game.knowledge import Solver
+from plies.game.options import INT, Option, choice
 from plies.games.connect4.bitboard import (
     DRAW,
     EMPTY,
@@ -76,6 +77,11 @@ from plies.games.connect4.view import connect4_board
 
 SCORINGS: Final = ("winloss", "pons")
 """The accepted values of the ``scoring`` option."""
+SIDES: Final = (4, 16)
+"""The columns and rows an option may set: four in a row needs 4; a terminal draws 16
+columns.  Solving from the start still grows with the size (7x6 is far beyond plain
+search): a bound keeps a request within what a command can show, not within a quick
+solve."""
 
 DATA_FILES: Final = (
     "Test_L3_R1",
@@ -151,6 +157,17 @@ class Connect4(Game[Connect4State, int]):
     num_players = 2
     zero_sum = True
     name = "connect4"
+    description: ClassVar[str] = (
+        "Connect Four on bitboards: drop stones, four in a row wins (the benchmark game)"
+    )
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("width", INT, 7, "number of columns", bounds=SIDES),
+        Option("height", INT, 6, "number of rows", bounds=SIDES),
+        Option(
+            "scoring", choice(*SCORINGS), "pons",
+            "pons: the solver score (quicker wins score more); winloss: +1/-1/0",
+        ),
+    )
 
     def __init__(self, width: int = 7, height: int = 6, scoring: str = "winloss") -> None:
         if width < 1 or height < 1:

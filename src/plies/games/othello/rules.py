@@ -44,12 +44,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import ClassVar, Final
 
 from plies.errors import IllegalActionError
 from plies.game import Game
 from plies.game.board import Board
 from plies.game.knowledge import PlayDefaults, PositionText, Solver
+from plies.game.options import Option
 from plies.games.othello.bitboard import (
     _BORDER,
     _SQUARE_CLASS,
@@ -134,6 +135,10 @@ class Othello(Game[OthelloState, int]):
     num_players = 2
     zero_sum = True
     name = "othello"
+    description: ClassVar[str] = (
+        "Othello (Reversi) 8x8 on bitboards: flip discs, passes; disc difference at the end"
+    )
+    options: ClassVar[tuple[Option, ...]] = ()
     utility_range = (-64.0, 64.0)
 
     def __init__(self, weights: OthelloWeights = DEFAULT_WEIGHTS) -> None:
