@@ -139,3 +139,15 @@ def test_every_hook_is_read_through_plies_game_hook() -> None:
         written = game.write_position(state)
         assert read_position(game, written).state == state
         state = game.result(state, rng.choice(game.actions(state)))
+
+
+def test_a_plug_in_game_is_drawn_on_the_board_it_declares() -> None:
+    """Kalah comes from another distribution by entry point (tests/plugin) and declares a
+    board: the web view draws it like a built-in game's."""
+    kalah = plies.games.load("kalah", pits=3, seeds=2)
+    shown = view(kalah, kalah.initial_state(), [])
+    board = shown["board"]
+    assert (board["rows"], board["columns"]) == (2, 5)
+    assert board["labels"] == ["0", "2", "2", "2", "", "", "2", "2", "2", "0"]
+    assert board["cell_moves"] == [None] * 6 + ["1", "2", "3", None]
+    assert plies.check_game(kalah, playouts=10).ok
