@@ -43,7 +43,7 @@ from plies.policy.plan import Plan, SearchRequest, plan
 from plies.policy.text import number
 from plies.search import Limit, SearchResult
 from plies.search.common import StopSignal
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 from plies.search.mate import MateDistance
 
 MAX_DEPTH: Final = 64

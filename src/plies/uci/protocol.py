@@ -46,7 +46,7 @@ from plies.errors import GameFormatError, PliesError, quoted
 from plies.policy import QUIESCENCE, SearchRequest, plan, play_defaults
 from plies.policy.session import mate_moves
 from plies.search import Limit, SearchResult
-from plies.search.engine import ENTRY_BYTES, MAX_TABLE_SLOTS, TranspositionTable
+from plies.search.craft import ENTRY_BYTES, MAX_TABLE_SLOTS, TranspositionTable
 from plies.search.mate import MateDistance
 from plies.uci.clock import Go, parse_go, table_slots, think_time
 

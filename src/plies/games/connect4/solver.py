@@ -44,7 +44,7 @@ from plies.errors import OptionError, SearchLimitError
 from plies.game.knowledge import NullWindowTest
 from plies.games.connect4.bitboard import Connect4State, four_completions
 from plies.search.common import SearchResult, SearchStats
-from plies.search.engine import largest_prime_at_most
+from plies.search.craft import largest_prime_at_most
 
 BACKENDS: Final = ("auto", "numba", "python")
 """``auto``: Numba when it can be imported, else Python."""
