@@ -308,6 +308,28 @@ def test_every_document_cited_is_in_the_repository() -> None:
     assert not missing, "cited but not in the repository:\n" + "\n".join(missing)
 
 
+# GDL and GGP could ship as a distribution of their own: the rest of plies reaches them
+# only through the registries, by the entry points pyproject.toml declares.
+OPTIONAL_PARTS = {"gdl": ("plies.sources", "plies.gdl."), "ggp": ("plies.commands", "plies.ggp.")}
+
+
+def test_gdl_and_ggp_reach_the_core_only_through_registries() -> None:
+    """No module outside ``gdl`` and ``ggp`` imports them (``ggp`` plays GDL, so it may
+    import ``gdl``); the core finds them as a game source (``.kif``) and a command
+    (``plies ggp``), declared as entry points like any plug-in's."""
+    found = []
+    for path in SOURCES:
+        here = unit(module_name(path))
+        for line, module, _ in imports(path):
+            there = unit(module)
+            if there in OPTIONAL_PARTS and here != there and (here, there) != ("ggp", "gdl"):
+                found.append(f"{path.relative_to(SRC.parent)}:{line}: {here} imports {module}")
+    assert not found, "imports of gdl or ggp from the core:\n" + "\n".join(found)
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    for group, target in OPTIONAL_PARTS.values():
+        assert f'[project.entry-points."{group}"]' in pyproject and f'"{target}' in pyproject
+
+
 @pytest.mark.parametrize(
     "source",
     [
