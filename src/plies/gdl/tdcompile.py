@@ -21,6 +21,10 @@ cleared when the state changes for relations that read ``true``, and when the jo
 move changes for those that read ``does``.  ``true`` patterns are hash indexes built
 from the state's fluents on first use; facts are hash indexes built once.
 
+The patterns, what the code knows of a rule's variables, and a rule's head unified with
+a pattern as code are in :mod:`plies.gdl.tdunify`; this module holds the compiler
+(:class:`Program`) that writes and runs the solvers.
+
 Relations on a cycle of the dependency graph are *tabled* (:mod:`plies.gdl.tabling`): a
 call that meets itself, or an ancestor still being computed, uses the answers found so
 far, and the lowest such call (the leader of the strongly connected set of calls)
@@ -31,26 +35,44 @@ pass are complete; the others are forgotten.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Final
 
-from plies.gdl.ground import (
-    DOES,
-    INIT,
-    ROLE,
-    TRUE,
+from plies.gdl.matching import match
+from plies.gdl.normal import (
     GroundingError,
     Literal,
     NormalRule,
-    _literal,
-    match,
+    alternatives,
     normalise,
     reaching,
+    term_vars,
 )
 from plies.gdl.strata import strongly_connected
 from plies.gdl.tabling import MAX_ANSWERS as MAX_ANSWERS  # moved; importable from here
 from plies.gdl.tabling import Tabling, no_step
-from plies.gdl.terms import Description, Pred, Rule, Term, pred_name, pred_of, to_kif
+from plies.gdl.tdunify import (
+    Env,
+    Head,
+    Pattern,
+    key_expr,
+    names_in,
+    rename,
+    runtime_match,
+    template_vars,
+)
+from plies.gdl.terms import (
+    DOES,
+    INIT,
+    ROLE,
+    TRUE,
+    Description,
+    Pred,
+    Rule,
+    Term,
+    pred_name,
+    pred_of,
+    to_kif,
+)
 
 _MAX_NEST: Final = 14
 """Nested loops in one generated function before the rest of a rule body goes into a
@@ -58,78 +80,6 @@ continuation function (CPython allows 20 nested blocks)."""
 
 _MAX_CHOICES: Final = 64
 """Rules whose ``or`` s make more choices than this keep them as relations of their own."""
-
-
-# --- patterns --------------------------------------------------------------------------
-
-
-@dataclass
-class _Pattern:
-    id: int
-    pred: Pred
-    template: Term
-    nparams: int
-    nfree: int
-    kind: str  # "true", "does", "facts", "none", "rules"
-    tabled: bool = False
-    level: str = "static"  # "static", "state" or "move"
-
-    @property
-    def boolean(self) -> bool:
-        return self.nfree == 0
-
-
-def _template_vars(t: Term, prefix: str, out: list[str]) -> list[str]:
-    if isinstance(t, str):
-        if t.startswith(prefix) and t not in out:
-            out.append(t)
-    else:
-        for x in t:
-            _template_vars(x, prefix, out)
-    return out
-
-
-def _key_expr(params: list[str]) -> str:
-    if not params:
-        return "()"
-    if len(params) == 1:
-        return params[0]
-    return "(" + ", ".join(params) + ",)"
-
-
-class _Env:
-    """What a rule's compiled code knows of its variables at a point of the body."""
-
-    def __init__(self) -> None:
-        self.expr: dict[str, str] = {}  # variable -> a Python expression of its value
-        self.const: dict[str, Term] = {}  # variable -> its value, known when compiling
-
-    def copy(self) -> _Env:
-        env = _Env()
-        env.expr = dict(self.expr)
-        env.const = dict(self.const)
-        return env
-
-    def bound(self, var: str) -> bool:
-        return var in self.expr
-
-    def build(self, t: Term) -> str:
-        """A Python expression of the ground term ``t`` (every variable bound)."""
-        if isinstance(t, str):
-            if t[:1] == "?":
-                return self.expr[t]
-            return repr(t)
-        return "(" + "".join(self.build(x) + ", " for x in t) + ")"
-
-
-def _vars(t: Term, out: set[str]) -> set[str]:
-    if isinstance(t, str):
-        if t[:1] == "?":
-            out.add(t)
-    else:
-        for x in t:
-            _vars(x, out)
-    return out
 
 
 class Program:
@@ -181,8 +131,8 @@ class Program:
             "check_closed": Tabling.check_closed,
             "TICK": no_step,
         }
-        self.patterns: dict[tuple[Pred, Term], _Pattern] = {}
-        self.todo: list[_Pattern] = []
+        self.patterns: dict[tuple[Pred, Term], Pattern] = {}
+        self.todo: list[Pattern] = []
         self.memos: dict[str, list[dict[Any, Any]]] = {"static": [], "state": [], "move": []}
         self._names = 0
         self._source: list[str] = []
@@ -208,14 +158,14 @@ class Program:
                     continue
                 pred = f"or~{len(self.or_preds) + 1}"
                 found: set[str] = set()
-                aux: Term = (pred, *sorted(_vars(lit, found)))
+                aux: Term = (pred, *sorted(term_vars(lit, found)))
                 self.or_preds.add(pred_of(aux))
                 body.append(aux)
                 for part in lit[1:]:
                     source = Rule(aux, (part,), rule.line, rule.column)
-                    for conjunction in _literal(part, source):
+                    for conjunction in alternatives(part, source):
                         out.append(NormalRule(aux, tuple(conjunction), source,
-                                              frozenset(_vars(aux, set()))))
+                                              frozenset(term_vars(aux, set()))))
             out += normalise([Rule(rule.head, tuple(body), rule.line, rule.column)])
         return out
 
@@ -269,8 +219,8 @@ class Program:
         found = self.queries.get(atom)
         if found is not None:
             return found
-        env = _Env()
-        params = _template_vars(atom, "?b", [])
+        env = Env()
+        params = template_vars(atom, "?b", [])
         for i, p in enumerate(params):
             env.expr[p] = f"p{i}"
         _, call, _, _ = self._call(atom, env)
@@ -288,12 +238,12 @@ class Program:
         self._names += 1
         return f"{stem}{self._names}"
 
-    def _pattern(self, pred: Pred, template: Term) -> _Pattern:
+    def _pattern(self, pred: Pred, template: Term) -> Pattern:
         found = self.patterns.get((pred, template))
         if found is not None:
             return found
-        nparams = len(_template_vars(template, "?b", []))
-        nfree = len(_template_vars(template, "?f", []))
+        nparams = len(template_vars(template, "?b", []))
+        nfree = len(template_vars(template, "?f", []))
         if pred == TRUE:
             kind, level = "true", "state"
         elif pred == DOES:
@@ -304,7 +254,7 @@ class Program:
             kind, level = "facts", "static"
         else:
             kind, level = "rules", self.level.get(pred, "static")
-        p = _Pattern(len(self.patterns), pred, template, nparams, nfree, kind,
+        p = Pattern(len(self.patterns), pred, template, nparams, nfree, kind,
                      tabled=kind == "rules" and pred in self.recursive, level=level)
         self.patterns[(pred, template)] = p
         if kind in ("true", "rules"):
@@ -316,11 +266,11 @@ class Program:
         self.todo.append(p)
         return p
 
-    def _index_facts(self, p: _Pattern) -> None:
+    def _index_facts(self, p: Pattern) -> None:
         index: dict[Any, list[Any]] = {}
         keys: set[Any] = set()
-        params = _template_vars(p.template, "?b", [])
-        frees = _template_vars(p.template, "?f", [])
+        params = template_vars(p.template, "?b", [])
+        frees = template_vars(p.template, "?f", [])
         for fact in self.facts.get(p.pred, ()):
             b: dict[str, Term] = {}
             if not match(p.template, fact, b):
@@ -335,7 +285,7 @@ class Program:
                     answers.append(answer)
         self.ns[f"F_{p.id}"] = keys if p.boolean else index
 
-    def _call(self, atom: Term, env: _Env) -> tuple[_Pattern, str, list[str], str]:
+    def _call(self, atom: Term, env: Env) -> tuple[Pattern, str, list[str], str]:
         """The pattern of ``atom`` at a point where ``env`` is known, the Python
         expression of its answers (or truth), and the free variables it binds, in the
         order of the answer tuples."""
@@ -363,7 +313,7 @@ class Program:
 
         template = walk(atom)
         p = self._pattern(pred_of(atom), template)
-        key = _key_expr(params)
+        key = key_expr(params)
         if p.kind == "true":
             expr = f"({env.build(atom[1])} in S)" if p.boolean else f"s_{p.id}({key})"
         elif p.kind == "none":
@@ -392,7 +342,7 @@ class Program:
 
     # --- solvers for true and does -----------------------------------------------------
 
-    def _true_solver(self, p: _Pattern) -> list[str]:
+    def _true_solver(self, p: Pattern) -> list[str]:
         fluent = p.template[1]
         if isinstance(fluent, str) and fluent[:1] == "?":
             source = "S"
@@ -401,11 +351,11 @@ class Program:
             source = f"G.get({group!r}, ())"
         conds: list[str] = []
         values: dict[str, str] = {}
-        _runtime_match(fluent, "f", conds, values)
-        params = _template_vars(p.template, "?b", [])
-        frees = _template_vars(p.template, "?f", [])
-        key = _key_expr([values[v] for v in params])
-        answer = _key_expr([values[v] for v in frees])
+        runtime_match(fluent, "f", conds, values)
+        params = template_vars(p.template, "?b", [])
+        frees = template_vars(p.template, "?f", [])
+        key = key_expr([values[v] for v in params])
+        answer = key_expr([values[v] for v in frees])
         i = p.id
         return [
             f"def s_{i}(k):",
@@ -427,13 +377,13 @@ class Program:
             "    return idx",
         ]
 
-    def _does_solver(self, p: _Pattern) -> list[str]:
+    def _does_solver(self, p: Pattern) -> list[str]:
         conds: list[str] = []
         values: dict[str, str] = {}
-        _runtime_match(p.template[1], "r", conds, values)
-        _runtime_match(p.template[2], "m", conds, values)
-        params = _template_vars(p.template, "?b", [])
-        frees = _template_vars(p.template, "?f", [])
+        runtime_match(p.template[1], "r", conds, values)
+        runtime_match(p.template[2], "m", conds, values)
+        params = template_vars(p.template, "?b", [])
+        frees = template_vars(p.template, "?f", [])
         args = ", ".join(f"p{j}" for j in range(len(params)))
         for j, v in enumerate(params):
             conds.append(f"{values[v]} == p{j}")
@@ -446,17 +396,17 @@ class Program:
         if p.boolean:
             lines += ["        return True", "    return False"]
         else:
-            answer = _key_expr([values[v] for v in frees])
+            answer = key_expr([values[v] for v in frees])
             lines += [f"        out.append({answer})", "    return out"]
         return lines
 
     # --- solvers for derived relations -------------------------------------------------
 
-    def _rules_solver(self, p: _Pattern) -> list[str]:
+    def _rules_solver(self, p: Pattern) -> list[str]:
         i = p.id
         params = [f"p{j}" for j in range(p.nparams)]
         args = ", ".join(params)
-        key = _key_expr(params)
+        key = key_expr(params)
         has_facts = bool(self.facts.get(p.pred))
         rules = [r for r in self.by_pred[p.pred] if r.body]
         lines: list[str] = []
@@ -517,13 +467,13 @@ class Program:
             lines += [f"    M_{i}[k] = out", "    return out"]
         return lines + extra
 
-    def _rule(self, p: _Pattern, rule: NormalRule, sink: str, extra: list[str]) -> list[str]:
+    def _rule(self, p: Pattern, rule: NormalRule, sink: str, extra: list[str]) -> list[str]:
         """The code of one rule inside the solver of ``p`` (at indent 1)."""
-        renamed = _rename(rule)
-        env = _Env()
+        renamed = rename(rule)
+        env = Env()
         for j in range(p.nparams):
             env.expr[f"?b{j}"] = f"p{j}"
-        head = _Head(self, env)
+        head = Head(self._fresh, env)
         if not head.unify(renamed.head, p.template):
             return []
         # ?b variables are the solver's parameters: the rule's own variables were
@@ -536,10 +486,10 @@ class Program:
 
     def _body(
         self,
-        p: _Pattern,
+        p: Pattern,
         body: list[Literal],
-        head: _Head,
-        env: _Env,
+        head: Head,
+        env: Env,
         sink: str,
         lines: list[str],
         indent: int,
@@ -602,10 +552,10 @@ class Program:
 
     def _continuation(
         self,
-        p: _Pattern,
+        p: Pattern,
         body: list[Literal],
-        head: _Head,
-        env: _Env,
+        head: Head,
+        env: Env,
         sink: str,
         lines: list[str],
         indent: int,
@@ -616,7 +566,7 @@ class Program:
         For a ``bool`` or ``tbool`` sink the function returns whether it proved the
         head (for ``bool``: at its first proof)."""
         name = self._fresh("k_")
-        names = sorted(_names_in(env))
+        names = sorted(names_in(env))
         sinks = {"bool": [], "list": ["out", "seen"], "tbool": ["add"], "tlist": ["add"]}[sink]
         args = ", ".join(sinks + names)
         inner = [f"def {name}({args}):", "    for _ in ONE:"]
@@ -627,7 +577,7 @@ class Program:
         extra += inner
         return f"{name}({args})"
 
-    def _check(self, lit: Literal, env: _Env) -> list[str]:
+    def _check(self, lit: Literal, env: Env) -> list[str]:
         """Lines that skip to the next binding unless ``lit`` holds (all bound)."""
         if lit.kind == "distinct":
             return [f"if {env.build(lit.args[0])} == {env.build(lit.args[1])}: continue"]
@@ -642,206 +592,13 @@ class Program:
         return [f"if {call}: continue"]
 
 
-def _names_in(env: _Env) -> set[str]:
-    """The Python locals that ``env``'s expressions use (``p0``, ``v12``)."""
-    out: set[str] = set()
-    for expr in env.expr.values():
-        if expr.isidentifier():
-            out.add(expr)
-    return out
-
-
 def _value(parts: list[Term]) -> Any:
+    """The runtime counterpart of :func:`~plies.gdl.tdunify.key_expr`."""
     if not parts:
         return ()
     if len(parts) == 1:
         return parts[0]
     return tuple(parts)
-
-
-def _runtime_match(t: Term, expr: str, conds: list[str], values: dict[str, str]) -> None:
-    """Conditions under which the runtime value ``expr`` matches the template ``t``;
-    ``values`` gets the expression of each template variable at its first occurrence."""
-    if isinstance(t, str):
-        if t[:1] == "?":
-            if t in values:
-                conds.append(f"{expr} == {values[t]}")
-            else:
-                values[t] = expr
-        else:
-            conds.append(f"{expr} == {t!r}")
-        return
-    conds.append(f"{expr}.__class__ is tuple and len({expr}) == {len(t)}")
-    for j, part in enumerate(t):
-        _runtime_match(part, f"{expr}[{j}]", conds, values)
-
-
-def _renamed(lit: Literal, walk: Callable[[Term], Term], mapping: dict[str, str]) -> Literal:
-    args = tuple(walk(a) for a in lit.args)
-    return Literal(lit.kind, args, lit.pred, frozenset(mapping[v] for v in lit.vars))
-
-
-def _rename(rule: NormalRule) -> NormalRule:
-    """``rule`` with its variables renamed ``?v0``, ``?v1``... (apart from patterns)."""
-    mapping: dict[str, str] = {}
-
-    def walk(t: Term) -> Term:
-        if isinstance(t, str):
-            if t[:1] == "?":
-                if t not in mapping:
-                    mapping[t] = f"?v{len(mapping)}"
-                return mapping[t]
-            return t
-        return tuple([walk(x) for x in t])
-
-    head = walk(rule.head)
-    body = tuple(
-        _renamed(lit, walk, mapping) for lit in rule.body
-    )
-    return NormalRule(head, body, rule.source, frozenset(mapping[v] for v in rule.head_vars))
-
-
-@dataclass
-class _Head:
-    """The unification of a rule's head with a call pattern, as code.
-
-    ``pre`` are lines run before the body (checks on the parameters, variables bound
-    from them); ``free`` says how each of the pattern's free variables gets its value;
-    ``post`` are checks that need variables only the body binds.
-    """
-
-    program: Program
-    env: _Env
-    pre: list[str] = field(default_factory=list)
-    free: dict[str, tuple[str, Any]] = field(default_factory=dict)
-    post: list[tuple[str, Any, Any]] = field(default_factory=list)
-
-    def unify(self, h: Term, t: Term) -> bool:
-        """Compile the unification of head term ``h`` with template term ``t``; False if
-        they can never unify."""
-        env = self.env
-        if isinstance(t, str) and t[:1] == "?" and t.startswith("?b"):
-            self._match_value(h, env.expr[t])
-            return True
-        if isinstance(t, str) and t.startswith("?f"):
-            if t in self.free:
-                self.post.append(("eq", self.free[t], ("term", h)))
-            else:
-                self.free[t] = ("term", h)
-            return True
-        if isinstance(t, str):  # a constant
-            if isinstance(h, str) and h[:1] == "?":
-                if h in env.const:
-                    return bool(env.const[h] == t)
-                if h in env.expr:
-                    self.pre.append(f"if {env.expr[h]} != {t!r}: continue")
-                else:
-                    env.const[h] = t
-                    env.expr[h] = repr(t)
-                return True
-            return h == t
-        # t is compound
-        if isinstance(h, str) and h[:1] == "?":
-            if h in env.expr:
-                self._match_template(env.expr[h], t)
-            elif not _template_vars(t, "?f", []):  # known in full: build it
-                name = self.program._fresh("v")
-                self.pre.append(f"{name} = {env.build(t)}")
-                env.expr[h] = name
-            else:
-                self.post.append(("tmatch", h, t))
-            return True
-        if isinstance(h, str) or len(h) != len(t):
-            return False
-        return all(self.unify(x, y) for x, y in zip(h, t, strict=True))
-
-    def _match_value(self, h: Term, expr: str) -> None:
-        """The runtime value ``expr`` (a parameter or part of one) must match ``h``."""
-        env = self.env
-        if isinstance(h, str):
-            if h[:1] == "?":
-                if h in env.expr:
-                    self.pre.append(f"if {env.expr[h]} != {expr}: continue")
-                elif expr.isidentifier():
-                    env.expr[h] = expr
-                else:
-                    name = self.program._fresh("v")
-                    self.pre.append(f"{name} = {expr}")
-                    env.expr[h] = name
-            else:
-                self.pre.append(f"if {expr} != {h!r}: continue")
-            return
-        self.pre.append(
-            f"if not ({expr}.__class__ is tuple and len({expr}) == {len(h)}): continue"
-        )
-        for j, part in enumerate(h):
-            self._match_value(part, f"{expr}[{j}]")
-
-    def _match_template(self, expr: str, t: Term) -> None:
-        """The runtime value ``expr`` of a head variable must match the template ``t``."""
-        conds: list[str] = []
-        values: dict[str, str] = {}
-        _runtime_match(t, expr, conds, values)
-        for var, value in values.items():
-            if var.startswith("?b"):
-                conds.append(f"{value} == {self.env.expr[var]}")
-            elif var in self.free:
-                self.post.append(("eq", self.free[var], ("expr", value)))
-            else:
-                self.free[var] = ("expr", value)
-        if conds:
-            self.pre.append(f"if not ({' and '.join(conds)}): continue")
-
-    def needs(self) -> set[str]:
-        """The rule variables the answer (and the checks at its end) are made of."""
-        out: set[str] = set()
-        for kind, value in self.free.values():
-            if kind == "term":
-                _vars(value, out)
-        for kind, a, b in self.post:
-            if kind == "eq":
-                for side in (a, b):
-                    if side[0] == "term":
-                        _vars(side[1], out)
-            else:
-                out.add(a)
-        return out
-
-    def finish(self, env: _Env, sink: str) -> list[str]:
-        """The lines that deliver one answer, once the body has bound every variable."""
-        conds: list[str] = []
-        free = dict(self.free)
-        for kind, a, b in self.post:
-            if kind == "eq":
-                conds.append(f"{_side(env, a)} == {_side(env, b)}")
-            else:  # "tmatch": a head variable against a template part
-                values: dict[str, str] = {}
-                _runtime_match(b, env.build(a), conds, values)
-                for var, value in values.items():
-                    if var.startswith("?b"):
-                        conds.append(f"{value} == {env.expr[var]}")
-                    elif var in free:
-                        conds.append(f"{value} == {_side(env, free[var])}")
-                    else:
-                        free[var] = ("expr", value)
-        frees = sorted(free, key=lambda v: int(v[2:]))
-        answer = _key_expr([_side(env, free[v]) for v in frees])
-        out = [f"if not ({' and '.join(conds)}): continue"] if conds else []
-        if sink == "bool":
-            out.append("return True")
-        elif sink == "tbool":
-            out += ["add(())", "return True"]
-        elif sink == "tlist":
-            out.append(f"add({answer})")
-        else:
-            out += [f"a = {answer}", "if a not in seen:", "    seen.add(a)", "    out.append(a)",
-                    "    TICK()"]
-        return out
-
-
-def _side(env: _Env, side: tuple[str, Any]) -> str:
-    kind, value = side
-    return env.build(value) if kind == "term" else str(value)
 
 
 def compile_program(desc: Description) -> Program:
