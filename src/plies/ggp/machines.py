@@ -155,8 +155,10 @@ COLLECTOR = QuietCollector()
 
 _DRAINED = (  # the modules whose functions ground and compile (and own their classes)
     "plies.gdl.bottomup",
+    "plies.gdl.formula",
     "plies.gdl.ground",
     "plies.gdl.matching",
+    "plies.gdl.netcompile",
     "plies.gdl.normal",
     "plies.gdl.propnet",
     "plies.gdl.reasoner",
