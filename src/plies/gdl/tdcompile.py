@@ -48,8 +48,7 @@ from plies.gdl.normal import (
     term_vars,
 )
 from plies.gdl.strata import strongly_connected
-from plies.gdl.tabling import MAX_ANSWERS as MAX_ANSWERS  # moved; importable from here
-from plies.gdl.tabling import Tabling, no_step
+from plies.gdl.tabling import MAX_ANSWERS, Tabling, no_step
 from plies.gdl.tdunify import (
     Env,
     Head,
@@ -73,6 +72,8 @@ from plies.gdl.terms import (
     pred_of,
     to_kif,
 )
+
+__all__ = ["MAX_ANSWERS", "Program", "Tabling", "compile_program"]  # with tabling's names
 
 _MAX_NEST: Final = 14
 """Nested loops in one generated function before the rest of a rule body goes into a
