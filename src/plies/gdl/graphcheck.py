@@ -102,6 +102,7 @@ def _strongly_connected_components(edges: Mapping[str, set[str]]) -> dict[str, i
 
 
 def stratification(rules: Sequence[Rule], graph: DependencyGraph) -> Iterator[Diagnostic]:
+    """No rule depends on its own negation (an error); by relation name only, a warning."""
     by_name: list[tuple[Rule, str]] = []
     for rule in rules:
         head = name_of(rule.head)
@@ -150,6 +151,7 @@ def stratification(rules: Sequence[Rule], graph: DependencyGraph) -> Iterator[Di
 
 
 def recursion(rules: Sequence[Rule], graph: DependencyGraph) -> Iterator[Diagnostic]:
+    """The recursion restriction (see :mod:`plies.gdl.validator`)."""
     for rule in rules:
         head = name_of(rule.head)
         if head is None or not rule.body:
@@ -209,6 +211,8 @@ def _nonrecursive_arguments(body: Sequence[Term], head: str, graph: DependencyGr
 
 
 def keyword_dependencies(rules: Sequence[Rule], graph: DependencyGraph) -> Iterator[Diagnostic]:
+    """``init``, ``base``, ``input``, ``legal``, ``goal`` and ``terminal`` do not depend on
+    the relations the specification forbids them."""
     for keyword, forbidden in _FORBIDDEN_DEPENDENCIES:
         # Which relations reach a forbidden one, and how, in one backward search (a
         # search per rule would be quadratic in a big game).

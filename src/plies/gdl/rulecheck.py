@@ -49,6 +49,7 @@ _REQUIRED = ("role", "legal", "goal", "terminal")
 
 
 def rule_shape(rule: Rule) -> Iterator[Diagnostic]:
+    """Keywords, negation, goal values, parentheses and nested ``or`` in ``rule``."""
     head_name = name_of(rule.head)
     if head_name in _NEVER_DEFINED:
         yield diagnostic(
@@ -226,6 +227,8 @@ def _needs_binding(literal: Term) -> Iterator[tuple[str, Term, str]]:
 
 
 def safety(rule: Rule) -> Iterator[Diagnostic]:
+    """Every variable of the head, of a negation or of a ``distinct`` is bound by a
+    positive relational literal (inside ``or``: by every disjunct)."""
     bound: set[str] = set()
     for literal in rule.body:
         bound |= _bound(literal)
@@ -268,7 +271,11 @@ def safety(rule: Rule) -> Iterator[Diagnostic]:
     )
 
 
+# --- names across the rules: roles, required keywords, arities, spelling -----------------
+
+
 def roles(rules: Sequence[Rule]) -> Iterator[Diagnostic]:
+    """Roles are distinct ground facts ``(role r)`` with a constant ``r``."""
     seen: set[Term] = set()
     for rule in rules:
         if name_of(rule.head) != "role" or not isinstance(rule.head, tuple) or len(rule.head) != 2:
@@ -291,6 +298,7 @@ def roles(rules: Sequence[Rule]) -> Iterator[Diagnostic]:
 
 
 def missing(rules: Sequence[Rule]) -> Iterator[Diagnostic]:
+    """``role``, ``legal``, ``goal`` and ``terminal`` are all defined."""
     defined = {name_of(rule.head) for rule in rules}
     for keyword in _REQUIRED:
         if keyword not in defined:
