@@ -79,7 +79,7 @@ from plies.ggp.strategy import profile_game
 from plies.ggp.sync import likely_legal
 from plies.ggp.thinker import Clock, Mode, Profile, Simultaneous, Thinker
 from plies.ggp.uct import choose_method
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 
 __all__ = [  # Match and Turn live in plies.ggp.match
     "ABORT_WAIT",
