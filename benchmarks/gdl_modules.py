@@ -37,14 +37,11 @@ the two trees must agree on it, or the comparison is of different work.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
 import statistics
-import subprocess
 import sys
-import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +50,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 from timing import cpu_timed  # noqa: E402
+from versions import compare, count_opcodes  # noqa: E402
 
 DATA = HERE.parent / "tests" / "data" / "gdl"
 
@@ -105,6 +103,13 @@ def topdown_states(machine: Any, limit: int) -> int:
     return ended
 
 
+def build_and_play(desc: Any, limit: int) -> int:
+    """:func:`topdown_states` on a top-down prover built for the purpose."""
+    from plies.gdl import TopDown
+
+    return topdown_states(TopDown(desc), limit)
+
+
 def measure(repeat: int) -> dict[str, Any]:
     """Time every workload with the plies on ``sys.path`` (the child's side)."""
     import plies
@@ -129,14 +134,13 @@ def measure(repeat: int) -> dict[str, Any]:
     for name, calls in PROPNET_BUILD:
         time_it(f"propnet build {name}", build(Reasoner, desc[name], calls), calls)
     for name, playouts in PROPNET_PLAYOUTS:
-        r = Reasoner(desc[name])
         time_it(f"propnet {playouts} playouts {name}",
-                lambda r=r, n=playouts: propnet_playouts(r, n), 1)
+                partial(propnet_playouts, Reasoner(desc[name]), playouts), 1)
     for name, calls in TOPDOWN_BUILD:
         time_it(f"topdown build {name}", build(TopDown, desc[name], calls), calls)
     for name, limit in TOPDOWN_STATES:
-        m = TopDown(desc[name])
-        time_it(f"topdown {limit} states {name}", lambda m=m, n=limit: topdown_states(m, n), 1)
+        time_it(f"topdown {limit} states {name}",
+                partial(topdown_states, TopDown(desc[name]), limit), 1)
 
     def validate_all() -> int:
         found = 0
@@ -155,85 +159,25 @@ def opcodes() -> dict[str, int]:
 
     desc = {name: load(DATA / f"{name}.kif") for name in VALIDATE}
     ttt = Reasoner(desc["ticTacToe"])
-    runs: dict[str, Callable[[], Any]] = {
-        **{f"propnet build {name}": lambda d=desc[name]: Reasoner(d)
-           for name in ("ticTacToe", "connectFour", "pentago")},
-        "propnet 200 playouts ticTacToe": lambda: propnet_playouts(ttt, 200),
-        **{f"topdown build {name}": lambda d=desc[name]: TopDown(d)
-           for name in ("connectFour", "pentago")},
-        **{f"topdown build + 300 states {name}": lambda d=desc[name]: topdown_states(TopDown(d), 300)
-           for name in ("ticTacToe", "connectFour", "breakthrough")},
-        f"validate {len(VALIDATE)} games": lambda: [check(d) for d in desc.values()],
-    }
-    out = {}
-    for name, run in runs.items():
-        run()
-        count = 0
+    runs: dict[str, Callable[[], Any]] = {}
+    for name in ("ticTacToe", "connectFour", "pentago"):
+        runs[f"propnet build {name}"] = partial(Reasoner, desc[name])
+    runs["propnet 200 playouts ticTacToe"] = partial(propnet_playouts, ttt, 200)
+    for name in ("connectFour", "pentago"):
+        runs[f"topdown build {name}"] = partial(TopDown, desc[name])
+    for name in ("ticTacToe", "connectFour", "breakthrough"):
+        runs[f"topdown build + 300 states {name}"] = partial(build_and_play, desc[name], 300)
 
-        def step(frame: Any, event: str, arg: Any) -> Any:
-            nonlocal count
-            count += event == "opcode"
-            return step
+    def validate() -> int:
+        return sum(len(check(d)) for d in desc.values())
 
-        def enter(frame: Any, event: str, arg: Any) -> Any:
-            frame.f_trace_opcodes = True
-            return step
-
-        sys.settrace(enter)
-        try:
-            run()
-        finally:
-            sys.settrace(None)
-        out[name] = count
-    return out
-
-
-def child(src: str, repeat: int, what: str = "--measure") -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{HERE}", "PYTHONHASHSEED": "0"}
-    done = subprocess.run(
-        [sys.executable, __file__, what, "--repeat", str(repeat)],
-        env=env, capture_output=True, text=True, check=True,
-    )
-    return dict(json.loads(done.stdout))
+    runs[f"validate {len(VALIDATE)} games"] = validate
+    return count_opcodes(runs)
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    p.add_argument("--before", help="the src directory of the version before")
-    p.add_argument("--after", help="the src directory of the version after")
-    p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--repeat", type=int, default=3, help="timed runs per workload per process")
-    p.add_argument("--json", type=Path, help="write every measurement here")
-    p.add_argument("--opcodes", action="store_true", help="count bytecodes instead of timing")
-    p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
-    args = p.parse_args(argv)
-    if args.measure or args.count:
-        print(json.dumps(measure(args.repeat) if args.measure else opcodes()))
-        return 0
-    if not (args.before and args.after):
-        p.error("give --before and --after (two src directories of plies)")
-    sides = {"before": args.before, "after": args.after}
-    if args.opcodes:
-        counts = {side: child(src, 0, "--count") for side, src in sides.items()}
-        print("| workload | bytecodes before | after | after / before |")
-        print("|---|---:|---:|---:|")
-        for name, before in counts["before"].items():
-            after = counts["after"][name]
-            print(f"| {name} | {before:,} | {after:,} | {after / before:.4f} |")
-        return 0
-    runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
-    load = [os.getloadavg()]
-    started = time.perf_counter()
-    for r in range(args.rounds):
-        for side in ("before", "after") if r % 2 == 0 else ("after", "before"):
-            runs[side].append(child(sides[side], args.repeat))
-            print(f"round {r + 1}/{args.rounds} {side} done", file=sys.stderr)
-    load.append(os.getloadavg())
-    report(runs, args, load, time.perf_counter() - started)
-    if args.json:
-        args.json.write_text(json.dumps({"runs": runs, "load": load}, indent=1))
-    return 0
+    return compare(__file__, __doc__, measure, opcodes, report, argv,
+                   env={"PYTHONHASHSEED": "0"})
 
 
 def report(
