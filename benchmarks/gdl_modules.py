@@ -167,6 +167,10 @@ def opcodes() -> dict[str, int]:
         runs[f"topdown build {name}"] = partial(TopDown, desc[name])
     for name in ("ticTacToe", "connectFour", "breakthrough"):
         runs[f"topdown build + 300 states {name}"] = partial(build_and_play, desc[name], 300)
+    for name, limit in (("large/chess", 50), ("large/amazons", 5)):
+        runs[f"topdown {limit} states {name}"] = partial(
+            topdown_states, TopDown(desc[name]), limit
+        )
 
     def validate() -> int:
         return sum(len(check(d)) for d in desc.values())
