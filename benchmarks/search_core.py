@@ -27,12 +27,8 @@ interpreter's work that no other process can disturb, the same on every run.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,6 +38,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 from timing import cpu_timed  # noqa: E402
+from versions import compare, count_opcodes  # noqa: E402
 
 PAIRS = (  # name, game, algorithm, depth (W1 to W3 of run.py)
     ("W1 tic-tac-toe minimax", "tictactoe", "minimax", None),
@@ -129,75 +126,11 @@ def opcodes() -> dict[str, int]:
             c4, root, plies.Limit(depth=8), **ENGINE
         ),
     }
-    out = {}
-    for name, run in runs.items():
-        run()
-        count = 0
-
-        def step(frame: Any, event: str, arg: Any) -> Any:
-            nonlocal count
-            count += event == "opcode"
-            return step
-
-        def enter(frame: Any, event: str, arg: Any) -> Any:
-            frame.f_trace_opcodes = True
-            return step
-
-        sys.settrace(enter)
-        try:
-            run()
-        finally:
-            sys.settrace(None)
-        out[name] = count
-    return out
-
-
-def child(src: str, repeat: int, what: str = "--measure") -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": src}
-    done = subprocess.run(
-        [sys.executable, __file__, what, "--repeat", str(repeat)],
-        env=env, capture_output=True, text=True, check=True,
-    )
-    return dict(json.loads(done.stdout))
+    return count_opcodes(runs)
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    p.add_argument("--before", help="the src directory of the version before")
-    p.add_argument("--after", help="the src directory of the version after")
-    p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--repeat", type=int, default=3, help="timed runs per workload per process")
-    p.add_argument("--json", type=Path, help="write every measurement here")
-    p.add_argument("--opcodes", action="store_true", help="count bytecodes instead of timing")
-    p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--count", action="store_true", help=argparse.SUPPRESS)
-    args = p.parse_args(argv)
-    if args.measure or args.count:
-        print(json.dumps(measure(args.repeat) if args.measure else opcodes()))
-        return 0
-    if not (args.before and args.after):
-        p.error("give --before and --after (two src directories of plies)")
-    sides = {"before": args.before, "after": args.after}
-    if args.opcodes:
-        counts = {side: child(src, 0, "--count") for side, src in sides.items()}
-        print("| workload | bytecodes before | after | after / before |")
-        print("|---|---:|---:|---:|")
-        for name, before in counts["before"].items():
-            after = counts["after"][name]
-            print(f"| {name} | {before:,} | {after:,} | {after / before:.3f} |")
-        return 0
-    runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
-    load = [os.getloadavg()]
-    started = time.perf_counter()
-    for r in range(args.rounds):
-        for side in ("before", "after") if r % 2 == 0 else ("after", "before"):
-            runs[side].append(child(sides[side], args.repeat))
-            print(f"round {r + 1}/{args.rounds} {side} done", file=sys.stderr)
-    load.append(os.getloadavg())
-    report(runs, args, load, time.perf_counter() - started)
-    if args.json:
-        args.json.write_text(json.dumps({"runs": runs, "load": load}, indent=1))
-    return 0
+    return compare(__file__, __doc__, measure, opcodes, report, argv)
 
 
 def report(

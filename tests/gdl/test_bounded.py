@@ -28,8 +28,8 @@ from plies.gdl import (
     Prover,
     Reasoner,
     load_game,
+    netcompile,
     parse,
-    propnet,
 )
 from plies.gdl.ground import MAX_BODY, MAX_DEPTH, ground, natural_key
 from plies.gdl.parser import MAX_NESTING, parse_terms
@@ -206,7 +206,7 @@ def test_wide_masks_as_named_constants_agree_with_the_prover(
 ) -> None:
     # Every mask of a small board made a named constant: the same code path as a huge
     # board's, checked move by move against the reference prover.
-    monkeypatch.setattr(propnet, "_LITERAL_BITS", 1)
+    monkeypatch.setattr(netcompile, "_LITERAL_BITS", 1)
     desc = parse(board_game(3))
     r, p = Reasoner(desc), Prover(desc)
     assert "M0" in r.compiled.source and "ADD =" not in r.compiled.source

@@ -21,257 +21,66 @@ cleared when the state changes for relations that read ``true``, and when the jo
 move changes for those that read ``does``.  ``true`` patterns are hash indexes built
 from the state's fluents on first use; facts are hash indexes built once.
 
-Relations on a cycle of the dependency graph are *tabled* (:class:`Tabling`): a call
-that meets itself, or an ancestor still being computed, uses the answers found so far,
-and the lowest such call (the leader of the strongly connected set of calls) repeats
-its rules until a pass adds no answer anywhere.  Calls evaluated in that last pass are
-complete; the others are forgotten.
+The patterns, what the code knows of a rule's variables, and a rule's head unified with
+a pattern as code are in :mod:`plies.gdl.tdunify`; this module holds the compiler
+(:class:`Program`) that writes and runs the solvers.
+
+Relations on a cycle of the dependency graph are *tabled* (:mod:`plies.gdl.tabling`): a
+call that meets itself, or an ancestor still being computed, uses the answers found so
+far, and the lowest such call (the leader of the strongly connected set of calls)
+repeats its rules until a pass adds no answer anywhere.  Calls evaluated in that last
+pass are complete; the others are forgotten.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Final
 
-from plies.gdl.ground import (
+from plies.gdl.matching import match
+from plies.gdl.normal import (
+    GroundingError,
+    Literal,
+    NormalRule,
+    alternatives,
+    normalise,
+    reaching,
+    term_vars,
+)
+from plies.gdl.strata import strongly_connected
+from plies.gdl.tabling import MAX_ANSWERS, Tabling, no_step
+from plies.gdl.tdunify import (
+    Env,
+    Head,
+    Pattern,
+    key_expr,
+    names_in,
+    rename,
+    runtime_match,
+    template_vars,
+)
+from plies.gdl.terms import (
     DOES,
     INIT,
     ROLE,
     TRUE,
-    GroundingError,
-    Literal,
-    NormalRule,
-    _literal,
-    match,
-    normalise,
-    reaching,
+    Description,
+    Pred,
+    Rule,
+    Term,
+    pred_name,
+    pred_of,
+    to_kif,
 )
-from plies.gdl.reasoner import GdlRulesError
-from plies.gdl.strata import strongly_connected
-from plies.gdl.terms import Description, Pred, Rule, Term, pred_name, pred_of, to_kif
 
-MAX_ANSWERS: Final = 2_000_000
-"""The most answers one tabled call may have: more means a recursive relation that
-builds ever new terms (an infinite relation), which no game needs."""
+__all__ = ["MAX_ANSWERS", "Program", "Tabling", "compile_program"]  # with tabling's names
 
 _MAX_NEST: Final = 14
 """Nested loops in one generated function before the rest of a rule body goes into a
 continuation function (CPython allows 20 nested blocks)."""
 
-_INF: Final = 1 << 60
-
 _MAX_CHOICES: Final = 64
 """Rules whose ``or`` s make more choices than this keep them as relations of their own."""
-
-
-def _no_step() -> None:
-    """What :attr:`Tabling.step` and ``TICK`` do without a budget."""
-
-
-class _Entry:
-    """A tabled call still being computed: its answers so far."""
-
-    __slots__ = ("answers", "dep", "depth", "evaluated", "low", "pass_start", "seen", "tab")
-
-    def __init__(self, tab: Tabling) -> None:
-        self.answers: list[Any] = []
-        self.seen: set[Any] = set()
-        self.tab = tab
-        self.depth = -1
-        self.low = _INF
-        self.dep: _Entry | None = None
-        self.evaluated = 0
-        self.pass_start = 0
-
-    def add(self, answer: Any) -> None:
-        if answer not in self.seen:
-            self.seen.add(answer)
-            self.answers.append(answer)
-            self.tab.added += 1
-            self.tab.step()
-            if len(self.answers) > MAX_ANSWERS:
-                raise GdlRulesError(
-                    f"a recursive relation has more than {MAX_ANSWERS:,} answers to one "
-                    "call: the rules build ever new terms"
-                )
-
-
-class Tabling:
-    """The fixpoint of recursive calls (see the module docstring).
-
-    ``stack`` holds the tabled calls being computed, innermost last; ``low`` is the
-    lowest stack position a pass of the innermost call has used the answers of;
-    ``added`` counts answers ever added, so "a pass added nothing" is one comparison.
-    """
-
-    def __init__(self) -> None:
-        #: Called once per answer found (a budget's ``Meter.tick``).
-        self.step: Callable[[], None] = _no_step
-        self.reset()
-
-    def reset(self) -> None:
-        self.stack: list[_Entry] = []
-        self.pending: list[tuple[dict[Any, Any], Any, _Entry]] = []
-        self.low = _INF
-        self.added = 0
-        self.tick = 0
-
-    def call(
-        self,
-        memo: dict[Any, Any],
-        key: Any,
-        entry: _Entry | None,
-        body: Callable[..., Any],
-        args: tuple[Any, ...],
-    ) -> list[Any]:
-        """The answers of the call ``key`` whose memo holds ``entry`` (not complete)."""
-        if entry is not None:
-            if entry.depth >= 0:  # an ancestor: use what it has so far
-                if entry.depth < self.low:
-                    self.low = entry.depth
-                return entry.answers
-            d = entry.low
-            dep = entry.dep
-            if d < len(self.stack) and self.stack[d] is dep and dep is not None and (
-                entry.evaluated > dep.pass_start
-            ):  # evaluated already in this pass of the call it depends on
-                if d < self.low:
-                    self.low = d
-                return entry.answers
-        else:
-            entry = _Entry(self)
-            memo[key] = entry
-        return self._evaluate(memo, key, entry, body, args)
-
-    def _evaluate(
-        self,
-        memo: dict[Any, Any],
-        key: Any,
-        entry: _Entry,
-        body: Callable[..., Any],
-        args: tuple[Any, ...],
-    ) -> list[Any]:
-        stack = self.stack
-        d = entry.depth = len(stack)
-        stack.append(entry)
-        outer_low = self.low
-        mark = len(self.pending)
-        add = entry.add
-        try:
-            while True:
-                self.tick += 1
-                entry.pass_start = self.tick
-                before = self.added
-                self.low = _INF
-                body(add, *args)
-                low = self.low
-                if low != d or self.added == before:
-                    break
-        finally:
-            stack.pop()
-            entry.depth = -1
-        if low < d:  # part of a cycle through an ancestor: its leader finishes it
-            entry.low = low
-            entry.dep = stack[low]
-            self.tick += 1
-            entry.evaluated = self.tick
-            self.pending.append((memo, key, entry))
-            self.low = min(outer_low, low)
-            return entry.answers
-        memo[key] = entry.answers
-        if len(self.pending) > mark:
-            final = entry.pass_start
-            for m, k, e in self.pending[mark:]:
-                if m.get(k) is e:
-                    if e.evaluated > final:
-                        m[k] = e.answers
-                    else:
-                        del m[k]
-            del self.pending[mark:]
-        self.low = outer_low
-        return entry.answers
-
-    @staticmethod
-    def check_closed(memo: dict[Any, Any], key: Any, what: str) -> None:
-        """Raise unless the negated call ``key`` is complete (else: a negative cycle)."""
-        if memo.get(key).__class__ is not list:
-            raise GdlRulesError(
-                f"{what} depends on its own negation in this state: the rules are not "
-                "stratified"
-            )
-
-
-# --- patterns --------------------------------------------------------------------------
-
-
-@dataclass
-class _Pattern:
-    id: int
-    pred: Pred
-    template: Term
-    nparams: int
-    nfree: int
-    kind: str  # "true", "does", "facts", "none", "rules"
-    tabled: bool = False
-    level: str = "static"  # "static", "state" or "move"
-
-    @property
-    def boolean(self) -> bool:
-        return self.nfree == 0
-
-
-def _template_vars(t: Term, prefix: str, out: list[str]) -> list[str]:
-    if isinstance(t, str):
-        if t.startswith(prefix) and t not in out:
-            out.append(t)
-    else:
-        for x in t:
-            _template_vars(x, prefix, out)
-    return out
-
-
-def _key_expr(params: list[str]) -> str:
-    if not params:
-        return "()"
-    if len(params) == 1:
-        return params[0]
-    return "(" + ", ".join(params) + ",)"
-
-
-class _Env:
-    """What a rule's compiled code knows of its variables at a point of the body."""
-
-    def __init__(self) -> None:
-        self.expr: dict[str, str] = {}  # variable -> a Python expression of its value
-        self.const: dict[str, Term] = {}  # variable -> its value, known when compiling
-
-    def copy(self) -> _Env:
-        env = _Env()
-        env.expr = dict(self.expr)
-        env.const = dict(self.const)
-        return env
-
-    def bound(self, var: str) -> bool:
-        return var in self.expr
-
-    def build(self, t: Term) -> str:
-        """A Python expression of the ground term ``t`` (every variable bound)."""
-        if isinstance(t, str):
-            if t[:1] == "?":
-                return self.expr[t]
-            return repr(t)
-        return "(" + "".join(self.build(x) + ", " for x in t) + ")"
-
-
-def _vars(t: Term, out: set[str]) -> set[str]:
-    if isinstance(t, str):
-        if t[:1] == "?":
-            out.add(t)
-    else:
-        for x in t:
-            _vars(x, out)
-    return out
 
 
 class Program:
@@ -321,10 +130,10 @@ class Program:
             "ONE": (None,),
             "TAB": self.tab,
             "check_closed": Tabling.check_closed,
-            "TICK": _no_step,
+            "TICK": no_step,
         }
-        self.patterns: dict[tuple[Pred, Term], _Pattern] = {}
-        self.todo: list[_Pattern] = []
+        self.patterns: dict[tuple[Pred, Term], Pattern] = {}
+        self.todo: list[Pattern] = []
         self.memos: dict[str, list[dict[Any, Any]]] = {"static": [], "state": [], "move": []}
         self._names = 0
         self._source: list[str] = []
@@ -350,14 +159,14 @@ class Program:
                     continue
                 pred = f"or~{len(self.or_preds) + 1}"
                 found: set[str] = set()
-                aux: Term = (pred, *sorted(_vars(lit, found)))
+                aux: Term = (pred, *sorted(term_vars(lit, found)))
                 self.or_preds.add(pred_of(aux))
                 body.append(aux)
                 for part in lit[1:]:
                     source = Rule(aux, (part,), rule.line, rule.column)
-                    for conjunction in _literal(part, source):
+                    for conjunction in alternatives(part, source):
                         out.append(NormalRule(aux, tuple(conjunction), source,
-                                              frozenset(_vars(aux, set()))))
+                                              frozenset(term_vars(aux, set()))))
             out += normalise([Rule(rule.head, tuple(body), rule.line, rule.column)])
         return out
 
@@ -411,8 +220,8 @@ class Program:
         found = self.queries.get(atom)
         if found is not None:
             return found
-        env = _Env()
-        params = _template_vars(atom, "?b", [])
+        env = Env()
+        params = template_vars(atom, "?b", [])
         for i, p in enumerate(params):
             env.expr[p] = f"p{i}"
         _, call, _, _ = self._call(atom, env)
@@ -430,12 +239,12 @@ class Program:
         self._names += 1
         return f"{stem}{self._names}"
 
-    def _pattern(self, pred: Pred, template: Term) -> _Pattern:
+    def _pattern(self, pred: Pred, template: Term) -> Pattern:
         found = self.patterns.get((pred, template))
         if found is not None:
             return found
-        nparams = len(_template_vars(template, "?b", []))
-        nfree = len(_template_vars(template, "?f", []))
+        nparams = len(template_vars(template, "?b", []))
+        nfree = len(template_vars(template, "?f", []))
         if pred == TRUE:
             kind, level = "true", "state"
         elif pred == DOES:
@@ -446,7 +255,7 @@ class Program:
             kind, level = "facts", "static"
         else:
             kind, level = "rules", self.level.get(pred, "static")
-        p = _Pattern(len(self.patterns), pred, template, nparams, nfree, kind,
+        p = Pattern(len(self.patterns), pred, template, nparams, nfree, kind,
                      tabled=kind == "rules" and pred in self.recursive, level=level)
         self.patterns[(pred, template)] = p
         if kind in ("true", "rules"):
@@ -458,11 +267,11 @@ class Program:
         self.todo.append(p)
         return p
 
-    def _index_facts(self, p: _Pattern) -> None:
+    def _index_facts(self, p: Pattern) -> None:
         index: dict[Any, list[Any]] = {}
         keys: set[Any] = set()
-        params = _template_vars(p.template, "?b", [])
-        frees = _template_vars(p.template, "?f", [])
+        params = template_vars(p.template, "?b", [])
+        frees = template_vars(p.template, "?f", [])
         for fact in self.facts.get(p.pred, ()):
             b: dict[str, Term] = {}
             if not match(p.template, fact, b):
@@ -477,7 +286,7 @@ class Program:
                     answers.append(answer)
         self.ns[f"F_{p.id}"] = keys if p.boolean else index
 
-    def _call(self, atom: Term, env: _Env) -> tuple[_Pattern, str, list[str], str]:
+    def _call(self, atom: Term, env: Env) -> tuple[Pattern, str, list[str], str]:
         """The pattern of ``atom`` at a point where ``env`` is known, the Python
         expression of its answers (or truth), and the free variables it binds, in the
         order of the answer tuples."""
@@ -505,7 +314,7 @@ class Program:
 
         template = walk(atom)
         p = self._pattern(pred_of(atom), template)
-        key = _key_expr(params)
+        key = key_expr(params)
         if p.kind == "true":
             expr = f"({env.build(atom[1])} in S)" if p.boolean else f"s_{p.id}({key})"
         elif p.kind == "none":
@@ -534,7 +343,7 @@ class Program:
 
     # --- solvers for true and does -----------------------------------------------------
 
-    def _true_solver(self, p: _Pattern) -> list[str]:
+    def _true_solver(self, p: Pattern) -> list[str]:
         fluent = p.template[1]
         if isinstance(fluent, str) and fluent[:1] == "?":
             source = "S"
@@ -543,11 +352,11 @@ class Program:
             source = f"G.get({group!r}, ())"
         conds: list[str] = []
         values: dict[str, str] = {}
-        _runtime_match(fluent, "f", conds, values)
-        params = _template_vars(p.template, "?b", [])
-        frees = _template_vars(p.template, "?f", [])
-        key = _key_expr([values[v] for v in params])
-        answer = _key_expr([values[v] for v in frees])
+        runtime_match(fluent, "f", conds, values)
+        params = template_vars(p.template, "?b", [])
+        frees = template_vars(p.template, "?f", [])
+        key = key_expr([values[v] for v in params])
+        answer = key_expr([values[v] for v in frees])
         i = p.id
         return [
             f"def s_{i}(k):",
@@ -569,13 +378,13 @@ class Program:
             "    return idx",
         ]
 
-    def _does_solver(self, p: _Pattern) -> list[str]:
+    def _does_solver(self, p: Pattern) -> list[str]:
         conds: list[str] = []
         values: dict[str, str] = {}
-        _runtime_match(p.template[1], "r", conds, values)
-        _runtime_match(p.template[2], "m", conds, values)
-        params = _template_vars(p.template, "?b", [])
-        frees = _template_vars(p.template, "?f", [])
+        runtime_match(p.template[1], "r", conds, values)
+        runtime_match(p.template[2], "m", conds, values)
+        params = template_vars(p.template, "?b", [])
+        frees = template_vars(p.template, "?f", [])
         args = ", ".join(f"p{j}" for j in range(len(params)))
         for j, v in enumerate(params):
             conds.append(f"{values[v]} == p{j}")
@@ -588,17 +397,17 @@ class Program:
         if p.boolean:
             lines += ["        return True", "    return False"]
         else:
-            answer = _key_expr([values[v] for v in frees])
+            answer = key_expr([values[v] for v in frees])
             lines += [f"        out.append({answer})", "    return out"]
         return lines
 
     # --- solvers for derived relations -------------------------------------------------
 
-    def _rules_solver(self, p: _Pattern) -> list[str]:
+    def _rules_solver(self, p: Pattern) -> list[str]:
         i = p.id
         params = [f"p{j}" for j in range(p.nparams)]
         args = ", ".join(params)
-        key = _key_expr(params)
+        key = key_expr(params)
         has_facts = bool(self.facts.get(p.pred))
         rules = [r for r in self.by_pred[p.pred] if r.body]
         lines: list[str] = []
@@ -659,13 +468,13 @@ class Program:
             lines += [f"    M_{i}[k] = out", "    return out"]
         return lines + extra
 
-    def _rule(self, p: _Pattern, rule: NormalRule, sink: str, extra: list[str]) -> list[str]:
+    def _rule(self, p: Pattern, rule: NormalRule, sink: str, extra: list[str]) -> list[str]:
         """The code of one rule inside the solver of ``p`` (at indent 1)."""
-        renamed = _rename(rule)
-        env = _Env()
+        renamed = rename(rule)
+        env = Env()
         for j in range(p.nparams):
             env.expr[f"?b{j}"] = f"p{j}"
-        head = _Head(self, env)
+        head = Head(self._fresh, env)
         if not head.unify(renamed.head, p.template):
             return []
         # ?b variables are the solver's parameters: the rule's own variables were
@@ -678,10 +487,10 @@ class Program:
 
     def _body(
         self,
-        p: _Pattern,
+        p: Pattern,
         body: list[Literal],
-        head: _Head,
-        env: _Env,
+        head: Head,
+        env: Env,
         sink: str,
         lines: list[str],
         indent: int,
@@ -744,10 +553,10 @@ class Program:
 
     def _continuation(
         self,
-        p: _Pattern,
+        p: Pattern,
         body: list[Literal],
-        head: _Head,
-        env: _Env,
+        head: Head,
+        env: Env,
         sink: str,
         lines: list[str],
         indent: int,
@@ -758,7 +567,7 @@ class Program:
         For a ``bool`` or ``tbool`` sink the function returns whether it proved the
         head (for ``bool``: at its first proof)."""
         name = self._fresh("k_")
-        names = sorted(_names_in(env))
+        names = sorted(names_in(env))
         sinks = {"bool": [], "list": ["out", "seen"], "tbool": ["add"], "tlist": ["add"]}[sink]
         args = ", ".join(sinks + names)
         inner = [f"def {name}({args}):", "    for _ in ONE:"]
@@ -769,7 +578,7 @@ class Program:
         extra += inner
         return f"{name}({args})"
 
-    def _check(self, lit: Literal, env: _Env) -> list[str]:
+    def _check(self, lit: Literal, env: Env) -> list[str]:
         """Lines that skip to the next binding unless ``lit`` holds (all bound)."""
         if lit.kind == "distinct":
             return [f"if {env.build(lit.args[0])} == {env.build(lit.args[1])}: continue"]
@@ -784,206 +593,13 @@ class Program:
         return [f"if {call}: continue"]
 
 
-def _names_in(env: _Env) -> set[str]:
-    """The Python locals that ``env``'s expressions use (``p0``, ``v12``)."""
-    out: set[str] = set()
-    for expr in env.expr.values():
-        if expr.isidentifier():
-            out.add(expr)
-    return out
-
-
 def _value(parts: list[Term]) -> Any:
+    """The runtime counterpart of :func:`~plies.gdl.tdunify.key_expr`."""
     if not parts:
         return ()
     if len(parts) == 1:
         return parts[0]
     return tuple(parts)
-
-
-def _runtime_match(t: Term, expr: str, conds: list[str], values: dict[str, str]) -> None:
-    """Conditions under which the runtime value ``expr`` matches the template ``t``;
-    ``values`` gets the expression of each template variable at its first occurrence."""
-    if isinstance(t, str):
-        if t[:1] == "?":
-            if t in values:
-                conds.append(f"{expr} == {values[t]}")
-            else:
-                values[t] = expr
-        else:
-            conds.append(f"{expr} == {t!r}")
-        return
-    conds.append(f"{expr}.__class__ is tuple and len({expr}) == {len(t)}")
-    for j, part in enumerate(t):
-        _runtime_match(part, f"{expr}[{j}]", conds, values)
-
-
-def _renamed(lit: Literal, walk: Callable[[Term], Term], mapping: dict[str, str]) -> Literal:
-    args = tuple(walk(a) for a in lit.args)
-    return Literal(lit.kind, args, lit.pred, frozenset(mapping[v] for v in lit.vars))
-
-
-def _rename(rule: NormalRule) -> NormalRule:
-    """``rule`` with its variables renamed ``?v0``, ``?v1``... (apart from patterns)."""
-    mapping: dict[str, str] = {}
-
-    def walk(t: Term) -> Term:
-        if isinstance(t, str):
-            if t[:1] == "?":
-                if t not in mapping:
-                    mapping[t] = f"?v{len(mapping)}"
-                return mapping[t]
-            return t
-        return tuple([walk(x) for x in t])
-
-    head = walk(rule.head)
-    body = tuple(
-        _renamed(lit, walk, mapping) for lit in rule.body
-    )
-    return NormalRule(head, body, rule.source, frozenset(mapping[v] for v in rule.head_vars))
-
-
-@dataclass
-class _Head:
-    """The unification of a rule's head with a call pattern, as code.
-
-    ``pre`` are lines run before the body (checks on the parameters, variables bound
-    from them); ``free`` says how each of the pattern's free variables gets its value;
-    ``post`` are checks that need variables only the body binds.
-    """
-
-    program: Program
-    env: _Env
-    pre: list[str] = field(default_factory=list)
-    free: dict[str, tuple[str, Any]] = field(default_factory=dict)
-    post: list[tuple[str, Any, Any]] = field(default_factory=list)
-
-    def unify(self, h: Term, t: Term) -> bool:
-        """Compile the unification of head term ``h`` with template term ``t``; False if
-        they can never unify."""
-        env = self.env
-        if isinstance(t, str) and t[:1] == "?" and t.startswith("?b"):
-            self._match_value(h, env.expr[t])
-            return True
-        if isinstance(t, str) and t.startswith("?f"):
-            if t in self.free:
-                self.post.append(("eq", self.free[t], ("term", h)))
-            else:
-                self.free[t] = ("term", h)
-            return True
-        if isinstance(t, str):  # a constant
-            if isinstance(h, str) and h[:1] == "?":
-                if h in env.const:
-                    return bool(env.const[h] == t)
-                if h in env.expr:
-                    self.pre.append(f"if {env.expr[h]} != {t!r}: continue")
-                else:
-                    env.const[h] = t
-                    env.expr[h] = repr(t)
-                return True
-            return h == t
-        # t is compound
-        if isinstance(h, str) and h[:1] == "?":
-            if h in env.expr:
-                self._match_template(env.expr[h], t)
-            elif not _template_vars(t, "?f", []):  # known in full: build it
-                name = self.program._fresh("v")
-                self.pre.append(f"{name} = {env.build(t)}")
-                env.expr[h] = name
-            else:
-                self.post.append(("tmatch", h, t))
-            return True
-        if isinstance(h, str) or len(h) != len(t):
-            return False
-        return all(self.unify(x, y) for x, y in zip(h, t, strict=True))
-
-    def _match_value(self, h: Term, expr: str) -> None:
-        """The runtime value ``expr`` (a parameter or part of one) must match ``h``."""
-        env = self.env
-        if isinstance(h, str):
-            if h[:1] == "?":
-                if h in env.expr:
-                    self.pre.append(f"if {env.expr[h]} != {expr}: continue")
-                elif expr.isidentifier():
-                    env.expr[h] = expr
-                else:
-                    name = self.program._fresh("v")
-                    self.pre.append(f"{name} = {expr}")
-                    env.expr[h] = name
-            else:
-                self.pre.append(f"if {expr} != {h!r}: continue")
-            return
-        self.pre.append(
-            f"if not ({expr}.__class__ is tuple and len({expr}) == {len(h)}): continue"
-        )
-        for j, part in enumerate(h):
-            self._match_value(part, f"{expr}[{j}]")
-
-    def _match_template(self, expr: str, t: Term) -> None:
-        """The runtime value ``expr`` of a head variable must match the template ``t``."""
-        conds: list[str] = []
-        values: dict[str, str] = {}
-        _runtime_match(t, expr, conds, values)
-        for var, value in values.items():
-            if var.startswith("?b"):
-                conds.append(f"{value} == {self.env.expr[var]}")
-            elif var in self.free:
-                self.post.append(("eq", self.free[var], ("expr", value)))
-            else:
-                self.free[var] = ("expr", value)
-        if conds:
-            self.pre.append(f"if not ({' and '.join(conds)}): continue")
-
-    def needs(self) -> set[str]:
-        """The rule variables the answer (and the checks at its end) are made of."""
-        out: set[str] = set()
-        for kind, value in self.free.values():
-            if kind == "term":
-                _vars(value, out)
-        for kind, a, b in self.post:
-            if kind == "eq":
-                for side in (a, b):
-                    if side[0] == "term":
-                        _vars(side[1], out)
-            else:
-                out.add(a)
-        return out
-
-    def finish(self, env: _Env, sink: str) -> list[str]:
-        """The lines that deliver one answer, once the body has bound every variable."""
-        conds: list[str] = []
-        free = dict(self.free)
-        for kind, a, b in self.post:
-            if kind == "eq":
-                conds.append(f"{_side(env, a)} == {_side(env, b)}")
-            else:  # "tmatch": a head variable against a template part
-                values: dict[str, str] = {}
-                _runtime_match(b, env.build(a), conds, values)
-                for var, value in values.items():
-                    if var.startswith("?b"):
-                        conds.append(f"{value} == {env.expr[var]}")
-                    elif var in free:
-                        conds.append(f"{value} == {_side(env, free[var])}")
-                    else:
-                        free[var] = ("expr", value)
-        frees = sorted(free, key=lambda v: int(v[2:]))
-        answer = _key_expr([_side(env, free[v]) for v in frees])
-        out = [f"if not ({' and '.join(conds)}): continue"] if conds else []
-        if sink == "bool":
-            out.append("return True")
-        elif sink == "tbool":
-            out += ["add(())", "return True"]
-        elif sink == "tlist":
-            out.append(f"add({answer})")
-        else:
-            out += [f"a = {answer}", "if a not in seen:", "    seen.add(a)", "    out.append(a)",
-                    "    TICK()"]
-        return out
-
-
-def _side(env: _Env, side: tuple[str, Any]) -> str:
-    kind, value = side
-    return env.build(value) if kind == "term" else str(value)
 
 
 def compile_program(desc: Description) -> Program:

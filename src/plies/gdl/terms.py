@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 Term: TypeAlias = str | tuple[Any, ...]
 """A constant, a variable (``"?x"``) or a compound ``(functor, *args)``."""
@@ -135,6 +135,17 @@ def pred_of(atom: Term) -> Pred:
 def pred_name(pred: Pred) -> str:
     """A relation as people write it: ``terminal``, ``cell/3``."""
     return pred if isinstance(pred, str) else f"{pred[0]}/{pred[1]}"
+
+
+# The relations GDL gives a meaning to, as :data:`Pred` values.
+TRUE: Final[Pred] = ("true", 1)
+DOES: Final[Pred] = ("does", 2)
+NEXT: Final[Pred] = ("next", 1)
+INIT: Final[Pred] = ("init", 1)
+LEGAL: Final[Pred] = ("legal", 2)
+GOAL: Final[Pred] = ("goal", 2)
+ROLE: Final[Pred] = ("role", 1)
+TERMINAL: Final[Pred] = "terminal"
 
 
 def to_kif(t: Term | Rule) -> str:

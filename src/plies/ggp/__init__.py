@@ -1,7 +1,8 @@
 """General Game Playing: a player that game managers hire over HTTP.
 
 * :mod:`plies.ggp.protocol`: the messages (INFO/PING, PREVIEW, START, PLAY, STOP, ABORT);
-* :mod:`plies.ggp.player`: :class:`GgpPlayer`, the match state machine;
+* :mod:`plies.ggp.player`: :class:`GgpPlayer`, the match state machine, with
+  :mod:`plies.ggp.match` (one match's state, and the work of a turn);
 * :mod:`plies.ggp.machines`: its two reasoners (top-down prover, propnet), shared between
   threads and kept from stopping the clock;
 * :mod:`plies.ggp.strategy`: metagaming and anytime move selection (alpha-beta,

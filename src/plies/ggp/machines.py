@@ -153,7 +153,16 @@ class QuietCollector:
 COLLECTOR = QuietCollector()
 """The process's one :class:`QuietCollector` (the garbage collector is process-wide)."""
 
-_DRAINED = ("plies.gdl.ground", "plies.gdl.propnet", "plies.gdl.reasoner")
+_DRAINED = (  # the modules whose functions ground and compile (and own their classes)
+    "plies.gdl.bottomup",
+    "plies.gdl.formula",
+    "plies.gdl.ground",
+    "plies.gdl.matching",
+    "plies.gdl.netcompile",
+    "plies.gdl.normal",
+    "plies.gdl.propnet",
+    "plies.gdl.reasoner",
+)
 
 
 def drain(tb: TracebackType | None) -> None:

@@ -1,7 +1,8 @@
 """A GGP player's match state machine: one message in, one reply out.
 
 :class:`GgpPlayer` knows nothing about HTTP; :mod:`plies.ggp.server` feeds it the body of
-each request with the time it was received.  It plays one match at a time:
+each request with the time it was received.  It plays one match at a time (a
+:class:`~plies.ggp.match.Match`; that module also holds the work of a turn):
 
 * **START** parses and validates the rules, then prepares two reasoners (GGP's *state
   machines*, :class:`~plies.gdl.machine.StateMachine`) in the background: a *slow* one
@@ -41,7 +42,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from plies.budget import Budget, Stopped
@@ -50,7 +51,7 @@ from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.parser import description_from_terms
 from plies.gdl.reasoner import Reasoner
-from plies.gdl.terms import Description, Term, to_kif
+from plies.gdl.terms import Term, to_kif
 from plies.gdl.validator import check
 from plies.ggp.machines import (
     COLLECTOR,
@@ -60,6 +61,7 @@ from plies.ggp.machines import (
     build_slow,
     drain,
 )
+from plies.ggp.match import Match, Turn
 from plies.ggp.protocol import (
     ABORTED,
     BUSY,
@@ -73,11 +75,25 @@ from plies.ggp.protocol import (
     peek_keyword,
 )
 from plies.ggp.stage import preload
-from plies.ggp.strategy import choose_move, profile_game
-from plies.ggp.sync import always_legal, apply_joint, likely_legal, rule_moves
-from plies.ggp.thinker import Choice, Clock, Mode, Profile, Simultaneous, Thinker
+from plies.ggp.strategy import profile_game
+from plies.ggp.sync import likely_legal
+from plies.ggp.thinker import Clock, Mode, Profile, Simultaneous, Thinker
 from plies.ggp.uct import choose_method
 from plies.search.craft import TranspositionTable
+
+__all__ = [  # Match and Turn live in plies.ggp.match
+    "ABORT_WAIT",
+    "BUILD_CAP",
+    "BUILD_FLOOR",
+    "BUILD_PLAY_CLOCKS",
+    "DEFAULT_MARGIN",
+    "METAGAME_CAP",
+    "MIN_FRACTION",
+    "GgpPlayer",
+    "Match",
+    "Reply",
+    "Turn",
+]
 
 log = logging.getLogger("plies.ggp")
 
@@ -106,6 +122,7 @@ ABORT_WAIT = 0.5
 """Seconds an ABORT or STOP waits for the match's background work to end (it stops
 within milliseconds of being told; this only bounds a reply if it did not)."""
 
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     """What to send back: an HTTP status, the body, and a note for logs (not sent)."""
@@ -114,131 +131,6 @@ class Reply:
     body: str
     note: str = ""
 
-
-@dataclass
-class Turn:
-    """One PLAY being answered: its deadline, and the best move known for it.
-
-    ``choice`` is None until our legal moves in the turn's state are known; ``done`` is
-    set when thinking ends early (solved, forced); ``stop`` ends it (the deadline, the
-    next message).  ``run`` is the thinking now under way: a switch of machines in the
-    middle of the turn stops it and starts another on the new machine.
-    """
-
-    step: int
-    deadline: float
-    choice: Choice | None = None
-    machine: str = ""
-    done: threading.Event = field(default_factory=threading.Event)
-    stop: threading.Event = field(default_factory=threading.Event)
-    run: threading.Event = field(default_factory=threading.Event)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def next_run(self) -> threading.Event:
-        """A stop signal for new thinking; the previous thinking is stopped."""
-        with self.lock:
-            self.run.set()
-            self.run = threading.Event()
-            if self.stop.is_set():
-                self.run.set()
-            return self.run
-
-    def install(self, choice: Choice, machine: str, run: threading.Event) -> bool:
-        """Make ``choice`` (found on ``machine`` by the thinking ``run``) the turn's,
-        unless a later thinking has taken over; True if it did."""
-        with self.lock:
-            if run is not self.run and self.choice is not None:
-                return False
-            self.choice, self.machine = choice, machine
-            return True
-
-    def end(self) -> None:
-        """Stop every thinking of this turn."""
-        with self.lock:
-            self.stop.set()
-            self.run.set()
-
-
-@dataclass
-class Match:
-    """The state of one match.
-
-    ``machine`` is the reasoner the match plays on (the slow one until the propnet is
-    ready), ``state`` the state of the joint moves applied so far in that machine's terms
-    and ``thinker`` the move selection over it (all three change together, under
-    ``lock``); ``fast`` is the propnet once built, and ``fast_note`` says why the match is
-    not (yet) on it.  ``ready`` is set when a machine is there (or none can be:
-    ``failure`` says why); ``settled`` when the building of the preferred machine (the
-    propnet, if used) ended; ``building`` counts the builds under way.  ``received``
-    counts the joint moves received; ``pending`` holds those not yet applied;
-    ``moves`` the joint moves applied (as the rules spell them, guesses included),
-    ``legal`` our legal moves per step where they were computed, ``replies`` our answer
-    per step.  ``turn`` is the PLAY being answered.  ``over`` is set when the match ends
-    (STOP, ABORT, the player closing) and stops all of its work.  ``worker`` is the
-    thread that builds the propnet, ``workers`` every background thread of the match.
-    ``sampler`` draws the moves of mixed strategies.
-    """
-
-    match_id: str
-    role: str
-    role_index: int
-    description: Description
-    start_clock: float
-    play_clock: float
-    rng: random.Random
-    machine: StateMachine[Any] | None = None
-    state: Any = None
-    thinker: Thinker | None = None
-    fast: StateMachine[Any] | None = None
-    fast_note: str = "the propnet is being built"
-    slow_note: str = ""
-    building: int = 0
-    received: int = 0
-    ready: threading.Event = field(default_factory=threading.Event)
-    settled: threading.Event = field(default_factory=threading.Event)
-    failure: str | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    queue: threading.Lock = field(default_factory=threading.Lock)
-    pending: list[tuple[Term, ...]] = field(default_factory=list)
-    moves: list[tuple[Term, ...]] = field(default_factory=list)
-    legal: dict[int, tuple[Term, ...]] = field(default_factory=dict)
-    replies: dict[int, Term] = field(default_factory=dict)
-    goals: tuple[int, ...] | None = None
-    over: threading.Event = field(default_factory=threading.Event)
-    worker: threading.Thread | None = None
-    workers: list[threading.Thread] = field(default_factory=list)
-    turn: Turn | None = None
-    fallback: tuple[Term, ...] = ()
-    known: tuple[Term, ...] = ()
-    sampler: random.Random = field(default_factory=random.Random)
-    started: float = field(default_factory=time.perf_counter)
-
-    def __post_init__(self) -> None:
-        # Read off the rules alone, so a PLAY has an answer before any reasoner does.
-        self.fallback = self.fallback or always_legal(self.description, self.role)
-        self.known = self.known or rule_moves(self.description, self.role)
-
-    @property
-    def steps(self) -> int:
-        """Joint moves received so far."""
-        return self.received
-
-    @property
-    def reasoner(self) -> StateMachine[Any] | None:
-        """The machine the match plays on (``machine``; the name of older callers)."""
-        return self.machine
-
-    def receive(self, moves: tuple[Term, ...]) -> None:
-        """Queue a joint move the manager says was played (it is authoritative)."""
-        with self.queue:
-            self.pending.append(moves)
-            self.received += 1
-
-    def history(self) -> tuple[list[tuple[Term, ...]], dict[int, tuple[Term, ...]]]:
-        """Every joint move received (applied ones as applied, then the queued ones as
-        sent) and our legal moves per step where known: a consistent snapshot."""
-        with self.queue:
-            return [*self.moves, *self.pending], dict(self.legal)
 
 
 class GgpPlayer:
@@ -426,7 +318,7 @@ class GgpPlayer:
         step = match.steps
         turn = Turn(step, deadline)
         match.turn = turn
-        self._spawn(match, self._take_turn, (match, turn), f"ggp-think-{match.match_id}-{step}")
+        self._spawn(match, match.take_turn, (turn,), f"ggp-think-{match.match_id}-{step}")
         turn.done.wait(max(0.0, deadline - time.perf_counter()))
         turn.end()
         move, source, detail = self._answer(match, turn)
@@ -467,7 +359,7 @@ class GgpPlayer:
         if message.moves is not None:
             match.receive(tuple(message.moves))
         worker = self._spawn(
-            match, self._settle, (match, deadline), f"ggp-stop-{match.match_id}"
+            match, match.settle, (deadline,), f"ggp-stop-{match.match_id}"
         )
         worker.join(max(0.0, deadline - time.perf_counter()))
         if worker.is_alive():
@@ -659,105 +551,6 @@ class GgpPlayer:
         turn = match.turn
         if turn is not None and not turn.stop.is_set():
             self._spawn(
-                match, self._take_turn, (match, turn),
+                match, match.take_turn, (turn,),
                 f"ggp-think-{match.match_id}-{turn.step}-{fast.kind}",
             )
-
-    # -- the state of the match ----------------------------------------------------------
-
-    def _catch_up(self, match: Match) -> StateMachine[Any] | None:
-        """Apply every queued joint move to the match state (the caller holds
-        ``match.lock``); the machine, or None if there is none yet."""
-        machine = match.machine
-        if machine is None:
-            return None
-        while match.pending:
-            sent = match.pending[0]
-            # Our own reply of this step is only known for the step just answered.
-            replied = match.replies.get(len(match.moves))
-            applied = apply_joint(
-                machine, match.state, sent, mine=match.role_index, replied=replied
-            )
-            for problem in applied.problems:
-                log.warning("match %s step %d: %s", match.match_id, len(match.moves) + 1, problem)
-            match.state = applied.state
-            with match.queue:
-                match.pending.pop(0)
-                match.moves.append(applied.joint)
-        return machine
-
-    def _take_turn(self, match: Match, turn: Turn) -> None:
-        """The worker of a PLAY: bring the state up to date, find our legal moves (the
-        first one is the answer from then on), then think until the turn ends."""
-        run = turn.next_run()
-        try:
-            if not match.ready.wait(max(0.0, turn.deadline - time.perf_counter())):
-                return
-            if not match.lock.acquire(timeout=max(0.0, turn.deadline - time.perf_counter())):
-                return  # a slow application of earlier moves still runs; answer without
-            try:
-                machine = self._catch_up(match)
-                state, thinker, index = match.state, match.thinker, len(match.moves)
-            finally:
-                match.lock.release()
-            if machine is None or thinker is None or run.is_set():
-                return
-            legal = machine.legal(state, match.role_index)
-            match.legal[index] = legal
-            if index != turn.step:
-                return  # a later PLAY came meanwhile: this turn is answered already
-            previous = turn.choice
-            if previous is not None and previous.read()[0] in legal:
-                move, source, detail = previous.read()
-                choice = Choice(move, source, detail)
-            else:
-                first = legal[0] if legal else match.known[0] if match.known else "noop"
-                choice = Choice(first, "fallback", "the first legal move")
-            if not turn.install(choice, machine.kind, run):
-                return
-            if not legal or machine.is_terminal(state):
-                # The manager plays on where our view says it cannot: answer something
-                # the rules know rather than an error; the manager decides what counts.
-                log.warning(
-                    "match %s step %d: %s in our view, yet the manager plays on",
-                    match.match_id, turn.step + 1,
-                    "a terminal state" if legal else f"no legal move for {match.role}",
-                )
-                return
-            choose_move(thinker, state, Clock(turn.deadline, run), choice)
-        except Exception:  # a reasoner failure must not cost the move
-            log.exception("match %s step %d: thinking failed", match.match_id, turn.step + 1)
-        finally:
-            if turn.run is run:
-                turn.done.set()
-
-    def _settle(self, match: Match, deadline: float) -> None:
-        """STOP's worker: apply the last joint moves and log the goals."""
-        if not match.ready.wait(max(0.0, deadline - time.perf_counter())):
-            return
-        if not match.lock.acquire(timeout=max(0.0, deadline - time.perf_counter())):
-            return
-        try:
-            machine = self._catch_up(match)
-            if machine is None:
-                return
-            state = match.state
-            if machine.is_terminal(state):
-                match.goals = tuple(_goal(machine, state, r) for r in range(len(machine.roles)))
-                log.info(
-                    "match %s over after %d steps; goals %s", match.match_id,
-                    match.steps, " ".join(
-                        f"{r}={g}" for r, g in zip(machine.roles, match.goals, strict=True)
-                    ),
-                )
-            else:
-                log.warning("match %s stopped in a non-terminal state", match.match_id)
-        except Exception:
-            log.exception("match %s: the final joint move could not be applied", match.match_id)
-        finally:
-            match.lock.release()
-
-
-def _goal(machine: StateMachine[Any], state: Any, role: int) -> int:
-    values = machine.goal_values(state, role)
-    return values[0] if len(values) == 1 else 0
