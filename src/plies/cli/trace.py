@@ -34,8 +34,9 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
     def echo(line: str) -> None:
         say(console, line)
 
-    rule = "maxn" if chosen.algorithm.name == "maxn" else "paranoid"
-    narrator = Narrator(game, state, who, echo=echo, limit=args.max_lines, rule=rule)
+    narrator = Narrator(
+        game, state, who, echo=echo, limit=args.max_lines, rule=chosen.algorithm.rule
+    )
     say(console, narrator.opening(chosen.name))
     # The narration's end stops the search: nobody waits for steps that are not shown.
     result = chosen.run(game, state, trace=narrator, stop=narrator.done)
