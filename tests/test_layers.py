@@ -21,7 +21,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "plies"
 # The layer of each package (a folder) or top-level module; a module may import its own
 # package and any lower layer, never a higher one.
 LAYERS: dict[str, int] = {
-    "errors": 0, "_compat": 0, "game": 0, "budget": 0, "linear": 0,
+    "errors": 0, "_compat": 0, "plugins": 0, "game": 0, "budget": 0, "linear": 0,
     "wrappers": 1, "imperfect": 1, "search": 1, "games": 1, "sources": 1, "gdl": 1, "check": 1,
     "solvers": 2,
     "policy": 3,

@@ -267,3 +267,41 @@ def test_an_interrupted_ray_map_cancels_its_tasks(monkeypatch: pytest.MonkeyPatc
         RayBackend().map(lambda shared, task: task, None, list(range(8)), progress)
     assert len(fake.submitted) == 8
     assert fake.cancelled == [(ref, True) for ref in fake.submitted[1:]]
+
+
+class RayInterruptedWhileStarting:
+    """``ray.init`` that starts a helper process named as Ray names its agents, then is
+    interrupted by Ctrl-C, as a real start-up is when Ctrl-C comes in its first seconds."""
+
+    def __init__(self) -> None:
+        self.agent: subprocess.Popen[bytes] | None = None
+        self.shut_down = False
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, **options: Any) -> None:
+        # argv[0] "ray::FakeAgent", the command line Ray gives its raylet's agents.
+        self.agent = subprocess.Popen(["bash", "-c", 'exec -a "ray::FakeAgent" sleep 600'])
+        deadline = time.monotonic() + HANG
+        while not Path(f"/proc/{self.agent.pid}/cmdline").read_bytes().startswith(b"ray::"):
+            assert time.monotonic() < deadline, "the fake agent did not start"
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    def shutdown(self) -> None:
+        self.shut_down = True  # the real one leaves the agents to notice it by polling
+
+
+def test_ctrl_c_while_ray_starts_leaves_no_ray_process_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Regression: Ctrl-C during ``ray.init`` left Ray's agents running for 30-40 s after
+    ``plies analyze --ray`` had exited (the instance was not started yet, so nothing
+    stopped it)."""
+    fake = RayInterruptedWhileStarting()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    with pytest.raises(KeyboardInterrupt):
+        RayBackend(workers=1).__enter__()
+    assert fake.agent is not None and fake.shut_down
+    assert fake.agent.wait(timeout=HANG) is not None  # ended (SIGTERM), and reaped here

@@ -37,6 +37,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -334,7 +335,7 @@ class RayBackend:
         self._entered = False
         if self._started:
             self._started = False
-            import_ray().shutdown()
+            shutdown_local_ray(import_ray())
 
     @property
     def description(self) -> str:
@@ -348,7 +349,11 @@ class RayBackend:
             return False
         options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
         if self.address is None:
-            ray.init(num_cpus=self.workers, include_dashboard=False, **options)
+            try:
+                ray.init(num_cpus=self.workers, include_dashboard=False, **options)
+            except BaseException:  # Ctrl-C while Ray starts: stop what has started
+                shutdown_local_ray(ray)
+                raise
             return True
         endpoint = ray_endpoint(self.address)
         if endpoint is not None:
@@ -397,7 +402,81 @@ class RayBackend:
                 raise
         finally:
             if started:
-                ray.shutdown()
+                shutdown_local_ray(ray)
+
+
+RAY_EXIT = 5.0
+"""Seconds the local Ray instance's helper processes get to end after ``ray.shutdown()``
+before they are killed."""
+
+
+def shutdown_local_ray(ray: Any) -> None:
+    """``ray.shutdown()`` of a local instance this process started, and nothing left behind.
+
+    ``ray.shutdown()`` stops the instance's head processes, but the agents its raylet
+    started (``ray::DashboardAgent``, ``ray::RuntimeEnvAgent``) notice only later, by
+    polling, that their raylet is gone: seen here up to 35 s later, after the command had
+    exited.  Those of this process's descendants that are Ray's processes (by their
+    command line: ``ray::...`` or a program in Ray's package) are asked to end
+    (SIGTERM) and killed after :data:`RAY_EXIT` seconds.  No other process is touched.
+    Where there is no ``/proc`` (not Linux) this is ``ray.shutdown()`` alone.
+    """
+    own = [pid for pid in _descendants(os.getpid()) if _is_ray_process(pid)]
+    ray.shutdown()
+    left = [pid for pid in own if _alive(pid)]
+    for pid in left:
+        with suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + RAY_EXIT
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = [pid for pid in left if _alive(pid)]
+    for pid in left:
+        with suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _proc_stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state first), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as file:
+            return file.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    fields = _proc_stat(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below ``root`` (empty where ``/proc`` cannot be read)."""
+    try:
+        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+    children: dict[int, list[int]] = {}
+    for pid in pids:
+        fields = _proc_stat(pid)
+        if fields is not None:
+            children.setdefault(int(fields[1]), []).append(pid)
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _is_ray_process(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            line = file.read()
+    except OSError:
+        return False
+    return line.startswith(b"ray::") or f"{os.sep}ray{os.sep}".encode() in line
 
 
 def _cancel(ray: Any, refs: Sequence[Any]) -> None:
