@@ -62,7 +62,7 @@ def test_parse_agent(
         ("alphabeta:unit=hour", "bad value 'hour' for unit"),
         ("alphabeta:engine=maybe", "bad value 'maybe' for engine"),
         ("minimax:engine=1", "engine=1 applies to alphabeta and expectiminimax only"),
-        ("mcts:depth=3", "agent 'mcts:depth=3': mcts takes no depth; give it time= or nodes="),
+        ("mcts:depth=3", "agent 'mcts:depth=3': mcts takes no depth (a time or node budget"),
         ("random:depth=2", "random takes no keys"),
     ],
 )

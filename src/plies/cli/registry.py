@@ -37,6 +37,7 @@ from plies.plugins import Registry
 
 BUILTIN: Final = {
     "games": "plies.cli.games",
+    "algorithms": "plies.cli.algorithms",
     "demo": "plies.cli.demo",
     "solve": "plies.cli.solve",
     "analyze": "plies.cli.solve",

@@ -248,12 +248,13 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
         chosen = algorithm(request.algorithm)
     chosen.check(game, state)
     if request.all_values and not chosen.analyzable:
-        able = " or ".join(names(lambda a: a.analyzable))
-        raise OptionError(f"{chosen.name} cannot give the value of every move; use {able}")
+        able = ", ".join(names(lambda a: a.analyzable))
+        raise OptionError(f"{chosen.name} cannot give the value of every move; use one "
+                          f"of: {able}")
     if request.traced and not chosen.traceable:
-        able = " or ".join(names(lambda a: a.traceable))
+        able = ", ".join(names(lambda a: a.traceable))
         raise OptionError(f"{chosen.name} cannot be traced: it reports no trace events; "
-                          f"trace {able}")
+                          f"trace one of: {able}")
     if request.traced and request.engine:
         raise OptionError("a traced search shows the plain algorithm: drop the engine")
     solver = _solver(game, state, request, chosen)

@@ -1,12 +1,24 @@
-"""One table of the search algorithms, each with what it can do.
+"""The algorithm registry: every search algorithm by name, with what it can do.
 
 Every front end (the CLI, the web catalogue, tournaments, batch analysis, narration,
-tree pictures, :func:`plies.analyze`) reads this table, so an algorithm registered here
+tree pictures, :func:`plies.analyze`) reads this registry, so an algorithm registered here
 once is available everywhere, or refused with a message that says what it cannot do and
 what to use instead.
 
-An entry is an :class:`Algorithm`: a ``search`` callable and its capabilities.  Every
-``search`` meets one contract (:data:`SEARCH_KEYWORDS`, checked when the entry is made):
+An entry is an :class:`Algorithm`: a ``search`` callable and its capabilities.  The
+built-in ones (:mod:`plies.search.builtin`) are registered as :data:`BUILTIN` names them,
+exactly as a plug-in declares one: another distribution adds an algorithm with an entry
+point of the group ``plies.algorithms`` in its ``pyproject.toml`` (read when the registry
+is first used)::
+
+    [project.entry-points."plies.algorithms"]
+    negamax = "mypkg.search:NEGAMAX"      # an Algorithm whose name is "negamax"
+
+and a program adds one with :func:`register`.  A plug-in that cannot be used (it fails to
+import, names no :class:`Algorithm`, breaks the contract below, or reuses a name) is a
+one-line :class:`~plies.plugins.PluginError` when it is asked for, and the others work.
+
+Every ``search`` meets one contract (checked when the :class:`Algorithm` is made):
 
 ``search(game, state, limit=None, *, player=None, tie="first", seed=None, trace=None,
 stop=None, on_iteration=None, **keywords) -> SearchResult``
@@ -51,25 +63,13 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from types import MappingProxyType
 from typing import Any, Final
 
 from plies.errors import AlgorithmDefinitionError, OptionError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS
-from plies.search.alphabeta import AlphaBetaSearcher, alphabeta
-from plies.search.bounded import BoundedSearcher, bounded_minimax
-from plies.search.brs import BrsPlusSearcher, BrsSearcher, brs, brs_plus
+from plies.plugins import PluginError, Registry
 from plies.search.common import Searcher, SearchResult
 from plies.search.engine import Craft
-from plies.search.maxn import MaxnSearcher, maxn
-from plies.search.mcts import MctsSearcher, mcts
-from plies.search.minimax import (
-    ExpectiminimaxSearcher,
-    MinimaxSearcher,
-    expectiminimax,
-    minimax,
-)
-from plies.search.simultaneous import SimultaneousSearcher, simultaneous
 
 Search = Callable[..., SearchResult]
 
@@ -143,6 +143,11 @@ class Algorithm:
 
     def __post_init__(self) -> None:
         if self.searcher is not None:
+            if not (isinstance(self.searcher, type) and issubclass(self.searcher, Searcher)):
+                raise AlgorithmDefinitionError(
+                    f"algorithm {self.name!r}: searcher must be a "
+                    f"plies.search.common.Searcher class or None, got {self.searcher!r}"
+                )
             object.__setattr__(self, "chance", bool(self.searcher.chance_ok))
             object.__setattr__(self, "simultaneous", bool(self.searcher.simultaneous_ok))
             object.__setattr__(self, "players", self.searcher.max_players)
@@ -242,11 +247,6 @@ def check_algorithm(entry: Algorithm) -> None:
     if not set(entry.engine) <= set(entry.switches):
         extra = ", ".join(sorted(set(entry.engine) - set(entry.switches)))
         raise wrong(f"engine switches on {extra}, which are not among its switches")
-    if entry.searcher is not None and not (
-        isinstance(entry.searcher, type) and issubclass(entry.searcher, Searcher)
-    ):
-        raise wrong(f"searcher must be a plies.search.common.Searcher class or None, "
-                    f"got {entry.searcher!r}")
     _check_search(entry, wrong)
 
 
@@ -306,93 +306,111 @@ def _alternatives(fits: Callable[[Algorithm], bool]) -> str:
     return " or ".join(found) if found else "another algorithm"
 
 
-_TABLE: Final = (
-    Algorithm(
-        "alphabeta", alphabeta, AlphaBetaSearcher,
-        "alpha-beta: minimax's value with fewer nodes; the engine craft lives here",
-        "paranoid minimax value for the searching player",
-        switches=ENGINE_SWITCHES, options=("order",), engine=ENGINE,
-    ),
-    Algorithm(
-        "minimax", minimax, MinimaxSearcher,
-        "the textbook recursion over the whole (depth-limited) tree",
-        "paranoid minimax value for the searching player",
-    ),
-    Algorithm(
-        "bounded", bounded_minimax, BoundedSearcher,
-        "minimax that stops at the top of utility_range, or at a satisficing threshold",
-        "minimax value; with a threshold a bound on the right side of it",
-        options=("threshold",),
-    ),
-    Algorithm(
-        "expectiminimax", expectiminimax, ExpectiminimaxSearcher,
-        "chance nodes averaged by probability (expectimax with modelled opponents)",
-        "expected utility of the searching player",
-        switches=("pruning",), engine=("pruning",),
-    ),
-    Algorithm(
-        "maxn", maxn, MaxnSearcher,
-        "every player maximises its own utility (utility vectors)",
-        "the searching player's entry of the max^n utility vector",
-        rule="maxn",
-    ),
-    Algorithm(
-        "simultaneous", simultaneous, SimultaneousSearcher,
-        "backward induction with a matrix game solved by linear programming at "
-        "every simultaneous stage",
-        "mixed-strategy value of the searching player",
-        options=("memo",),
-    ),
-    Algorithm(
-        "mcts", mcts, MctsSearcher,
-        "Monte Carlo tree search (UCT): random playouts under a time or iteration budget",
-        "the searching player's mean playout utility after the most visited action",
-        exact=False, depth=False, traceable=False,
-        options=("exploration", "playout", "solver", "selection"),
-    ),
-    Algorithm(
-        "paranoid", alphabeta, AlphaBetaSearcher,
-        "alpha-beta under its multi-player name: every opponent minimises the searcher's "
-        "utility (Sturtevant and Korf 2000)",
-        "paranoid minimax value for the searching player",
-        options=("order",),
-    ),
-    Algorithm(
-        "brs", brs, BrsSearcher,
-        "Best-Reply Search: only the strongest opponent replies, the others pass "
-        "(needs the game hook pass_turn_to with 3+ players)",
-        "the searching player's value when only the best reply is played",
-        options=("pruning",),
-    ),
-    Algorithm(
-        "brs+", brs_plus, BrsPlusSearcher,
-        "BRS+: only the strongest opponent searches its reply, the others play their "
-        "first ordered move",
-        "the searching player's value when only the best reply is searched",
-        options=("pruning",),
-    ),
-)
+BUILTIN: Final = {
+    "alphabeta": "plies.search.builtin:ALPHABETA",
+    "minimax": "plies.search.builtin:MINIMAX",
+    "bounded": "plies.search.builtin:BOUNDED",
+    "expectiminimax": "plies.search.builtin:EXPECTIMINIMAX",
+    "maxn": "plies.search.builtin:MAXN",
+    "simultaneous": "plies.search.builtin:SIMULTANEOUS",
+    "mcts": "plies.search.builtin:MCTS",
+    "paranoid": "plies.search.builtin:PARANOID",
+    "brs": "plies.search.builtin:BRS",
+    "brs+": "plies.search.builtin:BRS_PLUS",
+}
+"""The built-in algorithms (:mod:`plies.search.builtin`), as entry points name theirs, in
+the order listings show them (plug-ins follow)."""
 
-ALGORITHMS: Final[Mapping[str, Algorithm]] = MappingProxyType({a.name: a for a in _TABLE})
-"""Every search algorithm by the name the CLI, the web app and agent specs use."""
+
+def _adapt(name: str, obj: Any) -> Algorithm:
+    """The registry's check of an entry point's object: an :class:`Algorithm` of that name."""
+    if not isinstance(obj, Algorithm):
+        raise AlgorithmDefinitionError(
+            f"algorithm {name!r}: an entry point of plies.algorithms names a "
+            f"plies.search.registry.Algorithm, not {type(obj).__name__}"
+        )
+    if obj.name != name:
+        raise AlgorithmDefinitionError(
+            f"algorithm {name!r}: the entry point names the algorithm {obj.name!r}; the "
+            f"two names must agree"
+        )
+    return obj
+
+
+def _unknown(name: str, known: list[str]) -> Exception:
+    return OptionError(f"unknown algorithm {name!r}; use one of: {', '.join(known)}")
+
+
+REGISTRY: Final[Registry[Algorithm]] = Registry(
+    "plies.algorithms", BUILTIN, kind="algorithm", adapt=_adapt, unknown=_unknown
+)
+"""The algorithms: the built-ins, the entry points of the group ``plies.algorithms`` (read
+when first used) and those added with :func:`register`."""
+
+ALGORITHMS: Final[Mapping[str, Algorithm]] = REGISTRY.view()
+"""Every search algorithm by the name the CLI, the web app and agent specs use: a
+read-only mapping that imports an entry when it is read."""
 
 
 def algorithm(name: str) -> Algorithm:
-    """The algorithm called ``name``; an unknown name lists the known ones."""
-    try:
-        return ALGORITHMS[name]
-    except KeyError:
-        known = ", ".join(ALGORITHMS)
-        raise OptionError(f"unknown algorithm {name!r}; use one of: {known}") from None
+    """The algorithm called ``name``.
+
+    Raises:
+        OptionError: no algorithm has that name (the message lists them all).
+        PluginError: a plug-in that cannot be used (the message says why, and which
+            distribution it comes from).
+    """
+    return REGISTRY.load(name)
+
+
+def available() -> dict[str, Algorithm]:
+    """Every algorithm that can be used, by name, in the order listings show them: a
+    plug-in that fails to load is left out (:func:`problems` says why)."""
+    return REGISTRY.load_all()[0]
+
+
+def problems() -> list[PluginError]:
+    """What is wrong with the algorithm plug-ins: those that fail to load (all are tried)
+    and those whose names clash."""
+    REGISTRY.load_all()
+    return REGISTRY.problems()
 
 
 def names(fits: Callable[[Algorithm], bool] | None = None) -> list[str]:
-    """The names of the registered algorithms, in the order listings show them; with
-    ``fits``, of those for which ``fits(entry)`` is true (e.g. ``lambda a: a.traceable``).
+    """The names of the registered algorithms, in the order listings show them (nothing
+    is imported); with ``fits``, of the usable ones for which ``fits(entry)`` is true
+    (e.g. ``lambda a: a.traceable``).
     """
     if fits is None:
-        return list(ALGORITHMS)
-    return [name for name, entry in ALGORITHMS.items() if fits(entry)]
+        return REGISTRY.names()
+    return [name for name, entry in available().items() if fits(entry)]
+
+
+def register(entry: Algorithm, *, replace: bool = False) -> None:
+    """Add ``entry`` at run time, under its name (see the module docstring for how a
+    distribution adds one by entry point).
+
+    Raises:
+        AlgorithmDefinitionError: the name is taken (unless ``replace``), or ``entry`` is
+            not an :class:`Algorithm`.
+    """
+    if not isinstance(entry, Algorithm):
+        raise AlgorithmDefinitionError(
+            f"register() takes a plies.search.registry.Algorithm, not {type(entry).__name__}"
+        )
+    try:
+        REGISTRY.register(entry.name, entry, replace=replace)
+    except ValueError as err:
+        raise AlgorithmDefinitionError(str(err)) from None
+
+
+def unregister(name: str) -> None:
+    """Remove an algorithm added with :func:`register` (built-ins and plug-ins stay).
+
+    Raises:
+        KeyError: no algorithm of that name was registered at run time.
+    """
+    REGISTRY.unregister(name)
 
 
 def auto_algorithm(game: Any, state: Any = None) -> Algorithm:
@@ -407,6 +425,7 @@ def auto_algorithm(game: Any, state: Any = None) -> Algorithm:
 
 
 __all__ = [
-    "ALGORITHMS", "ENGINE", "ENGINE_SWITCHES", "RESERVED", "RULES", "SEARCH_KEYWORDS",
-    "Algorithm", "algorithm", "auto_algorithm", "check_algorithm", "names",
+    "ALGORITHMS", "BUILTIN", "ENGINE", "ENGINE_SWITCHES", "REGISTRY", "RESERVED", "RULES",
+    "SEARCH_KEYWORDS", "Algorithm", "algorithm", "auto_algorithm", "available",
+    "check_algorithm", "names", "problems", "register", "unregister",
 ]

@@ -341,7 +341,7 @@ def parse_agent(text: str) -> AgentSpec:
         raise OptionError(f"agent {spec!r}: engine=1 applies to {able} only")
     if depth is not None and searched is not None and not searched.depth:
         raise OptionError(
-            f"agent {spec!r}: {name} takes no depth; give it time= or nodes= instead"
+            f"agent {spec!r}: {name} takes no depth (a time or node budget only)"
         )
     limited = depth is not None or time is not None or nodes is not None or unit != "ply"
     limit = Limit(depth, "round" if unit == "round" else "ply", time, nodes) if limited else None

@@ -27,7 +27,6 @@ from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
 from plies.search.narrate import format_number
-from plies.search.registry import ALGORITHMS as REGISTRY
 from plies.search.registry import algorithm as registered
 from plies.search.registry import names as algorithm_names
 
@@ -50,10 +49,9 @@ class _Traceable(Mapping[str, Search]):
     algorithm registered later appears)."""
 
     def __getitem__(self, name: str) -> Search:
-        entry = REGISTRY.get(name)
-        if entry is None or not entry.traceable:
+        if name not in algorithm_names(lambda a: a.traceable):
             raise KeyError(name)
-        return entry.search
+        return registered(name).search
 
     def __iter__(self) -> Iterator[str]:
         return iter(algorithm_names(lambda a: a.traceable))

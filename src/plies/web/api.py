@@ -103,6 +103,7 @@ from plies.policy import (
 from plies.policy import load_game as load_game_spec
 from plies.search import Limit, Quiescent, SearchResult
 from plies.search.common import Unit
+from plies.search.registry import available as available_algorithms
 from plies.search.registry import names as algorithm_names
 from plies.sources.tree import TreeGame
 from plies.viz import capture
@@ -538,7 +539,9 @@ def serve_games(specs: Sequence[str]) -> list[str]:
 def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The built-in games with their options and the search the page starts them with
     (:data:`PAGE_SEARCH`), the games the server added, the algorithms, and the server's
-    caps."""
+    caps.  The algorithms are the registry's usable ones (a plug-in that fails to load
+    is left out), each with its capabilities."""
+    usable = available_algorithms()
     entries = []
     for name in games.names():
         entry = games.info(name)
@@ -564,9 +567,9 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
         })
     return {
         "games": entries,
-        "algorithms": algorithm_choices(),
-        "searches": list(ALGORITHMS),
-        "capabilities": {name: _capabilities(a) for name, a in ALGORITHMS.items()},
+        "algorithms": ["auto", *usable],
+        "searches": list(usable),
+        "capabilities": {name: _capabilities(a) for name, a in usable.items()},
         "limits": {
             "max_depth": MAX_DEPTH, "max_time": MAX_TIME, "default_time": DEFAULT_TIME,
             "max_nodes": MAX_NODES, "max_tree_nodes": MAX_TREE_NODES,
