@@ -20,14 +20,14 @@ from plies.search.minimax import (
     expectiminimax,
     minimax,
 )
-from plies.search.registry import ENGINE, ENGINE_SWITCHES, Algorithm
+from plies.search.registry import ENGINE_SWITCHES, Algorithm
 from plies.search.simultaneous import SimultaneousSearcher, simultaneous
 
 ALPHABETA: Final = Algorithm(
     "alphabeta", alphabeta, AlphaBetaSearcher,
     "alpha-beta: minimax's value with fewer nodes; the engine craft lives here",
     "paranoid minimax value for the searching player",
-    switches=ENGINE_SWITCHES, options=("order",), engine=ENGINE,
+    switches=ENGINE_SWITCHES, options=("order",), engine=("tt", "ordering", "pvs"),
 )
 
 MINIMAX: Final = Algorithm(

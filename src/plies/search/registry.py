@@ -77,9 +77,6 @@ ENGINE_SWITCHES: Final = tuple(f.name for f in fields(Craft) if f.name != "order
 """The engine-craft switches of :func:`plies.alphabeta` (see its docstring): the fields
 of :class:`~plies.search.engine.Craft`."""
 
-ENGINE: Final = ("tt", "ordering", "pvs")
-"""What engine craft (``engine=True``, ``--engine``) switches on for alpha-beta."""
-
 RULES: Final = ("paranoid", "maxn")
 """The decision rules a search follows, as narration and tree pictures tell them:
 ``"paranoid"``: the searching player is MAX, every other player MIN, minimising MAX's
@@ -425,7 +422,7 @@ def auto_algorithm(game: Any, state: Any = None) -> Algorithm:
 
 
 __all__ = [
-    "ALGORITHMS", "BUILTIN", "ENGINE", "ENGINE_SWITCHES", "REGISTRY", "RESERVED", "RULES",
+    "ALGORITHMS", "BUILTIN", "ENGINE_SWITCHES", "REGISTRY", "RESERVED", "RULES",
     "SEARCH_KEYWORDS", "Algorithm", "algorithm", "auto_algorithm", "available",
     "check_algorithm", "names", "problems", "register", "unregister",
 ]
