@@ -33,7 +33,8 @@ from plies.gdl.terms import Term
 from plies.ggp import stage as stage_module
 from plies.ggp.player import GgpPlayer
 from plies.ggp.stage import MixedStrategy, StageGame, security_strategy, stage_game
-from plies.ggp.strategy import Choice, Clock, Mode, Profile, Simultaneous, Thinker, choose_move
+from plies.ggp.strategy import choose_move
+from plies.ggp.thinker import Choice, Clock, Mode, Profile, Simultaneous, Thinker
 from plies.search.simultaneous import MissingDependencyError
 from tests.ggp.helpers import FAST, rules, serving
 from tests.ggp.manager import GameManager, HttpSeat, RandomSeat

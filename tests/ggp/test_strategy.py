@@ -14,7 +14,8 @@ from plies.gdl.game import GdlGame
 from plies.gdl.parser import parse
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term
-from plies.ggp.strategy import (
+from plies.ggp.strategy import choose_move, montecarlo, profile_game, useful_depth
+from plies.ggp.thinker import (
     NEUTRAL,
     Choice,
     Clock,
@@ -23,10 +24,6 @@ from plies.ggp.strategy import (
     Profile,
     Simultaneous,
     Thinker,
-    choose_move,
-    montecarlo,
-    profile_game,
-    useful_depth,
 )
 from tests.ggp.helpers import rules
 

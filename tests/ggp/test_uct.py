@@ -17,7 +17,8 @@ from plies.gdl.parser import parse
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term, to_kif
 from plies.ggp.player import GgpPlayer
-from plies.ggp.strategy import Choice, Clock, Profile, Thinker, choose_move, profile_game
+from plies.ggp.strategy import choose_move, profile_game
+from plies.ggp.thinker import Choice, Clock, Profile, Thinker
 from plies.ggp.uct import MatchTree, choose_method, describe
 from tests.ggp.helpers import FAST, rules, serving
 from tests.ggp.manager import GameManager, HttpSeat, RandomSeat

@@ -15,8 +15,8 @@ import plies
 from plies.errors import GameFormatError
 from plies.games import TreeGame, load
 from plies.viz import SearchTree, capture
-from plies.viz.schema import NODE_KEYS
 from plies.viz.style import greek
+from plies.viz.tree import NODE_KEYS
 
 SVG = "{http://www.w3.org/2000/svg}"
 

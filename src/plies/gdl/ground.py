@@ -35,19 +35,15 @@ Edelkamp's instantiator):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Any, Final, NamedTuple, TypeAlias, TypeVar
+from typing import Any, Final, NamedTuple
 
 from plies.budget import LOOK_EVERY, Budget, Meter
 from plies.errors import GameFormatError
-from plies.gdl.terms import Description, Rule, Term, to_kif
-
-Pred: TypeAlias = str | tuple[str, int]
-"""A relation's identity: the bare name of a 0-ary atom, else ``(name, arity)``."""
-
-H = TypeVar("H", bound=Hashable)
+from plies.gdl.strata import NotStratifiedError, rule_order, strongly_connected
+from plies.gdl.terms import Description, Pred, Rule, Term, pred_name, pred_of, to_kif
 
 Binding = dict[str, Term]
 
@@ -91,16 +87,6 @@ server (with a ``stop`` signal), or :data:`plies.budget.UNLIMITED`.
 
 class GroundingError(GameFormatError):
     """A description that cannot be grounded: unsafe, unstratified, or infinite."""
-
-
-def pred_of(atom: Term) -> Pred:
-    """The relation an atom belongs to: ``"terminal"``, ``("cell", 3)``, ``("open2", 0)``."""
-    return atom if isinstance(atom, str) else (atom[0], len(atom) - 1)
-
-
-def pred_name(pred: Pred) -> str:
-    """A relation as people write it: ``terminal``, ``cell/3``."""
-    return pred if isinstance(pred, str) else f"{pred[0]}/{pred[1]}"
 
 
 class GroundRule(NamedTuple):
@@ -383,54 +369,6 @@ def normalise(rules: Iterable[Rule], meter: Meter | None = None) -> list[NormalR
 
 
 # --- predicate dependency graph -----------------------------------------------------------
-
-
-def strongly_connected(nodes: Iterable[H], edges: Mapping[H, Iterable[H]]) -> list[list[H]]:
-    """Tarjan's SCCs, each after every SCC it depends on (edges point at dependencies)."""
-    index: dict[H, int] = {}
-    low: dict[H, int] = {}
-    on_stack: set[H] = set()
-    stack: list[H] = []
-    result: list[list[H]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work: list[tuple[H, Iterator[H]]] = [(root, iter(edges.get(root, ())))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(edges.get(child, ()))))
-                    advanced = True
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component: list[H] = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                result.append(component)
-    return result
 
 
 def _dependencies(rules: Iterable[NormalRule]) -> dict[Pred, set[Pred]]:
@@ -934,8 +872,6 @@ def _stratified_order(rules: list[NormalRule]) -> list[list[NormalRule]]:
         GroundingError: a rule depends on its own negation (checked rule by rule, not
             only by relation name: see :mod:`plies.gdl.strata`).
     """
-    from plies.gdl.strata import NotStratifiedError, rule_order  # strata imports this module
-
     shapes = [
         (r.head, [(lit.kind == "pos", lit.args[0]) for lit in r.body if lit.kind in ("pos", "neg")])
         for r in rules

@@ -50,10 +50,9 @@ from plies.gdl.ground import (
     Grounding,
     GroundingError,
     natural_key,
-    pred_of,
-    strongly_connected,
 )
-from plies.gdl.terms import Term
+from plies.gdl.strata import strongly_connected
+from plies.gdl.terms import Term, pred_of
 
 # A formula is True, False, a literal ("s", i) / ("!s", i) on state bit i, ("d", k) /
 # ("!d", k) on move bit k, ("v", n) / ("!v", n) on view n, or ("and", parts) / ("or", parts).

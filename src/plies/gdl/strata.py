@@ -16,6 +16,9 @@ stratified), and evaluating the strongly connected components of rules in depend
 order computes the one model GDL gives them.  The graph is built only inside the
 components of relation names that need it, so games stratified by name cost nothing.
 
+Both graphs are ordered by :func:`strongly_connected` (Tarjan), which grounding and the
+other reasoners use for their own dependency graphs too.
+
 A cycle through negation in this graph is an error; ``notunstrat.kif``'s
 ``(<= (test ?x) (not (test2 ?x)) (test3 ?x))`` with ``(<= (test2 ?x) (test ?x))`` is
 one (whether or not ``test3`` ever holds).  What the graph cannot tell apart (a cycle
@@ -33,13 +36,14 @@ is rejected, as by the specification.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from plies.errors import GameFormatError
-from plies.gdl.ground import Pred, pred_of, strongly_connected
-from plies.gdl.terms import Term, to_kif
+from plies.gdl.terms import Pred, Term, pred_of, to_kif
+
+H = TypeVar("H", bound=Hashable)
 
 RuleShape: TypeAlias = tuple[Term, Sequence[tuple[bool, Term]]]
 """A rule as this module sees it: its head and its relational body literals, each with
@@ -88,6 +92,54 @@ class RuleOrder:
     groups: list[list[int]]
     split: bool
     by_name: tuple[int, ...]
+
+
+def strongly_connected(nodes: Iterable[H], edges: Mapping[H, Iterable[H]]) -> list[list[H]]:
+    """Tarjan's SCCs, each after every SCC it depends on (edges point at dependencies)."""
+    index: dict[H, int] = {}
+    low: dict[H, int] = {}
+    on_stack: set[H] = set()
+    stack: list[H] = []
+    result: list[list[H]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work: list[tuple[H, Iterator[H]]] = [(root, iter(edges.get(root, ())))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(edges.get(child, ()))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component: list[H] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                result.append(component)
+    return result
 
 
 def rule_order(rules: Sequence[RuleShape]) -> RuleOrder:

@@ -42,17 +42,14 @@ from plies.gdl.ground import (
     GroundingError,
     Literal,
     NormalRule,
-    Pred,
     _literal,
     match,
     normalise,
-    pred_name,
-    pred_of,
     reaching,
-    strongly_connected,
 )
 from plies.gdl.reasoner import GdlRulesError
-from plies.gdl.terms import Description, Rule, Term, to_kif
+from plies.gdl.strata import strongly_connected
+from plies.gdl.terms import Description, Pred, Rule, Term, pred_name, pred_of, to_kif
 
 MAX_ANSWERS: Final = 2_000_000
 """The most answers one tabled call may have: more means a recursive relation that

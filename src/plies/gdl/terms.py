@@ -15,6 +15,9 @@ unify terms at the speed of built-in types:
 * body literals are atoms, ``("not", atom)``, ``("or", lit, ...)`` and
   ``("distinct", t1, t2)``.
 
+An atom belongs to a relation, identified by its name and arity (:data:`Pred`,
+:func:`pred_of`).
+
 >>> term = ("cell", "1", "?y", ("mark", "x"))
 >>> to_kif(term), functor(term), arity(term), sorted(variables(term)), is_ground(term)
 ('(cell 1 ?y (mark x))', 'cell', 3, ['?y'], False)
@@ -118,6 +121,20 @@ def arity(t: Term) -> int:
 def args(t: Term) -> tuple[Any, ...]:
     """The arguments of ``t`` (empty for a constant)."""
     return () if isinstance(t, str) else t[1:]
+
+
+Pred: TypeAlias = str | tuple[str, int]
+"""A relation's identity: the bare name of a 0-ary atom, else ``(name, arity)``."""
+
+
+def pred_of(atom: Term) -> Pred:
+    """The relation an atom belongs to: ``"terminal"``, ``("cell", 3)``, ``("open2", 0)``."""
+    return atom if isinstance(atom, str) else (atom[0], len(atom) - 1)
+
+
+def pred_name(pred: Pred) -> str:
+    """A relation as people write it: ``terminal``, ``cell/3``."""
+    return pred if isinstance(pred, str) else f"{pred[0]}/{pred[1]}"
 
 
 def to_kif(t: Term | Rule) -> str:

@@ -65,8 +65,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from plies.errors import GdlValidationError
-from plies.gdl.ground import strongly_connected
-from plies.gdl.strata import NotStratifiedError, RuleShape, describe, rule_order
+from plies.gdl.strata import (
+    NotStratifiedError,
+    RuleShape,
+    describe,
+    rule_order,
+    strongly_connected,
+)
 from plies.gdl.terms import Description, Rule, Term, is_ground, iter_variables, to_kif
 
 __all__ = ["Diagnostic", "GdlValidationError", "check", "validate"]

@@ -5,7 +5,10 @@
 * :mod:`plies.ggp.machines`: its two reasoners (top-down prover, propnet), shared between
   threads and kept from stopping the clock;
 * :mod:`plies.ggp.strategy`: metagaming and anytime move selection (alpha-beta,
-  pessimistic sequentialisation of simultaneous moves, Monte Carlo playouts);
+  pessimistic sequentialisation of simultaneous moves, Monte Carlo playouts), with
+  :mod:`plies.ggp.stage` (mixed strategies at simultaneous steps) and :mod:`plies.ggp.uct`
+  (UCT in the match's tree); all three think with the clock, the choice and the match of
+  :mod:`plies.ggp.thinker`;
 * :mod:`plies.ggp.server`: :class:`GgpServer`, the threaded HTTP front;
 * :mod:`plies.ggp.manager`: :class:`GameManager`, a game manager that runs and judges
   matches between GGP players over HTTP (``plies ggp match``);

@@ -73,17 +73,9 @@ from plies.ggp.protocol import (
     peek_keyword,
 )
 from plies.ggp.stage import preload
-from plies.ggp.strategy import (
-    Choice,
-    Clock,
-    Mode,
-    Profile,
-    Simultaneous,
-    Thinker,
-    choose_move,
-    profile_game,
-)
+from plies.ggp.strategy import choose_move, profile_game
 from plies.ggp.sync import always_legal, apply_joint, likely_legal, rule_moves
+from plies.ggp.thinker import Choice, Clock, Mode, Profile, Simultaneous, Thinker
 from plies.ggp.uct import choose_method
 from plies.search.engine import TranspositionTable
 

@@ -13,7 +13,7 @@ round).  The player therefore plays the **stage game** of the step (von Neumann;
 
   - *backward induction*: :func:`plies.simultaneous` (through the policy layer) under
     iterative deepening within the clock, over the game as the player scores it at a
-    depth cut-off (:class:`~plies.ggp.strategy.GoalEvaluated`): every deeper
+    depth cut-off (:class:`~plies.ggp.thinker.GoalEvaluated`): every deeper
     simultaneous step is itself a stage game solved for its mixed value, turn steps are
     paranoid minimax.  The root's matrix is exactly "the search's value of every
     successor", and the search solves it;
@@ -34,7 +34,7 @@ round).  The player therefore plays the **stage game** of the step (von Neumann;
 
 It is anytime: a move drawn uniformly from our legal moves is ready at once, and each
 finished search iteration (or each periodic solution of the Monte Carlo matrix) offers
-its drawn move to the :class:`~plies.ggp.strategy.Choice`.  The option
+its drawn move to the :class:`~plies.ggp.thinker.Choice`.  The option
 ``simultaneous="pessimistic"`` keeps the older behaviour instead
 (:class:`plies.wrappers.Sequentialized`: we choose first and the others answer knowing our
 move, a pure strategy).
@@ -55,7 +55,7 @@ from typing import Any
 
 from plies.gdl.machine import StateMachine
 from plies.gdl.terms import Term, to_kif
-from plies.ggp.strategy import (
+from plies.ggp.thinker import (
     MAX_PLAYOUT_STEPS,
     MIN_SEARCH_DEPTH,
     Choice,

@@ -8,12 +8,12 @@ has a choice) and whether the goal values the rules give *non-terminal* states v
 unfinished state the same goal, or none).
 
 **Move selection** (during the play clock, :func:`choose_move`) is written into a
-:class:`Choice`, so that the caller can answer with the best move found so far whenever
-the clock runs out:
+:class:`~plies.ggp.thinker.Choice`, so that the caller can answer with the best move found
+so far whenever the clock runs out:
 
 1. A single legal move is played at once.
 2. If the profile says not even a move and its reply can be searched in the time
-   (estimated depth below :data:`MIN_SEARCH_DEPTH`), Monte Carlo only (step 5).
+   (estimated depth below :data:`~plies.ggp.thinker.MIN_SEARCH_DEPTH`), Monte Carlo only (step 5).
 3. **Search.** Iterative-deepening alpha-beta (a transposition table kept for the whole
    match, move ordering, principal variation search) from our role's point of view:
    minimax with two roles, the paranoid model with more (every other role minimises our
@@ -24,7 +24,7 @@ the clock runs out:
    instead: a mixed strategy from its linear program, drawn at random
    (:mod:`plies.ggp.stage`).  A depth cut-off is scored by the goal value
    the rules give the state when goals are informative, else by 50, the middle of
-   0..100 (:meth:`GoalEvaluated.evaluate`); terminal states by their real goals.
+   0..100 (:meth:`~plies.ggp.thinker.GoalEvaluated.evaluate`); terminal states by their real goals.
 4. **Is the search good enough?**  With informative goals, the search's move is played
    if it completes :func:`useful_depth` plies (two: our move and the reply) by half
    the budget; it then runs to the deadline.  With uninformative goals, a depth-limited
@@ -36,8 +36,11 @@ the clock runs out:
    playout in which every role moves uniformly at random to the end of the game, and the
    move with the best mean goal is chosen.
 
-Every call of the reasoner made by a search checks the clock (:class:`Clock`), so the
-search stops within one reasoner call of the deadline or of a cancellation.
+Every call of the reasoner made by a search checks the clock
+(:class:`~plies.ggp.thinker.Clock`), so the search stops within one reasoner call of the
+deadline or of a cancellation.  The clock, the choice, the match's
+:class:`~plies.ggp.thinker.Thinker` and metagaming's :class:`~plies.ggp.thinker.Profile`
+live in :mod:`plies.ggp.thinker`, which the stage games and UCT share.
 """
 
 from __future__ import annotations
@@ -45,154 +48,63 @@ from __future__ import annotations
 import logging
 import math
 import random
-import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from plies.game import SIMULTANEOUS
-from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term
+from plies.ggp.stage import play_stage
+from plies.ggp.thinker import (
+    MAX_PLAYOUT_STEPS,
+    MIN_SEARCH_DEPTH,
+    NEUTRAL,
+    WIN,
+    Choice,
+    Clock,
+    GoalEvaluated,
+    Method,
+    Mode,
+    Profile,
+    Simultaneous,
+    Source,
+    Thinker,
+    TimeUp,
+    safe_goal,
+)
+from plies.ggp.uct import uct_move
 from plies.policy import SearchRequest, plan
 from plies.search import Limit, SearchResult
-from plies.search.engine import TranspositionTable
-from plies.wrappers import GameWrapper, Sequentialized
+from plies.wrappers import Sequentialized
+
+__all__ = [  # the pieces of plies.ggp.thinker are still importable from here
+    "MAX_PLAYOUT_STEPS",
+    "MIN_SEARCH_DEPTH",
+    "NEUTRAL",
+    "WIN",
+    "Choice",
+    "Clock",
+    "GoalEvaluated",
+    "Method",
+    "Mode",
+    "Profile",
+    "Simultaneous",
+    "Source",
+    "Thinker",
+    "TimeUp",
+    "choose_move",
+    "montecarlo",
+    "playout_ops",
+    "profile_game",
+    "safe_goal",
+    "useful_depth",
+]
 
 log = logging.getLogger("plies.ggp")
 
-MIN_SEARCH_DEPTH = 1.5
-"""Below this estimated depth (steps, see :meth:`Profile.depth`) the player does not
-search at all, only samples."""
-
-MAX_PLAYOUT_STEPS = 10_000
-"""A playout longer than this is abandoned (valid GDL games terminate much sooner)."""
-
-NEUTRAL = 50.0
-"""The evaluation of a non-terminal state when goals are not informative."""
-
-WIN = 100.0
-"""The highest goal value in GDL."""
-
-
-class TimeUp(Exception):
-    """Raised by :meth:`Clock.check` in the player's own loops (playouts) at the deadline."""
-
-
-class Clock:
-    """A deadline (``time.perf_counter`` seconds) plus a cancel flag.
-
-    A clock is a stop signal (:meth:`is_set`): the searches take it as ``stop=`` and
-    return their last completed iteration once it is set.  The player's own loops
-    (random playouts) call :meth:`check`, which raises :class:`TimeUp`.
-    """
-
-    def __init__(self, deadline: float, cancel: threading.Event | None = None) -> None:
-        self.deadline = deadline
-        self.cancel = cancel if cancel is not None else threading.Event()
-        self.soft: float | None = None  # an earlier deadline the caller may set
-
-    def left(self) -> float:
-        """Seconds until the deadline (negative once it has passed)."""
-        return self.deadline - time.perf_counter()
-
-    def expired(self) -> bool:
-        now = time.perf_counter()
-        return (
-            self.cancel.is_set()
-            or now > self.deadline
-            or (self.soft is not None and now > self.soft)
-        )
-
-    def is_set(self) -> bool:
-        """True once the deadline (or the soft one) has passed or the move was cancelled."""
-        return self.expired()
-
-    def check(self) -> None:
-        if self.expired():
-            raise TimeUp
-
-
-# --- the reasoner as seen by a search ------------------------------------------------------
-
-
-def safe_goal(reasoner: StateMachine[Any], state: Any, role: int) -> float | None:
-    """The goal value of ``role`` at ``state``, or None where the rules define none
-    (or, wrongly, several)."""
-    values = reasoner.goal_values(state, role)
-    return float(values[0]) if len(values) == 1 else None
-
-
-class GoalEvaluated(GameWrapper[Any, Any]):
-    """A :class:`~plies.gdl.game.GdlGame` scored at a depth cut-off by its goal values.
-
-    Everything is the game's own (players, ``to_move`` with SIMULTANEOUS where several
-    roles have a choice, transitions, goals) except :meth:`evaluate`.  The clock is not
-    the game's business: the searches take it as their ``stop`` signal.
-    """
-
-    def __init__(self, game: GdlGame, reasoner: StateMachine[Any], informative: bool) -> None:
-        super().__init__(game)
-        self.reasoner = reasoner
-        self.informative = informative
-        self.utility_range = (0.0, WIN)
-
-    def player_actions(self, state: Any, player: int) -> Sequence[Any]:
-        return self.game.player_actions(state, player)
-
-    def evaluate(self, state: Any, player: int) -> float:
-        """The utility at a terminal state; at a depth cut-off the goal value the rules
-        give the state when goals are informative (:data:`NEUTRAL` where they give none),
-        else :data:`NEUTRAL`: an uninformative goal such as connectFour's 0 for every
-        unfinished board would make every cut-off look like a loss."""
-        if self.game.is_terminal(state):
-            return float(self.game.utility(state, player))
-        if not self.informative:
-            return NEUTRAL
-        value = safe_goal(self.reasoner, state, player)
-        return NEUTRAL if value is None else min(WIN, max(0.0, value))
-
-
 # --- metagaming ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """What metagaming learnt about a game from random playouts.
-
-    ``speed``: reasoner states per second (one state = every role's legal moves plus one
-    transition).  ``length``: mean number of steps of a playout.  ``branching``: mean
-    number of joint moves at a step where somebody has a choice.  ``informative``: some
-    role's goal value changed between non-terminal states, so the cut-off evaluation
-    carries information.  ``roles``: the number of roles.  ``simultaneous``: the share
-    of those steps where several roles had a choice.  ``zero_sum``: every terminal state
-    the playouts reached gave goals with the same sum (constant-sum, as GDL's 0..100
-    zero-sum games are; False when none was reached).
-    """
-
-    playouts: int = 0
-    steps: int = 0
-    speed: float = 0.0
-    length: float = 0.0
-    branching: float = 1.0
-    informative: bool = False
-    seconds: float = 0.0
-    roles: int = 0
-    simultaneous: float = 0.0
-    zero_sum: bool = False
-
-    def depth(self, seconds: float) -> float:
-        """The depth a full-width search is estimated to complete in ``seconds``, in
-        steps (plies in a turn-taking game; a simultaneous step counts once with all its
-        joint moves): ``log(speed * seconds) / log(branching)``."""
-        nodes = self.speed * max(seconds, 0.0)
-        if nodes <= 1.0:
-            return 0.0
-        if self.branching <= 1.0:
-            return math.inf
-        return math.log(nodes) / math.log(self.branching)
 
 
 def useful_depth(profile: Profile) -> int:
@@ -270,67 +182,6 @@ def profile_game(
 
 # --- move selection -------------------------------------------------------------------------
 
-Source = Literal["forced", "fallback", "alphabeta", "montecarlo", "mixed", "mcts"]
-Mode = Literal["auto", "alphabeta", "montecarlo", "mcts"]
-Method = Literal["", "alphabeta", "mcts"]
-Simultaneous = Literal["mixed", "pessimistic"]
-"""How a step where several roles choose at once is played: a mixed strategy of its
-stage game (:mod:`plies.ggp.stage`), or the pessimistic sequentialisation (pure)."""
-
-
-@dataclass
-class Choice:
-    """The best move found so far, updated by :func:`choose_move` while it thinks.
-
-    ``done`` is set when thinking ends (solved, out of time, or cancelled).
-    """
-
-    move: Term
-    source: Source = "fallback"
-    detail: str = ""
-    done: threading.Event = field(default_factory=threading.Event)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def offer(self, move: Term, source: Source, detail: str = "") -> None:
-        with self.lock:
-            self.move, self.source, self.detail = move, source, detail
-
-    def read(self) -> tuple[Term, Source, str]:
-        with self.lock:
-            return self.move, self.source, self.detail
-
-
-@dataclass
-class Thinker:
-    """Everything :func:`choose_move` needs about one match.
-
-    ``table`` is the match's transposition table (values are from ``role``'s point of
-    view, so it stays valid from move to move); ``mode`` forces one method instead of
-    the automatic choice of the module docstring; ``max_playouts`` bounds the Monte Carlo
-    stage (for reproducible results).  ``simultaneous`` says how steps where several
-    roles choose are played (:data:`Simultaneous`); ``sampler`` draws the mixed
-    strategies' moves (default ``rng``; a generator of its own keeps the draws
-    reproducible when the playouts' count depends on the clock).  ``method`` is
-    metagaming's choice for ``mode`` "auto" (:func:`plies.ggp.uct.choose_method`; ""
-    keeps the steps of the module docstring); "mcts" (or ``mode="mcts"``) thinks with UCT
-    (:mod:`plies.ggp.uct`) in the match's tree, ``tree``, kept from move to move.  With
-    ``simultaneous="mixed"`` a step where several roles choose is played as a stage game
-    in every mode but ``mode="mcts"``, where decoupled UCT draws from its visit counts.
-    """
-
-    game: GdlGame
-    reasoner: StateMachine[Any]
-    role: int
-    profile: Profile
-    rng: random.Random
-    mode: Mode = "auto"
-    table: TranspositionTable | None = None
-    max_playouts: int | None = None
-    simultaneous: Simultaneous = "mixed"
-    sampler: random.Random | None = None
-    method: Method = ""
-    tree: Any = None
-
 
 def choose_move(thinker: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
     """Think about the move at ``state`` until solved or ``clock`` runs out.
@@ -355,19 +206,14 @@ def _think(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
         and t.game.to_move(state) == SIMULTANEOUS
     )
     if not staged and (t.mode == "mcts" or (t.mode == "auto" and t.method == "mcts")):
-        from plies.ggp.uct import uct_move  # imported here: plies.ggp.uct imports this module
-
         uct_move(t, state, clock, choice)
         return
     legal = t.reasoner.legal(state, t.role)
     if len(legal) == 1:
         choice.offer(legal[0], "forced")
         return
-    if staged:
-        from plies.ggp.stage import play_stage  # stage builds on this module
-
-        if play_stage(t, state, clock, choice):
-            return
+    if staged and play_stage(t, state, clock, choice):
+        return
     mode, profile = t.mode, t.profile
     budget = clock.left()
     hopeless = profile.playouts > 0 and profile.depth(budget) < MIN_SEARCH_DEPTH

@@ -2,7 +2,7 @@
 
 **The choice** (:func:`choose_method`, once per match after metagaming): UCT/MCTS
 (:class:`plies.search.mcts.MctsTree`) or iterative-deepening alpha-beta (the steps of
-:mod:`plies.ggp.strategy`), from the :class:`~plies.ggp.strategy.Profile` and the play
+:mod:`plies.ggp.strategy`), from the :class:`~plies.ggp.thinker.Profile` and the play
 clock.  Alpha-beta when its search sees the whole game (the estimated depth, with
 pruning, :data:`PRUNING`, reaches the mean game length: its values are then exact),
 or when it is on its own ground: two roles, zero-sum, taking turns, goals that say
@@ -45,7 +45,7 @@ from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Term
-from plies.ggp.strategy import (
+from plies.ggp.thinker import (
     MAX_PLAYOUT_STEPS,
     Choice,
     Clock,

@@ -4,7 +4,8 @@
 order it visits them, with the value each node backs up, the alpha-beta window it was
 entered with, and the children that a prune skipped (kept as greyed stubs together with
 the bound that pruned them).  The nodes on the chosen path (the principal variation) are
-marked.  The resulting :class:`SearchTree` exports to JSON (:mod:`plies.viz.schema`),
+marked.  The resulting :class:`~plies.viz.tree.SearchTree` (made of
+:class:`~plies.viz.model.TreeNode` objects) exports to JSON (:mod:`plies.viz.tree`),
 Graphviz DOT (:mod:`plies.viz.dot`) and a self-contained SVG (:mod:`plies.viz.svg`).
 
 >>> from plies.games import load
@@ -19,7 +20,6 @@ Graphviz DOT (:mod:`plies.viz.dot`) and a self-contained SVG (:mod:`plies.viz.sv
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from plies.errors import OptionError, SearchLimitError
@@ -29,6 +29,8 @@ from plies.search.common import resolve_player
 from plies.search.narrate import format_number
 from plies.search.registry import algorithm as registered
 from plies.search.registry import names as algorithm_names
+from plies.viz.model import KINDS, TreeNode
+from plies.viz.tree import SearchTree
 
 __all__ = [
     "ALGORITHMS",
@@ -64,10 +66,6 @@ ALGORITHMS: Final[Mapping[str, Search]] = _Traceable()
 """The searches a tree can be captured from (each traces its nodes), as the CLI names them:
 the registry's traceable algorithms."""
 
-KINDS: Final = ("max", "min", "chance", "simultaneous", "terminal", "cutoff")
-"""Node kinds; a max^n tree uses the mover's name instead of max/min, because there
-every player maximises its own utility (whatever the number of players)."""
-
 DEFAULT_MAX_NODES: Final = 2000
 
 
@@ -80,137 +78,6 @@ class TreeTooLargeError(SearchLimitError):
             f"the search visited more than {max_nodes:,} nodes; "
             "search less deep or allow more nodes (max_nodes)"
         )
-
-
-@dataclass(eq=False)
-class TreeNode:
-    """One node of a captured tree.
-
-    ``action`` is the action from the parent as the game writes it (None at the root).
-    ``kind`` is ``"max"``, ``"min"``, ``"chance"``, ``"simultaneous"`` (a stage where
-    everyone moves at once), ``"terminal"`` or ``"cutoff"`` (a depth-limited leaf scored
-    by the evaluation); in a max^n tree an inner node's kind
-    is its mover's name (there is no MIN: every player maximises its own utility).
-    ``mover`` is the mover's name (``"chance"`` at chance nodes, ``"everyone"`` at
-    simultaneous stages, None at terminals).
-    ``value`` is the value the node backed up, from the searching player's point of view
-    (a leaf: its utility or evaluation); None only for a pruned stub, which was never
-    searched.  ``values`` is
-    the utility vector of a max^n node.  ``alpha``/``beta`` are the window the node was
-    entered with (None when the algorithm has none).  ``pv``: the node is on the chosen
-    path.  ``pruned``: a child skipped by a prune, with the reason in ``pruned_by``.
-    ``probability``: the chance of reaching the node from a chance parent.  ``label``:
-    the node's label in an explicit tree file.  ``depth``: the search depth in the
-    limit's unit (None for pruned stubs).  ``state`` is the game state (not exported).
-    """
-
-    id: int
-    parent: int | None
-    action: str | None
-    kind: str
-    mover: str | None
-    value: float | None = None
-    values: tuple[float, ...] | None = None
-    alpha: float | None = None
-    beta: float | None = None
-    pv: bool = False
-    pruned: bool = False
-    pruned_by: str | None = None
-    probability: float | None = None
-    label: str | None = None
-    depth: int | None = None
-    children: list[TreeNode] = field(default_factory=list)
-    move: Any = field(default=None, repr=False)
-    state: Any = field(default=None, repr=False)
-
-    @property
-    def is_leaf(self) -> bool:
-        """True when the picture draws no children below this node."""
-        return not self.children
-
-    def walk(self) -> Iterator[TreeNode]:
-        """This node and everything below it, in preorder (iterative: trees can be deep)."""
-        stack = [self]
-        while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(reversed(node.children))
-
-
-@dataclass(eq=False)
-class SearchTree:
-    """The tree of one search (see :func:`capture`).
-
-    ``value`` is the root's value for ``player`` (a name; ``player_index`` is its
-    number), ``values`` the max^n utility vector, ``pv`` the chosen path as the game
-    writes the actions.  ``stats`` holds the search's counters plus ``pruned`` (pruned
-    stubs) and ``drawn`` (all nodes of the tree).
-    """
-
-    game: str
-    algorithm: str
-    player: str
-    player_index: int
-    players: tuple[str, ...]
-    value: float
-    values: tuple[float, ...] | None
-    exact: bool
-    pv: tuple[str, ...]
-    root: TreeNode
-    stats: dict[str, float]
-
-    def nodes(self) -> Iterator[TreeNode]:
-        """Every node, in preorder."""
-        return self.root.walk()
-
-    def pruned_nodes(self) -> list[TreeNode]:
-        """The pruned stubs, in preorder."""
-        return [node for node in self.nodes() if node.pruned]
-
-    def to_json(self) -> dict[str, Any]:
-        """The tree as JSON-ready data; the schema is in :mod:`plies.viz.schema`."""
-        from plies.viz.schema import tree_to_json
-
-        return tree_to_json(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SearchTree:
-        """The tree that :meth:`to_json` described (states and raw actions are not kept)."""
-        from plies.viz.schema import tree_from_json
-
-        return tree_from_json(data)
-
-    def to_dot(self) -> str:
-        """Graphviz DOT text with the same shapes and colours as the SVG."""
-        from plies.viz.dot import tree_to_dot
-
-        return tree_to_dot(self)
-
-    def to_svg(self) -> str:
-        """A self-contained SVG picture, drawn like the figures of the lecture notes."""
-        from plies.viz.svg import tree_to_svg
-
-        return tree_to_svg(self)
-
-    def _repr_svg_(self) -> str:
-        """A notebook shows the tree as its picture."""
-        return self.to_svg()
-
-    def _repr_html_(self) -> str:
-        """The picture inline, with the value and principal variation as its caption."""
-        from html import escape
-
-        svg = self.to_svg()
-        if svg.startswith("<?xml"):  # a declaration is not allowed inside HTML
-            svg = svg.split("?>", 1)[1].lstrip()
-        value = format(self.value + 0.0, ".6g")
-        caption = (
-            f"{self.game}: {self.algorithm}, value {value} for {self.player}; "
-            f"principal variation {' '.join(self.pv) or '(none)'}; "
-            f"{int(self.stats.get('nodes', 0)):,} nodes searched, "
-            f"{int(self.stats.get('pruned', 0)):,} pruned"
-        )
-        return f"<figure>{svg}<figcaption>{escape(caption)}</figcaption></figure>"
 
 
 def player_name(game: Any, player: int) -> str:

@@ -10,7 +10,7 @@ legend is the graph's label.
 
 from __future__ import annotations
 
-from plies.viz.capture import SearchTree, TreeNode
+from plies.viz.model import Tree, TreeNode
 from plies.viz.style import (
     EDGE_COLOUR,
     PRUNED_FILL,
@@ -42,7 +42,7 @@ def _attrs(pairs: dict[str, str]) -> str:
     return "[" + ", ".join(f"{k}={quote(v)}" for k, v in pairs.items()) + "]"
 
 
-def _node(tree: SearchTree, node: TreeNode) -> str:
+def _node(tree: Tree, node: TreeNode) -> str:
     lk = look(node.kind, tree)
     style = ["filled"]
     attrs = {
@@ -79,7 +79,7 @@ def _edge(parent: TreeNode, child: TreeNode) -> str:
     return f"  n{parent.id} -> n{child.id} {_attrs(attrs)};"
 
 
-def _legend(tree: SearchTree) -> str:
+def _legend(tree: Tree) -> str:
     parts = [f"{LEGEND_MARKS[look(k, tree).shape]} {look(k, tree).legend}"
              for k in kinds_in_order(tree)]
     parts.append("green: chosen path")
@@ -88,7 +88,7 @@ def _legend(tree: SearchTree) -> str:
     return title(tree) + "\n" + "   ".join(parts)
 
 
-def tree_to_dot(tree: SearchTree) -> str:
+def tree_to_dot(tree: Tree) -> str:
     """The DOT text of ``tree`` (see the module docstring)."""
     graph = {
         "label": _legend(tree), "labelloc": "t", "ordering": "out", "fontname": "Helvetica",

@@ -8,7 +8,7 @@ groups read as groups; every inner node is centred over its first and last child
 Columns are never shared, so nodes on one row cannot overlap when every slot is at
 least as wide as its node.  Linear in the number of nodes.
 
->>> from plies.viz.capture import TreeNode
+>>> from plies.viz.model import TreeNode
 >>> root = TreeNode(0, None, None, "max", "MAX")
 >>> root.children = [TreeNode(1, 0, "a", "terminal", None), TreeNode(2, 0, "b", "terminal", None)]
 >>> layout = tidy(root, slot=lambda node: 40.0, row=80, group_gap=10)
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from plies.viz.capture import TreeNode
+from plies.viz.model import TreeNode
 
 
 @dataclass(frozen=True, slots=True)

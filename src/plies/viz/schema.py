@@ -1,216 +1,28 @@
-"""The JSON form of a captured search tree: a stable, documented schema.
+"""The JSON form of a captured search tree.
 
-``SearchTree.to_json()`` returns plain data that ``json.dumps`` accepts (strict JSON: an
-infinite number is written as the string ``"+inf"`` or ``"-inf"``)::
-
-    {
-      "schema": 1,
-      "game": "aima-fig-5-2",            # the game's name
-      "algorithm": "alphabeta",          # minimax, alphabeta, bounded, expectiminimax, maxn,
-                                         # simultaneous
-      "player": "MAX",                   # whose point of view every value is from
-      "players": ["MAX", "MIN"],         # every player's name, in player order
-      "value": 3.0,                      # the root's value for "player"
-      "values": null,                    # max^n: the root's utility vector, else null
-      "exact": true,                     # false when a depth cutoff was evaluated
-      "pv": ["a1", "b1"],                # the chosen path, as the game writes actions
-      "root": NODE,
-      "stats": {"nodes": 11, "leaves": 7, "evals": 0, "cutoffs": 1, "tt_hits": 0,
-                "depth": 2, "elapsed": 0.0003, "nps": 36000.0,
-                "pruned": 2, "drawn": 13}
-    }
-
-Every NODE has every one of these keys (null when it does not apply)::
-
-    {
-      "id": 0,              # preorder number in the order the search reached the node
-      "parent": null,       # the parent's id (null at the root)
-      "action": null,       # the action from the parent, as the game writes it
-      "kind": "max",        # max, min, chance, simultaneous, terminal, cutoff; or, in
-                            # a max^n tree (where every player maximises its own
-                            # utility), the mover's name
-      "mover": "MAX",       # the mover's name, "chance", "everyone" (simultaneous),
-                            # or null at a terminal
-      "value": 3.0,         # the backed-up value (leaf: utility or evaluation);
-                            # null only for a pruned stub, which was never searched
-      "values": null,       # max^n: the node's utility vector
-      "alpha": "-inf",      # the alpha-beta window the node was entered with,
-      "beta": "+inf",       #   null when the algorithm uses none
-      "pv": true,           # on the chosen path
-      "pruned": false,      # skipped by a prune: drawn greyed, never searched
-      "pruned_by": null,    # why, e.g. "beta=2 <= alpha=3" (at a min node),
-                            # "alpha=5 >= beta=4" (max), "v=1 = max utility" (bounded)
-      "probability": null,  # below a chance node: the outcome's probability
-      "label": "A",         # the node's label in an explicit tree file
-      "depth": 0,           # search depth in the limit's unit (null for pruned stubs)
-      "children": [NODE, ...]
-    }
-
-:func:`tree_from_json` reads this back into a :class:`~plies.viz.capture.SearchTree`
-(without game states), so a saved tree can be drawn again.
+The schema is documented, read and written in :mod:`plies.viz.tree`, with the
+:class:`~plies.viz.tree.SearchTree` it describes (``SearchTree.to_json()``,
+``SearchTree.from_json()``); its names stay importable from here.
 """
 
 from __future__ import annotations
 
-import math
-from typing import Any, Final
-
-from plies.errors import GameFormatError
-from plies.viz.capture import SearchTree, TreeNode
-
-SCHEMA_VERSION: Final = 1
-NODE_KEYS: Final = (
-    "id", "parent", "action", "kind", "mover", "value", "values", "alpha", "beta", "pv",
-    "pruned", "pruned_by", "probability", "label", "depth", "children",
+from plies.viz.tree import (
+    NODE_KEYS,
+    SCHEMA_VERSION,
+    node_to_json,
+    number,
+    tree_from_json,
+    tree_to_json,
+    unnumber,
 )
 
-
-def number(value: float | None) -> float | str | None:
-    """``value`` for strict JSON: infinities as ``"+inf"``/``"-inf"``."""
-    if value is None or math.isfinite(value):
-        return value
-    return "+inf" if value > 0 else "-inf"
-
-
-def unnumber(value: Any) -> float | None:
-    """The inverse of :func:`number`."""
-    if value is None:
-        return None
-    if value == "+inf":
-        return math.inf
-    if value == "-inf":
-        return -math.inf
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise GameFormatError(f"expected a number, '+inf' or '-inf', got {value!r}")
-    return float(value)
-
-
-def _vector(values: tuple[float, ...] | None) -> list[float | str | None] | None:
-    return None if values is None else [number(v) for v in values]
-
-
-def node_to_json(node: TreeNode) -> dict[str, Any]:
-    """One node and everything below it (iteratively: a tree may be deeper than the stack)."""
-    out: dict[int, dict[str, Any]] = {}
-    order = list(node.walk())
-    for n in reversed(order):  # children before parents
-        out[n.id] = {
-            "id": n.id,
-            "parent": n.parent,
-            "action": n.action,
-            "kind": n.kind,
-            "mover": n.mover,
-            "value": number(n.value),
-            "values": _vector(n.values),
-            "alpha": number(n.alpha),
-            "beta": number(n.beta),
-            "pv": n.pv,
-            "pruned": n.pruned,
-            "pruned_by": n.pruned_by,
-            "probability": n.probability,
-            "label": n.label,
-            "depth": n.depth,
-            "children": [out.pop(c.id) for c in n.children],
-        }
-    return out[node.id]
-
-
-def tree_to_json(tree: SearchTree) -> dict[str, Any]:
-    """The schema above, for ``tree``."""
-    return {
-        "schema": SCHEMA_VERSION,
-        "game": tree.game,
-        "algorithm": tree.algorithm,
-        "player": tree.player,
-        "players": list(tree.players),
-        "value": number(tree.value),
-        "values": _vector(tree.values),
-        "exact": tree.exact,
-        "pv": list(tree.pv),
-        "root": node_to_json(tree.root),
-        "stats": {k: number(v) for k, v in tree.stats.items()},
-    }
-
-
-def tree_from_json(data: dict[str, Any]) -> SearchTree:
-    """The :class:`SearchTree` that :func:`tree_to_json` wrote (states are not kept).
-
-    Raises :class:`~plies.errors.GameFormatError` when ``data`` does not follow the schema.
-    """
-    try:
-        if data.get("schema") != SCHEMA_VERSION:
-            raise GameFormatError(
-                f"unknown tree schema {data.get('schema')!r}; expected {SCHEMA_VERSION}"
-            )
-        players = tuple(str(p) for p in data["players"])
-        player = str(data["player"])
-        value = unnumber(data["value"])
-        assert value is not None
-        return SearchTree(
-            game=str(data["game"]),
-            algorithm=str(data["algorithm"]),
-            player=player,
-            player_index=players.index(player),
-            players=players,
-            value=value,
-            values=_unvector(data["values"]),
-            exact=bool(data["exact"]),
-            pv=tuple(str(a) for a in data["pv"]),
-            root=_node_from_json(data["root"]),
-            stats={str(k): _stat(v) for k, v in data["stats"].items()},
-        )
-    except (KeyError, TypeError, ValueError, AttributeError, AssertionError) as exc:
-        raise GameFormatError(f"not a captured search tree: {exc!r}") from None
-
-
-def _stat(value: Any) -> float:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value  # counters stay integers, so a round trip gives the same JSON
-    number = unnumber(value)
-    if number is None:
-        raise ValueError("a statistic is null")
-    return number
-
-
-def _unvector(values: Any) -> tuple[float, ...] | None:
-    if values is None:
-        return None
-    out = tuple(unnumber(v) for v in values)
-    if any(v is None for v in out):
-        raise ValueError("a utility vector holds null")
-    return tuple(v for v in out if v is not None)
-
-
-def _node_from_json(data: dict[str, Any]) -> TreeNode:
-    root = _one_node(data)
-    stack = [(root, data)]
-    while stack:
-        node, raw = stack.pop()
-        for child_raw in raw["children"]:
-            child = _one_node(child_raw)
-            node.children.append(child)
-            stack.append((child, child_raw))
-    return root
-
-
-def _one_node(raw: dict[str, Any]) -> TreeNode:
-    missing = [key for key in NODE_KEYS if key not in raw]
-    if missing:
-        raise KeyError(f"node {raw.get('id')!r} lacks {', '.join(missing)}")
-    return TreeNode(
-        id=int(raw["id"]),
-        parent=None if raw["parent"] is None else int(raw["parent"]),
-        action=raw["action"],
-        kind=str(raw["kind"]),
-        mover=raw["mover"],
-        value=unnumber(raw["value"]),
-        values=_unvector(raw["values"]),
-        alpha=unnumber(raw["alpha"]),
-        beta=unnumber(raw["beta"]),
-        pv=bool(raw["pv"]),
-        pruned=bool(raw["pruned"]),
-        pruned_by=raw["pruned_by"],
-        probability=None if raw["probability"] is None else float(raw["probability"]),
-        label=raw["label"],
-        depth=None if raw["depth"] is None else int(raw["depth"]),
-    )
+__all__ = [
+    "NODE_KEYS",
+    "SCHEMA_VERSION",
+    "node_to_json",
+    "number",
+    "tree_from_json",
+    "tree_to_json",
+    "unnumber",
+]

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Final
 
 from plies.search.narrate import format_number
-from plies.viz.capture import SearchTree, TreeNode
+from plies.viz.model import Tree, TreeNode
 
 PV_COLOUR: Final = "#1b9e4b"
 EDGE_COLOUR: Final = "#555555"
@@ -47,7 +47,7 @@ class Look:
     legend: str
 
 
-def look(kind: str, tree: SearchTree) -> Look:
+def look(kind: str, tree: Tree) -> Look:
     """How a node of ``kind`` is drawn in ``tree`` (before greying pruned nodes)."""
     if kind == "max":
         who = "" if tree.player == "MAX" else f" ({tree.player})"
@@ -75,7 +75,7 @@ def look(kind: str, tree: SearchTree) -> Look:
     return Look("up", fill, stroke, False, f"{kind}: maximises its own utility{own}")
 
 
-def kinds_in_order(tree: SearchTree) -> list[str]:
+def kinds_in_order(tree: Tree) -> list[str]:
     """The node kinds present in ``tree``, in legend order."""
     present = {node.kind for node in tree.nodes()}
     ordered = ["max", "min", *tree.players, "chance", "simultaneous", "terminal", "cutoff"]
@@ -167,7 +167,7 @@ def describe(node: TreeNode) -> str:
     return "; ".join(parts)
 
 
-def title(tree: SearchTree) -> str:
+def title(tree: Tree) -> str:
     """The caption: game, algorithm, value, counts."""
     value = vector(tree.values) if tree.values is not None else num(tree.value)
     kind = "" if tree.exact else " (heuristic)"

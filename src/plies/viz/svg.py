@@ -21,8 +21,8 @@ import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from plies.viz.capture import SearchTree, TreeNode
 from plies.viz.layout import Layout, tidy
+from plies.viz.model import Tree, TreeNode
 from plies.viz.style import (
     EDGE_COLOUR,
     PRUNED_FILL,
@@ -91,7 +91,7 @@ def _box(node: TreeNode, shape: str) -> _Box:
 
 
 class _Drawing:
-    def __init__(self, tree: SearchTree) -> None:
+    def __init__(self, tree: Tree) -> None:
         self.tree = tree
         self.looks: dict[int, Look] = {}
         self.boxes: dict[int, _Box] = {}
@@ -423,6 +423,6 @@ def _f(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def tree_to_svg(tree: SearchTree) -> str:
+def tree_to_svg(tree: Tree) -> str:
     """The SVG text of ``tree`` (see the module docstring)."""
     return _Drawing(tree).svg()
