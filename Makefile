@@ -8,10 +8,13 @@ STAMP := $(VENV)/.installed
 
 # sunfish, the opponent of benchmarks/chess_match.py, goes in without its dependencies: it
 # pins chess==1.9.4, which the chess extra cannot share (see pyproject.toml).
-$(STAMP): pyproject.toml
+# tests/plugin is plies' test plug-in (a game, an algorithm and a command by entry point),
+# installed beside plies so that the tests see plug-ins as users install them.
+$(STAMP): pyproject.toml tests/plugin/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e tests/plugin
 	$(BIN)/pip install --quiet --no-deps 'sunfish==2026.1'
 	touch $(STAMP)
 

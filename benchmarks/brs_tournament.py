@@ -32,10 +32,11 @@ from rich.console import Console
 
 from plies.cli.tournament import print_tournament
 from plies.game import hook
+from plies.games import load as load_game
 from plies.gdl.game import GdlGame
+from plies.gdl.source import is_gdl_path
 from plies.ggp.strategy import GoalEvaluated
 from plies.parallel.backends import LocalBackend
-from plies.policy import is_gdl_path, load_game
 from plies.tournament import fit_elo, tournament
 from plies.wrappers import GameWrapper
 

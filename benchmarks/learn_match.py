@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from plies.cli.tournament import progress_bar
 from plies.game import format_action
-from plies.policy import load_game
+from plies.games import load as load_game
 from plies.tournament import fit_elo
 from plies.tournament.agents import parse_agent
 from plies.tournament.tournament import play_game

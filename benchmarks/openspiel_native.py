@@ -29,7 +29,8 @@ from typing import Any
 from workloads import connect4_score
 
 import plies
-from plies.policy.games import load_game, position
+from plies.games import load as load_game
+from plies.policy.games import position
 from plies.wrappers import GameWrapper
 
 

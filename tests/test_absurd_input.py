@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
+from plies import games
 from plies.budget import MAX_INPUT_BYTES, Budget, BudgetExceeded, InputTooLarge, read_text
 from plies.cli import args as cli_args
 from plies.cli import main
-from plies.gdl import DEFAULT_BUDGET
 from plies.parallel.backends import max_workers
-from plies.policy import load_game as load_game_of_policy
 from tests.clirun import fail, plain_pipe  # noqa: F401  (plain_pipe: an autouse fixture)
 from tests.gdl.hostile import join_bomb
 
@@ -137,17 +136,17 @@ def test_time_spent_building_is_taken_off_the_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     given: list[Budget] = []
-    real = load_game_of_policy
+    real = games.load
 
-    def load_game(spec: str, options: Any, *, budget: Budget) -> Any:
+    def load(spec: str, options: Any, *, budget: Budget) -> Any:
         given.append(budget)
         return real(spec, options, budget=budget)
 
-    monkeypatch.setattr(cli_args, "load_game", load_game)
+    monkeypatch.setattr(games, "load", load)
     args = argparse.Namespace(game="tictactoe", option=[], time=2.0, depth=None, nodes=None,
                               unit="ply")
     cli_args.game_of(args)
-    assert given == [Budget(seconds=2.0, steps=DEFAULT_BUDGET.steps)]
+    assert given == [Budget(seconds=2.0)]
     assert 0 <= args.build_seconds < 2.0
     limit = cli_args.limit_of(args, spent=0.5)  # as if building had taken 0.5 s
     assert limit is not None and limit.time == 1.5

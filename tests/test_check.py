@@ -299,7 +299,7 @@ def test_plies_check_reads_your_game_and_its_options(capsys: pytest.CaptureFixtu
         (["tests.usergames:Nope"], "module 'tests.usergames' has no attribute 'Nope'"),
         (["nim", "-o", "pile=3"], "unknown option 'pile' for nim"),
         (["nim", "--playouts", "0"], "--playouts must be at least 1, got 0"),
-        (["x.kif", "-o", "a=1"], "a GDL game takes no -o options"),
+        (["x.kif", "-o", "a=1"], "a GDL file takes no options, got 'a'"),
     ],
 )
 def test_plies_check_user_errors_exit_2(

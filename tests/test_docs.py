@@ -492,6 +492,23 @@ def _in_ggp_match(command: Command) -> bool:
 # --- the tests ----------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module", autouse=True)
+def without_plugins() -> Iterator[None]:
+    """The docs show plies as installed alone: the test environment's plug-in
+    (``tests/plugin``) is left out, as ``PLIES_DISABLE_PLUGINS=1`` does for anyone."""
+    from plies import plugins
+
+    before = os.environ.get(plugins.DISABLE)
+    os.environ[plugins.DISABLE] = "1"
+    plugins.refresh()
+    yield
+    if before is None:
+        del os.environ[plugins.DISABLE]
+    else:
+        os.environ[plugins.DISABLE] = before
+    plugins.refresh()
+
+
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[Path, Session]]:
     made: dict[Path, Session] = {}

@@ -22,6 +22,21 @@ def test_import_plies_loads_nothing_heavy() -> None:
     assert out == ""
 
 
+def test_import_plies_imports_no_game_rules_nor_sources() -> None:
+    """The games are listed by name and imported when first loaded; the file formats and
+    adapters when a spec needs them."""
+    code = (
+        "import sys, plies\n"
+        "assert 'nim' in plies.games.names()\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith(('plies.games', "
+        "'plies.sources', 'plies.gdl')))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["plies.games", "plies.games.loader", "plies.games.registry", "plies.sources"]
+
+
 def test_public_api_names() -> None:
     import plies
 

@@ -47,6 +47,8 @@ FORBIDDEN: set[tuple[str, str]] = {
     # The execution backends know nothing of tournaments (which run on them), and the web
     # app nothing of the command line (whose `plies web` serves it).
     ("parallel", "tournament"), ("web", "cli"),
+    # GDL reaches the front ends only as a game source (plies.gdl.source, an entry point).
+    ("web", "gdl"), ("cli", "gdl"),
 }
 
 # The one way from games/ into search/: a game package's dedicated solver

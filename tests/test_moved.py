@@ -16,7 +16,7 @@ MOVED_MODULES = [
     ("plies.engine.policy", "plies.policy.plan", "SearchRequest"),
     ("plies.engine.playing", "plies.policy.session", "play_defaults"),
     ("plies.engine.text", "plies.policy.text", "number"),
-    ("plies.engine.games", "plies.policy.games", "load_game"),
+    ("plies.engine.games", "plies.policy.games", "position"),
     ("plies.engine.args", "plies.cli.args", "search_arguments"),
     ("plies.demo", "plies.cli.demo", "run"),
     ("plies.playcli", "plies.cli.play", "cmd_play"),

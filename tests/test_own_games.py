@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from plies.errors import PliesError
 from plies.web import api
 from tests.clirun import fail, run, run_json
 
@@ -55,8 +56,16 @@ def test_plies_web_offers_games_given_with_game(monkeypatch: pytest.MonkeyPatch)
     assert view["to_move"] == 1
     answer = api.move({"game": "trio", "moves": ["2"], "depth": 3})
     assert answer["by"] == "engine"
-    with pytest.raises(api.ApiError, match="takes no"):
-        api.state({"game": "trio", "options": {"target": 9}})
+    # the served class's options, read from its signature, work as a built-in game's
+    [trio] = [g for g in api.catalogue()["games"] if g["name"] == "trio"]
+    assert trio["options"] == [
+        {"name": "target", "type": "int", "default": "6", "help": "", "input": "text"}
+    ]
+    assert api.state({"game": "trio", "options": {"target": 9}})["to_move"] == 0
+    with pytest.raises(PliesError, match="option target='nine' is not a valid int"):
+        api.state({"game": "trio", "options": {"target": "nine"}})
+    with pytest.raises(PliesError, match="ticTacToe takes no options"):
+        api.state({"game": "ticTacToe", "options": {"size": 4}})
 
 
 def test_plies_web_refuses_a_bad_game_spec_before_listening(

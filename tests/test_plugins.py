@@ -129,6 +129,7 @@ def test_a_plugin_reusing_a_builtin_name_is_ignored_and_reported(modules: Path) 
     assert reg.names() == ["own"]
     assert reg.load("own") == "own"
     [problem] = reg.problems()
+    assert reg.ignored() == [problem]
     assert str(problem) == (
         "plug-in widget 'own' (plugtest_elsewhere:X, from distribution plies-copycat) is "
         "ignored: 'own' is a built-in widget"

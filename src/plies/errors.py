@@ -40,12 +40,22 @@ class IllegalActionError(PliesError, ValueError):
 
 
 class UnknownGameError(PliesError, LookupError):
-    """A game name that is not in the registry."""
+    """A game name that is not in the registry.
 
-    def __init__(self, name: str, known: Iterable[str]) -> None:
+    The message lists the registered games; ``hint`` (a likely fix) and ``accepts`` (what
+    else a spec may be) add to it.
+    """
+
+    def __init__(
+        self, name: str, known: Iterable[str], *, hint: str = "", accepts: str = ""
+    ) -> None:
         self.name = name
         self.known = sorted(known)
-        super().__init__(f"unknown game {name!r}; available games: {', '.join(self.known)}")
+        aside = f" ({hint})" if hint else ""
+        more = f"; {accepts}" if accepts else ""
+        super().__init__(
+            f"unknown game {name!r}{aside}; available games: {', '.join(self.known)}{more}"
+        )
 
 
 class GameSpecError(PliesError, LookupError):

@@ -34,6 +34,7 @@ plies.plugins.UnknownEntryError: unknown game 'chess'; known: nim
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import threading
 import weakref
@@ -110,16 +111,24 @@ def import_target(target: str) -> Any:
     return obj
 
 
+DISABLE: Final = "PLIES_DISABLE_PLUGINS"
+"""The environment variable that, set to a non-empty value other than ``0``, makes plies
+ignore the entry points of every distribution but its own (to tell whether a problem
+comes from a plug-in)."""
+
+
 @cache
 def _declared() -> Mapping[str, tuple[Entry, ...]]:
     """Every entry point of a ``plies.*`` group of the installed distributions, read once
-    per process (scanning the distributions' metadata is the costly part).
+    per process (scanning the distributions' metadata is the costly part); only plies'
+    own when :data:`DISABLE` is set.
 
     A distribution seen twice on ``sys.path`` (an editable install beside a built one)
     declares each entry once.
     """
     from importlib.metadata import entry_points
 
+    own_only = os.environ.get(DISABLE, "") not in ("", "0")
     every = entry_points()  # one scan of the distributions for every group
     groups: dict[str, tuple[Entry, ...]] = {}
     for group in sorted(every.groups):
@@ -128,7 +137,10 @@ def _declared() -> Mapping[str, tuple[Entry, ...]]:
                 Entry(point.name, point.value, point.dist.name if point.dist else None)
                 for point in every.select(group=group)
             )
-            groups[group] = tuple(dict.fromkeys(entries))
+            groups[group] = tuple(
+                entry for entry in dict.fromkeys(entries)
+                if not own_only or entry.distribution == "plies"
+            )
     return groups
 
 
@@ -228,6 +240,13 @@ class Registry(Generic[T]):
             self._read()
             return [*self._ignored, *self._clashes.values(), *self._failures.values()]
 
+    def ignored(self) -> list[PluginError]:
+        """The plug-ins left out because they reuse a built-in name (no name shows them:
+        the built-in keeps it)."""
+        with self._lock:
+            self._read()
+            return list(self._ignored)
+
     # --- using entries -----------------------------------------------------------------
 
     def load(self, name: str) -> T:
@@ -258,7 +277,7 @@ class Registry(Generic[T]):
                     raise
                 failure = PluginError(
                     f"plug-in {self.kind} {name!r} ({entry.origin()}) cannot be used: "
-                    f"{_one_line(exc)}"
+                    f"{one_line(exc)}"
                 )
                 self._failures[name] = failure
                 raise failure from exc
@@ -393,7 +412,7 @@ class RegistryView(Mapping[str, T]):
         return f"RegistryView({self._registry.group!r}: {', '.join(self._registry.names())})"
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     """``Type: message`` on one line (a multi-line message keeps its first line)."""
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
@@ -407,5 +426,6 @@ __all__ = [
     "UnknownEntryError",
     "declared_entries",
     "import_target",
+    "one_line",
     "refresh",
 ]

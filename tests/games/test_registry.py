@@ -1,4 +1,5 @@
-"""The registry: names, descriptions, options from Python and from the command line."""
+"""The registry: names, descriptions, options from Python and from the command line; the
+loader of specs (files, module:attribute)."""
 
 from __future__ import annotations
 
@@ -22,25 +23,23 @@ from plies.games import (
     options_help,
     parse_options,
     register,
+    spec_options,
+    unregister,
 )
 from plies.games.nim import Nim
 from plies.games.pig import Pig
+from plies.games.registry import BUILTIN_GAMES
 from tests.conformance import check_game
 
-ALL = [
-    "aima-5-2", "aima-5-4", "chance-demo", "chess", "civ", "connect4", "empire", "goofspiel",
-    "kuhn", "leduc", "matching-pennies", "nim", "othello", "pacman", "pig", "prisoners-dilemma",
-    "rps",
-    "sticks",
-    "tictactoe",
-]
+BUILTIN = sorted(BUILTIN_GAMES)
 
 
-def test_names_lists_every_builtin_game() -> None:
-    assert names() == ALL
+def test_names_lists_every_registered_game_sorted() -> None:
+    assert set(BUILTIN) <= set(names()) and names() == sorted(names())
+    assert all(name == name.lower() and " " not in name for name in BUILTIN)
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", BUILTIN)
 def test_every_game_loads_and_conforms(name: str) -> None:
     game = load(name)
     assert game.name == name
@@ -56,7 +55,7 @@ def test_each_load_is_a_new_game() -> None:
 def test_unknown_game_lists_the_known_ones() -> None:
     with pytest.raises(UnknownGameError) as caught:
         load("chess960")
-    assert caught.value.known == ALL
+    assert caught.value.known == names()
     assert "unknown game 'chess960'; available games: aima-5-2, aima-5-4," in str(caught.value)
     with pytest.raises(UnknownGameError):
         describe("go")
@@ -173,11 +172,25 @@ def test_register() -> None:
         with pytest.raises(ValueError, match="duplicate"):
             register(entry)
     finally:
-        from plies.games import registry
-
-        del registry._REGISTRY["nim-7"]
+        unregister("nim-7")
+    assert "nim-7" not in names()
     with pytest.raises(ValueError, match="bad or duplicate name"):
         register(GameInfo("Upper", "", Nim))
+    with pytest.raises(ValueError, match="bad or duplicate name"):
+        register("nim", Nim)
+
+
+def test_register_a_class_or_a_target_reads_its_declaration() -> None:
+    register("trio-by-name", "tests.usergames:Trio")
+    register("short-trio", "tests.usergames:short_trio")
+    try:
+        assert describe("trio-by-name").startswith("Three players in turn add 1 or 2")
+        assert options_help("trio-by-name") == "target=6"
+        assert load("trio-by-name", ["target=4"]).target == 4  # type: ignore[attr-defined]
+        assert info("short-trio").accepted() == "options: target (int, default 3)"
+    finally:
+        unregister("trio-by-name")
+        unregister("short-trio")
 
 
 # --- your own game by spec: module:attribute -------------------------------------------------
@@ -215,13 +228,16 @@ def test_spec_options_from_the_command_line() -> None:
     options = parse_options("tests.usergames:Trio", ["target=4"])
     assert options == {"target": 4}
     assert load("tests.usergames:Trio", **options).target == 4  # type: ignore[attr-defined]
-    assert parse_options("x.y:Z", ["a=3,4", "b=True", "c=red", "d='5'"]) == {
+    with pytest.raises(GameFormatError, match="option target='four' is not a valid int"):
+        parse_options("tests.usergames:Trio", ["target=four"])
+    # an option the signature does not type is read as a Python literal, else as text
+    assert spec_options(["a=3,4", "b=True", "c=red", "d='5'"]) == {
         "a": (3, 4), "b": True, "c": "red", "d": "5",
     }
     with pytest.raises(GameFormatError, match="option 'a' given twice"):
-        parse_options("x.y:Z", ["a=1", "a=2"])
+        parse_options("tests.usergames:Trio", ["a=1", "a=2"])
     with pytest.raises(GameFormatError, match="option 'target' is not key=value"):
-        parse_options("x.y:Z", ["target"])
+        parse_options("tests.usergames:Trio", ["target"])
 
 
 def test_a_spec_works_through_a_search() -> None:
@@ -237,8 +253,9 @@ def test_a_spec_works_through_a_search() -> None:
         (
             "tests.nosuchmodule:Trio", GameSpecError,
             "cannot load game 'tests.nosuchmodule:Trio': no module named 'tests.nosuchmodule' "
-            "(searched the current directory and sys.path); a spec is module:attribute, the "
-            "attribute a plies.Game class, a factory that returns a game, or a game instance",
+            "(searched the current directory and sys.path); a spec is module:attribute (or "
+            "path/to/file.py:attribute), the attribute a plies.Game class, a factory that "
+            "returns a game, or a game instance",
         ),
         (
             "nosuchpackage.games:Trio", GameSpecError,

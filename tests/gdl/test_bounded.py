@@ -314,12 +314,12 @@ def test_a_rule_body_of_200_literals_grounds() -> None:
 def test_the_engine_loads_gdl_files_within_the_default_budget(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import plies.gdl
-    from plies.policy import load_game as load_any
+    import plies.gdl.source
+    from plies.games import load as load_any
 
     bomb = tmp_path / "bomb.kif"
     bomb.write_text(join_bomb("(big ?a ?b ?c ?d ?e ?f ?g ?h)"))
-    monkeypatch.setattr(plies.gdl, "DEFAULT_BUDGET", Budget(steps=1000))
+    monkeypatch.setattr(plies.gdl.source, "DEFAULT_BUDGET", Budget(steps=1000))
     game = load_any(str(bomb))  # the propnet ran out of its steps: the top-down prover
     assert isinstance(game, GdlGame) and game.choice is not None
     assert "budget of 1,000 steps" in game.choice.reason

@@ -7,12 +7,12 @@ import random
 import pytest
 
 from plies.errors import GameFormatError, IllegalActionError
+from plies.games import load
 from plies.games.othello import Othello
 from plies.policy import (
     PlayDefaults,
     Score,
     SearchSession,
-    load_game,
     play_defaults,
     read_position,
 )
@@ -27,29 +27,29 @@ START_BOARD = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
 
 
 def test_chess_and_othello_have_defaults_and_other_games_none() -> None:
-    chess = play_defaults(load_game("chess"))
+    chess = play_defaults(load("chess"))
     assert chess is not None and chess.mate_scores
     assert dict(chess.craft) == {
         "quiescence": QUIESCENCE, "extensions": True, "null_move": 2, "reductions": True,
         "singular": SINGULAR_MARGIN,
     }
     assert chess.unit == "cp" and "SAN" in chess.moves_help and "UCI" in chess.moves_help
-    othello = play_defaults(load_game("othello"))
+    othello = play_defaults(load("othello"))
     assert othello is not None and not othello.craft and not othello.mate_scores
     assert othello.exact_when is not None
     for name in ("tictactoe", "connect4", "nim", "pig"):
-        assert play_defaults(load_game(name)) is None
-        assert not SearchSession(load_game(name)).tuned
+        assert play_defaults(load(name)) is None
+        assert not SearchSession(load(name)).tuned
 
 
 def test_the_limit_is_the_users_or_the_defaults_time_a_move() -> None:
-    engine = SearchSession(load_game("chess"))
+    engine = SearchSession(load("chess"))
     assert engine.limit() == Limit(depth=MAX_DEPTH, time=MOVE_TIME)
     assert engine.limit(depth=3) == Limit(depth=3)
     # a clock or a budget alone deepens until it says stop
     assert engine.limit(time=0.5) == Limit(depth=MAX_DEPTH, time=0.5)
     assert engine.limit(nodes=100) == Limit(depth=MAX_DEPTH, nodes=100)
-    assert SearchSession(load_game("tictactoe")).limit() is None  # exact, as before
+    assert SearchSession(load("tictactoe")).limit() is None  # exact, as before
 
 
 def test_othello_near_the_end_is_solved_exactly_without_a_limit() -> None:
@@ -73,7 +73,7 @@ def _othello_with_empties(game: Othello, empties: int, seed: int = 3) -> object:
 
 
 def test_a_mate_is_read_as_mate_in_n_from_both_sides() -> None:
-    game = load_game("chess", {"fen": RETI})
+    game = load("chess", {"fen": RETI})
     engine = SearchSession(game)
     state = game.initial_state()
     first = engine.run(state, engine.limit(depth=3))
@@ -86,7 +86,7 @@ def test_a_mate_is_read_as_mate_in_n_from_both_sides() -> None:
 
 
 def test_every_moves_value_names_the_mate_and_the_rest_in_centipawns() -> None:
-    game = load_game("chess", {"fen": BACK_RANK})
+    game = load("chess", {"fen": BACK_RANK})
     engine = SearchSession(game)
     state = game.initial_state()
     result = engine.run(state, engine.limit(depth=1), all_values=True)
@@ -97,7 +97,7 @@ def test_every_moves_value_names_the_mate_and_the_rest_in_centipawns() -> None:
 
 
 def test_quiescence_keeps_the_queen_where_a_bare_depth_1_search_takes_the_pawn() -> None:
-    game = load_game("chess", {"fen": HORIZON})
+    game = load("chess", {"fen": HORIZON})
     state = game.initial_state()
     result = SearchSession(game).run(state, Limit(depth=1))
     assert game.format_action(state, result.action) != "Qxd5"
@@ -106,7 +106,7 @@ def test_quiescence_keeps_the_queen_where_a_bare_depth_1_search_takes_the_pawn()
 
 
 def test_the_nodes_include_the_quiescence_nodes() -> None:
-    game = load_game("chess", {"fen": HORIZON})
+    game = load("chess", {"fen": HORIZON})
     state = game.initial_state()
     with_q = SearchSession(game).run(state, Limit(depth=1))
     without = SearchSession(game, PlayDefaults(mate_scores=True)).run(state, Limit(depth=1))
@@ -114,7 +114,7 @@ def test_the_nodes_include_the_quiescence_nodes() -> None:
 
 
 def test_a_search_under_a_clock_stops_deepening_at_a_seen_mate() -> None:
-    game = load_game("chess", {"fen": BACK_RANK})
+    game = load("chess", {"fen": BACK_RANK})
     result = SearchSession(game).run(game.initial_state(), Limit(depth=MAX_DEPTH, nodes=10**7))
     assert result.stopped and result.stats.depth < 5  # not all the way to the budget
 
@@ -123,7 +123,7 @@ def test_a_search_under_a_clock_stops_deepening_at_a_seen_mate() -> None:
 
 
 def test_a_fen_an_epd_line_and_moves_after_them() -> None:
-    chess = load_game("chess")
+    chess = load("chess")
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     written = read_position(chess, fen)
     assert written.setup == fen and written.moves == () and written.operations == ()
@@ -148,14 +148,14 @@ def test_a_fen_an_epd_line_and_moves_after_them() -> None:
 )
 def test_a_bad_fen_names_what_is_wrong_and_where(text: str, message: str) -> None:
     with pytest.raises(GameFormatError, match=message) as caught:
-        read_position(load_game("chess"), text, "at fens.txt:4")
+        read_position(load("chess"), text, "at fens.txt:4")
     assert "at fens.txt:4" in str(caught.value) and "\n" not in str(caught.value)
 
 
 def test_an_illegal_move_after_a_fen_names_the_move_and_where() -> None:
     fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     with pytest.raises(IllegalActionError, match=r"'e5' \(move 1 after the position at f:2\)"):
-        read_position(load_game("chess"), f"{fen} moves e5", "at f:2")
+        read_position(load("chess"), f"{fen} moves e5", "at f:2")
 
 
 def test_an_othello_board_is_read_as_edax_writes_it() -> None:

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 import plies
 from plies.errors import UnsupportedGameError
 from plies.games import load
-from plies.policy import load_game
 from plies.search.brs import brs, brs_plus
 from plies.search.registry import algorithm
 from tests.data import GDL_DATA
@@ -314,7 +313,7 @@ def test_brs_analyze_gives_every_root_action() -> None:
 
 
 def test_brs_refuses_a_game_of_three_players_without_pass_turn_to() -> None:
-    game = load_game(str(GDL_DATA / "tictactoe_3player.kif"))
+    game = load(str(GDL_DATA / "tictactoe_3player.kif"))
     with pytest.raises(UnsupportedGameError) as err:
         brs(game, game.initial_state(), plies.Limit(depth=2))
     message = str(err.value)
@@ -339,7 +338,7 @@ def test_brs_refuses_simultaneous_moves_and_chance(name: str, game_name: str, wo
 @pytest.fixture(scope="module")
 def chinese_checkers() -> Any:
     # Grounding it takes 20 M steps (tests/data/gdl/README.md): loaded once here.
-    return load_game(str(GDL_DATA / "large" / "chineseCheckers3.kif"))
+    return load(str(GDL_DATA / "large" / "chineseCheckers3.kif"))
 
 
 def test_chinese_checkers_loads_and_passes_the_conformance_check(chinese_checkers: Any) -> None:
@@ -359,10 +358,7 @@ def test_chinese_checkers_loads_and_passes_the_conformance_check(chinese_checker
 def test_brs_plus_paranoid_and_maxn_play_three_player_gdl_games_to_the_end(
     name: str, chinese_checkers: Any
 ) -> None:
-    if name == "chineseCheckers3":
-        game = chinese_checkers
-    else:
-        game = load_game(str(GDL_DATA / f"{name}.kif"))
+    game = chinese_checkers if name == "chineseCheckers3" else load(str(GDL_DATA / f"{name}.kif"))
     state = game.initial_state()
     searches = ["brs+", "paranoid", "maxn"]
     moves = 0

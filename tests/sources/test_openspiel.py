@@ -17,7 +17,8 @@ import pytest
 import plies
 from plies.errors import GameFormatError, GameSpecError, IllegalActionError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS
-from plies.policy.games import GameSpec, load_game, position
+from plies.games import GameSpec, load
+from plies.policy.games import position
 from plies.search.simultaneous import solve_matrix_game
 from plies.sources.openspiel import OpenSpielGame, is_openspiel_spec, load_openspiel
 from tests.clirun import fail, plain_pipe, run, run_json  # noqa: F401 (autouse fixture)
@@ -58,27 +59,27 @@ def moves(game: OpenSpielGame, text: str) -> Any:
     ],
 )
 def test_openspiel_games_pass_the_conformance_check(spiel: Any, spec: str) -> None:
-    report = check_game(load_game(spec), playouts=10)
+    report = check_game(load(spec), playouts=10)
     assert report.terminals == 10
 
 
 def test_facts_come_from_openspiel(spiel: Any) -> None:
-    ttt = load_game("openspiel:tic_tac_toe")
+    ttt = load("openspiel:tic_tac_toe")
     assert (ttt.num_players, ttt.zero_sum, ttt.has_chance, ttt.has_simultaneous) == (
         2, True, False, False,
     )
     assert ttt.utility_range == (-1.0, 1.0) and ttt.name == "openspiel:tic_tac_toe"
-    pig = load_game("openspiel:pig(winscore=6)")
+    pig = load("openspiel:pig(winscore=6)")
     assert pig.has_chance and pig.name == "openspiel:pig(winscore=6)"
     assert pig.to_move(pig.result(pig.initial_state(), 0)) == CHANCE  # roll
-    rps = load_game("openspiel:matrix_rps")
+    rps = load("openspiel:matrix_rps")
     assert rps.has_simultaneous and rps.to_move(rps.initial_state()) == SIMULTANEOUS
-    kuhn = load_game("openspiel:kuhn_poker")
+    kuhn = load("openspiel:kuhn_poker")
     assert isinstance(kuhn, OpenSpielGame) and not kuhn.perfect_information
 
 
 def test_result_leaves_the_state_alone(spiel: Any) -> None:
-    game = load_game("openspiel:tic_tac_toe")
+    game = load("openspiel:tic_tac_toe")
     state = game.initial_state()
     child = game.result(state, 4)
     assert state.native.history() == [] and child.native.history() == [4]
@@ -86,24 +87,24 @@ def test_result_leaves_the_state_alone(spiel: Any) -> None:
 
 
 def test_actions_read_and_written_as_openspiel_text_or_ids(spiel: Any) -> None:
-    game = load_game("openspiel:tic_tac_toe")
+    game = load("openspiel:tic_tac_toe")
     state = moves(game, "x(1,1) o(0,0) 8")
     assert state.native.history() == [4, 0, 8]
     assert game.format_action(state, 2) == "o(0,2)"
     assert game.parse_action(state, " O(0,2) ") == 2
     with pytest.raises(IllegalActionError, match="legal moves: o"):
         game.parse_action(state, "x(1,1)")
-    nim = load_game("openspiel:nim")
+    nim = load("openspiel:nim")
     assert nim.format_action(nim.initial_state(), 0) == "pile:1,take:1;"
     assert nim.parse_action(nim.initial_state(), "pile:1, take:1;") == 0
-    rps = load_game("openspiel:matrix_rps")
+    rps = load("openspiel:matrix_rps")
     start = rps.initial_state()
     assert rps.format_action(start, (0, 2)) == "Rock/Scissors"
     assert rps.parse_action(start, "rock/scissors") == rps.parse_action(start, "0/2") == (0, 2)
 
 
 def test_a_game_pickles_by_its_openspiel_string(spiel: Any) -> None:
-    game = load_game("openspiel:pig(winscore=6)")
+    game = load("openspiel:pig(winscore=6)")
     again = pickle.loads(pickle.dumps(game))
     assert isinstance(again, OpenSpielGame) and again.name == game.name
     spec = GameSpec.parse("openspiel:pig", ["winscore=6"])
@@ -114,7 +115,7 @@ def test_a_game_pickles_by_its_openspiel_string(spiel: Any) -> None:
 
 
 def test_tic_tac_toe_is_a_draw(spiel: Any) -> None:
-    game = load_game("openspiel:tic_tac_toe")
+    game = load("openspiel:tic_tac_toe")
     assert plies.alphabeta(game, game.initial_state()).value == 0.0
 
 
@@ -126,7 +127,7 @@ def test_every_tic_tac_toe_value_equals_openspiels_minimax_solver(spiel: Any) ->
     from open_spiel.python.algorithms.minimax_solver import MinimaxSolver
 
     table = MinimaxSolver("tic_tac_toe").solve()
-    game = load_game("openspiel:tic_tac_toe")
+    game = load("openspiel:tic_tac_toe")
     states: dict[Any, Any] = {}
     frontier = [game.initial_state()]
     while frontier:
@@ -150,7 +151,7 @@ def test_every_tic_tac_toe_value_equals_openspiels_minimax_solver(spiel: Any) ->
 def test_tic_tac_toe_values_equal_openspiel_alpha_beta(spiel: Any, line: str) -> None:
     from open_spiel.python.algorithms.minimax import alpha_beta_search
 
-    game = load_game("openspiel:tic_tac_toe")
+    game = load("openspiel:tic_tac_toe")
     state = moves(game, line)
     for player in (0, 1):
         theirs, _ = alpha_beta_search(
@@ -165,7 +166,7 @@ def test_connect_four_depth_limited_values_equal_openspiel_alpha_beta(spiel: Any
     # a utility range of -1..1).
     from open_spiel.python.algorithms.minimax import alpha_beta_search
 
-    game = load_game("openspiel:connect_four")
+    game = load("openspiel:connect_four")
     state = moves(game, "x3 o3 x2 o4 x4")
     for depth in (1, 3, 4):
         theirs, _ = alpha_beta_search(
@@ -181,7 +182,7 @@ def test_connect_four_depth_limited_values_equal_openspiel_alpha_beta(spiel: Any
 def test_pig_values_equal_openspiel_expectiminimax(spiel: Any, spec: str) -> None:
     from open_spiel.python.algorithms.minimax import expectiminimax
 
-    game = load_game(f"openspiel:{spec}")
+    game = load(f"openspiel:{spec}")
     state = game.initial_state()
     for player in (0, 1):
         theirs, _ = expectiminimax(state.native, 1000, None, player)
@@ -194,7 +195,7 @@ def test_kuhn_poker_full_state_values_equal_openspiel_expectiminimax(spiel: Any)
     # relaxation of Kuhn poker, from the deal and from each first card.
     from open_spiel.python.algorithms.minimax import expectiminimax
 
-    game = load_game("openspiel:kuhn_poker")
+    game = load("openspiel:kuhn_poker")
     start = game.initial_state()
     for state in (start, *(game.result(start, card) for card in (0, 1, 2))):
         for player in (0, 1):
@@ -208,7 +209,7 @@ def test_matrix_game_values_are_equilibria_of_openspiels_payoffs(spiel: Any, nam
     # plies' simultaneous search solves the stage; the value is then certified on
     # OpenSpiel's own payoff table: the row strategy guarantees it against every column,
     # and the column strategy holds the row player to it.
-    game = load_game(f"openspiel:{name}")
+    game = load(f"openspiel:{name}")
     value = plies.simultaneous(game, game.initial_state(), player=0).value
     matrix = spiel.load_game(name)
     rows, cols = matrix.num_rows(), matrix.num_cols()
@@ -253,7 +254,7 @@ def test_matrix_game_values_equal_openspiels_lemke_howson(spiel: Any, name: str)
     # equilibria by Lemke-Howson, and each of them pays the same value.
     import numpy as np
 
-    game = load_game(f"openspiel:{name}")
+    game = load(f"openspiel:{name}")
     matrix = spiel.load_matrix_game(name)
     rows = np.array(matrix.row_utilities())
     columns = np.array(matrix.col_utilities()).T
@@ -296,7 +297,7 @@ def test_blotto_values_equal_nashpys_linear_program(spiel: Any, params: str) -> 
     import nashpy
     import numpy as np
 
-    game = load_game(f"openspiel:blotto({params})")
+    game = load(f"openspiel:blotto({params})")
     matrix = spiel.extensive_to_matrix_game(game.native)
     rows = np.array(matrix.row_utilities())
     columns = np.array(matrix.col_utilities()).T
@@ -314,7 +315,7 @@ def test_goofspiel_is_fair_and_its_bounds_hold(spiel: Any) -> None:
     # (the searching player choosing first: a lower bound; last: an upper bound).
     from plies.wrappers import Sequentialized
 
-    game = load_game("openspiel:goofspiel(num_cards=3)")
+    game = load("openspiel:goofspiel(num_cards=3)")
     start = game.initial_state()
     value = plies.simultaneous(game, start, player=0).value
     low = plies.expectiminimax(Sequentialized(game, 0), start, player=0).value
@@ -324,7 +325,7 @@ def test_goofspiel_is_fair_and_its_bounds_hold(spiel: Any) -> None:
 
 
 def test_three_player_pig_searches_with_maxn(spiel: Any) -> None:
-    game = load_game("openspiel:pig(players=3,winscore=3,horizon=5)")
+    game = load("openspiel:pig(players=3,winscore=3,horizon=5)")
     assert game.num_players == 3
     result = plies.maxn(game, game.initial_state())
     assert game.utility_range[0] <= result.value <= game.utility_range[1]
@@ -335,25 +336,25 @@ def test_three_player_pig_searches_with_maxn(spiel: Any) -> None:
 
 
 def test_tic_tac_toe_connect_four_and_breakthrough_are_keyed_by_position(spiel: Any) -> None:
-    game = load_game("openspiel:tic_tac_toe")
+    game = load("openspiel:tic_tac_toe")
     one, two = moves(game, "x(0,0) o(1,1) x(2,2)"), moves(game, "x(2,2) o(1,1) x(0,0)")
     assert game.key_by == "string" and one != two and game.key(one) == game.key(two)
-    four = load_game("openspiel:connect_four")
+    four = load("openspiel:connect_four")
     assert four.key(moves(four, "x0 o1 x2")) == four.key(moves(four, "x2 o1 x0"))
-    breakthrough = load_game("openspiel:breakthrough(rows=5,columns=4)")
+    breakthrough = load("openspiel:breakthrough(rows=5,columns=4)")
     assert breakthrough.key(moves(breakthrough, "a5a4 a1a2 b5b4")) == breakthrough.key(
         moves(breakthrough, "b5b4 a1a2 a5a4")
     )
-    history = load_game("openspiel:tic_tac_toe", {"key": "history"})
+    history = load("openspiel:tic_tac_toe", {"key": "history"})
     assert history.key_by == "history" and history.key(one) != history.key(two)
 
 
 def test_games_whose_text_is_not_the_whole_state_keep_history_keys(spiel: Any) -> None:
     # Pig's text shows scores but not the turns its horizon counts; Kuhn poker's hides
     # nothing but is no game a position key was checked for: both stay on history keys.
-    assert load_game("openspiel:pig(winscore=6)").key_by == "history"
-    assert load_game("openspiel:kuhn_poker").key_by == "history"
-    string = load_game("openspiel:nim", ["key=string"])
+    assert load("openspiel:pig(winscore=6)").key_by == "history"
+    assert load("openspiel:kuhn_poker").key_by == "history"
+    string = load("openspiel:nim", ["key=string"])
     assert string.key_by == "string" and string.name == "openspiel:nim"
 
 
@@ -368,8 +369,8 @@ def test_games_whose_text_is_not_the_whole_state_keep_history_keys(spiel: Any) -
 def test_position_keys_change_no_value_and_save_nodes(
     spiel: Any, spec: str, line: str, depth: int
 ) -> None:
-    position_keyed = load_game(f"openspiel:{spec}")
-    history_keyed = load_game(f"openspiel:{spec}", {"key": "history"})
+    position_keyed = load(f"openspiel:{spec}")
+    history_keyed = load(f"openspiel:{spec}", {"key": "history"})
     start = moves(position_keyed, line)
     limit = plies.Limit(depth=depth)
     plain = plies.alphabeta(history_keyed, start, limit)
@@ -383,7 +384,7 @@ def test_position_keys_change_no_value_and_save_nodes(
 def test_the_key_option_survives_pickling_and_the_command_line(
     spiel: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game = load_game("openspiel:tic_tac_toe", ["key=history"])
+    game = load("openspiel:tic_tac_toe", ["key=history"])
     assert pickle.loads(pickle.dumps(game)).key_by == "history"
     spec = GameSpec.parse("openspiel:tic_tac_toe", ["key=history"])
     assert pickle.loads(pickle.dumps(spec)).load().key_by == "history"
@@ -452,7 +453,7 @@ def test_without_pyspiel_an_openspiel_game_says_how_to_install_it(
 ) -> None:
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel now fails
     with pytest.raises(GameSpecError, match=r"needs OpenSpiel \(pyspiel\).*plies\[openspiel\]"):
-        load_game("openspiel:tic_tac_toe")
+        load("openspiel:tic_tac_toe")
     with pytest.raises(GameFormatError, match="not an OpenSpiel game spec"):
         load_openspiel("openspiel:pig(")
 

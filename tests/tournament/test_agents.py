@@ -122,10 +122,9 @@ def test_random_and_mixed_strategies_follow_the_seed() -> None:
 
 
 def test_brs_agents_play_many_players_and_brs_names_brs_plus_where_it_cannot() -> None:
-    from plies.policy import load_game
     from tests.data import GDL_DATA
 
-    three = load_game(str(GDL_DATA / "tictactoe_3player.kif"))
+    three = games.load(str(GDL_DATA / "tictactoe_3player.kif"))
     with pytest.raises(UnsupportedGameError) as info:
         parse_agent("brs:depth=2").check(three)
     assert "pass_turn_to" in str(info.value) and "use brs+" in str(info.value)

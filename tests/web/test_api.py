@@ -133,6 +133,22 @@ def test_connect4_board_matches_the_games_own_picture(client: TestClient) -> Non
     assert board["column_moves"] == ["1", "2", "3", "4", "5"]
 
 
+def test_the_bounds_are_the_games_own(client: TestClient) -> None:
+    """No blanket cap on numbers: Empire loads with its defaults (300 turns, science 400),
+    and each option takes what the game declares, no more."""
+    assert ok(client, "state", {"game": "empire"})["to_move"] == 0
+    for name in games.names():
+        for option in games.info(name).options:
+            if option.bounds is None or option.count is not None:
+                continue
+            low, high = option.bounds
+            ok(client, "state", {"game": name, "options": {option.name: high}})
+            answer = client.post("/api/state", json={"game": name,
+                                                     "options": {option.name: high + 1}})
+            assert answer.status_code == 422
+            assert f"{name} accepts {option.name} {low}..{high}" in answer.json()["error"]
+
+
 def test_options_may_be_typed_or_text(client: TestClient) -> None:
     typed = ok(client, "state", {"game": "nim", "options": {"piles": [1, 2], "misere": True}})
     text = ok(client, "state", {"game": "nim", "options": {"piles": "1,2", "misere": "yes"}})
@@ -521,9 +537,9 @@ def test_show_the_tree_of_the_last_search_draws_the_same_search(client: TestClie
 def test_the_servers_cap_stops_a_search_that_asked_for_more() -> None:
     """A request keeps its limit (the command line's search); the cap only stops it."""
     import plies
-    from plies.policy import Deadline, SearchRequest, load_game, plan
+    from plies.policy import Deadline, SearchRequest, plan
 
-    c4 = load_game("connect4")
+    c4 = games.load("connect4")
     request = SearchRequest(limit=plies.Limit(depth=30))
     result = plan(c4, c4.initial_state(), request).run(c4, c4.initial_state(),
                                                        stop=Deadline(0.2))

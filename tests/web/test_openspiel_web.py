@@ -12,7 +12,7 @@ import httpx2 as httpx
 import pytest
 
 from plies.games import load
-from plies.policy.games import load_game, position
+from plies.policy.games import position
 from plies.web import api
 from plies.web.app import LOOPBACK_HOSTS, create_app
 from plies.web.view import view
@@ -75,7 +75,7 @@ def openspiel_page(browser: Any, openspiel_server: str) -> Iterator[Any]:  # noq
 )
 def test_openspiel_boards_are_plies_own_boards(spec: str, theirs: str, ours: str) -> None:
     need_pyspiel()
-    game = load_game(spec)
+    game = load(spec)
     shown = view(game, position(game, theirs)[0], theirs.split())["board"]
     own = load("tictactoe" if "tic" in spec else "connect4")
     expected = view(own, position(own, ours)[0], ours.split())["board"]
@@ -88,7 +88,7 @@ def test_openspiel_boards_are_plies_own_boards(spec: str, theirs: str, ours: str
 
 def test_other_openspiel_games_show_openspiels_text() -> None:
     need_pyspiel()
-    game = load_game("openspiel:nim")
+    game = load("openspiel:nim")
     shown = view(game, game.initial_state(), [])
     assert shown["board"] is None
     assert shown["render"] == str(game.initial_state().native)

@@ -15,10 +15,11 @@ from typing import Any
 
 from rich.console import Console
 
+from plies import games
 from plies.budget import Budget, BudgetExceeded
 from plies.errors import OptionError, UsageError
 from plies.linear import load_weights, weighted
-from plies.policy.games import find_player, load_game, players_text, position
+from plies.policy.games import find_player, players_text, position
 from plies.policy.plan import SearchRequest, algorithm_choices
 from plies.policy.text import mover_name
 from plies.search import Limit
@@ -96,7 +97,7 @@ def game_of(args: argparse.Namespace) -> Any:
     that building and searching together keep to it.
     """
     started = monotonic()
-    game = load_game(args.game, args.option, budget=build_budget(args))
+    game = games.load(args.game, args.option, budget=build_budget(args))
     args.build_seconds = monotonic() - started
     choice = getattr(game, "choice", None)  # a GDL game says which reasoner plays it
     seconds = getattr(args, "time", None)
@@ -110,14 +111,12 @@ def game_of(args: argparse.Namespace) -> Any:
 
 
 def build_budget(args: argparse.Namespace) -> Budget | None:
-    """The budget for building the game: ``--time`` seconds (and the default steps), else
-    None, the default of :func:`~plies.policy.games.load_game`."""
+    """The budget for building the game: ``--time`` seconds, else None, the default of
+    the game's source (:func:`plies.games.load`)."""
     seconds = getattr(args, "time", None)
     if seconds is None or not seconds > 0:  # a bad --time is refused by the search's Limit
         return None
-    from plies.gdl import DEFAULT_BUDGET  # only when a time is given: gdl is not light
-
-    return Budget(seconds=seconds, steps=DEFAULT_BUDGET.steps)
+    return Budget(seconds=seconds)
 
 
 def position_of(args: argparse.Namespace, game: Any) -> tuple[Any, list[str]]:

@@ -19,10 +19,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from plies import games
 from plies.errors import OptionError
-from plies.policy import load_game
 
-GDL_SUFFIXES = (".kif", ".gdl")
 STYLES = {"pass": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
 
 
@@ -60,7 +59,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
     for flag, value in (("--playouts", args.playouts), ("--max-steps", args.max_steps)):
         if value < 1:
             raise OptionError(f"{flag} must be at least 1, got {value}")
-    game = load_game(args.game, args.option)  # the policy layer's games by spec
+    game = games.load(args.game, args.option)
     report = check_game(game, playouts=args.playouts, seed=args.seed, max_steps=args.max_steps)
     if args.json:
         data = {

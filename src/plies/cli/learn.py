@@ -23,10 +23,11 @@ from rich.table import Table
 from plies.cli.args import real, say
 from plies.cli.tournament import progress_bar
 from plies.errors import OptionError, WeightsFileError
+from plies.games import GameSpec
 from plies.learn import METHODS, PRIORS, SCALES, learn
 from plies.learn.selfplay import SelfPlay
 from plies.linear import load_weights, save_weights, weighted
-from plies.policy import GameSpec, number
+from plies.policy import number
 from plies.tournament.agents import parse_agent
 
 

@@ -13,7 +13,10 @@ optional members through :func:`game_ops`.
 - :mod:`plies.game.ops`: :class:`GameOps` and :func:`game_ops`, the optional members
   resolved once for a search, and :func:`default_random_playout`;
 - :mod:`plies.game.actions`: how a person writes and reads a move
-  (:func:`format_action`, :func:`parse_action`, :func:`legal_actions`, ...).
+  (:func:`format_action`, :func:`parse_action`, :func:`legal_actions`, ...);
+- :mod:`plies.game.options` and :mod:`plies.game.declaration`: how a game declares its
+  ``name``, ``description`` and typed ``options`` (read by every front end), and the
+  :class:`~plies.game.declaration.Source` of games that are not rule sets.
 
 The wrappers that change *who moves* (:class:`~plies.wrappers.MultiMoveTurns`,
 :class:`~plies.wrappers.OpponentsAsChance`, :class:`~plies.wrappers.Sequentialized`) are

@@ -4,7 +4,9 @@ Options arrive from people as text (``--option piles=3,4,5`` on the command line
 the web app), so every option declares an :class:`OptionType` that knows how to read
 itself, check a Python value and show it; an :class:`Option` adds its name, default and
 the bounds plies accepts.  The built-in types are :data:`INT`, :data:`BOOL`, :data:`INTS`,
-:data:`OPTIONAL_INT` and :func:`choice`.
+:data:`OPTIONAL_INT`, :data:`FLOAT`, :data:`TEXT`, :func:`choice`, and :data:`LITERAL` for
+an option whose type is not known (read from a signature without a usable annotation).
+A game declares its options with them (:mod:`plies.game.declaration`).
 
 >>> Option("piles", INTS, (3, 4, 5), bounds=(0, 64), count=(1, 8)).describe()
 'piles (comma-separated ints 0..64, 1..8 of them, default 3,4,5)'
@@ -12,6 +14,7 @@ the bounds plies accepts.  The built-in types are :data:`INT`, :data:`BOOL`, :da
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -89,6 +92,25 @@ OPTIONAL_INT: Final = OptionType(
     lambda v: v is None or _is_int(v),
     lambda v: "none" if v is None else str(v),
 )
+
+FLOAT: Final = OptionType(
+    "number", lambda text: float(text.strip()), lambda v: _is_int(v) or isinstance(v, float)
+)
+TEXT: Final = OptionType("text", str, lambda v: isinstance(v, str))
+
+
+def _literal(text: str) -> Any:
+    """A Python literal if ``text`` is one (``5``, ``3,4``, ``True``, ``'x'``), else the
+    text itself."""
+    try:
+        return ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return text
+
+
+LITERAL: Final = OptionType("Python literal or text", _literal, lambda v: True, repr)
+"""An option of unknown type: a value that reads as a Python literal is one, any other
+stays text."""
 
 
 def choice(*words: str) -> OptionType:

@@ -37,6 +37,8 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError
+from plies.game.declaration import declare
+from plies.game.options import INT, Option
 from plies.wrappers import MultiMoveTurns
 
 FARM: Final = "farm"
@@ -47,6 +49,11 @@ CITY_POINTS: Final = 3
 
 NAMES: Final = ("Rome", "Egypt", "China", "Maya", "Inca", "Zulu")
 """Display names of players 0..5; further players are ``P6``, ``P7``, ..."""
+
+CIV_PLAYERS: Final = 6
+"""As many civilisations as have names (Rome ... Zulu)."""
+CIV_MOVES: Final = 5
+CIV_ROUNDS: Final = 10
 
 
 class CivState(NamedTuple):
@@ -141,6 +148,15 @@ class CivRules:
         return "\n".join(rows)
 
 
+@declare(
+    description="Toy Civilization: 3 players, 3 moves per turn (farm, build, raid); not zero-sum",
+    options=(
+        Option("players", INT, 3, "number of civilisations", bounds=(2, CIV_PLAYERS)),
+        Option("moves", INT, 3, "moves per turn", bounds=(1, CIV_MOVES)),
+        Option("rounds", INT, 2, "rounds until the game ends", bounds=(1, CIV_ROUNDS)),
+        Option("food", INT, 1, "food each civilisation starts with", bounds=(0, 20)),
+    ),
+)
 def civ(
     players: int = 3, moves: int = 3, rounds: int = 2, food: int = 1
 ) -> MultiMoveTurns[CivState, str]:

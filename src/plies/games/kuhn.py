@@ -28,9 +28,10 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 from itertools import permutations
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from plies.game import CHANCE, Game
+from plies.game.options import Option
 from plies.imperfect import sample_from
 
 PASS: Final = "pass"
@@ -62,6 +63,10 @@ class KuhnPoker(Game[KuhnState, KuhnAction]):
     zero_sum = True
     has_chance = True
     name = "kuhn"
+    description: ClassVar[str] = (
+        "Kuhn poker: 3 cards, hidden hands, bet or pass (information sets, chance deal)"
+    )
+    options: ClassVar[tuple[Option, ...]] = ()
 
     def initial_state(self) -> KuhnState:
         return KuhnState(None, ())

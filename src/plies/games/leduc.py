@@ -28,9 +28,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping
 from itertools import permutations
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from plies.game import CHANCE, Game
+from plies.game.options import Option
 from plies.imperfect import sample_from
 
 FOLD: Final = "fold"
@@ -108,6 +109,10 @@ class LeducPoker(Game[LeducState, LeducAction]):
     zero_sum = True
     has_chance = True
     name = "leduc"
+    description: ClassVar[str] = (
+        "Leduc poker: 6 cards, two betting rounds, a public card (information sets)"
+    )
+    options: ClassVar[tuple[Option, ...]] = ()
 
     def initial_state(self) -> LeducState:
         return LeducState(None, None, (), ())

@@ -33,10 +33,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from itertools import product
-from typing import Any, Final, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from plies.errors import GameFormatError
 from plies.game import CHANCE, SIMULTANEOUS, Game, uniform
+from plies.game.declaration import declare
+from plies.game.options import INT, Option, choice
 
 Joint = tuple[str, str]
 Payoff = float | tuple[float, float]
@@ -152,6 +154,19 @@ class MatrixGame(Game[MatrixState, Joint]):
         return self.player_names[player] if player in (0, 1) else f"P{player}"
 
 
+MATRIX_ROUNDS: Final = 100
+ROUNDS: Final = (
+    Option(
+        "rounds", INT, 1, "times the game is played (payoffs add up)", bounds=(1, MATRIX_ROUNDS)
+    ),
+)
+"""The option of every matrix game: how many times it is played."""
+
+
+@declare(
+    description="Rock-paper-scissors: a simultaneous matrix game, value 0 in mixed strategies",
+    options=ROUNDS,
+)
 def rock_paper_scissors(rounds: int = 1) -> MatrixGame:
     """Rock beats scissors beats paper beats rock: +1 to the winner, -1 to the loser."""
     return MatrixGame(
@@ -163,6 +178,10 @@ def rock_paper_scissors(rounds: int = 1) -> MatrixGame:
     )
 
 
+@declare(
+    description="Matching pennies: Even wins on equal coins, Odd on different ones (value 0)",
+    options=ROUNDS,
+)
 def matching_pennies(rounds: int = 1) -> MatrixGame:
     """Both show a coin: Even wins +1 when the faces match, Odd when they differ."""
     return MatrixGame(
@@ -175,6 +194,9 @@ def matching_pennies(rounds: int = 1) -> MatrixGame:
     )
 
 
+@declare(
+    description="Prisoner's dilemma: cooperate or defect at once; not zero-sum", options=ROUNDS
+)
 def prisoners_dilemma(rounds: int = 1) -> MatrixGame:
     """Cooperate or defect; payoffs (3, 3), (0, 5), (5, 0), (1, 1) (Axelrod's numbers)."""
     return MatrixGame(
@@ -190,6 +212,8 @@ def prisoners_dilemma(rounds: int = 1) -> MatrixGame:
 
 PRIZE_ORDERS: Final = ("descending", "ascending", "random")
 GOOFSPIEL_SCORINGS: Final = ("winloss", "points")
+GOOFSPIEL_CARDS: Final = 13
+"""A suit of cards, as the game is played."""
 
 Bids = tuple[int, int]
 
@@ -216,10 +240,24 @@ class Goofspiel(Game[GoofState, Bids | int]):
     num_players = 2
     zero_sum = True
     has_simultaneous = True
+    description: ClassVar[str] = (
+        "Goofspiel: bid cards at once for prize cards; simultaneous stages (value 0)"
+    )
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("cards", INT, 4, "cards in each hand (and prizes)", bounds=(1, GOOFSPIEL_CARDS)),
+        Option(
+            "order", choice(*PRIZE_ORDERS), "descending",
+            "order of the prize cards (random: chance draws them)",
+        ),
+        Option(
+            "scoring", choice(*GOOFSPIEL_SCORINGS), "winloss",
+            "winloss: +1/-1/0; points: the point difference",
+        ),
+    )
 
     def __init__(self, cards: int = 4, order: str = "descending", scoring: str = "winloss") -> None:
-        if not 1 <= cards <= 13:
-            raise GameFormatError(f"cards must be 1..13, got {cards}")
+        if not 1 <= cards <= GOOFSPIEL_CARDS:
+            raise GameFormatError(f"cards must be 1..{GOOFSPIEL_CARDS}, got {cards}")
         if order not in PRIZE_ORDERS:
             known = ", ".join(PRIZE_ORDERS)
             raise GameFormatError(f"unknown order {order!r}; use one of: {known}")

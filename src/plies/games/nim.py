@@ -36,13 +36,22 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from functools import reduce
 from operator import xor
-from typing import NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from plies.errors import GameFormatError
 from plies.game import Game
+from plies.game.declaration import declare
+from plies.game.options import BOOL, INT, INTS, OPTIONAL_INT, Option
 
 Move = tuple[int, int]
 """``(pile_index, count)``: take ``count`` sticks from pile ``pile_index`` (0-based)."""
+
+NIM_PILE: Final = 64
+"""The most sticks in a pile an option may set."""
+NIM_PILES: Final = 8
+"""The most piles an option may set."""
+STICKS: Final = 100
+"""The most sticks of the single-pile game an option may set."""
 
 
 class NimState(NamedTuple):
@@ -74,6 +83,20 @@ class Nim(Game[NimState, Move]):
     num_players = 2
     utility_range = (-1.0, 1.0)
     zero_sum = True
+    description: ClassVar[str] = (
+        "Nim: take sticks from one pile; the last stick wins (or loses: misere)"
+    )
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "piles", INTS, (3, 4, 5), "sticks in each pile",
+            bounds=(0, NIM_PILE), count=(1, NIM_PILES),
+        ),
+        Option(
+            "max_take", OPTIONAL_INT, None, "most sticks per move (none: a whole pile)",
+            bounds=(1, NIM_PILE),
+        ),
+        Option("misere", BOOL, False, "the player who takes the last stick loses"),
+    )
 
     def __init__(
         self,
@@ -150,6 +173,14 @@ class Nim(Game[NimState, Move]):
         return "\n".join([*lines, status])
 
 
+@declare(
+    description="Sticks: one pile of 21, take 1-3 per move; the last stick wins",
+    options=(
+        Option("sticks", INT, 21, "sticks in the pile", bounds=(1, STICKS)),
+        Option("max_take", INT, 3, "most sticks per move", bounds=(1, STICKS)),
+        Option("misere", BOOL, False, "the player who takes the last stick loses"),
+    ),
+)
 def sticks(sticks: int = 21, *, max_take: int = 3, misere: bool = False) -> Nim:
     """The single-pile sticks game: ``sticks`` sticks, take 1 to ``max_take`` per move."""
     return Nim((sticks,), max_take=max_take, misere=misere, name="sticks")

@@ -28,10 +28,11 @@ solves it in seconds; it has only 642 distinct positions.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from plies.errors import GameFormatError
 from plies.game import CHANCE, Game
+from plies.game.options import INT, OPTIONAL_INT, Option
 
 ROLL: Final = "roll"
 HOLD: Final = "hold"
@@ -42,6 +43,11 @@ _CHOICES: Final = (ROLL, HOLD)
 
 PigAction = int | str
 """``"roll"`` or ``"hold"`` for a player, a die face 1..6 at a chance node."""
+
+PIG_GOAL: Final = 100
+"""The highest goal an option may set."""
+PIG_TURNS: Final = 50
+"""The most turns an option may set."""
 
 
 class PigState(NamedTuple):
@@ -62,6 +68,14 @@ class Pig(Game[PigState, PigAction]):
     zero_sum = True
     has_chance = True
     name = "pig"
+    description: ClassVar[str] = "Pig: a dice race to 7 points over 4 turns (chance nodes)"
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("goal", INT, 7, "points needed to win", bounds=(2, PIG_GOAL)),
+        Option(
+            "max_turns", OPTIONAL_INT, 4, "turns before the higher score wins (none: no cap)",
+            bounds=(1, PIG_TURNS),
+        ),
+    )
 
     def __init__(self, goal: int = 7, max_turns: int | None = 4) -> None:
         if goal < 2:

@@ -34,10 +34,11 @@ O to move
 from __future__ import annotations
 
 from functools import cache
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from plies.errors import GameFormatError
 from plies.game import Game
+from plies.game.options import Option
 
 UNDECIDED: Final = -1
 """``Board.outcome`` while the game goes on."""
@@ -110,6 +111,8 @@ class TicTacToe(Game[Board, int]):
     utility_range = (-1.0, 1.0)
     zero_sum = True
     name = "tictactoe"
+    description: ClassVar[str] = "Tic-tac-toe: X and O on a 3x3 board; a draw with perfect play"
+    options: ClassVar[tuple[Option, ...]] = ()
 
     def initial_state(self) -> Board:
         return Board(EMPTY * 9, 0, UNDECIDED)

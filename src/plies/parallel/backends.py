@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from plies.errors import OptionError, PliesError
-from plies.policy import GameSpec
+from plies.games import GameSpec
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -71,7 +71,7 @@ class WorkerError(PliesError):
 
 GameRef = GameSpec
 """A game by spec and options, built once per worker process: the policy layer's
-:class:`~plies.policy.GameSpec` (built-in names, tree files, ``.kif`` files and
+:class:`~plies.games.GameSpec` (built-in names, tree files, ``.kif`` files and
 ``module:attribute`` specs alike)."""
 
 

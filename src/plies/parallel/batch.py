@@ -174,7 +174,7 @@ def analyze_positions(
 ) -> list[PositionReport]:
     """:func:`plies.analyze` of every position, on ``backend``, in input order.
 
-    ``game`` is a :class:`~plies.policy.GameSpec` or a picklable game; what runs for
+    ``game`` is a :class:`~plies.games.GameSpec` or a picklable game; what runs for
     ``algorithm`` (``"auto"`` by default) is :func:`plies.policy.plan`'s choice, as for
     ``plies analyze`` (Connect Four's dedicated solver, engine craft or plain search).
     ``player`` (a number or a name) is whose value to report; default: the mover of

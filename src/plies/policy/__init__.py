@@ -4,8 +4,8 @@ how a result is named for people.
 Every front end goes through it: the ``plies`` command, the web app, the GGP player,
 tournaments, batch analysis and tree pictures.
 
-- :mod:`plies.policy.games`: games by spec (built-in name, tree file, ``.kif``,
-  ``module:attribute``), positions from move text, players by name.
+- :mod:`plies.policy.games`: positions from move text, players by name (games
+  themselves come from :func:`plies.games.load`, the one loader).
 - :mod:`plies.policy.plan`: :class:`SearchRequest` (everything a request may ask, in
   one dataclass), :func:`plan` (solver, engine craft or plain search) and
   :meth:`Plan.run` (with a stop signal, iteration and solver-test callbacks, and a
@@ -21,8 +21,9 @@ command-line arguments every ``plies`` command shares are :mod:`plies.cli.args`.
 (``plies.engine`` is the old name of this package; "engine" now means engine craft, the
 table, ordering and PVS of :mod:`plies.search.engine`.)
 
->>> from plies.policy import SearchRequest, load_game, plan, position
->>> game = load_game("tictactoe")
+>>> from plies.games import load
+>>> from plies.policy import SearchRequest, plan, position
+>>> game = load("tictactoe")
 >>> state, _ = position(game, "5 1")
 >>> p = plan(game, state, SearchRequest())
 >>> result = p.run(game, state)
@@ -32,11 +33,8 @@ table, ordering and PVS of :mod:`plies.search.engine`.)
 
 from plies._compat import deprecated_alias
 from plies.policy.games import (
-    GameSpec,
     PositionText,
     find_player,
-    is_gdl_path,
-    load_game,
     player_name,
     players_text,
     position,
@@ -74,7 +72,6 @@ __all__ = [
     "QUIESCENCE",
     "Algorithm",
     "Deadline",
-    "GameSpec",
     "Kind",
     "Plan",
     "PlayDefaults",
@@ -88,9 +85,7 @@ __all__ = [
     "auto_algorithm",
     "clean",
     "find_player",
-    "is_gdl_path",
     "jsonable",
-    "load_game",
     "mover_name",
     "number",
     "outcome",
@@ -107,5 +102,8 @@ __all__ = [
     "split_moves",
 ]
 
-# The old name of SearchSession, for one release.
+# Old names, for one release: SearchSession's, and the loader's (now plies.games').
 deprecated_alias(globals(), "EngineSearch", "plies.policy.session.SearchSession")
+deprecated_alias(globals(), "load_game", "plies.games.load")
+deprecated_alias(globals(), "GameSpec", "plies.games.GameSpec")
+deprecated_alias(globals(), "is_gdl_path", "plies.gdl.source.is_gdl_path")

@@ -1,13 +1,11 @@
-"""Games as the front ends name them, and positions as people write them.
+"""Positions as people write them, and players by name.
 
-A game spec is what a user types after ``plies solve`` or puts in a request: a built-in
-name (``nim``), a tree file (``fig.tree``, ``fig.json``), a GDL file (``game.kif``) or a
-``module:attribute`` of the user's own game (``mypkg.games:Trio``, as uvicorn and pytest
-name things) or an OpenSpiel game (``openspiel:connect_four``, ``openspiel:pig(winscore=10)``;
-pyspiel is the optional extra ``plies[openspiel]``).  :class:`GameSpec` is that spec with
-its options, small and picklable, so a worker process or a Ray task builds the same game.
+Games themselves come from :func:`plies.games.load`, the one loader (a built-in name, a
+tree or GDL file, ``openspiel:NAME``, ``module:attribute``); ``load_game``, ``GameSpec``
+and ``is_gdl_path`` here are its deprecated old names.
 
->>> game = load_game("nim", ["piles=1,2"])
+>>> from plies.games import load
+>>> game = load("nim", ["piles=1,2"])
 >>> state, played = position(game, "2:1 1:1")
 >>> played, find_player(game, "p1")
 (['2:1', '1:1'], 1)
@@ -16,117 +14,18 @@ its options, small and picklable, so a worker process or a Ray task builds the s
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final
 
-from plies import games
-from plies.budget import Budget, read_text
+from plies._compat import deprecated_alias
 from plies.errors import GameFormatError, IllegalActionError, OptionError, quoted
-from plies.game import Game, play
-from plies.sources.openspiel import is_openspiel_spec, load_openspiel
+from plies.game import play
 
-GDL_SUFFIXES: Final = (".kif", ".gdl")
-"""File suffixes read as General Game Playing descriptions."""
-
-
-def is_gdl_path(spec: str) -> bool:
-    """True when ``spec`` names a GDL file (by its suffix)."""
-    return spec.lower().endswith(GDL_SUFFIXES)
-
-
-def load_game(
-    spec: str, options: Sequence[str] | Mapping[str, Any] = (), *, budget: Budget | None = None
-) -> Game[Any, Any]:
-    """The game ``spec`` names, with ``options`` (``["k=v", ...]`` or typed keywords).
-
-    ``budget`` bounds the building of a GDL game's reasoner (see :mod:`plies.budget`);
-    None is :data:`plies.gdl.DEFAULT_BUDGET`.  A tree or GDL file is read only up to
-    :data:`plies.budget.MAX_INPUT_BYTES`.
-
-    Raises:
-        UnknownGameError: no such game; the message lists the built-in ones.
-        OptionError: an unknown or malformed option, or options for a GDL file.
-        GameFormatError: a tree or GDL file that cannot be read; an OpenSpiel parameter
-            the game does not have.
-        GameSpecError: an OpenSpiel game while pyspiel is not installed, or an unknown one.
-        InputTooLarge: a tree or GDL file larger than the cap.
-        BudgetExceeded: the budget ran out while the game was being built.
-    """
-    if is_gdl_path(spec):
-        if options:
-            raise OptionError("a GDL game takes no -o options; its rules are in the file")
-        return _load_gdl(spec, budget)
-    if is_openspiel_spec(spec):  # before module:attribute specs, which it looks like
-        return load_openspiel(spec, options)
-    typed = dict(options) if isinstance(options, Mapping) else games.parse_options(spec, options)
-    return games.load(spec, **typed)
-
-
-def _load_gdl(spec: str, budget: Budget | None) -> Game[Any, Any]:
-    """The GDL game in the file ``spec``, read here under the size cap (the same steps
-    as :func:`plies.gdl.load_game` of a path: parse, validate, build)."""
-    from plies.gdl import DEFAULT_BUDGET, GdlGame, parse
-    from plies.gdl.validator import check
-
-    try:
-        text = read_text(spec, encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise GameFormatError(f"cannot read GDL file: {reason}", source=spec) from None
-    desc = parse(text, spec)
-    check(desc)
-    return GdlGame(desc, budget=DEFAULT_BUDGET if budget is None else budget)
-
-
-@dataclass(frozen=True, slots=True)
-class GameSpec:
-    """A game by spec and typed options: cheap to ship to worker processes.
-
-    A file path is made absolute, so workers need not share the current directory.
-    """
-
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-    @classmethod
-    def parse(cls, name: str, options: Sequence[str] = ()) -> GameSpec:
-        """The game ``name`` with command-line options ``["key=value", ...]``."""
-        if is_gdl_path(name):
-            if options:
-                raise OptionError("a GDL game takes no -o options; its rules are in the file")
-            return cls(str(Path(name).resolve()))
-        if is_openspiel_spec(name):  # OpenSpiel reads its parameters' types itself
-            return cls(name.strip(), tuple(_key_values(options)))
-        typed = games.parse_options(name, options)
-        if games.is_tree_path(name):
-            name = str(Path(name).resolve())
-        return cls(name, tuple(typed.items()))
-
-    def load(self, *, budget: Budget | None = None) -> Game[Any, Any]:
-        """The game, built once per process (GDL grounding is not cheap).
-
-        ``budget`` bounds the building when this process has not built it yet (None: the
-        default of :func:`load_game`).
-        """
-        game = _LOADED.get(self)
-        if game is None:
-            game = _LOADED[self] = load_game(self.name, dict(self.options), budget=budget)
-        return game
-
-
-_LOADED: dict[GameSpec, Game[Any, Any]] = {}
-
-
-def _key_values(items: Sequence[str]) -> list[tuple[str, str]]:
-    pairs = []
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"option {quoted(item)} is not key=value")
-        pairs.append((key.strip(), value.strip()))
-    return pairs
+# Moved beside the one loader, for one release under their old names here.
+deprecated_alias(globals(), "load_game", "plies.games.load")
+deprecated_alias(globals(), "GameSpec", "plies.games.GameSpec")
+deprecated_alias(globals(), "is_gdl_path", "plies.gdl.source.is_gdl_path")
+deprecated_alias(globals(), "GDL_SUFFIXES", "plies.gdl.source.SUFFIXES")
 
 
 def split_moves(game: Any, text: str) -> list[str]:
@@ -298,6 +197,6 @@ def find_player(game: Any, text: int | str | None) -> int | None:
 
 
 __all__ = [
-    "GDL_SUFFIXES", "GameSpec", "PositionText", "find_player", "is_gdl_path", "load_game",
-    "player_name", "players_text", "position", "read_position", "split_moves",
+    "PositionText", "find_player", "player_name", "players_text", "position", "read_position",
+    "split_moves",
 ]

@@ -21,8 +21,8 @@ play it or ask for an analysis (``plies play``, ``plies analyze --file``), and
 
 Every other game has no defaults (None): its plain request is what runs, as before.
 
->>> from plies.policy import load_game
->>> chess = load_game("chess", ["fen=6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"])
+>>> from plies.games import load
+>>> chess = load("chess", ["fen=6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"])
 >>> session = SearchSession(chess)
 >>> state = chess.initial_state()
 >>> result = session.run(state, session.limit(depth=3))

@@ -43,6 +43,7 @@ from plies.errors import (
     quoted,
 )
 from plies.game import CHANCE, SIMULTANEOUS, Game
+from plies.game.declaration import Source
 
 PREFIX: Final = "openspiel:"
 """Game specs that start with this name an OpenSpiel game (``openspiel:connect_four``)."""
@@ -432,7 +433,13 @@ def _param_text(value: Any) -> str:
     return str(value)
 
 
+SOURCE: Final = Source(
+    "an OpenSpiel game", lambda spec, options, budget: load_openspiel(spec, options)
+)
+"""``openspiel:NAME`` specs (:mod:`plies.sources`); the options are OpenSpiel's parameters."""
+
 __all__ = [
-    "INSTALL_HINT", "KEYS", "POSITION_KEYED", "PREFIX", "OpenSpielGame", "OpenSpielGameInfo",
-    "OpenSpielState", "is_openspiel_spec", "load_openspiel", "openspiel_games",
+    "INSTALL_HINT", "KEYS", "POSITION_KEYED", "PREFIX", "SOURCE", "OpenSpielGame",
+    "OpenSpielGameInfo", "OpenSpielState", "is_openspiel_spec", "load_openspiel",
+    "openspiel_games",
 ]

@@ -1,38 +1,60 @@
 """Your own games everywhere: a ``module:attribute`` spec names a game, as uvicorn and pytest do.
 
 ``plies solve mypkg.games:Trio`` imports ``mypkg.games`` and makes a game of ``Trio``: a
-game class, a factory that returns a game, or a game instance.  :func:`plies.games.load`
-reads specs through :func:`load_spec`.
+game class, a factory that returns a game, or a game instance.  A file works too:
+``plies solve ./kalah.py:Kalah`` (or ``path/to/kalah.py:Kalah``) imports ``kalah.py`` as
+the module ``kalah``.  The game is known by its declared ``name`` (else the class's or
+factory's own name) and takes the options it declares, else those its signature reads as
+(:mod:`plies.game.declaration`).  :func:`plies.games.load` reads specs through
+:data:`SOURCE`.
 
 >>> from plies.games import load
 >>> load("plies.games.nim:Nim", piles=(1, 2)).initial_state()
 NimState(piles=(1, 2), mover=0)
+>>> spec_info("tests.usergames:Trio").accepted()
+'options: target (int, default 6)'
 """
 
 from __future__ import annotations
 
-import ast
 import importlib
+import importlib.util
 import inspect
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Final
 
+from plies.budget import Budget
 from plies.errors import GameFormatError, GameSpecError
 from plies.game import REQUIRED, Game, check_definition, missing_members
+from plies.game.declaration import GameInfo, Source, declared_name, game_info, option_texts
+from plies.game.options import LITERAL
 
-_SPEC: Final = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+_ATTRIBUTE: Final = r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*"
+_SPEC: Final = re.compile(rf"{_ATTRIBUTE}:{_ATTRIBUTE}")
+_FILE_SPEC: Final = re.compile(rf"(?P<path>.+\.py):(?P<attr>{_ATTRIBUTE})", re.IGNORECASE)
 _SPEC_ACCEPTS: Final = (
-    "a spec is module:attribute, the attribute a plies.Game class, a factory that "
-    "returns a game, or a game instance"
+    "a spec is module:attribute (or path/to/file.py:attribute), the attribute a plies.Game "
+    "class, a factory that returns a game, or a game instance"
 )
+SCHEME: Final = "python:"
+"""The optional scheme of these specs (``python:mypkg.games:Trio``)."""
 
 
 def is_spec(name: str) -> bool:
-    """Whether ``name`` reads as a ``module:attribute`` game spec (``mypkg.games:Trio``)."""
-    return _SPEC.fullmatch(name.strip()) is not None
+    """Whether ``name`` reads as a ``module:attribute`` game spec (``mypkg.games:Trio``) or
+    a ``path/to/file.py:attribute`` one."""
+    text = _unprefixed(name)
+    return _SPEC.fullmatch(text) is not None or _FILE_SPEC.fullmatch(text) is not None
+
+
+def _unprefixed(spec: str) -> str:
+    text = spec.strip()
+    return text[len(SCHEME):].strip() if text.lower().startswith(SCHEME) else text
 
 
 def load_spec(spec: str, **options: Any) -> Game[Any, Any]:
@@ -43,6 +65,8 @@ def load_spec(spec: str, **options: Any) -> Game[Any, Any]:
     a factory, called with ``options``, that returns a game; or a game instance, returned
     as it is (it takes no options).  The module is imported with the current directory
     first on ``sys.path``, as uvicorn does, so ``mypkg`` may sit where the command runs.
+    ``options`` are typed values or text, read by the options the game declares (see
+    :func:`spec_info`).
 
     Raises:
         GameSpecError: the module cannot be imported, has no such attribute, or the
@@ -50,14 +74,77 @@ def load_spec(spec: str, **options: Any) -> Game[Any, Any]:
         GameFormatError: ``options`` that the class or factory does not accept.
         GameDefinitionError: a game class that lacks a required member.
     """
-    module_name, _, path = spec.strip().partition(":")
-    if not is_spec(spec):
-        raise GameSpecError(f"{spec!r} is not a game spec; {_SPEC_ACCEPTS}")
+    return spec_info(spec).make(options)  # type: ignore[no-any-return]
+
+
+def spec_info(spec: str) -> GameInfo:
+    """What the game ``spec`` names declares: its name, description and options (read
+    from its signature when it declares none).  Nothing is built.
+
+    Raises:
+        GameSpecError: as :func:`load_spec`.
+    """
+    target = _target(spec)
+    text = _unprefixed(spec)
+    if not isinstance(target, type) and _is_game(target):
+        def instance(**options: Any) -> Any:
+            return _instantiate(text, target, options)
+
+        description = getattr(target, "description", "")
+        return GameInfo(declared_name(target), description if isinstance(description, str)
+                        else "", instance, (), open=True)
+    if not callable(target):
+        raise GameSpecError(
+            f"cannot load game {text!r}: it is {type(target).__name__}, not a game; "
+            f"{_SPEC_ACCEPTS}"
+        )
+    if isinstance(target, type) and not _is_game(target):
+        raise GameSpecError(
+            f"cannot load game {text!r}: class {target.__name__} is not a game (it lacks "
+            f"{', '.join(_class_lacks(target))}); {_SPEC_ACCEPTS}"
+        )
+    try:
+        info = game_info(declared_name(target), target)
+    except TypeError as exc:
+        raise GameSpecError(f"cannot load game {text!r}: {exc}") from None
+
+    def build(**options: Any) -> Any:
+        return _instantiate(text, target, options)
+
+    return GameInfo(info.name, info.description, build, info.options, open=info.open)
+
+
+def _target(spec: str) -> Any:
+    """The object ``spec`` names, its module imported."""
+    text = _unprefixed(spec)
+    by_file = _FILE_SPEC.fullmatch(text)
+    if by_file is not None:
+        module = _import_file(text, by_file["path"])
+        module_name, path = module.__name__, by_file["attr"]
+    elif _SPEC.fullmatch(text) is not None:
+        module_name, _, path = text.partition(":")
+        module = _import(text, module_name)
+    else:
+        raise GameSpecError(f"{text!r} is not a game spec; {_SPEC_ACCEPTS}")
+    target: Any = module
+    for part in path.split("."):
+        if not hasattr(target, part):
+            found = _games_in(module)
+            listed = f"; games there: {', '.join(found)}" if found else ""
+            raise GameSpecError(
+                f"cannot load game {text!r}: module {module_name!r} has no attribute "
+                f"{path!r}{listed}"
+            )
+        target = getattr(target, part)
+    return target
+
+
+def _import(spec: str, module_name: str) -> ModuleType:
     here = os.getcwd()
     if here not in sys.path:
         sys.path.insert(0, here)
     try:
-        module = importlib.import_module(module_name)
+        return importlib.import_module(module_name)
     except ImportError as exc:
         missing = getattr(exc, "name", None)
         if missing is not None and (module_name + ".").startswith(missing + "."):
@@ -68,17 +155,61 @@ def load_spec(spec: str, **options: Any) -> Game[Any, Any]:
         raise GameSpecError(
             f"cannot load game {spec!r}: importing {module_name!r} failed: {exc}"
         ) from exc
-    target: Any = module
-    for part in path.split("."):
-        if not hasattr(target, part):
-            found = _games_in(module)
-            listed = f"; games there: {', '.join(found)}" if found else ""
-            raise GameSpecError(
-                f"cannot load game {spec!r}: module {module_name!r} has no attribute "
-                f"{path!r}{listed}"
-            )
-        target = getattr(target, part)
-    return _instantiate(spec, target, options)
+
+
+def _import_file(spec: str, where: str) -> ModuleType:
+    """The module in the file ``where``, imported as its stem (``kalah.py``: ``kalah``),
+    with its folder put on ``sys.path`` so that worker processes find it by that name."""
+    path = Path(where).expanduser()
+    if not path.is_file():
+        raise GameSpecError(f"cannot load game {spec!r}: there is no file {str(path)!r}")
+    path = path.resolve()
+    name = path.stem
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        if getattr(loaded, "__file__", None) and Path(str(loaded.__file__)).resolve() == path:
+            return loaded
+        raise GameSpecError(
+            f"cannot load game {spec!r}: a module named {name!r} is already imported from "
+            f"elsewhere; rename the file"
+        )
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    found = importlib.util.spec_from_file_location(name, path)
+    if found is None or found.loader is None:
+        raise GameSpecError(f"cannot load game {spec!r}: {str(path)!r} is not a Python module")
+    module = importlib.util.module_from_spec(found)
+    sys.modules[name] = module
+    try:
+        found.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise GameSpecError(
+            f"cannot load game {spec!r}: importing {str(path)!r} failed: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    return module
+
+
+def resolve(spec: str) -> str:
+    """``spec`` as a process in another directory reads it: a file's path made absolute."""
+    text = _unprefixed(spec)
+    by_file = _FILE_SPEC.fullmatch(text)
+    if by_file is None:
+        return text
+    return f"{Path(by_file['path']).expanduser().resolve()}:{by_file['attr']}"
+
+
+def _load(spec: str, options: Mapping[str, Any], budget: Budget | None) -> Any:
+    return spec_info(spec).make(options)
+
+
+SOURCE: Final = Source(
+    "your own game (module:attribute or path/to/file.py:Class)", _load, info=spec_info,
+    resolve=resolve,
+)
+"""``module:attribute`` and ``path/to/file.py:attribute`` specs (:mod:`plies.sources`)."""
 
 
 _METHODS: Final = tuple(member for member in REQUIRED if member != "num_players")
@@ -100,21 +231,14 @@ def _is_game(obj: Any) -> bool:
 
 
 def _instantiate(spec: str, target: Any, options: dict[str, Any]) -> Game[Any, Any]:
+    """The game instance ``target`` (no options), or what calling the game class or
+    factory ``target`` (checked by :func:`spec_info`) with ``options`` returns, checked."""
     if not isinstance(target, type) and _is_game(target):
         if options:
             raise GameFormatError(
                 f"{spec} is a game instance: it takes no options, got {next(iter(options))!r}"
             )
         return target  # type: ignore[no-any-return]
-    if not callable(target):
-        raise GameSpecError(
-            f"cannot load game {spec!r}: it is {type(target).__name__}, not a game; {_SPEC_ACCEPTS}"
-        )
-    if isinstance(target, type) and not _is_game(target):
-        raise GameSpecError(
-            f"cannot load game {spec!r}: class {target.__name__} is not a game (it lacks "
-            f"{', '.join(_class_lacks(target))}); {_SPEC_ACCEPTS}"
-        )
     try:
         inspect.signature(target).bind(**options)
     except TypeError as exc:
@@ -144,30 +268,13 @@ def _games_in(module: Any) -> list[str]:
     return found
 
 
-def _literal(text: str) -> Any:
-    """A Python literal if ``text`` is one (``5``, ``(3, 4)``, ``True``), else the text."""
-    try:
-        return ast.literal_eval(text.strip())
-    except (ValueError, SyntaxError):
-        return text
-
-
 def spec_options(items: Iterable[str]) -> dict[str, Any]:
-    """Keyword arguments for a spec's class or factory from ``"key=value"`` strings.
-
-    The types are unknown: a value that is a Python literal (``5``, ``3,4``, ``True``,
-    ``'x'``) is read as one; any other stays text.
+    """Keyword arguments for a spec's class or factory from ``"key=value"`` strings,
+    without reading the game: a value that is a Python literal (``5``, ``3,4``, ``True``,
+    ``'x'``) is read as one; any other stays text.  :func:`spec_info` reads the types
+    the game declares.
 
     Raises:
         GameFormatError: an item that is not ``key=value`` or a key given twice.
     """
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        key = key.strip()
-        if not sep or not key.isidentifier():
-            raise GameFormatError(f"option {item!r} is not key=value")
-        if key in options:
-            raise GameFormatError(f"option {key!r} given twice")
-        options[key] = _literal(text)
-    return options
+    return {key: LITERAL.parse(text) for key, text in option_texts(items).items()}

@@ -52,16 +52,17 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from plies.budget import read_text
+from plies.budget import Budget, read_text
 from plies.errors import GameFormatError
 from plies.game import CHANCE, Game
+from plies.game.declaration import Source
 from plies.sources.treeparse import LEAF, PLAYER, RawNode, fail, parse_json, parse_text
 
-__all__ = ["TreeGame"]
+__all__ = ["SOURCE", "TreeGame"]
 
 
 class TreeGame(Game[int, str]):
@@ -392,3 +393,31 @@ def _probabilities(
     if not math.isclose(total, 1.0, rel_tol=0.0, abs_tol=1e-9):
         fail(source, raw.where, f"the probabilities of {raw.describe()} sum to {total:.12g}, not 1")
     return tuple((name, float(p)) for name, p in zip(names, probs, strict=True) if p is not None)
+
+
+# --- the source of .tree and .json specs ------------------------------------------------------
+
+
+def _load(spec: str, options: Mapping[str, Any], budget: Budget | None) -> TreeGame:
+    return TreeGame.from_file(spec)
+
+
+def _from_text(text: str, name: str, budget: Budget | None) -> TreeGame:
+    """The tree a file's text holds (JSON when it starts with ``{`` or ``[``), named after
+    the file ``name`` without its folders and suffix."""
+    stem = name.replace("\\", "/").rsplit("/", 1)[-1]
+    for suffix in (".tree", ".json"):
+        stem = stem.removesuffix(suffix)
+    if text.lstrip().startswith(("{", "[")):
+        return TreeGame.from_json(text, source=name, name=stem or "tree")
+    try:
+        return TreeGame.from_text(text, source=name, name=stem or "tree")
+    except RecursionError:
+        raise GameFormatError("the tree is nested too deeply", source=name) from None
+
+
+SOURCE = Source(
+    "a tree file", _load, from_text=_from_text, resolve=lambda spec: str(Path(spec).resolve()),
+    takes_options=False,
+)
+"""``.tree`` and ``.json`` files (:mod:`plies.sources`)."""

@@ -35,9 +35,10 @@ from typing import Any
 
 from plies.errors import OptionError
 from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
+from plies.games import GameSpec
 from plies.parallel.backends import Backend, LocalBackend, resolve
 from plies.parallel.batch import position
-from plies.policy import GameSpec, player_name, split_moves
+from plies.policy import player_name, split_moves
 from plies.tournament.agents import AgentSpec, joint_action, parse_agent
 from plies.tournament.elo import EloFit, fit_elo
 
@@ -404,7 +405,7 @@ def tournament(
 ) -> TournamentResult:
     """Play a round robin between ``agents`` (specs or their text) and fit Elo ratings.
 
-    ``game`` is a game spec (with ``options``), a :class:`~plies.policy.GameSpec`, or a
+    ``game`` is a game spec (with ``options``), a :class:`~plies.games.GameSpec`, or a
     picklable game object.  Each group of agents plays ``rounds`` games in every seat rotation
     (see the module docstring), from the position after ``opening`` (moves as typed).
     ``seed`` None draws one (reported in the result).  ``backend`` defaults to a local

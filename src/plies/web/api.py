@@ -57,6 +57,7 @@ plies.web.api.ApiError: illegal move '5' (move 2 of moves); legal moves: 1, 2, 3
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import random
@@ -79,9 +80,9 @@ from plies.game import (
     parse_action,
     play,
 )
-from plies.gdl import GdlGame
-from plies.gdl.parser import parse as parse_gdl
-from plies.gdl.validator import check as check_gdl
+from plies.game.declaration import GameInfo
+from plies.game.options import BOOL, FLOAT, INT, INTS, LITERAL, OPTIONAL_INT, TEXT, Option
+from plies.plugins import PluginError
 from plies.policy import (
     ALGORITHMS,
     QUIESCENCE,
@@ -100,12 +101,10 @@ from plies.policy import (
     players_text,
     report,
 )
-from plies.policy import load_game as load_game_spec
 from plies.search import Limit, Quiescent, SearchResult
 from plies.search.common import Unit
 from plies.search.registry import available as available_algorithms
 from plies.search.registry import names as algorithm_names
-from plies.sources.tree import TreeGame
 from plies.viz import capture
 from plies.web.view import mover_label, own_actions, view
 
@@ -124,14 +123,6 @@ MAX_NODES: Final = 5_000_000
 MAX_TREE_NODES: Final = 5000
 """Most nodes a captured tree (the tree view) may keep."""
 DEFAULT_TREE_NODES: Final = 2000
-MAX_OPTION_INT: Final = 64
-"""Largest number in a game option (a bigger board or pile only makes a slow page)."""
-LENGTH_CAPS: Final = frozenset({"max_moves"})
-"""Options that only cap how long a game lasts (Pacman's ``max_moves``): they make no board
-or pile bigger, and :data:`MAX_MOVES` caps a replay anyway, so :data:`MAX_OPTION_INT` does
-not apply to them (the registry's own bounds still do)."""
-MAX_OPTION_LIST: Final = 16
-"""Most numbers in a list option (piles)."""
 REQUEST_TIME: Final = 15.0
 """The default budget of a whole request in seconds: loading its game (grounding GDL) and
 its searches together (each search is also capped at :data:`MAX_TIME`)."""
@@ -213,19 +204,12 @@ def _option_text(key: str, value: Any) -> str:
                    f"got {_kind(value)}")
 
 
-def _check_size(key: str, value: Any) -> None:
-    numbers = list(value) if isinstance(value, tuple) else [value]
-    if len(numbers) > MAX_OPTION_LIST:
-        raise ApiError(f"option {key} has {len(numbers)} numbers; the web app takes at most "
-                       f"{MAX_OPTION_LIST}")
-    for n in numbers:
-        if isinstance(n, int) and not isinstance(n, bool) and abs(n) > MAX_OPTION_INT:
-            raise ApiError(f"option {key}={n} is too large for the web app (at most "
-                           f"{MAX_OPTION_INT})")
-
-
 def load_game(body: Mapping[str, Any]) -> Any:
-    """The game a request names: ``game`` (+ ``options``), ``tree`` or ``gdl``."""
+    """The game a request names: ``game`` (+ ``options``), ``tree`` or ``gdl``.
+
+    ``game`` is a registered name or one the server added (:func:`serve_games`), never a
+    spec or a path; ``options`` are held to the bounds the game itself declares.
+    """
     given = [key for key in ("game", "tree", "gdl") if body.get(key) is not None]
     if len(given) != 1:
         raise ApiError('give exactly one of "game" (a built-in name), "tree" (the text of a '
@@ -241,44 +225,23 @@ def load_game(body: Mapping[str, Any]) -> Any:
         return _load_gdl(text, name)
     game_name = _get(body, "game", str, "a string (a built-in game name)")
     options = _get(body, "options", dict, "an object of option names and values") or {}
-    served = SERVED.get(game_name)
-    if served is not None:  # a game the operator added with `plies web --game SPEC`
-        if options:
-            raise ApiError(f'"{game_name}" was added by the server and takes no "options"')
-        return served
-    games.info(game_name)  # registered names only: never a path on the server's disk
+    # registered names only: never a spec or a path on the server's disk
+    info = SERVED.get(game_name) or games.info(game_name)
     items = [f"{key}={_option_text(key, value)}" for key, value in options.items()]
-    typed = games.parse_options(game_name, items)
-    for key, value in typed.items():
-        if key not in LENGTH_CAPS:
-            _check_size(key, value)
+    typed = info.parse(items)
     try:
-        return games.load(game_name, **typed)
+        return info.make(typed)
     except ValueError as err:  # a factory's own check, e.g. "moves per turn must be >= 1"
         raise ApiError(str(err)) from None
 
 
-def _stem(name: str, *suffixes: str) -> str:
-    """A file name without its folders and suffix: ``games/fig52.tree`` -> ``fig52``."""
-    stem = name.rsplit("/", 1)[-1]
-    for suffix in suffixes:
-        stem = stem.removesuffix(suffix)
-    return stem
-
-
-def _load_tree(text: str, name: str) -> TreeGame:
+def _load_tree(text: str, name: str) -> Any:
     if len(text) > MAX_TREE_TEXT:
         raise ApiError(f"the tree text is longer than {MAX_TREE_TEXT // 1024} KiB", 413)
-    stem = _stem(name, ".tree", ".json")
-    if text.lstrip().startswith(("{", "[")):
-        return TreeGame.from_json(text, source=name, name=stem)
-    try:
-        return TreeGame.from_text(text, source=name, name=stem)
-    except RecursionError:
-        raise ApiError("the tree is nested too deeply") from None
+    return games.load_text(text, ".tree", name=name)
 
 
-def _load_gdl(text: str, name: str | None) -> GdlGame:
+def _load_gdl(text: str, name: str | None) -> Any:
     if "(" not in text:  # a name, not rules: never read a file from the server's disk
         raise ApiError('"gdl" must be the text of a GDL (KIF) description, not a file name')
     if len(text) > MAX_BODY:
@@ -290,20 +253,19 @@ def _load_gdl(text: str, name: str | None) -> GdlGame:
 
 
 @functools.lru_cache(maxsize=4)
-def _gdl_game(text: str, source: str) -> GdlGame:
+def _gdl_game(text: str, source: str) -> Any:
     """The GDL game of ``text``, kept for the next requests: grounding a big game takes
     seconds (breakthrough: about 3 s), and the page sends the same text every move.
     Requests only read a game (its memo of legal moves is a dict, safe to share).
 
-    What :func:`plies.gdl.load_game` does for text, with the file name in the messages.
+    Read by the ``.kif`` source (:func:`plies.games.load_text`), within the request's
+    budget.
     """
-    description = parse_gdl(text, source)
-    check_gdl(description)
     ends = _ENDS.get() or _NO_END
     left = ends.left()  # rounded: the message names "its budget of 15 s", not 14.9988 s
     seconds = None if left is None else max(round(left, 1), 0.1)
-    return GdlGame(description, name=_stem(source, ".kif", ".gdl"),
-                   budget=Budget(seconds=seconds, stop=ends.stop))
+    return games.load_text(text, ".kif", name=source,
+                           budget=Budget(seconds=seconds, stop=ends.stop))
 
 
 # --- the budget of a request ----------------------------------------------------------------
@@ -513,57 +475,69 @@ def _search_report(
 # --- endpoints -------------------------------------------------------------------------------
 
 
-SERVED: dict[str, Any] = {}
+SERVED: dict[str, GameInfo] = {}
 """Games the operator added when starting the server (``plies web --game SPEC``), by name.
 A request names them like built-in games; a request can never load a spec itself."""
 
 
 def serve_games(specs: Sequence[str]) -> list[str]:
-    """Load the games ``specs`` name (``module:attribute``, a tree or a ``.kif`` file) and
-    offer them beside the built-in games; returns their names.
+    """Offer the games ``specs`` name (``module:attribute``, ``path/to/file.py:Class``, a
+    tree or a ``.kif`` file) beside the built-in games, each under the name it declares
+    (a class's ``name``, else the class's own name; a file's stem) and with the options it
+    declares; returns their names.  Each game is built once now, so a spec that names no
+    game fails before the server listens; a game that takes no options is that one game
+    for every request (a GDL game is grounded once).
 
     Raises:
         PliesError: a spec that names no game (the message says why).
     """
     names = []
     for spec in specs:
-        game = load_game_spec(spec)
-        name = str(getattr(game, "name", "") or spec)
+        info = games.spec_info(spec)
+        game = info.make()
+        if not info.options and not info.open:
+            info = dataclasses.replace(info, factory=functools.partial(_same, game))
+        name = info.name or spec
         if name in games.names() or name in SERVED:
             name = spec
-        SERVED[name] = game
+        own = getattr(game, "description", None)  # what the game says of itself, if text
+        described = own if isinstance(own, str) and own else info.description
+        SERVED[name] = dataclasses.replace(
+            info, name=name, description=described or f"added by the server ({spec})"
+        )
         names.append(name)
     return names
 
 
+def _same(game: Any) -> Any:
+    return game
+
+
 def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The built-in games with their options and the search the page starts them with
-    (:data:`PAGE_SEARCH`), the games the server added, the algorithms, and the server's
-    caps.  The algorithms are the registry's usable ones (a plug-in that fails to load
-    is left out), each with its capabilities."""
+    """The games by name (built in, from plug-ins, and those the server added) with their
+    options and the search the page starts them with (:data:`PAGE_SEARCH`), the
+    algorithms with their capabilities, and the server's caps.  A plug-in game or
+    algorithm that cannot be used is left out."""
     usable = available_algorithms()
-    entries = []
+    infos: list[GameInfo] = []
     for name in games.names():
-        entry = games.info(name)
-        game = games.load(name)
+        try:
+            infos.append(games.info(name))
+        except PluginError:
+            continue
+    entries = []
+    for info in [*infos, *SERVED.values()]:
+        try:
+            game = info.make()
+        except PluginError:
+            continue
         entries.append({
-            "name": name,
-            "description": entry.description,
+            "name": info.name,
+            "description": info.description,
             "players": game.num_players,
             "has_chance": bool(getattr(game, "has_chance", False)),
-            "options": [_option_info(o) for o in entry.options],
-            "search": dict(PAGE_SEARCH.get(name, {})),
-        })
-    for name, game in SERVED.items():
-        entries.append({
-            "name": name,
-            "description": str(
-                getattr(game, "description", "") or f"added by the server ({type(game).__name__})"
-            ),
-            "players": game.num_players,
-            "has_chance": bool(getattr(game, "has_chance", False)),
-            "options": [],
-            "search": {},
+            "options": [_option_info(o) for o in info.options],
+            "search": dict(PAGE_SEARCH.get(info.name, {})),
         })
     return {
         "games": entries,
@@ -590,15 +564,15 @@ def _capabilities(a: Algorithm) -> dict[str, Any]:
     }
 
 
-def _option_info(option: games.Option) -> dict[str, Any]:
+def _option_info(option: Option) -> dict[str, Any]:
     kind = option.type
     info: dict[str, Any] = {
         "name": option.name, "type": kind.name, "default": kind.show(option.default),
         "help": option.help,
     }
-    if kind is games.BOOL:
+    if kind is BOOL:
         info["input"] = "bool"
-    elif kind in (games.INT, games.INTS, games.OPTIONAL_INT):
+    elif kind in (INT, INTS, OPTIONAL_INT, FLOAT, TEXT, LITERAL):
         info["input"] = "text"
     else:  # a choice of words: its type is named "a or b or c"
         words = kind.name.split(" or ")

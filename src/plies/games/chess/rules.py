@@ -49,10 +49,11 @@ it is imported when a :class:`Chess` game is made, never by ``import plies``.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
 from plies.game import Game
+from plies.game.options import OPTIONAL_INT, Option, OptionType
 from plies.games.chess.evaluation import WEIGHTS, Evaluator, Weights
 from plies.games.chess.moves import (
     ORDER_VALUE,
@@ -214,6 +215,22 @@ def _check_status(chess: Any, board: chesslib.Board, fen: str) -> None:
         raise GameFormatError(f"fen {fen!r} is not a legal chess position: {problems}")
 
 
+def _parse_fen(text: str) -> str:
+    word = text.strip()
+    return STARTING_FEN if word.lower() == "startpos" else word
+
+
+FEN: Final = OptionType(
+    "FEN or startpos",
+    _parse_fen,
+    lambda v: isinstance(v, str),
+    lambda v: "startpos" if v == STARTING_FEN else str(v),
+)
+"""A chess position in Forsyth-Edwards Notation, or ``startpos`` (as UCI writes it)."""
+MAX_PLIES: Final = 10_000
+"""Far beyond any real game (the fifty-move rule ends one within about 6,000 plies)."""
+
+
 class Chess(Game[ChessState, Any]):
     """Chess from ``fen`` (default: the starting position); see the module docstring."""
 
@@ -221,6 +238,17 @@ class Chess(Game[ChessState, Any]):
     zero_sum = True
     name = "chess"
     utility_range = (-WIN, WIN)
+    description: ClassVar[str] = (
+        "Chess (python-chess rules): SAN or UCI moves, a PeSTO evaluation; needs plies[chess]"
+    )
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("fen", FEN, STARTING_FEN, "the starting position"),
+        Option(
+            "max_plies", OPTIONAL_INT, None,
+            "plies after which the game is a draw (none: the rules alone end it)",
+            bounds=(1, MAX_PLIES),
+        ),
+    )
 
     def __init__(
         self, fen: str = STARTING_FEN, max_plies: int | None = None, weights: Weights = WEIGHTS

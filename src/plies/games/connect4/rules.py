@@ -58,10 +58,11 @@ import random
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import Game
+from plies.game.options import INT, Option, choice
 
 UNDECIDED: Final = -1
 """``Connect4State.outcome`` while the game goes on."""
@@ -72,6 +73,11 @@ MARKS: Final = "XO"
 EMPTY: Final = "."
 
 SCORINGS: Final = ("winloss", "pons")
+SIDES: Final = (4, 16)
+"""The columns and rows an option may set: four in a row needs 4; a terminal draws 16
+columns.  Solving from the start still grows with the size (7x6 is far beyond plain
+search): a bound keeps a request within what a command can show, not within a quick
+solve."""
 """The accepted values of the ``scoring`` option."""
 
 DATA_FILES: Final = (
@@ -180,6 +186,17 @@ class Connect4(Game[Connect4State, int]):
     num_players = 2
     zero_sum = True
     name = "connect4"
+    description: ClassVar[str] = (
+        "Connect Four on bitboards: drop stones, four in a row wins (the benchmark game)"
+    )
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("width", INT, 7, "number of columns", bounds=SIDES),
+        Option("height", INT, 6, "number of rows", bounds=SIDES),
+        Option(
+            "scoring", choice(*SCORINGS), "pons",
+            "pons: the solver score (quicker wins score more); winloss: +1/-1/0",
+        ),
+    )
 
     def __init__(self, width: int = 7, height: int = 6, scoring: str = "winloss") -> None:
         if width < 1 or height < 1:

@@ -15,8 +15,10 @@ from typing import Final
 
 from plies.errors import IllegalActionError, OptionError
 from plies.game import match_action
+from plies.game.declaration import declare
+from plies.game.options import INT, Option, OptionType
 from plies.games.empire.evaluation import FEATURE_NAMES, EmpireWeights, features
-from plies.games.empire.maps import DEFAULT_MAP
+from plies.games.empire.maps import DEFAULT_MAP, MAPS
 from plies.games.empire.rules import (
     MOVE,
     SCIENCE_GOAL,
@@ -149,6 +151,44 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
         return f"{board}: {self.player_name(state.agent)} to move (move {made + 1} of {limit})"
 
 
+def _parse_map(text: str) -> str:
+    for name in MAPS:  # a built-in name, in any case
+        if text.strip().lower() == name:
+            return name
+    if "/" not in text and "\n" not in text:
+        raise ValueError(text)
+    return text
+
+
+MAP: Final = OptionType(
+    "map name (" + ", ".join(MAPS) + ") or rows split at /", _parse_map,
+    lambda v: isinstance(v, str),
+)
+"""A built-in Empire map by name, or a map as text: ``1..../...../..~../...2./3....``."""
+PLAYERS: Final = (3, 6)
+MAX_TURNS: Final = 1_500
+"""The tutorial's game length."""
+MAX_SCIENCE: Final = 100_000
+
+
+@declare(
+    description="Empire: a Civilization-like game for 3-6 players; conquest, science or score wins",
+    options=(
+        Option("players", INT, 3, "number of empires", bounds=PLAYERS),
+        Option(
+            "map", MAP, DEFAULT_MAP,
+            "a built-in map or your own (. plain ^ hills ~ water 1-6 capitals)",
+        ),
+        Option(
+            "turns", INT, TURNS, "turns after which the highest score wins",
+            bounds=(1, MAX_TURNS),
+        ),
+        Option(
+            "science", INT, SCIENCE_GOAL, "research that wins a science victory",
+            bounds=(1, MAX_SCIENCE),
+        ),
+    ),
+)
 def empire(
     players: int = 3, map: str = DEFAULT_MAP, turns: int = TURNS, science: int = SCIENCE_GOAL,
 ) -> Empire:

@@ -44,10 +44,11 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from plies.errors import IllegalActionError
 from plies.game import Game
+from plies.game.options import Option
 from plies.linear import check_names
 
 PASS: Final = -1
@@ -294,6 +295,10 @@ class Othello(Game[OthelloState, int]):
     num_players = 2
     zero_sum = True
     name = "othello"
+    description: ClassVar[str] = (
+        "Othello (Reversi) 8x8 on bitboards: flip discs, passes; disc difference at the end"
+    )
+    options: ClassVar[tuple[Option, ...]] = ()
     utility_range = (-64.0, 64.0)
 
     def __init__(self, weights: OthelloWeights = DEFAULT_WEIGHTS) -> None:

@@ -60,6 +60,8 @@ from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import Game
+from plies.game.declaration import declare
+from plies.game.options import INT, Option, OptionType, choice
 
 # The maze, its characters and the directions are the maze module's, re-exported here.
 from plies.games.pacman.maze import CAPSULE as CAPSULE
@@ -446,6 +448,49 @@ GHOST_KINDS: Final = ("minimax", "random", "directional")
 :func:`random_ghost` or :func:`directional_ghost` (expectimax's model, sampled in play)."""
 
 
+def _parse_layout(text: str) -> str:
+    for name in LAYOUTS:  # a built-in name, in any case
+        if text.strip().lower() == name.lower():
+            return name
+    if "/" not in text and "\n" not in text:
+        raise ValueError(text)
+    return text
+
+
+LAYOUT: Final = OptionType(
+    "layout name (" + ", ".join(LAYOUTS) + ") or maze rows split at /",
+    _parse_layout,
+    lambda v: isinstance(v, str),
+)
+"""A built-in Pacman maze by name, or a maze as text: ``%%%%/%P.G%/%%%%``."""
+MAX_GHOSTS: Final = 4
+"""The project's largest ghost crew (trickyClassic has four ghost starts)."""
+MAX_MOVES: Final = 5_000
+
+
+@declare(
+    description="Pacman against 1-4 ghosts (CS188 scoring): pellets, capsules, scared ghosts",
+    options=(
+        Option(
+            "layout", LAYOUT, DEFAULT_LAYOUT,
+            "a built-in maze or your own (% wall . pellet o capsule P Pacman G ghost)",
+        ),
+        Option("ghosts", INT, 2, "number of ghosts", bounds=(1, MAX_GHOSTS)),
+        Option(
+            "max_moves", INT, 200, "Pacman moves after which the game ends",
+            bounds=(1, MAX_MOVES),
+        ),
+        Option(
+            "evaluation", choice(*EVALUATIONS), "features",
+            "features: the weighted features; score: the plain score (Pacman starves)",
+        ),
+        Option(
+            "ghost", choice(*GHOST_KINDS), "minimax",
+            "minimax: ghosts are searched players; random, directional: ghosts are "
+            "chance with that policy (expectimax; sampled in play)",
+        ),
+    ),
+)
 def pacman(
     layout: str = DEFAULT_LAYOUT, ghosts: int = 2, max_moves: int = 200,
     evaluation: str = "features", ghost: str = "minimax",
