@@ -51,7 +51,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         groups = [(target, names) for target, names in groups if wanted in names]
     for _, names in groups:
         _register(sub, common, names)
-    ignored = [str(p) for p in COMMANDS.problems() if "is ignored" in str(p)]
+    ignored = [str(p) for p in COMMANDS.ignored()] if wanted is None else []
     if ignored:
         parser.epilog = "Ignored: " + " ".join(ignored)
     return parser
