@@ -33,7 +33,7 @@ from typing import Any
 import plies
 from plies.gdl import load_game
 from plies.policy import Deadline, SearchRequest, plan
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 
 NIM4 = Path(__file__).resolve().parents[1] / "tests" / "data" / "gdl" / "nim" / "nim4.kif"
 INSTANCES = ((6, 6, 10, 10), (8, 8, 12, 12), (12, 12, 20, 20))

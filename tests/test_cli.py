@@ -286,6 +286,16 @@ def test_long_lines_are_not_wrapped_in_a_pipe(
     assert "tictactoe" in message
 
 
+def test_trace_an_engine_search(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "trace", "tictactoe", "--moves", "5,1", "--depth", "2", "--engine")
+    lines = out.splitlines()
+    assert lines[0] == "Tracing alphabeta with tt, ordering, pvs on tictactoe; MAX is X."
+    assert lines[-1] == "Result: value 0 for MAX, best move 2, 38 nodes."
+    research = "  4 returned 0.08, which may be better: search it again with alpha=-inf, beta=0.16."
+    assert research in lines
+    assert any(line.startswith("Search the root again, one ply deeper") for line in lines)
+
+
 # --- play -------------------------------------------------------------------------------------
 
 

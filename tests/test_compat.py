@@ -23,6 +23,7 @@ MOVED_MODULES: list[tuple[str, str]] = [
     ("plies.games._treeparse", "plies.sources.treeparse"),
     ("plies.games.openspiel", "plies.sources.openspiel"),
     ("plies.games.spec", "plies.sources.python"),
+    ("plies.search.engine", "plies.search.craft"),
 ]
 
 # (module, old name, new home) for every name that moved out of a module that stays.
@@ -32,6 +33,10 @@ MOVED_NAMES: list[tuple[str, str, str]] = [
         "GameWrapper", "MultiMoveRules", "MultiMoveState", "MultiMoveTurns",
         "OpponentsAsChance", "PartialJoint", "Policy", "Sequentialized",
     )
+] + [
+    ("plies.search.alphabeta", "EngineSearcher", "plies.search.alphabeta.CraftSearcher"),
+    ("plies.search.kernels", "alphabeta_kernel", "plies.search.alphabeta.core.alphabeta_kernel"),
+    ("plies.search.kernels", "minimax_kernel", "plies.search.minimax.minimax_kernel"),
 ]
 
 

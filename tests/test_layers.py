@@ -22,7 +22,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "plies"
 # package and any lower layer, never a higher one.
 LAYERS: dict[str, int] = {
     "errors": 0, "_compat": 0, "plugins": 0, "game": 0, "budget": 0, "linear": 0,
-    "wrappers": 1, "imperfect": 1, "search": 1, "games": 1, "sources": 1, "gdl": 1, "check": 1,
+    "wrappers": 1, "imperfect": 1, "search": 1, "textbook": 1, "games": 1, "sources": 1,
+    "gdl": 1, "check": 1,
     "solvers": 2,
     "policy": 3,
     "engine": 3,  # the deprecated shim of plies.policy
@@ -44,6 +45,8 @@ FORBIDDEN: set[tuple[str, str]] = {
     ("search", "games"), ("search", "sources"), ("search", "gdl"),
     ("sources", "search"), ("sources", "games"), ("sources", "gdl"),
     ("gdl", "search"), ("gdl", "games"), ("gdl", "sources"),
+    # The textbook oracles stand apart from the searches they check.
+    ("textbook", "search"), ("textbook", "games"), ("textbook", "sources"), ("textbook", "gdl"),
     # The execution backends know nothing of tournaments (which run on them), and the web
     # app nothing of the command line (whose `plies web` serves it).
     ("parallel", "tournament"), ("web", "cli"),
@@ -59,7 +62,7 @@ SOLVER_MAY_IMPORT: frozenset[str] = frozenset({
 
 
 def unit(module: str) -> str:
-    """``plies.search.engine`` -> ``search``; ``plies.cli`` -> ``cli``."""
+    """``plies.search.craft`` -> ``search``; ``plies.cli`` -> ``cli``."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
 

@@ -45,7 +45,7 @@ from plies.search import (
     simultaneous,
     solve_matrix_game,
 )
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 from plies.wrappers import (
     GameWrapper,
     MultiMoveRules,

@@ -24,7 +24,7 @@ import plies
 from plies.gdl import load_game
 from plies.gdl.game import GdlGame
 from plies.policy import SearchRequest, plan
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 from plies.search.memo import MemoProgress, MemoSolver
 from tests.clirun import plain_pipe as plain_pipe
 from tests.clirun import run_json

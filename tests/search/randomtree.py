@@ -1,12 +1,17 @@
-"""Random game trees for property tests: N players, several moves per turn, chance nodes."""
+"""Random game trees for property tests: N players, several moves per turn, chance nodes;
+and :func:`oracle`, the textbook search every fast search is held to."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from hypothesis import strategies as st
 
+import plies
+from plies import textbook
 from plies.game import CHANCE, Game
 
 
@@ -56,6 +61,41 @@ class RandomTree(Game[int, int]):
 
     def __repr__(self) -> str:  # shown by Hypothesis when a property fails
         return f"RandomTree(players={self.num_players}, nodes={self.nodes!r})"
+
+
+class SelectiveTree(RandomTree):
+    """A random tree with every selective hook: the first child of a node is noisy, a
+    node whose id is a multiple of 3 is "check" (extended), every move but the first is
+    quiet, and passing is refused (a tree has no pass) but counted."""
+
+    passes = 0
+
+    def noisy_actions(self, state: int) -> Sequence[int]:
+        return range(min(1, len(self.nodes[state].children)))
+
+    def extension(self, state: int, action: int, child: int) -> int:
+        return 1 if child % 3 == 0 else 0
+
+    def is_quiet(self, state: int, action: int) -> bool:
+        return action > 0
+
+    def null_move(self, state: int) -> int | None:
+        self.passes += 1
+        return None
+
+
+def selective_tree(tree: RandomTree) -> SelectiveTree:
+    return SelectiveTree(tree.nodes, tree.num_players, tree.zero_sum)
+
+
+class PassingTree(SelectiveTree):
+    """A :class:`SelectiveTree` whose null move is allowed: passing at a node leads to its
+    last child (a stand-in position: a tree has no real pass)."""
+
+    def null_move(self, state: int) -> int | None:
+        self.passes += 1
+        children = self.nodes[state].children
+        return children[-1] if children else None
 
 
 @st.composite
@@ -228,3 +268,38 @@ def random_turn_games(
         height=draw(st.integers(2, 9)),
         moves=draw(st.integers(*moves)),
     )
+
+
+LIMITS = st.one_of(
+    st.none(),
+    st.builds(plies.Limit, depth=st.integers(0, 4), unit=st.sampled_from(["ply", "round"])),
+)
+"""No limit, or a depth of 0 to 4 in plies or in rounds."""
+
+SWITCHES: list[dict[str, Any]] = [
+    dict(zip(("tt", "ordering", "pvs"), combo, strict=True))
+    for combo in itertools.product([False, True], repeat=3)
+] + [
+    {"tt": True, "ordering": True, "aspiration": 0.5},
+    {"tt": True, "ordering": True, "pvs": True, "bisection": True},
+    {"bisection": True},
+]
+"""The value-preserving switches of :func:`plies.alphabeta`, alone and together."""
+
+
+def switch_names(switches: dict[str, Any]) -> str:
+    """A test id for a set of switches: ``tt+pvs``, or ``none``."""
+    return "+".join(k for k, v in switches.items() if v) or "none"
+
+
+def oracle(
+    search: Callable[..., textbook.Answer],
+    game: Any,
+    state: Any,
+    limit: plies.Limit | None = None,
+    player: int | None = None,
+) -> textbook.Answer:
+    """The textbook ``search`` (:mod:`plies.textbook`) under ``limit``, the oracle."""
+    depth = None if limit is None else limit.depth
+    unit = "ply" if limit is None else limit.unit
+    return search(game, state, player, depth, unit)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import plies
 from plies.games import load
-from plies.search.engine import (
+from plies.search.craft import (
     MAX_TABLE_SLOTS,
     TranspositionTable,
     is_prime,

@@ -147,10 +147,13 @@ def test_expectimax_with_modelled_opponents_respects_the_depth_limit() -> None:
     cases = (("round", 1, 82), ("round", 2, 3_610), ("ply", 1, 10), ("ply", 2, 82))
     for unit, depth, nodes in cases:
         limit = plies.Limit(depth=depth, unit=unit)  # type: ignore[arg-type]
-        for pruning in (False, True):
-            r = plies.expectiminimax(ghosts, s0, limit, pruning=pruning)
-            assert r.stats.nodes == nodes == plies.minimax(ttt, s0, limit).stats.nodes
-            assert not r.exact
+        r = plies.expectiminimax(ghosts, s0, limit)
+        assert r.stats.nodes == nodes == plies.minimax(ttt, s0, limit).stats.nodes
+        assert not r.exact
+        # Star1 prunes (in rounds too) but cuts off at the same depth.
+        pruned = plies.expectiminimax(ghosts, s0, limit, pruning=True)
+        assert pruned.stats.nodes <= nodes and pruned.stats.seldepth == r.stats.seldepth
+        assert (pruned.value, pruned.action, pruned.exact) == (r.value, r.action, False)
     # Two plies: MAX moves, the modelled opponent replies, then evaluate (9 x 8 leaves);
     # before, the reply did not count and MAX's second move was searched too.
     two_plies = plies.expectiminimax(ghosts, s0, plies.Limit(depth=2))
@@ -178,9 +181,7 @@ def test_a_to_move_that_names_no_player_is_an_error_not_a_minimiser(
     tree = rogue_tree(mover)
     trace = (lambda event: None) if traced else None
     searches = [plies.minimax, plies.expectiminimax, plies.bounded_minimax, plies.maxn]
-    searches += [plies.simultaneous]
-    if traced:  # alphabeta's kernel is checked by its own tests
-        searches.append(plies.alphabeta)
+    searches += [plies.simultaneous, plies.alphabeta]
     for search in searches:
         with pytest.raises(
             plies.UnsupportedGameError,

@@ -9,8 +9,9 @@ import pytest
 import plies
 from plies.errors import OptionError
 from plies.games import load
-from plies.search.narrate import RULES, format_number, narration_rule
+from plies.search.narrate import RULES, Narrator, format_number, narration_rule
 from plies.wrappers import OpponentsAsChance
+from tests.search.randomtree import PassingTree, TreeNode
 
 
 def narrate(name: str, search: str, rule: str, limit: plies.Limit | None = None,
@@ -209,3 +210,61 @@ def test_simultaneous_stages_are_not_narrated_as_a_minimising_player() -> None:
         "MAX in mixed strategies (solved by linear programming)."
     )
     assert narrator.lines[-1] == "SIMULTANEOUS at the root backs up 0 (its matrix game's value)."
+
+
+# --- what the engine craft does ------------------------------------------------------------
+
+
+def reversed_order(state: object, actions: list[object]) -> list[object]:
+    return list(reversed(actions))
+
+
+def narrate_engine(game: plies.Game, **options: object) -> list[str]:
+    root = game.initial_state()
+    narrator = Narrator(game, root, game.to_move(root))
+    result = plies.alphabeta(game, root, trace=narrator, **options)  # type: ignore[arg-type]
+    return [*narrator.lines, narrator.closing(result)]
+
+
+def test_a_null_window_test_and_its_re_search_are_narrated() -> None:
+    lines = narrate_engine(load("aima-5-2"), order=reversed_order, pvs=True)
+    assert "  Try the moves in the order b3, b2, b1." in lines
+    test = "    Go to leaf a1 b1 (depth 2, a null window at 8). Terminal test met: utility 3."
+    assert test in lines
+    assert "  b1 returned 3, which may be better: search it again with alpha=-inf, beta=8." in lines
+    assert lines[-1] == "Result: value 3 for MAX, best move a1, 13 nodes."
+
+
+def test_the_table_and_its_move_are_narrated() -> None:
+    said = "\n".join(narrate_engine(load("tictactoe"), tt=True, ordering=True))
+    assert "The table holds" in said and "searched as deep: no search." in said
+    assert "Try the table's move" in said
+
+
+def test_mtd_bi_tests_are_narrated() -> None:
+    lines = narrate_engine(load("nim", piles=(1, 2)), tt=True, bisection=True)
+    assert any(line.startswith("Test the root: is its value above ") for line in lines)
+
+
+def full_tree(height: int) -> PassingTree:
+    """A complete binary tree, players alternating, with varied evaluations and utilities."""
+    inner = 2**height - 1
+    nodes = [
+        TreeNode((i.bit_length() - 1) % 2, children=[2 * i + 1, 2 * i + 2],
+                 heuristic=(float(i % 5), -float(i % 5)))
+        for i in range(inner)
+    ]
+    nodes += [TreeNode(0, utilities=(float(i % 7 - 3), -float(i % 7 - 3)))
+              for i in range(inner + 1)]
+    return PassingTree(nodes, 2, True)
+
+
+def test_quiescence_null_moves_and_extensions_are_narrated() -> None:
+    tree = full_tree(6)
+    narrator = Narrator(tree, 0, 0)
+    plies.alphabeta(tree, 0, plies.Limit(depth=4), trace=narrator, quiescence=1,
+                    extensions=True, null_move=1, tt=True, ordering=True)
+    said = "\n".join(narrator.lines)
+    assert "Past the depth limit: quiescence search. Standing pat is worth the evaluation" in said
+    assert "Extend " in said
+    assert "pass (null move)" in said and " (pass) " in said

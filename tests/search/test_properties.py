@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -147,38 +146,6 @@ def test_move_ordering_never_changes_the_result(
     expected = plies.minimax(tree, 0, limit)
     got = plies.alphabeta(tree, 0, limit, order=shuffled)
     assert (got.value, got.action) == (expected.value, expected.action)
-
-
-def _ignore(event: plies.TraceEvent) -> None:
-    """A trace callback: asking for a trace runs the readable workers, not the kernels."""
-
-
-@SETTINGS
-@given(
-    st.integers(2, 3).flatmap(lambda k: random_trees(players=k, chance=True)),
-    limits,
-    players,
-    st.sampled_from(["minimax", "alphabeta", "expectiminimax"]),
-)
-def test_kernels_equal_the_readable_workers(
-    tree: RandomTree, limit: plies.Limit | None, p: int, name: str
-) -> None:
-    search = getattr(plies, name)
-    p %= tree.num_players
-    try:
-        fast = search(tree, 0, limit, player=p)
-    except plies.UnsupportedGameError as err:
-        with pytest.raises(plies.UnsupportedGameError, match=str(err)):
-            search(tree, 0, limit, player=p, trace=_ignore)
-        return
-    slow = search(tree, 0, limit, player=p, trace=_ignore)
-    assert (fast.value, fast.action, fast.pv, fast.exact) == (
-        slow.value, slow.action, slow.pv, slow.exact,
-    )
-    fs, ss = fast.stats, slow.stats
-    assert (fs.nodes, fs.leaves, fs.evals, fs.cutoffs, fs.depth) == (
-        ss.nodes, ss.leaves, ss.evals, ss.cutoffs, ss.depth,
-    )
 
 
 @SETTINGS

@@ -9,7 +9,6 @@ refused where they cannot work, and never call a hook they were not asked to.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -19,39 +18,20 @@ from hypothesis import strategies as st
 import plies
 from plies.errors import OptionError
 from plies.games import load
-from plies.search.engine import EXTENSION_REACH, Craft
-from tests.search.randomtree import RandomTree, TreeNode, random_trees
+from plies.search.craft import EXTENSION_REACH, Craft
+from tests.search.randomtree import (
+    RandomTree,
+    SelectiveTree,
+    TreeNode,
+    random_trees,
+    selective_tree,
+)
 
 SETTINGS = settings(
     max_examples=150, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 ENGINE = {"tt": True, "ordering": True, "pvs": True}
-
-
-class SelectiveTree(RandomTree):
-    """A random tree with every selective hook: the first child of a node is noisy, a
-    node whose id is a multiple of 3 is "check" (extended), every move but the first is
-    quiet, and passing is refused (a tree has no pass) but counted."""
-
-    passes = 0
-
-    def noisy_actions(self, state: int) -> Sequence[int]:
-        return range(min(1, len(self.nodes[state].children)))
-
-    def extension(self, state: int, action: int, child: int) -> int:
-        return 1 if child % 3 == 0 else 0
-
-    def is_quiet(self, state: int, action: int) -> bool:
-        return action > 0
-
-    def null_move(self, state: int) -> int | None:
-        self.passes += 1
-        return None
-
-
-def selective_tree(tree: RandomTree) -> SelectiveTree:
-    return SelectiveTree(tree.nodes, tree.num_players, tree.zero_sum)
 
 
 def quiescent_minimax(tree: SelectiveTree, node: int, player: int, q: int) -> float:

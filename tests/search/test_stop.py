@@ -138,8 +138,7 @@ def test_stopped_tells_a_spent_node_budget_from_a_finished_search() -> None:
     assert not plies.alphabeta(ttt, root, plies.Limit(depth=2)).stopped
 
 
-def test_the_readable_worker_honours_the_stop_signal() -> None:
-    """A traced search runs the readable workers (``Searcher.enter``), not a kernel."""
+def test_a_traced_search_honours_the_stop_signal() -> None:
     game = load("connect4")
     stop = threading.Event()
     events = 0

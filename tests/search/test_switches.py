@@ -1,14 +1,13 @@
 """Every engine switch works in plies and in rounds, or is refused: never a silent switch-off.
 
 The engine switches of :func:`plies.alphabeta` run in the one alpha-beta core
-(``plies.search.kernels.alphabeta_kernel``); these properties hold it to plain minimax at
+(``plies.search.alphabeta.core.alphabeta_kernel``); these properties hold it to plain minimax at
 the same depth, in both depth units, on random trees with several moves per turn and 2 or
 3 players, on random games with transpositions and on civ.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import subprocess
@@ -23,17 +22,17 @@ from hypothesis import strategies as st
 
 import plies
 from plies.games import load
-from plies.search.engine import Craft, TranspositionTable, stable_hash
-from tests.search.randomtree import RandomDag, RandomTree, random_dags, random_trees
+from plies.search.craft import Craft, TranspositionTable, stable_hash
+from tests.search.randomtree import (
+    SWITCHES,
+    RandomDag,
+    RandomTree,
+    random_dags,
+    random_trees,
+    switch_names,
+)
 
-COMBOS: list[dict[str, Any]] = [
-    dict(zip(("tt", "ordering", "pvs"), combo, strict=True))
-    for combo in itertools.product([False, True], repeat=3)
-] + [
-    {"tt": True, "ordering": True, "aspiration": 0.5},
-    {"tt": True, "ordering": True, "pvs": True, "bisection": True},
-    {"bisection": True},
-]
+COMBOS = SWITCHES
 SETTINGS = settings(
     max_examples=120, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
@@ -42,8 +41,7 @@ units = st.sampled_from(["ply", "round"])
 depths = st.integers(0, 4)
 
 
-def _name(switches: dict[str, Any]) -> str:
-    return "+".join(k for k, v in switches.items() if v) or "none"
+_name = switch_names
 
 
 @SETTINGS
@@ -119,16 +117,25 @@ def test_untraced_round_search_counts_what_the_traced_one_counts() -> None:
      {"weak": True}, {"mate": True}, {"craft": Craft(tt=True, pvs=True)}],
     ids=lambda s: next(iter(s)),
 )
-def test_a_trace_with_an_engine_switch_is_refused(switches: dict[str, Any]) -> None:
+def test_a_trace_with_an_engine_switch_traces_the_search_that_runs(
+    switches: dict[str, Any],
+) -> None:
     ttt = load("tictactoe")
-    with pytest.raises(plies.OptionError, match="traced search shows the plain algorithm"):
-        plies.alphabeta(ttt, ttt.initial_state(), trace=lambda e: None, **switches)
+    events: list[plies.TraceEvent] = []
+    traced = plies.alphabeta(ttt, ttt.initial_state(), trace=events.append, **switches)
+    fast = plies.alphabeta(ttt, ttt.initial_state(), **switches)
+    assert (traced.value, traced.action, traced.pv) == (fast.value, fast.action, fast.pv)
+    assert traced.stats.nodes == fast.stats.nodes == sum(e.kind == "enter" for e in events)
 
 
-def test_analyze_refuses_a_trace_with_an_engine_switch() -> None:
+def test_analyze_traces_an_engine_search() -> None:
     ttt = load("tictactoe")
-    with pytest.raises(plies.OptionError, match="drop tt"):
-        plies.analyze(ttt, ttt.initial_state(), trace=lambda e: None, tt=True)
+    events: list[plies.TraceEvent] = []
+    traced = plies.analyze(ttt, ttt.initial_state(), trace=events.append, tt=True)
+    fast = plies.analyze(ttt, ttt.initial_state(), tt=True)
+    assert traced.action_values == fast.action_values
+    assert traced.stats.nodes == fast.stats.nodes == sum(e.kind == "enter" for e in events)
+    assert any(e.kind == "table" for e in events)
 
 
 def test_a_trace_with_a_move_order_shows_that_order() -> None:
@@ -248,7 +255,10 @@ def test_a_player_that_does_not_exist_is_an_error_not_a_minimiser(
     switches: dict[str, Any],
 ) -> None:
     game = _Phantom()
-    with pytest.raises(plies.UnsupportedGameError, match=r"player 2, but the players are 0\.\.1"):
+    with pytest.raises(
+        plies.UnsupportedGameError,
+        match=r"to_move returned 2, which is not a player \(players are 0\.\.1\)",
+    ):
         plies.alphabeta(game, 0, **switches)
 
 

@@ -324,3 +324,78 @@ def test_reentered_root_starts_a_fresh_tree() -> None:
     for depth in (1, 1):
         plies.alphabeta(game, game.initial_state(), plies.Limit(depth=depth), trace=recorder)
     assert sum(1 for _ in recorder.finish().walk()) == one_pass
+
+
+# --- engine craft in the picture ----------------------------------------------------------
+
+
+def reversed_order(state: Any, actions: Any) -> list[Any]:
+    return list(reversed(actions))
+
+
+def test_a_re_searched_child_is_drawn_once_with_its_visits() -> None:
+    game = load("aima-5-2")
+    tree = capture(game, game.initial_state(), "alphabeta", order=reversed_order, pvs=True)
+    nodes = by_path(tree)
+    b1 = nodes[("a1", "b1")]
+    assert (b1.visits, b1.value, b1.alpha, b1.beta) == (2, 3.0, -math.inf, 8.0)
+    assert "re-searched" in b1.notes
+    assert nodes[("a1",)].notes == ["moves tried: b3 b2 b1"]
+    assert [c.action for c in nodes[("a1",)].children] == ["b3", "b2", "b1"]
+    assert tree.stats["visits"] == tree.stats["nodes"] == 13  # 11 nodes, 2 re-searches
+    assert tree.stats["drawn"] == 13 and tree.stats["pruned"] == 2
+    assert [n.id for n in tree.nodes()] == list(range(13))  # preorder, no gaps
+    svg = tree.to_svg()
+    assert 'class="node terminal revisited"' in svg and "searched 2\N{MULTIPLICATION SIGN}" in svg
+    again = SearchTree.from_json(tree.to_json())
+    assert by_path(again)[("a1", "b1")].notes == b1.notes
+    assert "searched 2\N{MULTIPLICATION SIGN}" in tree.to_dot()
+
+
+def test_a_node_the_table_settles_is_drawn_as_settled() -> None:
+    game = load("tictactoe")
+    tree = capture(game, game.initial_state(), "alphabeta", plies.Limit(depth=4),
+                   tt=True, ordering=True)
+    plain = plies.alphabeta(game, game.initial_state(), plies.Limit(depth=4), tt=True,
+                            ordering=True)
+    settled = [n for n in tree.nodes() if n.settled_by == "table"]
+    assert settled and all(not n.children and n.value is not None for n in settled)
+    assert all(any(note.startswith("table: ") for note in n.notes) for n in settled)
+    assert (tree.value, tree.stats["nodes"]) == (plain.value, plain.stats.nodes)
+    # Iterative deepening: the picture is the last pass (depth 4), the count is every pass.
+    assert tree.stats["visits"] < tree.stats["nodes"]
+    assert max(n.depth or 0 for n in tree.nodes()) == 4
+    assert 'settled' in tree.to_svg()
+
+
+def test_the_last_root_search_of_mtd_bi_is_drawn() -> None:
+    game = load("nim", piles=(1, 2, 2))
+    tree = capture(game, game.initial_state(), "alphabeta", tt=True, bisection=True)
+    result = plies.alphabeta(game, game.initial_state(), tt=True, bisection=True)
+    assert (tree.value, tree.stats["nodes"]) == (result.value, result.stats.nodes)
+    assert tree.stats["visits"] < tree.stats["nodes"]
+    assert tree.root.notes == ["searched in a window of one ulp each side of 1"]
+
+
+def test_a_null_move_is_a_pass_child() -> None:
+    from tests.search.test_narrate import full_tree
+
+    game = full_tree(6)
+    tree = capture(game, 0, "alphabeta", plies.Limit(depth=4), null_move=1, tt=True,
+                   ordering=True, quiescence=1, extensions=True)
+    passes = [n for n in tree.nodes() if n.action == "(pass)"]
+    assert passes and all(not n.pruned for n in passes)
+    cut = [n for n in tree.nodes() if n.pruned_by and n.pruned_by.startswith("null move")]
+    assert cut
+    SearchTree.from_json(tree.to_json())  # the pass survives a round trip
+    tree.to_svg()
+
+
+def test_star1_prunes_at_chance_nodes_in_the_picture() -> None:
+    pig = load("pig", goal=5, max_turns=2)
+    tree = capture(pig, pig.initial_state(), "expectiminimax", pruning="star2",
+                   max_nodes=20_000)
+    result = plies.expectiminimax(pig, pig.initial_state(), pruning="star2")
+    assert tree.value == result.value
+    stubs = [n for n in tree.nodes() if n.pruned_by and n.pruned_by.startswith("Star1")]
+    assert stubs or any("Star2" in note for n in tree.nodes() for note in n.notes)

@@ -35,6 +35,24 @@ def test_json_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: s
     assert data["stats"]["depth"] == 2
 
 
+def test_the_engine_search_is_drawn(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "engine.json"
+    out = run(capsys, "tree", "tictactoe", "--moves", "5 1", "--depth", "2", "--engine",
+              "-o", str(path))
+    assert out == (
+        f"wrote {path} (json): 38 nodes searched (30 in the search of the root drawn), "
+        "24 pruned; value 0 for X; chosen path 2 7\n"
+    )
+    data = json.loads(path.read_text(encoding="utf-8"))
+    nodes, stack = [], [data["root"]]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        stack.extend(node["children"])
+    assert sum(node["visits"] == 2 for node in nodes) == 4  # PVS re-searches
+    assert any(note.startswith("moves tried: 3") for node in nodes for note in node["notes"])
+
+
 @pytest.mark.parametrize("suffix", [".dot", ".gv"])
 def test_dot_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"tree{suffix}"
@@ -82,10 +100,9 @@ def test_other_commands_keep_their_short_option(capsys: pytest.CaptureFixture[st
     [
         (["-o", "tree.png"], "cannot tell the format of 'tree.png'"),
         (["-o", "tree"], "use one of .svg, .json, .dot, .gv"),
-        # A picture shows one complete plain search: tree does not offer these at all.
+        # A picture shows one complete search: tree does not offer budgets at all.
         (["--time", "1"], "unrecognized arguments: --time 1"),
         (["--nodes", "100"], "unrecognized arguments: --nodes 100"),
-        (["--engine"], "unrecognized arguments: --engine"),
         (["--max-nodes", "0"], "--max-nodes must be at least 1"),
         (["--format", "png"], "invalid choice: 'png'"),
     ],

@@ -1,4 +1,9 @@
-"""``plies trace``: narrate a small search step by step (:class:`plies.search.Narrator`)."""
+"""``plies trace``: narrate a small search step by step (:class:`plies.search.Narrator`).
+
+With ``--engine`` the narration is that of the engine's search: the transposition table,
+the order the moves are tried in, principal variation search's null-window tests and
+their re-searches (and MTD-bi's tests in an exact search).
+"""
 
 from __future__ import annotations
 
@@ -37,7 +42,9 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
     narrator = Narrator(
         game, state, who, echo=echo, limit=args.max_lines, rule=chosen.algorithm.rule
     )
-    say(console, narrator.opening(chosen.name))
+    switches = [k for k, v in chosen.options.items() if k != "threshold" and v is not False]
+    name = f"{chosen.name} with {', '.join(switches)}" if switches else chosen.name
+    say(console, narrator.opening(name))
     # The narration's end stops the search: nobody waits for steps that are not shown.
     result = chosen.run(game, state, trace=narrator, stop=narrator.done)
     if narrator.done.is_set():

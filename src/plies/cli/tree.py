@@ -10,6 +10,8 @@ The format follows the extension of ``-o`` (``.svg``, ``.json``, ``.dot``/``.gv`
 options are those of ``plies solve``, except that ``-o`` names the output here, so game
 options are given with the long ``--option`` only.  A picture shows one complete search:
 a depth limit, not ``--time`` or ``--nodes``, and at most ``--max-nodes`` visited nodes.
+``--engine`` draws the engine's search (table, ordering, PVS): see
+:mod:`plies.viz.capture` for what a picture shows of a node searched twice.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from rich.console import Console
 
 from plies.cli.args import game_of, position_of, real, request_of, say, search_arguments
 from plies.errors import OptionError, SearchLimitError, UsageError
-from plies.policy import number, plan
+from plies.policy import Plan, number, plan
 from plies.viz.capture import DEFAULT_MAX_NODES, SearchTree, TreeTooLargeError, capture
 
 FORMATS = {".svg": "svg", ".json": "json", ".dot": "dot", ".gv": "dot"}
@@ -32,13 +34,14 @@ FORMATS = {".svg": "svg", ".json": "json", ".dot": "dot", ".gv": "dot"}
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
     """Add the ``tree`` sub-command to the ``plies`` argument parser."""
     # Here "-o" names the output, so game options are spelt "--option" only; a picture
-    # shows one complete plain search, so neither budgets nor --engine are offered.
-    base = search_arguments(budgets=False, engine=False, short_option=False)
+    # shows one complete search, so no budgets are offered (--engine is: it is drawn).
+    base = search_arguments(budgets=False, short_option=False)
     p = sub.add_parser(
         "tree", parents=[base],
         help="draw the search tree (SVG, DOT or JSON)",
         description="Draw the tree a search explores: values, alpha-beta windows, the "
-        "chosen path and the pruned branches.",
+        "chosen path and the pruned branches; with --engine, what the transposition table, "
+        "move ordering and principal variation search do to them.",
     )
     p.add_argument(
         "-o", "--output", metavar="FILE",
@@ -54,6 +57,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--threshold", type=real,
         help="bounded minimax: only decide whether this value can be reached",
     )
+
+
+def craft_of(chosen: Plan) -> dict[str, Any]:
+    """The engine switches of a plan (``--engine``), as keywords of the search."""
+    return {k: v for k, v in chosen.options.items() if k != "threshold"}
 
 
 def output_format(path: str | None, given: str | None) -> str:
@@ -96,7 +104,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
         tree = capture(
             game, state, chosen.algorithm.name, request.limit, player=request.player,
             max_nodes=args.max_nodes, tie=request.tie, seed=request.seed,
-            threshold=request.threshold,
+            threshold=request.threshold, **craft_of(chosen),
         )
     except TreeTooLargeError as err:
         raise SearchLimitError(
@@ -111,10 +119,12 @@ def run(console: Console, args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     pruned = int(tree.stats["pruned"])
+    nodes, drawn_pass = int(tree.stats["nodes"]), int(tree.stats["visits"])
     value = vector(tree.values) if tree.values is not None else number(tree.value)
     say(
         console,
-        f"wrote {args.output} ({fmt}): {int(tree.stats['nodes']):,} nodes searched"
+        f"wrote {args.output} ({fmt}): {nodes:,} nodes searched"
+        + (f" ({drawn_pass:,} in the search of the root drawn)" if drawn_pass != nodes else "")
         + (f", {pruned:,} pruned" if pruned else "")
         + f"; value {value} for {tree.player}; chosen path "
         + (" ".join(tree.pv) or "-"),

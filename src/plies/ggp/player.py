@@ -77,7 +77,7 @@ from plies.ggp.strategy import choose_move, profile_game
 from plies.ggp.sync import always_legal, apply_joint, likely_legal, rule_moves
 from plies.ggp.thinker import Choice, Clock, Mode, Profile, Simultaneous, Thinker
 from plies.ggp.uct import choose_method
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 
 log = logging.getLogger("plies.ggp")
 

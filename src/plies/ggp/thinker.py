@@ -30,7 +30,7 @@ from typing import Any, Literal
 from plies.gdl.game import GdlGame
 from plies.gdl.machine import StateMachine
 from plies.gdl.terms import Term
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 from plies.wrappers import GameWrapper
 
 MIN_SEARCH_DEPTH = 1.5

@@ -19,7 +19,7 @@ The algorithms and their capabilities are one table, :data:`ALGORITHMS`
 (:mod:`plies.search.registry`); a request names one of :func:`algorithm_choices`.  The
 command-line arguments every ``plies`` command shares are :mod:`plies.cli.args`.
 (``plies.engine`` is the old name of this package; "engine" now means engine craft, the
-table, ordering and PVS of :mod:`plies.search.engine`.)
+table, ordering and PVS of :mod:`plies.search.craft`.)
 
 >>> from plies.games import load
 >>> from plies.policy import SearchRequest, plan, position

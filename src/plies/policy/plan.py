@@ -17,7 +17,8 @@ The rules of :func:`plan`, in order:
    the same request of a GDL game that alpha-beta would search uses memoised minimax
    (:class:`~plies.search.memo.MemoSolver`, "solver (memo)"): a GDL game is finite by
    its specification and its states repeat, so each is solved once and stored.
-4. Engine craft (``engine=True``; with ``auto`` also any game with ``value_bounds``):
+4. Engine craft (``engine=True``, traced or not; with ``auto`` also any game with
+   ``value_bounds``, when not traced):
    alpha-beta with the transposition table, move ordering and PVS (and bisection, MTD-bi,
    in an exact search); expectiminimax with Star1 pruning.  ``weak`` is an exact
    alpha-beta search that settles win, draw or loss only.
@@ -50,7 +51,7 @@ from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import hook
 from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import StopSignal, Trace
-from plies.search.engine import Craft, TranspositionTable
+from plies.search.craft import Craft, TranspositionTable
 from plies.search.memo import MemoProgress, MemoSolver
 from plies.search.registry import ALGORITHMS, Algorithm, algorithm, auto_algorithm, names
 
@@ -80,10 +81,10 @@ class SearchRequest:
     ``"first"`` or ``"random"`` (seeded by ``seed``).  ``engine``: ask for engine craft.
     ``threshold``: bounded minimax's satisficing threshold.  ``weak``: win/draw/loss only.
     ``all_values``: the value of every root action (:func:`plies.analyze`).
-    ``traced``: the search will report trace events (a trace shows the plain algorithm,
-    so craft is not switched on by ``auto`` and an explicit ``engine`` is refused).
+    ``traced``: the search will report trace events (a trace shows the search that runs,
+    with any engine craft asked for; ``auto`` switches none on by itself for a trace).
     ``craft``: more engine switches for an ``engine`` alpha-beta search, by
-    :class:`~plies.search.engine.Craft` field name, such as the selective ones of
+    :class:`~plies.search.craft.Craft` field name, such as the selective ones of
     :func:`selective_craft` (ignored by an exact search, which has no horizon).
     """
 
@@ -255,8 +256,6 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
         able = ", ".join(names(lambda a: a.traceable))
         raise OptionError(f"{chosen.name} cannot be traced: it reports no trace events; "
                           f"trace one of: {able}")
-    if request.traced and request.engine:
-        raise OptionError("a traced search shows the plain algorithm: drop the engine")
     solver = _solver(game, state, request, chosen)
     if solver is not None:
         return Plan("solver", chosen, f"solver ({solver.backend})", request, solver=solver)
@@ -307,7 +306,7 @@ def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, An
         raise OptionError(
             f"engine switches ({', '.join(request.craft)}) need the engine's alpha-beta"
         )
-    if request.traced or not (request.engine or bounds):
+    if not request.engine and (request.traced or not bounds):
         return {}
     if not chosen.engine:
         able = " or ".join(names(lambda a: bool(a.engine)))

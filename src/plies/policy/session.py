@@ -43,7 +43,7 @@ from plies.policy.plan import Plan, SearchRequest, plan, selective_craft
 from plies.policy.text import number
 from plies.search import Limit, SearchResult
 from plies.search.common import StopSignal
-from plies.search.engine import TranspositionTable
+from plies.search.craft import TranspositionTable
 from plies.search.mate import MateDistance
 
 SINGULAR_MARGIN: Final = 50

@@ -2,8 +2,12 @@
 
 The searches in this package read a game only through :class:`plies.game.GameOps`; they
 never import a concrete game.  Each algorithm is a small subclass of :class:`Searcher`
-that implements ``node_value``; the root (choosing the action, breaking ties, the
-principal variation, iterative deepening under a clock) is written once, here.
+that searches below the root either with a compiled kernel (:meth:`Searcher.compile`:
+minimax, expectiminimax, alpha-beta; see :mod:`plies.search.kernels`) or with its own
+``node_value`` worker built from this class's helpers (bounded minimax, max^n, BRS,
+simultaneous moves); the root (choosing the action, breaking ties, the principal
+variation, iterative deepening under a clock) is written once, here.  Either way a
+trace, when asked for, reports the nodes of the search that runs.
 
 Depth units
 -----------
@@ -37,10 +41,14 @@ import time
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops
+from plies.search.kernels import INF as INF
+from plies.search.kernels import NOBODY as NOBODY
+from plies.search.kernels import Kernel
+from plies.search.kernels import not_a_player as not_a_player
 from plies.search.limits import CHECK_MOST as CHECK_MOST
 from plies.search.limits import NEVER as NEVER
 from plies.search.limits import Limit as Limit
@@ -53,25 +61,9 @@ from plies.search.result import SearchStats as SearchStats
 from plies.search.result import Trace as Trace
 from plies.search.result import TraceEvent as TraceEvent
 
-if TYPE_CHECKING:
-    from plies.search.kernels import Kernel
-
-INF = math.inf
-NOBODY = -9  # "the searching player has not moved yet on this path" (round counting)
-
 T = TypeVar("T")
 Tie = Literal["first", "random"]
 TIE_RULES = ("first", "random")
-
-
-def not_a_player(game: Any, mover: Any) -> UnsupportedGameError:
-    """The error for a ``to_move`` that returned no player, nor CHANCE, nor SIMULTANEOUS."""
-    name = getattr(game, "name", None) or type(game).__name__
-    players = int(game.num_players)
-    return UnsupportedGameError(
-        f"{name}: to_move returned {mover!r}, which is not a player (players are "
-        f"0..{players - 1}) nor CHANCE ({CHANCE}) nor SIMULTANEOUS ({SIMULTANEOUS})"
-    )
 
 
 def check_tie(tie: str) -> None:
@@ -83,8 +75,9 @@ def check_tie(tie: str) -> None:
 class Searcher:
     """Shared state and helpers of one search; algorithms subclass it.
 
-    Subclasses implement :meth:`node_value` (the worker) and may set
-    ``windowed = True`` when ``node_value`` honours an ``(alpha, beta)`` window.
+    Subclasses implement :meth:`compile` (a kernel) or :meth:`node_value` (a worker
+    built from the helpers here), and set ``windowed = True`` when the worker honours an
+    ``(alpha, beta)`` window.
     """
 
     game: Any
@@ -118,7 +111,6 @@ class Searcher:
     simultaneous_ok: ClassVar[bool] = False
     max_players: ClassVar[int | None] = None
     windowed: ClassVar[bool] = False
-    kernel_rounds: ClassVar[bool] = False  # the compiled kernel also counts unit="round"
     algorithm: ClassVar[str] = "search"
 
     def __post_init__(self) -> None:
@@ -288,12 +280,15 @@ class Searcher:
         beta: float | None = None,
         pruned: Sequence[Any] = (),
         values: tuple[float, ...] | None = None,
+        *,
+        path: Sequence[Any] | None = None,
     ) -> None:
+        """Report an event about the node at :attr:`path` (or ``path``) to the trace."""
         assert self.trace is not None
         self.trace(
             TraceEvent(
-                kind, tuple(self.path), depth, mover, state, value, alpha, beta,
-                tuple(pruned), values,
+                kind, tuple(self.path if path is None else path), depth, mover, state, value,
+                alpha, beta, tuple(pruned), values,
             )
         )
 
@@ -314,7 +309,8 @@ class Searcher:
         return None if self.budget_nodes is None else self.budget_nodes - 1
 
     def compile(self) -> Kernel | None:
-        """A fast untraced worker equivalent to :meth:`node_value`, or None (see kernels)."""
+        """The algorithm's kernel for this search (with :attr:`trace`), or None when the
+        algorithm searches with :meth:`node_value` (see :mod:`plies.search.kernels`)."""
         return None
 
     def child_value(
@@ -325,8 +321,17 @@ class Searcher:
         kernel = self.kernel
         if kernel is not None:
             child = self.ops.result(state, action)
+            self.step_into(ply, action)
             return kernel.worker(child, kernel.entry_depth(depth, last), ply + 1, alpha, beta)
         return self.descend(state, action, self.node_value, depth, last, ply + 1, alpha, beta)
+
+    def step_into(self, ply: int, action: Any) -> None:
+        """Before the kernel searches a child of the node at ``ply`` (the root): the
+        trace's path to it goes through ``action``."""
+        if self.trace is not None and self.kernel is not None:
+            path = self.kernel.path
+            del path[ply:]
+            path.append(action)
 
     def line(self, ply: int) -> list[Any]:
         """The principal variation found below the node last searched at ``ply``."""
@@ -355,10 +360,10 @@ class Searcher:
     ) -> tuple[float, Any, list[Any], dict[Any, float] | None]:
         """Search the root: ``(value, action, pv, action_values)`` (see :meth:`search_root`).
 
-        Untraced searches in plies run the algorithm's compiled kernel below the root.
+        Below the root the algorithm's kernel runs (:meth:`compile`), or its
+        :meth:`node_value`.
         """
-        if self.trace is None and (not self.rounds or self.kernel_rounds):
-            self.kernel = self.compile()
+        self.kernel = self.compile()
         try:
             return self.search_root(state, tie=tie, rng=rng, all_values=all_values)
         finally:
@@ -390,7 +395,7 @@ class Searcher:
         With ``all_values`` every child gets the full window (``analyze``).
 
         ``root_window`` ``(a, b)`` narrows every child's window (aspiration and
-        bisection, see :class:`~plies.search.alphabeta.EngineSearcher`): a root value
+        bisection, see :class:`~plies.search.alphabeta.CraftSearcher`): a root value
         ``<= a`` or ``>= b`` is then only a bound, and the root stops at the first
         child that reaches ``b`` (or ``a`` at a min root).
         """
@@ -411,7 +416,7 @@ class Searcher:
             return leaf, None, [], {} if all_values else None
         self.check_mover(mover)
         if self.trace is not None:
-            window = (-INF, INF) if self.windowed else (None, None)
+            window = self.root_window if self.windowed else (None, None)
             self.emit("expand", state, depth, mover, alpha=window[0], beta=window[1])
         maximizing = mover == self.player
         sign = 1.0 if maximizing else -1.0

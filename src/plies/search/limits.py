@@ -1,8 +1,8 @@
 """Limits of a search and how it is stopped: depth, clock, node budget, stop signal.
 
 :class:`Limit` says how far a search may go.  :class:`StopSignal` is how another thread
-stops it.  :func:`budget_check` is the one cadence at which every search, readable worker
-or compiled kernel, looks at its clock, node budget and stop signal.
+stops it.  :func:`budget_check` is the one cadence at which every search, a kernel or a
+``node_value`` worker, looks at its clock, node budget and stop signal.
 """
 
 from __future__ import annotations

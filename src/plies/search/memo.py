@@ -1,6 +1,6 @@
 """Memoised minimax: the exact value of a finite game whose states repeat, each state once.
 
-Alpha-beta with a transposition table (:mod:`plies.search.engine`) is made for trees too
+Alpha-beta with a transposition table (:mod:`plies.search.craft`) is made for trees too
 large to store: its table has a fixed number of slots, one bound per slot, and an entry
 is replaced when another state lands in its slot.  A mid-size game (a few hundred
 thousand to a few million reachable states, as in the General Game Playing course's

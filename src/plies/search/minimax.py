@@ -1,10 +1,15 @@
-"""Minimax, as the textbook writes it: the oracle every faster search is tested against.
+"""Minimax and expectiminimax: every node of the (depth-limited) tree, searched in one kernel.
 
 N-player **paranoid** minimax: the searching player maximises its own utility and every
 other player is assumed to minimise it.  With two zero-sum players this is ordinary
 minimax.  A player may move several times in a row (several moves per turn): its nodes
 are stacked max layers, never a sign flip.  The same worker averages chance nodes by
 probability, which makes it AIMA's EXPECTIMINIMAX (:func:`plies.expectiminimax`).
+
+One implementation, :func:`minimax_kernel`, runs every search, traced or not; the
+textbook recursion it is tested against is :func:`plies.textbook.minimax`.
+``expectiminimax(pruning=...)`` runs the alpha-beta core with Star1/Star2 instead
+(:mod:`plies.search.alphabeta.chance`).
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from plies.errors import OptionError
-from plies.game import CHANCE, Game, game_ops
+from plies.game import CHANCE, Game, GameOps, game_ops
+from plies.search.alphabeta.context import Switches
+from plies.search.alphabeta.core import alphabeta_kernel
 from plies.search.common import (
-    INF,
     Limit,
     Searcher,
     SearchResult,
@@ -24,7 +30,145 @@ from plies.search.common import (
     Trace,
     search_with,
 )
-from plies.search.kernels import Kernel, alphabeta_kernel, minimax_kernel
+from plies.search.kernels import (
+    INF,
+    NEVER,
+    ROUND,
+    Emitter,
+    Kernel,
+    Line,
+    no_actions,
+    publish,
+    refuse_node,
+    rounds_depth,
+)
+from plies.search.limits import budget_check
+
+
+def minimax_kernel(
+    ops: GameOps,
+    player: int,
+    max_depth: int | None,
+    *,
+    chance: bool,
+    algorithm: str,
+    rounds: bool = False,
+    deadline: float | None = None,
+    budget: int | None = None,
+    stop: StopSignal | None = None,
+    game: Any = None,
+    trace: Trace | None = None,
+) -> Kernel:
+    """Paranoid minimax (expectiminimax when ``chance``) as a closure; window ignored.
+
+    The worker's value is the paranoid minimax value of the node for ``player``: the
+    utility at a terminal, ``evaluate`` at the depth limit, the largest child value at
+    ``player``'s nodes, the smallest at every other player's, the probability-weighted
+    mean at chance nodes.  A chance node that stands for a player (``ops.chance_player``)
+    is one ply deeper for its children, a true chance event is not; with ``rounds`` the
+    depth counts rounds (:meth:`Kernel.entry_depth`).  A mover that is no player, and a
+    node this algorithm cannot search, raise :class:`UnsupportedGameError` (``game``
+    names the game in the message).  ``trace`` gets the plain algorithm's events.
+    """
+    kernel = Kernel(player=player, rounds=rounds)
+    to_move, actions, result = ops.to_move, ops.actions, ops.result
+    is_terminal, utility, evaluate = ops.is_terminal, ops.utility, ops.evaluate
+    chance_outcomes, chance_player = ops.chance_outcomes, ops.chance_player
+    players = ops.num_players
+    named = ops if game is None else game
+    horizon = NEVER if max_depth is None else max_depth * (ROUND if rounds else 1)
+    cutoff = -1 if rounds else horizon  # with rounds every node takes the second test
+    step = 0 if rounds else 1
+    lines: list[Line] = [None] * 64
+    nodes = leaves = evals = deepest = 0
+    next_check, check = budget_check(deadline, budget, stop)
+
+    node_depth = rounds_depth(ops, player) if rounds else _same
+    emit = None if trace is None else Emitter(
+        trace, kernel.path, to_move, node_depth, rounds
+    )
+
+    def value(state: Any, depth: int, ply: int, alpha: float, beta: float) -> float:
+        nonlocal nodes, leaves, evals, deepest, next_check, lines
+        nodes += 1
+        if nodes >= next_check:
+            next_check = check(nodes)
+        if is_terminal(state):
+            leaves += 1
+            if ply > deepest:
+                deepest = ply
+            lines[ply] = None
+            if emit is None:
+                return utility(state, player)
+            u = utility(state, player)
+            emit.arrive("terminal", state, ply, depth, u, window=False)
+            return u
+        if depth >= cutoff and (not rounds or (depth := node_depth(depth, state)) >= horizon):
+            leaves += 1
+            evals += 1
+            kernel.heuristic = True
+            if ply > deepest:
+                deepest = ply
+            lines[ply] = None
+            if emit is None:
+                return evaluate(state, player)
+            e = evaluate(state, player)
+            emit.arrive("cutoff", state, ply, depth, e, window=False)
+            return e
+        if ply + 2 >= len(lines):
+            lines.extend([None] * len(lines))
+        mover = to_move(state)
+        child = ply + 1
+        line: Line = None
+        if mover == player:
+            best = -INF
+            for action in actions(state) if emit is None else expand(state, ply, depth, mover):
+                v = value(result(state, action), depth + step, child, alpha, beta)
+                if v > best:
+                    best, line = v, (action, lines[child])
+            if line is None:
+                raise no_actions(state)
+        elif 0 <= mover < players:
+            best = INF
+            for action in actions(state) if emit is None else expand(state, ply, depth, mover):
+                v = value(result(state, action), depth + step, child, alpha, beta)
+                if v < best:
+                    best, line = v, (action, lines[child])
+            if line is None:
+                raise no_actions(state)
+        elif mover == CHANCE and chance:
+            best = 0.0
+            # A die roll is part of the move that caused it; a player modelled as chance
+            # moves (in rounds its node's depth already counted it).
+            below = depth if rounds or chance_player(state) is None else depth + 1
+            outcomes = chance_outcomes(state)
+            if emit is not None:
+                emit.arrive("expand", state, ply, depth, window=False, settled=True)
+                outcomes = emit.outcomes(outcomes, ply)  # type: ignore[assignment]
+            for outcome, p in outcomes:
+                best += p * value(result(state, outcome), below, child, alpha, beta)
+        else:
+            raise refuse_node(algorithm, named, mover)
+        lines[ply] = line
+        if emit is not None:
+            emit("backup", state, ply, depth, mover, best)
+        return best
+
+    def expand(state: Any, ply: int, depth: int, mover: int) -> Any:
+        """A traced node's moves: report the expansion, follow the path."""
+        assert emit is not None
+        emit.arrive("expand", state, ply, depth, window=False, settled=True)
+        return emit.follow(actions(state), ply, state, depth, mover)
+
+    def finish() -> None:
+        kernel.stats.nodes, kernel.stats.leaves, kernel.stats.evals = nodes, leaves, evals
+        kernel.max_ply, kernel.lines = deepest, lines
+
+    return publish(kernel, value, finish)
+
+
+def _same(depth: int, state: Any) -> int:
+    return depth
 
 
 class MinimaxSearcher(Searcher):
@@ -32,39 +176,11 @@ class MinimaxSearcher(Searcher):
 
     algorithm = "minimax"
 
-    def node_value(
-        self, state: Any, depth: int, last: int, ply: int, alpha: float, beta: float
-    ) -> float:
-        """The paranoid minimax value of ``state`` for ``self.player`` (window ignored)."""
-        mover, depth, value = self.arrive(state, depth, last, ply)
-        if value is not None:
-            return value
-        actor = self.actor(state, mover)
-        last = self.next_last(actor, last)
-        if mover == CHANCE:
-            value = 0.0
-            child_depth = depth + self.step(actor)  # dice do not count, a modelled player does
-            for outcome, p in self.ops.chance_outcomes(state):
-                value += p * self.child_value(state, outcome, child_depth, last, ply)
-            self.pv[ply] = []
-        else:
-            maximizing = mover == self.player
-            value = -INF if maximizing else INF
-            child_depth = depth + self.ply_step
-            for action in self.legal(state):
-                v = self.child_value(state, action, child_depth, last, ply)
-                if v > value if maximizing else v < value:
-                    value = v
-                    self.pv[ply] = [action, *self.pv[ply + 1]]
-        if self.trace is not None:
-            self.emit("backup", state, depth, mover, value)
-        return value
-
     def compile(self) -> Kernel:
         return minimax_kernel(
             self.ops, self.player, self.max_depth, chance=self.chance_ok,
-            algorithm=self.algorithm, deadline=self.deadline, budget=self.kernel_budget(),
-            stop=self.stop, game=self.game,
+            algorithm=self.algorithm, rounds=self.rounds, deadline=self.deadline,
+            budget=self.kernel_budget(), stop=self.stop, game=self.game, trace=self.trace,
         )
 
 
@@ -81,8 +197,9 @@ class Star1Searcher(ExpectiminimaxSearcher):
 
     def compile(self) -> Kernel:
         return alphabeta_kernel(
-            self.ops, self.player, self.max_depth, star1=True, star2=self.star2,
-            deadline=self.deadline, budget=self.kernel_budget(), stop=self.stop,
+            self.ops, self.player, self.max_depth, Switches(star1=True, star2=self.star2),
+            rounds=self.rounds, deadline=self.deadline, budget=self.kernel_budget(),
+            stop=self.stop, game=self.game, trace=self.trace,
         )
 
 
@@ -163,8 +280,8 @@ def expectiminimax(
     nodes and Ballard's Star1 at chance nodes (it needs a finite ``game.utility_range``,
     which every utility and evaluation must respect): the same value and action, fewer
     nodes.  ``pruning="star2"`` adds Star2's probing (see
-    :func:`plies.search.kernels.alphabeta_kernel`).  A traced search shows the unpruned
-    tree.
+    :func:`plies.search.alphabeta.core.alphabeta_kernel`).  A traced search shows the
+    pruning it does.
     """
     cls: type[Searcher] = ExpectiminimaxSearcher
     if pruning not in (False, True, "star1", "star2"):

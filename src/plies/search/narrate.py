@@ -5,6 +5,11 @@ the events into sentences ("Go to MAX. Terminal and cutoff tests not met. MAX is
 moving (1 < 3)."), indented by the depth of the node in the tree.  It only formats text;
 printing is the caller's business.
 
+Every event kind is narrated (:class:`~plies.search.result.TraceEvent`): the plain
+algorithm's steps, and what the engine craft does (a table that settles a node or narrows
+its window, the order the moves are tried in, a null-window test searched again, a null
+move, an extension, a reduction, a quiescence stand-pat, a Star2 probe, a root window).
+
 The narration follows the search's decision rule (:data:`RULES`), which each algorithm
 declares in the registry (:attr:`plies.search.registry.Algorithm.rule`):
 
@@ -25,11 +30,11 @@ from typing import Any, Final
 
 from plies.errors import OptionError
 from plies.game import CHANCE, SIMULTANEOUS, format_action
-from plies.search.common import SearchResult, TraceEvent
 from plies.search.registry import ALGORITHMS, RULES, algorithm, names
+from plies.search.result import NULL_MOVE, SearchResult, TraceEvent, step_state, step_text
 from plies.wrappers import OpponentsAsChance
 
-__all__ = ["NOISE", "RULES", "Narrator", "format_number", "narration_rule"]
+__all__ = ["NOISE", "RULES", "Narrator", "format_number", "narration_rule", "window_text"]
 
 def narration_rule(rule_or_algorithm: str) -> str:
     """The decision rule (one of :data:`RULES`) named by ``rule_or_algorithm``: a rule
@@ -78,6 +83,17 @@ def format_number(value: float | None) -> str:
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
     return f"{value:.4g}"
+
+
+def window_text(alpha: float | None, beta: float | None) -> str:
+    """A window as the narration writes it: ``alpha=3, beta=+inf``, or a null window."""
+    if alpha is not None and beta is not None:
+        above = math.nextafter(alpha, math.inf)
+        if beta == above:
+            return f"a null window at {format_number(alpha)}"
+        if beta == math.nextafter(above, math.inf):
+            return f"a window of one ulp each side of {format_number(above)}"
+    return f"alpha={format_number(alpha)}, beta={format_number(beta)}"
 
 
 def _vector(values: tuple[float, ...]) -> str:
@@ -129,6 +145,8 @@ class Narrator:
         self.done = threading.Event()
         """Set once the line limit cut the narration: nothing more will be said."""
         self._entered: TraceEvent | None = None
+        self._roots = 0  # searches of the root so far
+        self._announced = False  # the last line announced the next search of the root
         self._progress = getattr(game, "turn_progress", None)
 
     @property
@@ -184,6 +202,8 @@ class Narrator:
             )
         if event.kind == "enter":  # said together with the tests that follow it
             self._entered = event
+            if not event.path:
+                self._roots += 1
             return
         if self.limit is not None and len(self.lines) >= self.limit:
             self._entered = None
@@ -193,7 +213,10 @@ class Narrator:
         text = self.sentence(event)
         if self._entered is not None:
             text = f"{self.arrival(self._entered, event.kind)} {text}"
+            if not self._entered.path and self._roots > 1 and not self._announced:
+                text = f"Search the root again, one ply deeper (iterative deepening). {text}"
             self._entered = None
+        self._announced = event.kind in ("window", "research") and not event.path
         line = "  " * len(event.path) + text
         self.lines.append(line)
         if self.echo is not None:
@@ -206,15 +229,15 @@ class Narrator:
         moves: list[str] = []
         state = self.root
         for action in event.path:
-            moves.append(format_action(self.game, state, action))
-            state = self.game.result(state, action)
+            moves.append(step_text(self.game, state, action))
+            state = step_state(self.game, state, action)
         return " ".join(moves)
 
     def arrival(self, e: TraceEvent, then: str) -> str:
         """The sentence for entering a node; leaves are not called MAX or MIN."""
         window = ""
         if e.alpha is not None and e.beta is not None:
-            window = f", alpha={format_number(e.alpha)}, beta={format_number(e.beta)}"
+            window = f", {window_text(e.alpha, e.beta)}"
         if then == "terminal":
             return f"Go to leaf {self.where(e)} (depth {e.depth}{window})."
         return f"Go to {self.role(e.mover)} at {self.where(e)} (depth {e.depth}{window})."
@@ -236,17 +259,82 @@ class Narrator:
         if e.kind == "backup":
             return self._backup(e)
         if e.kind == "prune":
-            skipped = ", ".join(self._action(e, a) for a in e.pruned)
-            why = (
-                f"alpha={format_number(e.alpha)} >= beta={format_number(e.beta)}"
-                if e.alpha is not None and e.beta is not None
-                else f"{format_number(e.value)} cannot be improved on"
+            return self._prune(e)
+        return self._craft(e)
+
+    def _prune(self, e: TraceEvent) -> str:
+        skipped = ", ".join(self._action(e, a) for a in e.pruned)
+        if e.action is NULL_MOVE:
+            side = f">= beta={format_number(e.beta)}" if e.mover == self.player else (
+                f"<= alpha={format_number(e.alpha)}"
             )
-            return f"Prune {skipped}: {why}."
+            return f"Prune {skipped}: even passing keeps the value {side} (null move)."
+        if e.mover == CHANCE and e.alpha is not None and e.beta is not None:
+            return (
+                f"Prune {skipped}: whatever they are worth, the average stays outside "
+                f"alpha={format_number(e.alpha)}, beta={format_number(e.beta)} "
+                f"(Star1: {format_number(e.value)} is a bound)."
+            )
+        why = (
+            f"alpha={format_number(e.alpha)} >= beta={format_number(e.beta)}"
+            if e.alpha is not None and e.beta is not None
+            else f"{format_number(e.value)} cannot be improved on"
+        )
+        return f"Prune {skipped}: {why}."
+
+    def _craft(self, e: TraceEvent) -> str:
+        """The sentence for what the engine craft does at a node (see TraceEvent)."""
+        v, window = format_number(e.value), window_text(e.alpha, e.beta)
+        action = None if e.action is None else self._action(e, e.action)
+        if e.kind == "order":
+            moves = ", ".join(self._action(e, a) for a in e.moves)
+            if action is not None and len(e.moves) == 1:
+                return (f"Try the table's move {action} first; the others are ordered only "
+                        "if it does not cut off.")
+            first = " (the table's move first)" if action is not None else ""
+            return f"Try the moves in the order {moves}{first}."
+        if e.kind == "table":
+            if e.alpha is not None and e.beta is not None and e.alpha >= e.beta:
+                return f"The table holds {v} for this position, searched as deep: no search."
+            return f"The table holds {v} (a bound) for this position: now {window}."
+        if e.kind == "bounds":
+            if e.value is not None:
+                return f"The game's bounds on the value settle it at {v}: no search."
+            return f"The game's bounds on the value narrow the window: {window}."
+        if e.kind == "research":
+            if action is None:
+                return (f"The value {v} fell outside the window: search the root again "
+                        f"with {window}.")
+            return f"{action} returned {v}, which may be better: search it again with {window}."
+        if e.kind == "reduce":
+            plies = "ply" if e.value == 1 else "plies"
+            return (f"Late quiet move {action}: first search it {v} {plies} shallower with "
+                    f"{window}.")
+        if e.kind == "extend":
+            return f"Extend {action}: search it one ply deeper."
+        if e.kind == "singular":
+            return (f"Singular test of the table's move {action}: search the others shallower; "
+                    f"does any reach {v}?")
+        if e.kind == "null":
+            edge = "beta" if e.mover == self.player else "alpha"
+            return (f"The evaluation {v} already reaches {edge}: pass (null move) and search "
+                    f"shallower with {window}.")
+        if e.kind == "stand":
+            return (f"Past the depth limit: quiescence search. Standing pat is worth the "
+                    f"evaluation {v}.")
+        if e.kind == "probe":
+            return f"Star2 probe: search only its first move, for a lower bound: does it reach {v}?"
+        if e.kind == "window":
+            where = "the root" if not e.path else self.where(e)
+            if e.alpha is not None and e.beta == math.nextafter(e.alpha, math.inf):
+                return f"Test {where}: is its value above {v}? Search it with {window}."
+            return f"Search {where} in {window}." if "ulp" in window else (
+                f"Search {where} in a window around {v}: {window}."
+            )
         return ""
 
     def _action(self, e: TraceEvent, action: Any) -> str:
-        return format_action(self.game, e.state, action)
+        return step_text(self.game, e.state, action)
 
     def _backup(self, e: TraceEvent) -> str:
         role = self.role(e.mover)

@@ -88,7 +88,7 @@ from plies.errors import OptionError, UnsupportedGameError
 from plies.game import Game, game_ops
 from plies.search import Limit, SearchResult, SearchStats, alphabeta, analyze
 from plies.search.common import check_tie, resolve_player
-from plies.search.engine import Craft, TranspositionTable
+from plies.search.craft import Craft, TranspositionTable
 
 SPLIT_PLIES = 4
 """How many plies of the principal variation are split by default (0: the root only)."""
@@ -374,7 +374,7 @@ def parallel_alphabeta(
 
     ``engine_options`` (``order``, ``tt``, ``ordering``, ``pvs``, ...) are
     :func:`plies.alphabeta`'s and apply to every task, as does ``craft`` (the same
-    switches as one :class:`~plies.search.engine.Craft`); a transposition table object
+    switches as one :class:`~plies.search.craft.Craft`); a transposition table object
     given as ``tt`` is copied to the processes, not filled.  ``split_plies`` is how many
     plies of the principal variation are split (0: the root only; ``unit="round"``
     splits the root only).

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from plies.game import Game, GameOps, game_ops
-from plies.search.common import INF
-from plies.search.kernels import Kernel, alphabeta_kernel
+from plies.search.alphabeta.core import alphabeta_kernel
+from plies.search.kernels import INF, Kernel
 from plies.wrappers import GameWrapper
 
 S = TypeVar("S")
@@ -32,7 +32,7 @@ class Quiescent(GameWrapper[S, A]):
     keep their static evaluation.  Everything else is ``game``'s.  ``nodes`` counts the
     quiescence nodes searched so far (statistics).
 
-    The search is plies' one alpha-beta core (:func:`~plies.search.kernels.alphabeta_kernel`)
+    The search is plies' one alpha-beta core (:func:`~plies.search.alphabeta.core.alphabeta_kernel`)
     run on :class:`StandPatGame`, where standing pat is a move like the noisy ones.
     """
 

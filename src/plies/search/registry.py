@@ -69,13 +69,13 @@ from plies.errors import AlgorithmDefinitionError, OptionError, UnsupportedGameE
 from plies.game import CHANCE, SIMULTANEOUS
 from plies.plugins import PluginError, Registry
 from plies.search.common import Searcher, SearchResult
-from plies.search.engine import Craft
+from plies.search.craft import Craft
 
 Search = Callable[..., SearchResult]
 
 ENGINE_SWITCHES: Final = tuple(f.name for f in fields(Craft) if f.name != "order")
 """The engine-craft switches of :func:`plies.alphabeta` (see its docstring): the fields
-of :class:`~plies.search.engine.Craft`."""
+of :class:`~plies.search.craft.Craft`."""
 
 RULES: Final = ("paranoid", "maxn")
 """The decision rules a search follows, as narration and tree pictures tell them:

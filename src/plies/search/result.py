@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
+
+from plies.game import format_action
 
 
 @dataclass(slots=True)
@@ -100,20 +102,120 @@ class SearchResult:
         return html
 
 
+EVENT_KINDS: Final = (
+    "enter", "terminal", "cutoff", "expand", "backup", "prune",
+    "order", "table", "bounds", "research", "reduce", "extend", "singular", "null", "stand",
+    "probe", "window",
+)
+"""Every kind of :class:`TraceEvent`, the plain algorithm's first, then the engine craft's."""
+
+EventKind = Literal[
+    "enter", "terminal", "cutoff", "expand", "backup", "prune",
+    "order", "table", "bounds", "research", "reduce", "extend", "singular", "null", "stand",
+    "probe", "window",
+]
+
+
+class NullMove:
+    """The action of a null move in a trace's ``path``: the mover passes (see ``null``).
+
+    Only traces carry it; a game never sees it as an action (the search reaches the
+    position through the game's ``null_move`` hook).
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NULL_MOVE"
+
+    def __reduce__(self) -> str:
+        return "NULL_MOVE"  # one object, also after a copy or a pickle
+
+
+NULL_MOVE: Final = NullMove()
+"""The one :class:`NullMove`."""
+
+
+def step_text(game: Any, state: Any, action: Any) -> str:
+    """An action of a trace's path as the game writes it (a null move: ``"(pass)"``)."""
+    if action is NULL_MOVE:
+        return "(pass)"
+    return format_action(game, state, action)
+
+
+def step_state(game: Any, state: Any, action: Any) -> Any:
+    """The state an action of a trace's path leads to (a null move: the game's
+    ``null_move`` hook)."""
+    if action is NULL_MOVE:
+        return game.null_move(state)
+    return game.result(state, action)
+
+
 @dataclass(frozen=True, slots=True)
 class TraceEvent:
     """One step of a search, for narrators and tree pictures.
 
-    ``kind`` is one of:
+    ``path`` is the actions from the root to the node the event is about (a null move
+    is :data:`NULL_MOVE`); ``depth`` counts in the limit's unit; ``mover`` is the node's
+    mover; ``state`` its state; ``alpha``/``beta`` the window (None when the algorithm
+    has none); ``values`` a max^n node's utility vector.
+
+    The plain algorithm's kinds, which every traced search reports:
     ``"enter"`` (a node is entered), ``"terminal"`` (terminal test met; ``value`` is
     the utility), ``"cutoff"`` (cutoff test met; ``value`` is the evaluation),
     ``"expand"`` (both tests failed; children follow), ``"backup"`` (the node's value
     is final and goes up), ``"prune"`` (the remaining children ``pruned`` are skipped
-    because ``alpha >= beta`` or a bound was reached).
-    ``path`` is the actions from the root; ``depth`` counts in the limit's unit.
+    because ``alpha >= beta`` or a bound was reached; ``action`` is :data:`NULL_MOVE`
+    when a null move's search caused it).  Every ``enter`` is closed by one
+    ``terminal``, ``cutoff`` or ``backup`` of the same node, with the events of its
+    children in between, and a search reports one ``enter`` per node it counts (one
+    fewer when a budget or a stop signal ended it: the node at which it stopped is
+    counted, not entered).
+
+    What the engine craft of :func:`plies.alphabeta` does, and pruning at chance nodes,
+    at the node of ``path`` (between its ``enter`` and the event that closes it):
+
+    - ``"order"``: the moves will be tried in the order ``moves`` (``action``: the
+      transposition table's move, when it comes first; the others are then ordered only
+      if it does not cut off, and a second ``"order"`` gives them all).
+    - ``"table"``: the transposition table holds ``value`` for this position at this
+      depth; the window becomes ``(alpha, beta)``.  When ``alpha >= beta`` the node is
+      settled without a search and its ``"backup"`` follows at once.
+    - ``"bounds"``: the game's ``value_bounds`` narrow the window to ``(alpha, beta)``,
+      or settle the node at ``value`` (its ``"backup"`` follows).
+    - ``"research"``: the child ``action`` is searched again with ``(alpha, beta)``: its
+      null-window (or reduced) search returned ``value``, which may beat the best so far
+      (principal variation search, late-move reductions, a chance node's rounding).
+      At the root, ``action`` None: the root is searched again with the full window
+      after an aspiration window failed with ``value``.
+    - ``"reduce"``: the late quiet move ``action`` is first searched ``value`` plies
+      shallower with the null window ``(alpha, beta)`` (late-move reductions).
+    - ``"extend"``: the child ``action`` is searched one ply deeper (the game's
+      ``extension`` hook, or a singular move).
+    - ``"singular"``: the singular-extension test: every move but the table's move
+      ``action`` is searched at reduced depth against ``value`` (the table's value
+      minus the margin for the searching player); if none reaches it, an ``"extend"``
+      of ``action`` follows.
+    - ``"null"``: null-move pruning: the static evaluation ``value`` already reaches the
+      window, so the mover passes and the position is searched shallower with the null
+      window ``(alpha, beta)`` (the child at ``path + (NULL_MOVE,)``).  If that still
+      fails high (low), a ``"prune"`` of every move (``action`` :data:`NULL_MOVE`) follows.
+    - ``"stand"``: quiescence search past the depth limit: standing pat is worth the
+      static evaluation ``value``; noisy moves may follow.
+    - ``"probe"``: Star2 probes this node below a chance node: only its first move is
+      searched, for a lower bound (its ``"backup"`` gives it); the full search of the
+      node, if it comes, visits it again.
+    - ``"window"``: before a search of the root (``path`` empty) with a narrowed window
+      ``(alpha, beta)``: an aspiration window around ``value`` (the last iteration's
+      value), or an MTD-bi test "is the value above ``value``?".
+
+    A node can be visited more than once in one search: a principal variation search
+    re-searches a child, Star2 probes a node before searching it, the singular test
+    searches moves the move loop searches again, and each MTD-bi test or iteration of
+    iterative deepening searches the root again.
     """
 
-    kind: Literal["enter", "terminal", "cutoff", "expand", "backup", "prune"]
+    kind: EventKind
     path: tuple[Any, ...]
     depth: int
     mover: int
@@ -123,6 +225,8 @@ class TraceEvent:
     beta: float | None = None
     pruned: tuple[Any, ...] = ()
     values: tuple[float, ...] | None = None
+    action: Any = None
+    moves: tuple[Any, ...] = ()
 
 
 Trace = Callable[[TraceEvent], None]

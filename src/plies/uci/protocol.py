@@ -42,7 +42,7 @@ from plies.games.chess import STARTING_FEN, Chess, ChessState
 from plies.policy import QUIESCENCE, SearchRequest, plan, selective_craft
 from plies.policy.session import SINGULAR_MARGIN, mate_moves
 from plies.search import Limit, SearchResult
-from plies.search.engine import ENTRY_BYTES, MAX_TABLE_SLOTS, TranspositionTable
+from plies.search.craft import ENTRY_BYTES, MAX_TABLE_SLOTS, TranspositionTable
 from plies.search.mate import MateDistance
 from plies.uci.clock import Go, parse_go, table_slots, think_time
 

@@ -8,6 +8,21 @@ marked.  The resulting :class:`~plies.viz.tree.SearchTree` (made of
 :class:`~plies.viz.model.TreeNode` objects) exports to JSON (:mod:`plies.viz.tree`),
 Graphviz DOT (:mod:`plies.viz.dot`) and a self-contained SVG (:mod:`plies.viz.svg`).
 
+With engine craft (``capture(..., tt=True, ordering=True, pvs=True)``) the picture shows
+what the craft did: a node the transposition table (or the game's bounds) settled without
+a search, a child searched again after a null-window test, a reduced or an extended move,
+a null move (the child ``(pass)``), quiescence's stand-pat, a Star2 probe, the order the
+moves were tried in (each node's :attr:`~plies.viz.model.TreeNode.notes`).
+
+What the picture shows of a search that visits a node more than once: the **last search
+of the root** (the last iteration of iterative deepening, the last window of an aspiration
+search, the final search of MTD-bi that names the move), and in it **each node's last
+visit**, where the value the parent used was computed.  ``TreeNode.visits`` counts the
+visits (a principal variation search's null-window test and its re-search are two), and
+the children appear in the order of their last visits.  ``stats["nodes"]`` is the whole
+search's count (every pass, every visit), ``stats["visits"]`` the visits of the pictured
+pass, ``stats["drawn"]`` the nodes drawn (pruned stubs included).
+
 >>> from plies.games import load
 >>> game = load("aima-5-2")
 >>> tree = capture(game, game.initial_state(), "alphabeta")
@@ -26,9 +41,10 @@ from plies.errors import OptionError, SearchLimitError
 from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
-from plies.search.narrate import format_number
+from plies.search.narrate import format_number, window_text
 from plies.search.registry import algorithm as registered
 from plies.search.registry import names as algorithm_names
+from plies.search.result import NULL_MOVE, step_state, step_text
 from plies.viz.model import KINDS, TreeNode
 from plies.viz.tree import SearchTree
 
@@ -98,6 +114,7 @@ def capture(
     seed: int | None = None,
     threshold: float | None = None,
     all_values: bool = False,
+    **craft: Any,
 ) -> SearchTree:
     """Run ``algorithm`` from ``state`` with a trace and return the tree it explored.
 
@@ -107,6 +124,9 @@ def capture(
     defaults to the player to move); ``threshold`` is bounded minimax's satisficing
     threshold.  With ``all_values`` the tree is that of :func:`plies.analyze` (every root
     action searched with a full window), the search behind a table of move values.
+    ``craft`` are the algorithm's engine switches (``tt``, ``ordering``, ``pvs``, ... of
+    :func:`plies.alphabeta`; ``pruning`` of :func:`plies.expectiminimax`): the picture
+    is then that of the engine's search (see the module doc).
     The tree's values are the search's own: the root's value is exactly
     the search result's value, and the path marked ``pv`` is its principal variation.
 
@@ -126,7 +146,7 @@ def capture(
         )
     if max_nodes < 1:
         raise OptionError(f"max_nodes must be >= 1, got {max_nodes}")
-    options: dict[str, Any] = {"player": player, "tie": tie, "seed": seed}
+    options: dict[str, Any] = {"player": player, "tie": tie, "seed": seed, **craft}
     if threshold is not None:
         if "threshold" not in entry.options:
             takes = algorithm_names(lambda a: "threshold" in a.options)
@@ -147,6 +167,7 @@ def capture(
     stats = dict(result.stats.as_dict())
     stats["pruned"] = sum(1 for node in root.walk() if node.pruned)
     stats["drawn"] = sum(1 for _ in root.walk())
+    stats["visits"] = recorder.visited
     return SearchTree(
         game=str(getattr(game, "name", "game")),
         algorithm=algorithm,
@@ -182,11 +203,13 @@ def _mark_pv(root: TreeNode, pv: tuple[Any, ...]) -> None:
 
 
 class _Recorder:
-    """A trace callback that builds the tree from enter/leaf/expand/prune/backup events.
+    """A trace callback that builds the tree from the search's events.
 
     Events nest like the recursion that emits them: ``enter`` pushes a node, a leaf test
     (``terminal``/``cutoff``) or ``backup`` pops it.  A second root ``enter`` (a search
-    that deepens iteratively) starts the tree afresh: the last pass is the result.
+    that deepens iteratively, or searches its root again) starts the tree afresh: the
+    last pass is the result.  A child entered again replaces its earlier visit (see the
+    module doc); the craft's events become notes on the node they are about.
     """
 
     def __init__(
@@ -207,11 +230,16 @@ class _Recorder:
         self.odds: dict[int, dict[Any, float]] = {}  # chance node id -> outcome odds
         self.ids = 0
         self.visited = 0
+        self.ahead: dict[tuple[int | None, Any], list[str]] = {}  # notes for a coming child
+        self.standing: set[int] = set()  # quiescence nodes (stand pat)
 
     def __call__(self, event: TraceEvent) -> None:
         kind = event.kind
         if kind == "enter":
             self.enter(event)
+            return
+        if not self.stack or kind == "window":
+            self.before_search(event)
             return
         node = self.stack[-1]
         if kind in ("terminal", "cutoff"):
@@ -228,20 +256,90 @@ class _Recorder:
         elif kind == "prune":
             self.prune(node, event)
         elif kind == "backup":
+            if node.id in self.standing and not node.children:
+                node.kind = "cutoff"  # quiescence stood pat at once: a leaf after all
             self.close(node, event)
+        else:
+            self.craft(node, event)
+
+    def before_search(self, event: TraceEvent) -> None:
+        """A ``window`` (or the root's ``research``) announces the next search of a node."""
+        v, window = format_number(event.value), _window(event)
+        if event.kind == "research":
+            text = f"searched again with {window} after {v}"
+        elif window.startswith("a null window"):
+            text = f"last test: is it above {v}? ({window})"
+        elif "ulp" in window:
+            text = f"searched in {window}"
+        else:
+            text = f"window around {v}: {window}"
+        parent = self.stack[-1].id if self.stack else None
+        key = (parent, event.path[-1] if event.path else None)
+        self.ahead.setdefault(key, []).append(text)
+
+    def craft(self, node: TreeNode, event: TraceEvent) -> None:
+        """A note on ``node`` (or on a child to come) for what the engine craft did."""
+        kind, v, window = event.kind, format_number(event.value), _window(event)
+        if kind == "order":
+            moves = " ".join(step_text(self.game, event.state, a) for a in event.moves)
+            node.notes = [n for n in node.notes if not n.startswith("moves tried")]
+            node.notes.append(f"moves tried: {moves}" + (" ..." if len(event.moves) == 1
+                                                         and event.action is not None else ""))
+        elif kind == "table":
+            settled = event.alpha is not None and event.beta is not None and (
+                event.alpha >= event.beta
+            )
+            node.notes.append(f"table: {v}" + ("" if settled else f", now {window}"))
+            if settled:
+                node.settled_by = "table"
+        elif kind == "bounds":
+            node.notes.append(f"game's bounds: {v}" if event.value is not None
+                              else f"game's bounds: {window}")
+            if event.value is not None:
+                node.settled_by = "bounds"
+        elif kind == "stand":
+            node.kind = self.kind(event.mover)
+            node.alpha, node.beta = event.alpha, event.beta
+            node.notes.append(f"stand pat {v}")
+            self.standing.add(node.id)
+        elif kind == "null":
+            node.notes.append(f"null move: evaluation {v}, passes")
+        elif kind == "singular":
+            node.notes.append(f"singular test at {v}")
+        elif kind == "probe":
+            node.kind = self.kind(event.mover)
+            node.notes.append(f"Star2 probe: first move only, for {v}")
+        elif kind in ("research", "reduce", "extend"):
+            text = {"research": "re-searched", "extend": "extended"}.get(
+                kind, f"reduced {v} ply" + ("" if event.value == 1 else "s")
+            )
+            self.ahead.setdefault((node.id, event.action), []).append(text)
 
     def enter(self, event: TraceEvent) -> None:
+        parent = self.stack[-1] if self.stack else None
+        notes: list[str] = []
+        visits = 1
         if not event.path:  # a (new) root
+            notes = self.ahead.pop((None, None), [])
             self.root, self.stack, self.odds, self.ids, self.visited = None, [], {}, 0, 0
+            self.ahead, self.standing = {}, set()
         self.visited += 1
         if self.visited > self.max_nodes:
             raise TreeTooLargeError(self.max_nodes)
-        parent = self.stack[-1] if self.stack else None
         action = event.path[-1] if event.path else None
+        if parent is not None:
+            notes = self.ahead.pop((parent.id, action), [])
+            earlier = next((c for c in parent.children if not c.pruned and c.move == action
+                            and (c.move is not NULL_MOVE or action is NULL_MOVE)), None)
+            if earlier is not None:  # visited again: the last visit is the one drawn
+                parent.children.remove(earlier)
+                visits += earlier.visits
+                notes = [n for n in earlier.notes if n.startswith(_HOW_VISITED)] + notes
         node = self.new_node(parent, action, event.state)
         node.mover = self.mover(event.mover)
         node.depth = event.depth
         node.alpha, node.beta = event.alpha, event.beta
+        node.visits, node.notes = visits, notes
         if parent is None:
             self.root = node
         self.stack.append(node)
@@ -250,7 +348,7 @@ class _Recorder:
         """A node below ``parent`` reached by ``action``; its kind is set by later events."""
         text = probability = None
         if parent is not None:
-            text = format_action(self.game, parent.state, action)
+            text = step_text(self.game, parent.state, action)
             odds = self.odds.get(parent.id)
             probability = None if odds is None else odds.get(action)
         label = self.label(state) if self.label is not None else None
@@ -272,7 +370,7 @@ class _Recorder:
     def prune(self, node: TreeNode, event: TraceEvent) -> None:
         reason = self.reason(event)
         for action in event.pruned:
-            child = self.ops.result(event.state, action)
+            child = step_state(self.game, event.state, action)
             stub = self.new_node(node, action, child)
             if not self.ops.is_terminal(child):
                 to_move = self.ops.to_move(child)
@@ -285,8 +383,12 @@ class _Recorder:
         ("alpha=3 >= beta=2" at a max node, "beta=2 <= alpha=3" at a min node); pictures
         write it with Greek letters."""
         maximizing = event.mover == self.player
+        if event.action is NULL_MOVE:
+            return "null move: passing fails " + ("high" if maximizing else "low")
         if event.alpha is not None and event.beta is not None:  # alpha-beta
             a, b = format_number(event.alpha), format_number(event.beta)
+            if event.mover == CHANCE:
+                return f"Star1: {format_number(event.value)} outside alpha={a}, beta={b}"
             return f"alpha={a} >= beta={b}" if maximizing else f"beta={b} <= alpha={a}"
         # bounded minimax: a utility bound or the satisficing threshold was reached
         value = format_number(event.value)
@@ -317,4 +419,22 @@ class _Recorder:
     def finish(self) -> TreeNode:
         if self.root is None or self.stack:
             raise SearchLimitError("the search ended before its tree was complete")
+        for number, node in enumerate(self.root.walk()):  # preorder, without the gaps
+            node.id = number  # left by visits that a later one replaced
+            for child in node.children:
+                child.parent = number
         return self.root
+
+
+_HOW_VISITED: Final = (
+    "re-searched", "extended", "reduced", "window", "searched again", "last test", "Star2",
+)
+"""Notes about how a node was visited, kept when it is visited again (the others are
+about what its search found, which the last visit says)."""
+
+
+def _window(event: TraceEvent) -> str:
+    """An event's window in words (as the narration writes it)."""
+    return "" if event.alpha is None or event.beta is None else window_text(
+        event.alpha, event.beta
+    )

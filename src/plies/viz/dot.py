@@ -4,19 +4,22 @@ The same conventions as the SVG: MAX ``triangle``, MIN ``invtriangle``, chance
 ``circle``, simultaneous stage ``diamond``, terminal ``box``, depth cutoff dashed
 ``box``; each node's label is its value; edges carry the actions; the chosen path is
 thick and green; pruned stubs are grey and dashed, and the bound that pruned them labels
-their edge. ``ordering=out`` keeps the children in the order the search tried them. The
-legend is the graph's label.
+their edge; what the engine craft did (a node the table settled, a node searched again)
+is the node's ``xlabel``. ``ordering=out`` keeps the children in the order the search
+tried them. The legend is the graph's label.
 """
 
 from __future__ import annotations
 
 from plies.viz.model import Tree, TreeNode
 from plies.viz.style import (
+    CRAFT_LEGEND,
     EDGE_COLOUR,
     PRUNED_FILL,
     PRUNED_STROKE,
     PRUNED_TEXT,
     PV_COLOUR,
+    craft_text,
     describe,
     edge_text,
     greek,
@@ -52,8 +55,9 @@ def _node(tree: Tree, node: TreeNode) -> str:
         "color": lk.stroke,
         "tooltip": describe(node),
     }
-    if node.label:
-        attrs["xlabel"] = node.label
+    beside = " ".join(t for t in (node.label, craft_text(node)) if t)
+    if beside:
+        attrs["xlabel"] = beside
     if lk.dashed:
         style.append("dashed")
     if node.pruned:
@@ -85,6 +89,8 @@ def _legend(tree: Tree) -> str:
     parts.append("green: chosen path")
     if any(node.pruned for node in tree.nodes()):
         parts.append("grey dashed: pruned, with the bound that pruned it")
+    if any(craft_text(node) for node in tree.nodes()):
+        parts.append(CRAFT_LEGEND)
     return title(tree) + "\n" + "   ".join(parts)
 
 

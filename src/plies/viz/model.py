@@ -46,6 +46,12 @@ class TreeNode:
     ``probability``: the chance of reaching the node from a chance parent.  ``label``:
     the node's label in an explicit tree file.  ``depth``: the search depth in the
     limit's unit (None for pruned stubs).  ``state`` is the game state (not exported).
+    ``visits``: how many times the pictured search entered the node (the picture keeps
+    the last visit).  ``settled_by``: ``"table"`` or ``"bounds"`` when the transposition
+    table or the game's value bounds settled the node without searching a child.
+    ``notes``: what the engine craft did there, in words ("table: 3", "moves tried: e4
+    d4 ...", "re-searched", "reduced 1 ply", "extended", "null move", "stand pat 0.2",
+    "Star2 probe", the root's window).
     """
 
     id: int
@@ -63,6 +69,9 @@ class TreeNode:
     probability: float | None = None
     label: str | None = None
     depth: int | None = None
+    visits: int = 1
+    settled_by: str | None = None
+    notes: list[str] = field(default_factory=list)
     children: list[TreeNode] = field(default_factory=list)
     move: Any = field(default=None, repr=False)
     state: Any = field(default=None, repr=False)
@@ -87,7 +96,7 @@ class Tree(Protocol):
 
     ``value`` is the root's value for ``player`` (one of ``players``), ``values`` the
     max^n utility vector (None otherwise), ``exact`` False when a depth cut-off was
-    evaluated, ``stats`` the search's counters plus ``pruned`` and ``drawn``.
+    evaluated, ``stats`` the search's counters plus ``pruned``, ``drawn`` and ``visits``.
     """
 
     game: str

@@ -147,6 +147,23 @@ def edge_text(node: TreeNode) -> str:
     return f"{action} ({probability(node.probability)})"
 
 
+def craft_text(node: TreeNode) -> str:
+    """What the engine craft did to the node, in a few words for beside it: settled by
+    the table (or the game's bounds) without a search, searched more than once."""
+    parts = []
+    if node.settled_by is not None:
+        parts.append(node.settled_by)
+    if node.visits > 1:
+        parts.append(f"searched {node.visits}\N{MULTIPLICATION SIGN}")
+    return ", ".join(parts)
+
+
+CRAFT_LEGEND: Final = (
+    "beside a node: settled by the table (or the game's bounds) without a search; "
+    "searched n\N{MULTIPLICATION SIGN} (the last search drawn)"
+)
+
+
 def describe(node: TreeNode) -> str:
     """A one-line description, for tooltips."""
     parts = [node.kind if node.mover is None or node.mover == node.kind else
@@ -164,6 +181,11 @@ def describe(node: TreeNode) -> str:
         parts.append(f"entered with {window}")
     if node.pv:
         parts.append("on the chosen path")
+    if node.visits > 1:
+        parts.append(f"searched {node.visits} times, the last drawn")
+    if node.settled_by is not None:
+        parts.append(f"settled by the {'table' if node.settled_by == 'table' else 'game'}")
+    parts.extend(node.notes)
     return "; ".join(parts)
 
 

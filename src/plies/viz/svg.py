@@ -9,9 +9,10 @@ tooltip (``<title>``) with its kind, value and alpha-beta window.
 
 The file uses no external font, image, style sheet or script: shapes are drawn with
 presentation attributes and text asks for a generic sans-serif font.  Elements carry
-classes for scripts and tests: ``g.node`` (plus its kind, ``pv``, ``pruned``) holding a
-``.shape``; ``line.edge`` (plus ``pv``/``pruned``); ``path.cut`` (one per pruned child)
-and ``text.bound`` (one per prune).
+classes for scripts and tests: ``g.node`` (plus its kind, ``pv``, ``pruned``, and
+``settled`` / ``revisited`` for a node the table settled or the search entered again,
+whose ``text.craft`` says so) holding a ``.shape``; ``line.edge`` (plus
+``pv``/``pruned``); ``path.cut`` (one per pruned child) and ``text.bound`` (one per prune).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 from plies.viz.layout import Layout, tidy
 from plies.viz.model import Tree, TreeNode
 from plies.viz.style import (
+    CRAFT_LEGEND,
     EDGE_COLOUR,
     PRUNED_FILL,
     PRUNED_STROKE,
@@ -31,6 +33,7 @@ from plies.viz.style import (
     PV_COLOUR,
     TEXT,
     Look,
+    craft_text,
     describe,
     edge_text,
     greek,
@@ -308,6 +311,7 @@ class _Drawing:
         classes = " ".join(
             ["node", node.kind.replace(" ", "_")]
             + (["pv"] if node.pv else []) + (["pruned"] if node.pruned else [])
+            + (["settled"] if node.settled_by else []) + (["revisited"] if node.visits > 1 else [])
         )
         parts = [
             f'<g class={quoteattr(classes)} id="node-{node.id}">',
@@ -335,6 +339,15 @@ class _Drawing:
             if end <= x + box.width / 2 + right:
                 parts.append(_side_text("window", window, side, y + 4, SMALL_SIZE, "#666666"))
                 self._reach(end)
+                side = end
+        craft = craft_text(node)
+        if craft:  # under the node when there is no room beside it
+            end = side + text_width(craft, SMALL_SIZE) + 8
+            at = (side, y + 4) if end <= x + box.width / 2 + right else (
+                x - text_width(craft, SMALL_SIZE) / 2, y + box.height / 2 + 12
+            )
+            parts.append(_side_text("craft", craft, *at, SMALL_SIZE, "#8a4b08"))
+            self._reach(at[0] + text_width(craft, SMALL_SIZE))
         if node.label and text_width(node.label, VALUE_SIZE) + 10 <= left:
             self._reach(x - box.width / 2 - text_width(node.label, VALUE_SIZE) - 10)
             parts.append(
@@ -369,6 +382,12 @@ class _Drawing:
                 f'<line x1="0" y1="0" x2="18" y2="0" stroke="{PRUNED_STROKE}" '
                 'stroke-width="1.2" stroke-dasharray="4 3"/>',
                 "pruned, never searched (with the bound that pruned it)",
+            ))
+        if any(craft_text(node) for node in tree.nodes()):
+            items.append((
+                f'<text x="0" y="{_f(SMALL_SIZE * 0.36)}" font-size="{SMALL_SIZE}" '
+                'fill="#8a4b08">2\N{MULTIPLICATION SIGN}</text>',
+                CRAFT_LEGEND,
             ))
         limit = max(self.extent[1] - self.extent[0], 640.0)
         out: list[str] = []

@@ -19,7 +19,7 @@ infinite number is written as the string ``"+inf"`` or ``"-inf"``)::
       "root": NODE,
       "stats": {"nodes": 11, "leaves": 7, "evals": 0, "cutoffs": 1, "tt_hits": 0,
                 "depth": 2, "elapsed": 0.0003, "nps": 36000.0,
-                "pruned": 2, "drawn": 13}
+                "pruned": 2, "drawn": 13, "visits": 11}
     }
 
 Every NODE has every one of these keys (null when it does not apply)::
@@ -45,8 +45,15 @@ Every NODE has every one of these keys (null when it does not apply)::
       "probability": null,  # below a chance node: the outcome's probability
       "label": "A",         # the node's label in an explicit tree file
       "depth": 0,           # search depth in the limit's unit (null for pruned stubs)
+      "visits": 1,          # times the pictured search entered the node (the last drawn)
+      "settled_by": null,   # "table" or "bounds": settled without a search
+      "notes": [],          # what the engine craft did there, e.g. "table: 3",
+                            # "moves tried: c3 c2 c1", "re-searched", "stand pat 0.2"
       "children": [NODE, ...]
     }
+
+``visits``, ``settled_by`` and ``notes`` may be left out of a node (read as 1, null and
+no notes).
 
 :func:`tree_from_json` (or ``SearchTree.from_json``) reads this back into a
 :class:`SearchTree` (without game states), so a saved tree can be drawn again.
@@ -79,8 +86,11 @@ __all__ = [
 SCHEMA_VERSION: Final = 1
 NODE_KEYS: Final = (
     "id", "parent", "action", "kind", "mover", "value", "values", "alpha", "beta", "pv",
-    "pruned", "pruned_by", "probability", "label", "depth", "children",
+    "pruned", "pruned_by", "probability", "label", "depth", "visits", "settled_by", "notes",
+    "children",
 )
+OPTIONAL_KEYS: Final = ("visits", "settled_by", "notes")
+"""Node keys a reader may find left out (see the module doc)."""
 
 
 @dataclass(eq=False)
@@ -90,7 +100,8 @@ class SearchTree:
     ``value`` is the root's value for ``player`` (a name; ``player_index`` is its
     number), ``values`` the max^n utility vector, ``pv`` the chosen path as the game
     writes the actions.  ``stats`` holds the search's counters plus ``pruned`` (pruned
-    stubs) and ``drawn`` (all nodes of the tree).
+    stubs), ``drawn`` (all nodes of the tree) and ``visits`` (the node visits of the
+    pictured search of the root; see :mod:`plies.viz.capture`).
     """
 
     game: str
@@ -194,6 +205,9 @@ def node_to_json(node: TreeNode) -> dict[str, Any]:
             "probability": n.probability,
             "label": n.label,
             "depth": n.depth,
+            "visits": n.visits,
+            "settled_by": n.settled_by,
+            "notes": list(n.notes),
             "children": [out.pop(c.id) for c in n.children],
         }
     return out[node.id]
@@ -278,7 +292,7 @@ def _node_from_json(data: dict[str, Any]) -> TreeNode:
 
 
 def _one_node(raw: dict[str, Any]) -> TreeNode:
-    missing = [key for key in NODE_KEYS if key not in raw]
+    missing = [key for key in NODE_KEYS if key not in raw and key not in OPTIONAL_KEYS]
     if missing:
         raise KeyError(f"node {raw.get('id')!r} lacks {', '.join(missing)}")
     return TreeNode(
@@ -297,4 +311,7 @@ def _one_node(raw: dict[str, Any]) -> TreeNode:
         probability=None if raw["probability"] is None else float(raw["probability"]),
         label=raw["label"],
         depth=None if raw["depth"] is None else int(raw["depth"]),
+        visits=int(raw.get("visits", 1)),
+        settled_by=raw.get("settled_by"),
+        notes=[str(n) for n in raw.get("notes", [])],
     )

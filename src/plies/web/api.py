@@ -709,8 +709,9 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
     The search goes to ``depth`` (or to the end of the game) and ``time`` is not used: a
     picture shows one complete search.  With ``"analysis": true`` it is the search of
     ``/api/analyze`` (every move searched with a full window), else the search of a move;
-    to draw the search a time budget ran, send the depth it reached.  Engine craft is not
-    drawn: the tree is that of the plain algorithm at the same depth.  A search that
+    to draw the search a time budget ran, send the depth it reached.  With the engine
+    the tree is that of the engine's search (the table, ordering and PVS in the picture's
+    notes; see :mod:`plies.viz.capture`).  A search that
     visits more than ``max_nodes`` nodes (default :data:`DEFAULT_TREE_NODES`, at most
     :data:`MAX_TREE_NODES`) is refused with a message asking for less depth.
     """
@@ -734,9 +735,11 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
     # A picture is one complete search: a depth limit or none, never a clock; the node
     # cap bounds its work (capture stops with TreeTooLargeError past max_nodes).
     limit = None if chosen.depth is None else Limit(depth=chosen.depth, unit=chosen.limit.unit)
+    craft = {k: v for k, v in chosen.plan.options.items() if k != "threshold"}
     tree = capture(
         game, here, algorithm=chosen.plan.algorithm.name, limit=limit, max_nodes=max_nodes,
         player=request.player, tie=request.tie, seed=request.seed, all_values=analysis,
+        **craft,
     )
     return {"state": view(game, here, position.moves, position.before), "tree": tree.to_json()}
 

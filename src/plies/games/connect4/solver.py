@@ -42,7 +42,7 @@ from typing import Any, Final
 from plies.errors import OptionError
 from plies.games.connect4.rules import Connect4, Connect4State, four_completions
 from plies.search.common import SearchResult, SearchStats
-from plies.search.engine import largest_prime_at_most
+from plies.search.craft import largest_prime_at_most
 
 BACKENDS: Final = ("auto", "numba", "python")
 """``auto``: Numba when it can be imported, else Python."""
