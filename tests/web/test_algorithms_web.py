@@ -31,7 +31,9 @@ def test_the_plug_in_algorithm_analyzes_and_its_tree_is_refused(page: Any) -> No
     page.check("input[name=limit][value=depth]")
     page.fill("#depth", "9")
     page.click("#analyze")
-    page.wait_for_selector("#analysis:not([hidden]) #values tr[data-move]")
+    # The values, or the server's refusal (then the failure says what it was).
+    page.wait_for_selector("#analysis:not([hidden]) #values tr[data-move], #error:not([hidden])")
+    assert page.is_hidden("#error"), page.locator("#error").inner_text()
     assert page.locator("#values tr[data-move]").count() == 9
     values = {float(v) for v in page.locator("#values tr[data-move] td:nth-child(2)")
               .all_inner_texts()}
