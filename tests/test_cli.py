@@ -301,7 +301,7 @@ def test_trace_an_engine_search(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_play_engine_vs_engine_draws(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, "play", "tictactoe", "--human", "none", "--seed", "1")
-    assert out.rstrip().endswith("game over: X 0, O 0")
+    assert out.rstrip().endswith("game over: draw (X 0, O 0)")
     assert "draw" in out
     assert out.count(" (alphabeta) plays ") == 9
 
@@ -341,7 +341,7 @@ def test_play_pig_shows_chance_rolls(capsys: pytest.CaptureFixture[str]) -> None
     out = run(capsys, "play", "pig", "--human", "none", "--seed", "3", "--depth", "4")
     assert re.search(r"^chance: [1-6]$", out, re.MULTILINE)
     assert "(expectiminimax) plays " in out
-    assert re.search(r"^game over: P0 -?1, P1 -?1$", out, re.MULTILINE)
+    assert re.search(r"^game over: P[01] wins \(P0 -?1, P1 -?1\)$", out, re.MULTILINE)
 
 
 def test_play_human_is_o(
@@ -476,7 +476,7 @@ def test_engine_in_analyze_and_play(
     out = run(capsys, "analyze", "tictactoe", "--engine", "--depth", "2", "--moves", "5")
     assert "depth 2:" in out
     out = run(capsys, "play", "tictactoe", "--human", "none", "--engine", "--depth", "9")
-    assert "game over: X 0, O 0" in out
+    assert "game over: draw (X 0, O 0)" in out
 
 
 def test_engine_needs_alphabeta_or_expectiminimax(capsys: pytest.CaptureFixture[str]) -> None:

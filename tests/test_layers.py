@@ -54,10 +54,12 @@ FORBIDDEN: set[tuple[str, str]] = {
     ("web", "gdl"), ("cli", "gdl"),
 }
 
-# The one way from games/ into search/: a game package's dedicated solver
-# (plies.games.<game>.solver) may use the search's result types and engine craft.
+# The one way from games/ (and gdl/) into search/: a game package's dedicated solver
+# (plies.games.<game>.solver) may use the search's result types and engine craft, and a
+# GDL game's solver (plies.gdl.solver) is the memo solver.
 SOLVER_MAY_IMPORT: frozenset[str] = frozenset({
     "plies.search.common", "plies.search.result", "plies.search.engine", "plies.search.craft",
+    "plies.search.memo",
 })
 
 
@@ -120,7 +122,7 @@ def test_imports_point_inward() -> None:
         here = unit(module_name(path))
         if here == "__init__":  # plies/__init__.py re-exports the public API
             continue
-        solver = re.fullmatch(r"plies\.games\.\w+\.solver", module_name(path)) is not None
+        solver = re.fullmatch(r"plies\.(games\.\w+|gdl)\.solver", module_name(path)) is not None
         for line, module, _ in imports(path):
             there = unit(module)
             if there in (here, "__init__") or (solver and module in SOLVER_MAY_IMPORT):

@@ -152,7 +152,7 @@ def test_play_othello_human_engine_and_errors(
     ) in out
     assert "\nBlack plays d3\n" in out
     found = re.search(
-        r"^White \(alphabeta\) plays ([a-h][1-8]): value -?\d+(\.\d+)?, pv \1 \S+ "
+        r"^White \(alphabeta\) plays ([a-h][1-8]): value -?\d+(\.\d+)? discs, pv \1 \S+ "
         r"\(depth 2, [\d,]+ nodes in \d+\.\d\ds, [\d,]+ nodes/s\)$", out, re.MULTILINE,
     )
     assert found, out

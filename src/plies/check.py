@@ -39,12 +39,14 @@ from typing import Any, Final, Literal
 from plies.game import (
     CHANCE,
     SIMULTANEOUS,
+    Board,
     Game,
     GameOps,
     default_player_actions,
     format_action,
     format_player_action,
     game_ops,
+    hook,
     missing_members,
     parse_action,
 )
@@ -73,7 +75,13 @@ CHECKS: Final = {
     "has_simultaneous": "the declared has_simultaneous agrees with the SIMULTANEOUS nodes met",
     "action text": "format_action gives non-empty text that parse_action reads back",
     "render": "render() returns a str",
+    "board": "a declared board names only legal moves, and every legal move if it names any",
+    "positions": "a position written in the game's notation reads back as the same position",
 }
+
+KNOWLEDGE_STATES: Final = 200
+"""The board and the position text are checked at the first this many states (a board
+can be slow to draw: chess writes every move in SAN)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +203,7 @@ class _Checker:
         self.where = ""
         self.zero_sum_total: float | None = None
         self.sums: set[float] = set()
+        self.boards = self.positions = 0  # states whose board / position text was checked
 
     # --- recording ---
 
@@ -342,6 +351,49 @@ class _Checker:
                     )
             except _Broken:
                 pass  # a picture is for people: the playout goes on
+        if self.report.states <= KNOWLEDGE_STATES:
+            self.check_board(ops, state)
+            self.check_positions(ops, state)
+
+    def check_board(self, ops: GameOps, state: Any) -> None:
+        """The board hook: a Board whose moves are legal, naming them all if any."""
+        draw = hook(self.game, "board")
+        if draw is None or "board" in self.failed:
+            return
+        try:
+            with self.guard("board"):
+                board = draw(state)
+                if not isinstance(board, Board):
+                    self.fail("board", f"board() returned {type(board).__name__}, not a Board")
+                named = board.named_moves()
+                if ops.is_terminal(state) or ops.to_move(state) < 0:
+                    legal = set() if ops.is_terminal(state) else set(named)
+                else:
+                    legal = {format_action(self.game, state, a) for a in ops.actions(state)}
+                stray = sorted(set(named) - legal)
+                self.expect("board", not stray, lambda: f"the board names {stray}, not legal")
+                missing = sorted(legal - set(named)) if named else []
+                self.expect("board", not missing,
+                            lambda: f"the board names moves but not {missing}")
+                self.boards += 1
+        except _Broken:
+            pass  # a board is for people: the playout goes on
+
+    def check_positions(self, ops: GameOps, state: Any) -> None:
+        """``read_position(write_position(state))`` is ``state``'s position (its key: a
+        notation need not hold the history, as chess's FEN does not)."""
+        write, read = hook(self.game, "write_position"), hook(self.game, "read_position")
+        if write is None or read is None or "positions" in self.failed:
+            return
+        try:
+            with self.guard("positions"):
+                text = write(state)
+                back = read(text)
+                self.expect("positions", back is not None and ops.key(back.state) == ops.key(state),
+                            lambda: f"{text!r} reads back as another position, {_short.repr(back)}")
+                self.positions += 1
+        except _Broken:
+            pass
 
     def check_terminal(self, ops: GameOps, state: Any) -> None:
         lo, hi = ops.utility_range
@@ -540,6 +592,10 @@ class _Checker:
             "states",
             "action text": "every action's text reads back as the action",
             "render": "a str at every state",
+            "board": f"the legal moves at {self.boards} states" if self.boards
+            else "no board (render's text instead)",
+            "positions": f"read back at {self.positions} states" if self.positions
+            else "no position notation (moves instead)",
             "model": "well-formed",
         }
         return Check(name, "pass", counts[name])

@@ -326,11 +326,10 @@ def test_the_registry_lists_othello() -> None:
 
 def test_the_engine_layer_answers_exact_othello_requests_with_the_solver() -> None:
     from plies.policy import SearchRequest, plan
-    from plies.solvers import solver_for
 
-    assert isinstance(solver_for(GAME), OthelloSolver) and solver_for(GAME) is solver_for(GAME)
+    assert isinstance(GAME.solver(), OthelloSolver) and GAME.solver() is GAME.solver()
     with pytest.raises(OptionError, match="auto, python"):
-        solver_for(GAME, "numba")
+        GAME.solver("numba")
     state = endgame(9, random.Random(3))
     expected = plies.alphabeta(GAME, state, tt=True, ordering=True, pvs=True).value
     chosen = plan(GAME, state, SearchRequest())

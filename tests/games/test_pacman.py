@@ -128,7 +128,7 @@ def test_ghost_kind_play_samples_the_ghosts_and_expectimax_plays_pacman(
         "--human", "none", "--seed", "1",
     )
     assert "Pacman (expectiminimax) plays" in out and "chance: " in out
-    assert "game over: Pacman" in out and "%%%%%%%" in out  # the maze is drawn
+    assert "game over: Pacman" in out and "% % % % % % %" in out  # the maze is drawn
 
 
 def test_every_built_in_layout_can_be_cleared() -> None:
@@ -460,7 +460,8 @@ def test_an_evaluation_that_rewards_closeness_to_food_eats() -> None:
 
 @pytest.mark.parametrize(
     ("evaluation", "final"),
-    [("score", "game over: Pacman -2, Ghost 1 2"), ("features", "game over: Pacman 510,")],
+    [("score", "game over: Ghost 1 wins (Pacman -2, Ghost 1 2)"),
+     ("features", "game over: Pacman wins (Pacman 510,")],
 )
 def test_why_pacman_starves_as_a_command(
     capsys: pytest.CaptureFixture[str], evaluation: str, final: str

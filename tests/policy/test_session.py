@@ -8,7 +8,9 @@ import pytest
 
 from plies.errors import GameFormatError, IllegalActionError
 from plies.games import load
+from plies.games.chess.rules import SINGULAR_MARGIN
 from plies.games.othello import Othello
+from plies.games.othello.rules import EXACT_EMPTIES as OTHELLO_EXACT_EMPTIES
 from plies.policy import (
     PlayDefaults,
     Score,
@@ -17,7 +19,7 @@ from plies.policy import (
     read_position,
 )
 from plies.policy.plan import QUIESCENCE
-from plies.policy.session import MAX_DEPTH, MOVE_TIME, OTHELLO_EXACT_EMPTIES, SINGULAR_MARGIN
+from plies.policy.session import MAX_DEPTH, MOVE_TIME
 from plies.search import Limit
 
 BACK_RANK = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8# at once
@@ -36,7 +38,7 @@ def test_chess_and_othello_have_defaults_and_other_games_none() -> None:
     assert chess.unit == "cp" and "SAN" in chess.moves_help and "UCI" in chess.moves_help
     othello = play_defaults(load("othello"))
     assert othello is not None and not othello.craft and not othello.mate_scores
-    assert othello.exact_when is not None
+    assert othello.exact_when is not None and othello.unit == "discs"
     for name in ("tictactoe", "connect4", "nim", "pig"):
         assert play_defaults(load(name)) is None
         assert not SearchSession(load(name)).tuned
@@ -176,3 +178,25 @@ def test_an_othello_board_is_read_as_edax_writes_it() -> None:
     assert read_position(game, "d3 c5").state == after.state
     with pytest.raises(IllegalActionError):
         read_position(game, "-" * 63 + " X")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("SINGULAR_MARGIN", "plies.games.chess.rules.SINGULAR_MARGIN"),
+        ("CHESS_MOVES_HELP", "plies.games.chess.rules.MOVES_HELP"),
+        ("OTHELLO_EXACT_EMPTIES", "plies.games.othello.rules.EXACT_EMPTIES"),
+        ("OTHELLO_MOVES_HELP", "plies.games.othello.rules.MOVES_HELP"),
+    ],
+)
+def test_game_knowledge_that_moved_to_its_game_still_reads_with_a_warning(
+    old: str, new: str
+) -> None:
+    import importlib
+
+    from plies.policy import session
+
+    where, _, name = new.rpartition(".")
+    with pytest.warns(DeprecationWarning, match=new):
+        value = getattr(session, old)
+    assert value == getattr(importlib.import_module(where), name)

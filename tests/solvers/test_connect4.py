@@ -9,9 +9,9 @@ import pytest
 
 import plies
 from plies.errors import OptionError
+from plies.game import hook
 from plies.games.connect4 import Connect4, Connect4State, load_positions
 from plies.games.connect4.solver import Connect4Solver, numba_available, solve_positions
-from plies.solvers import solver_for
 from tests.games.test_connect4 import data_file
 
 PONS = Connect4(scoring="pons")
@@ -149,7 +149,28 @@ def test_bad_options() -> None:
 
 def test_the_game_keeps_one_solver_per_backend() -> None:
     game = Connect4(scoring="pons")
-    solver = solver_for(game, "python")
-    assert solver is solver_for(game, "python") and solver is not None
+    solver = game.solver("python")
+    assert solver is game.solver("python") and isinstance(solver, Connect4Solver)
     assert solver.backend == "python"
-    assert solver_for(plies.games.load("nim")) is None
+    assert hook(plies.games.load("nim"), "solver") is None
+
+
+def test_the_old_solver_for_still_works_with_a_warning() -> None:
+    from plies.solvers import solver_for
+
+    game = Connect4(scoring="pons")
+    with pytest.warns(DeprecationWarning, match="use the game's solver hook"):
+        assert solver_for(game, "python") is game.solver("python")
+    with pytest.warns(DeprecationWarning):
+        assert solver_for(plies.games.load("nim")) is None
+
+
+def test_a_stop_signal_ends_a_solve_between_two_tests() -> None:
+    import threading
+
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(plies.SearchLimitError, match="stopped"):
+        Connect4Solver(PONS, backend="python", size=SMALL).solve(
+            PONS.moves_from_string("4453"), stop=stop
+        )

@@ -22,6 +22,7 @@ from plies.search import ALGORITHMS
 from plies.viz import capture
 from plies.web import api
 from plies.web.app import LOOPBACK_HOSTS, create_app
+from plies.web.view import page_search
 
 from .gdl_games import GDL_PENNIES, GDL_STICKS
 
@@ -545,3 +546,19 @@ def test_the_servers_cap_stops_a_search_that_asked_for_more() -> None:
                                                        stop=Deadline(0.2))
     assert result.stopped and result.action in c4.actions(c4.initial_state())
     assert 1 <= result.stats.depth < 30
+
+
+def test_the_page_starts_a_game_with_its_play_defaults(client: TestClient) -> None:
+    """The catalogue's ``search`` comes from each game's play defaults (no table of names)."""
+    catalogue = client.get("/api/games").json()
+    search = {g["name"]: g["search"] for g in catalogue["games"]}
+    assert search["chess"] == {"time": 2.0, "engine": True, "quiescence": True}
+    assert search["othello"] == {"time": 2.0, "engine": True, "quiescence": False}
+    assert search["tictactoe"] == {} and search["connect4"] == {}
+
+
+def test_the_old_page_search_table_warns() -> None:
+    from plies.web import api
+
+    with pytest.warns(DeprecationWarning, match="plies.web.view.page_search"):
+        assert api.PAGE_SEARCH is page_search

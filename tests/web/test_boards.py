@@ -69,7 +69,7 @@ def test_the_chess_board_is_the_games_own_picture(client: TestClient) -> None:
     assert (board["kind"], board["rows"], board["columns"]) == ("chess", 8, 8)
     assert board["cells"] == picture_cells(game.render(state), range(8))
     assert board["files"] == list("abcdefgh") and board["ranks"] == list("87654321")
-    assert board["glyphs"]["K"] == board["glyphs"]["k"] == "♚"
+    assert board["marks"]["K"]["text"] == board["marks"]["k"]["text"] == "♚"
     # Every legal move once, from its piece's cell to its target's.
     pairs = board["from_to"]
     assert sorted(p["move"] for p in pairs) == sorted(data["legal"])

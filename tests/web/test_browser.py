@@ -428,3 +428,84 @@ def test_play_pacman_on_the_drawn_maze(page: Any, live_server: str) -> None:
     assert plies_played(page)[0] == "East"
     assert "mark-P" in page.get_attribute(f"[data-cell='{pacman + 1}']", "class")
     shot(page, "pacman")
+
+
+@pytest.fixture(scope="module")
+def kayles_server() -> Iterator[str]:
+    """The app serving a user's own game beside the built-in ones (``plies web --game``)."""
+    from plies.web import api
+    from plies.web.app import LOOPBACK_HOSTS, create_app
+
+    from .conftest import serving
+
+    saved = dict(api.SERVED)
+    try:
+        assert api.serve_games(["tests.kayles:Kayles"]) == ["kayles"]
+        app = create_app(allowed_hosts=LOOPBACK_HOSTS, specs=["tests.kayles:Kayles"])
+        with serving(app) as url:
+            yield url
+    finally:
+        api.SERVED.clear()
+        api.SERVED.update(saved)
+
+
+def test_a_users_game_is_played_on_the_board_it_declares(
+    browser: Any, kayles_server: str
+) -> None:
+    """Kayles (tests/kayles.py) declares a board: its pins are drawn from their marks, a
+    click knocks one down, a click on a pin and on its neighbour knocks both."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+    try:
+        page.goto(f"{kayles_server}/")
+        page.wait_for_selector("body[data-ready=true]")
+        page.select_option("#game-select", "kayles")
+        page.wait_for_selector(".grid.generic")
+        assert board_marks(page) == ["I"] * 10
+        assert page.locator("#legal-wrap").is_hidden()  # the board plays every move
+        assert page.inner_text("#position") == "position: IIIIIIIIII A"
+        page.click("[data-cell='9']")  # knock down pin 10, which starts no pair
+        wait_for_turn(page, 2, "A")
+        assert plies_played(page)[0] == "10"
+        page.click("[data-cell='0']")  # pin 1 starts the pair 1-2: picked first, ...
+        assert "selected" in page.get_attribute("[data-cell='0']", "class")
+        page.click("[data-cell='0']")  # ... and knocked down alone by a second click
+        wait_for_turn(page, 4, "A")
+        assert plies_played(page)[2] == "1"
+        with httpx.Client(base_url=kayles_server, timeout=30) as http:
+            truth = http.post(
+                "/api/state", json={"game": "kayles", "moves": plies_played(page)}
+            ).json()["board"]
+        assert board_marks(page) == truth["cells"]
+        pair = truth["from_to"][0]  # two neighbouring pins: click one, then the other
+        page.click(f"[data-cell='{pair['from']}']")
+        assert "selected" in page.get_attribute(f"[data-cell='{pair['from']}']", "class")
+        page.click(f"[data-cell='{pair['to']}']")
+        wait_for_turn(page, 6, "A")
+        assert plies_played(page)[4] == pair["move"]
+        shot(page, "kayles")
+    finally:
+        context.close()
+    assert problems == []
+
+
+def test_empire_shows_its_whole_map_as_a_board(page: Any) -> None:
+    page.select_option("#game-select", "empire")
+    for option, value in (("turns", "50"), ("science", "60")):  # a short game
+        page.fill(f"[data-option={option}]", value)
+        page.dispatch_event(f"[data-option={option}]", "change")
+    page.wait_for_selector(".grid.generic")
+    page.problems.clear()  # the server's cap on option values may refuse the defaults
+    cells = page.locator(".grid.generic .cell")
+    assert cells.count() == 81  # the default 9x9 map, not text clipped at the card's edge
+    labels = page.locator(".grid.generic .cell-label").all_inner_texts()
+    assert sorted(labels) == ["A2a3", "B2b3", "C2c3"]
+    assert page.locator("#render").is_hidden()
+    page.wait_for_function(
+        "() => document.querySelector('#board .caption').textContent.includes('of 50')"
+    )
+    assert "turn 1 of 50: A Rome to move" in page.inner_text("#board .caption")
+    shot(page, "empire")

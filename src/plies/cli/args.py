@@ -18,6 +18,7 @@ from rich.console import Console
 from plies import games
 from plies.budget import Budget, BudgetExceeded
 from plies.errors import OptionError, UsageError
+from plies.game import hook
 from plies.linear import load_weights, weighted
 from plies.policy.games import find_player, players_text, position
 from plies.policy.plan import SearchRequest, algorithm_choices
@@ -196,7 +197,19 @@ def say(console: Console, text: str = "", *, style: str | None = None) -> None:
     console.print(text, style=style, soft_wrap=True)
 
 
+def show(console: Console, game: Any, state: Any, last: Any = None) -> None:
+    """Print the position: the game's board (its ``board`` hook, ``last`` the action that
+    led here) drawn by Rich, in colour on a colour terminal; else the game's ``render``
+    text."""
+    draw = hook(game, "board")
+    if draw is None:
+        render = getattr(game, "render", None)
+        say(console, str(state) if render is None else str(render(state)))
+        return
+    console.print(draw(state, last), soft_wrap=True)
+
+
 __all__ = [
     "ArgumentParser", "algorithm_choices", "build_budget", "game_of", "limit_of", "player_of",
-    "position_of", "real", "request_of", "say", "search_arguments",
+    "position_of", "real", "request_of", "say", "search_arguments", "show",
 ]

@@ -15,8 +15,8 @@ from rich.console import Console
 from rich.table import Table
 
 from plies import games
-from plies.game import format_action, play
-from plies.games.connect4 import Connect4
+from plies.game import format_action, hook, play
+from plies.policy import position
 from plies.search import (
     Limit,
     SearchResult,
@@ -27,7 +27,6 @@ from plies.search import (
     maxn,
     minimax,
 )
-from plies.solvers import solver_for
 
 
 def _pv(game: Any, state: Any, pv: tuple[Any, ...]) -> str:
@@ -164,10 +163,10 @@ def engine_craft(console: Console) -> None:
         table.add_column(column)
     craft = {"tt": True, "ordering": True, "pvs": True}
     ttt = games.load("tictactoe")
-    c4 = Connect4()
-    opening = c4.moves_from_string("4453")
-    solved = Connect4(scoring="pons")
-    endgame = solved.moves_from_string("52753311433677442422121")  # Test_L2_R1, score 8
+    c4 = games.load("connect4")
+    opening, _ = position(c4, "4453")
+    solved = games.load("connect4", scoring="pons")
+    endgame, _ = position(solved, "52753311433677442422121")  # Test_L2_R1, score 8
     runs: list[tuple[str, Any, Any, Limit | None, dict[str, Any]]] = [
         ("tic-tac-toe, empty", ttt, ttt.initial_state(), None, {}),
         ("tic-tac-toe, empty", ttt, ttt.initial_state(), None, craft),
@@ -188,9 +187,10 @@ def engine_craft(console: Console) -> None:
             f"{seconds:.2f}s",
         )
     # The dedicated Connect Four solver (Numba when installed) on a harder opening.
-    middle = solved.moves_from_string("335662333565")  # Test_L1_R2, score -2
-    solver = solver_for(solved)
-    assert solver is not None
+    middle, _ = position(solved, "335662333565")  # Test_L1_R2, score -2
+    exact = hook(solved, "solver")  # the game's exact solver
+    assert exact is not None
+    solver = exact()
     r = solver.solve(middle)
     table.add_row(
         "connect4 Test_L1_R2 #2, exact", f"dedicated solver ({solver.backend})", _fmt(r.value),

@@ -10,12 +10,16 @@ A human types a move at the prompt, or one of the commands:
 An illegal or unreadable move gets one line (what was wrong, how to write a move, the
 legal moves) and the prompt again; the game goes on.
 
-Chess and Othello play with the engine's defaults (:func:`plies.policy.play_defaults`):
-two seconds a move unless ``--depth``, ``--time`` or ``--nodes`` says otherwise, engine
-craft, and for chess quiescence and mate scores.  The engine's move is shown with its
-value ("35 cp", "mate in 2"), its principal variation and the search statistics (depth,
-nodes, time, nodes per second), and a terminal shows each finished iteration while it
-thinks.  Other games show the value, the depth and the nodes of the plain request.
+The position is shown as the game's board (its ``board`` hook, the last move marked; in
+colour on a colour terminal), or as its text picture for a game without one.
+
+A game with play defaults (its ``play_defaults`` hook: chess, Othello) plays with them
+(:func:`plies.policy.play_defaults`): two seconds a move unless ``--depth``, ``--time``
+or ``--nodes`` says otherwise, engine craft, and for chess quiescence and mate scores.
+The engine's move is shown with its value ("35 cp", "mate in 2"), its principal
+variation and the search statistics (depth, nodes, time, nodes per second), and a
+terminal shows each finished iteration while it thinks.  Other games show the value,
+the depth and the nodes of the plain request.
 
 Games with hidden information (information sets, :mod:`plies.imperfect`: ``kuhn``,
 ``leduc``) are shown to a human as that human sees them (its own card, not the
@@ -36,7 +40,7 @@ from typing import Any, Final
 
 from rich.console import Console
 
-from plies.cli.args import game_of, limit_of, player_of, position_of, say
+from plies.cli.args import game_of, limit_of, player_of, position_of, say, show
 from plies.errors import IllegalActionError, OptionError
 from plies.game import (
     CHANCE,
@@ -46,6 +50,7 @@ from plies.game import (
     legal_actions,
     parse_action,
 )
+from plies.game.text import result_text
 from plies.imperfect import is_imperfect, render_for
 from plies.policy import (
     SearchRequest,
@@ -123,16 +128,20 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
     }
     table = Session(game, args)
     rng = table.rng
+    last: Any = None  # the action that led to the position shown (marked on a board)
     while not game.is_terminal(state):
         mover = game.to_move(state)
         viewer = _viewer(table, humans, mover)
-        say(console, game.render(state) if viewer is None else render_for(game, state, viewer))
+        if viewer is None:
+            show(console, game, state, last)
+        else:
+            say(console, render_for(game, state, viewer))
         if mover == SIMULTANEOUS:
             joint = _joint_move(console, game, state, humans, table.plain_limit, rng)
             if joint is None:
                 say(console, "bye")
                 return 0
-            state = game.result(state, joint)
+            state, last = game.result(state, joint), joint
             continue
         if mover == CHANCE:
             outcomes = list(game.chance_outcomes(state))
@@ -151,14 +160,20 @@ def cmd_play(console: Console, args: argparse.Namespace) -> int:
                              f"{format_action(game, state, action)}")
         else:
             action = _engine_move(console, table, state, mover)
-        state = game.result(state, action)
-    say(console, game.render(state))
+        state, last = game.result(state, action), action
+    show(console, game, state, last)
     scores = ", ".join(
         f"{player_name(game, p)} {number(game.utility(state, p))}"
         for p in range(game.num_players)
     )
     outcome = getattr(game, "outcome", None)
-    result = f"{outcome(state)} ({scores})" if callable(outcome) else scores
+    if callable(outcome):
+        result = f"{outcome(state)} ({scores})"
+    elif game.num_players == 1:
+        result = scores
+    else:
+        utilities = [game.utility(state, p) for p in range(game.num_players)]
+        result = f"{result_text(game, utilities)} ({scores})"
     say(console, f"game over: {result}")
     return 0
 

@@ -1,12 +1,14 @@
 """``plies solve`` and ``plies analyze``: the value and best move of a position, or the
 value of every legal move.
 
-Chess and Othello get the engine's search with its play defaults
-(:class:`plies.policy.SearchSession`: a time a move, quiescence, mate scores), unless the
-request is one for the plain policy (a threshold, a weak solution, a dedicated solver);
-every other game gets the search that :func:`plies.policy.plan` chooses.  Results print
-as Rich tables, or as plain JSON with ``--json``.  ``plies analyze GAME --file FILE``
-hands over to batch analysis (:func:`plies.cli.tournament.run_batch`).
+A game with play defaults (chess, Othello) gets the engine's search with them
+(:class:`plies.policy.SearchSession`: a time a move, quiescence, mate scores, the unit
+of values), unless the request is one for the plain policy (a threshold, a weak
+solution, an exact solver); every other game gets the search that
+:func:`plies.policy.plan` chooses.  The position is shown as the game's board (or its
+text picture); results print as Rich tables, or as plain JSON with ``--json``.
+``plies analyze GAME --file FILE`` hands over to batch analysis
+(:func:`plies.cli.tournament.run_batch`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from plies.cli.args import game_of, position_of, real, request_of, say
+from plies.cli.args import game_of, position_of, real, request_of, say, show
 from plies.policy import (
     Plan,
     Score,
@@ -187,7 +189,7 @@ def cmd_solve(console: Console, args: argparse.Namespace, *, all_values: bool = 
         # Plain text, not Rich: no colour codes (FORCE_COLOR) and no wrapping in a pipe.
         print(json.dumps(jsonable(data), indent=2), file=console.file, flush=True)
         return 0
-    say(console, game.render(state) if hasattr(game, "render") else str(state))
+    show(console, game, state)
     if all_values and result.action_values:
         title = f"value of every move for {data['player']} ({name})"
         table = Table(title=title, min_width=len(title))

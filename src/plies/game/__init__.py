@@ -14,6 +14,13 @@ optional members through :func:`game_ops`.
   resolved once for a search, and :func:`default_random_playout`;
 - :mod:`plies.game.actions`: how a person writes and reads a move
   (:func:`format_action`, :func:`parse_action`, :func:`legal_actions`, ...);
+- :mod:`plies.game.text`: a game as people read it (players and movers by name, lines
+  of moves, values without float noise);
+- :mod:`plies.game.board`: :class:`Board`, what a game's ``board`` hook returns and
+  every front end draws (and draws it as SVG and for Rich);
+- :mod:`plies.game.knowledge`: :class:`PlayDefaults`, :class:`PositionText` and the
+  :class:`Solver` interface, what the ``play_defaults``, ``read_position`` and
+  ``solver`` hooks return;
 - :mod:`plies.game.options` and :mod:`plies.game.declaration`: how a game declares its
   ``name``, ``description`` and typed ``options`` (read by every front end), and the
   :class:`~plies.game.declaration.Source` of games that are not rule sets.
@@ -31,6 +38,8 @@ from plies.game.actions import (
     match_action,
     parse_action,
 )
+from plies.game.board import Board, FromTo, Mark
+from plies.game.knowledge import PlayDefaults, PositionText, Solver
 from plies.game.model import (
     CHANCE,
     FACTS,
@@ -57,9 +66,15 @@ __all__ = [
     "METHODS",
     "REQUIRED",
     "SIMULTANEOUS",
+    "Board",
+    "FromTo",
     "Game",
     "GameMeta",
     "GameOps",
+    "Mark",
+    "PlayDefaults",
+    "PositionText",
+    "Solver",
     "check_definition",
     "default_evaluate",
     "default_player_actions",

@@ -21,6 +21,10 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 from plies.errors import GameDefinitionError, IllegalActionError
 from plies.game.actions import format_action, legal_actions, match_action, parse_action
 
+if TYPE_CHECKING:
+    from plies.game.board import Board
+    from plies.game.knowledge import PlayDefaults, PositionText, Solver
+
 S = TypeVar("S")
 A = TypeVar("A")
 
@@ -140,6 +144,14 @@ class Game(Protocol[S, A], metaclass=GameMeta):
                                        games of 3+ players; ``brs+`` needs none)
     ``random_playout``      hook       absent: playouts call ``actions`` and ``result``
                                        per ply (:func:`default_random_playout`)
+    ``board``               hook       absent: front ends show ``render``'s text (no
+                                       board to draw or click)
+    ``read_position``       hook       absent: a position is written as moves from the
+                                       start only
+    ``write_position``      hook       absent: a position is written as its moves
+    ``play_defaults``       hook       absent: people's searches are the plain request
+                                       (no time a move, no craft, values without a unit)
+    ``solver``              hook       absent: an exact request runs the generic search
     ======================  =========  ==================================================
 
     A *hook* is absent unless the game provides it, because providing one changes what a
@@ -164,7 +176,33 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     probability, until the game ends or ``limit`` plies were played; it must draw from the
     generator exactly as :func:`default_random_playout` does, so that both give the same
     state for the same seed, and a wrapper that changes moves or states must not forward
-    it).  Read any optional member with :func:`hook`, which
+    it).
+
+    The knowledge front ends read (the web app, the terminal, a notebook, the policy
+    layer), each returning plain data of :mod:`plies.game.board` or
+    :mod:`plies.game.knowledge`:
+    ``board(state, last=None) -> Board`` (the position as a grid to draw and click,
+    :class:`~plies.game.board.Board`; ``last`` is the action that led to ``state``, to
+    highlight, None when not known),
+    ``read_position(text) -> PositionText | None`` (the position ``text`` writes in the
+    game's own notation, such as a chess FEN or EPD line, as a
+    :class:`~plies.game.knowledge.PositionText`; None when ``text`` is not in that
+    notation, so it is read as moves; :class:`~plies.errors.GameFormatError` when it is
+    but is malformed), ``write_position(state) -> str`` (``state`` in that notation,
+    which ``read_position`` reads back as the same position, a state of the same key:
+    the notation need not hold the history, as a FEN does not),
+    ``play_defaults() -> PlayDefaults`` (what people's searches need: a time a move,
+    engine craft, mate scores, the unit of values, how a move is written, when to solve
+    exactly; :class:`~plies.game.knowledge.PlayDefaults`),
+    ``solver(backend="auto") -> Solver`` (the game's exact solver,
+    :class:`~plies.game.knowledge.Solver`, which the policy layer runs for an exact
+    request; ``backend`` picks an implementation where the solver has several, and an
+    unknown one raises :class:`~plies.errors.OptionError`).
+    A wrapper forwards these to the game it wraps, except ``solver`` (a wrapper changes
+    the game the solver would solve) and, in a wrapper whose states are not the wrapped
+    game's, the ones that read or make states.
+
+    Read any optional member with :func:`hook`, which
     answers None for a hook left out and for a method left at its default.
     """
 
@@ -193,6 +231,11 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         label: Callable[[S], str | None] | None = None
         pass_turn_to: Callable[[S, int], S | None] | None = None
         random_playout: Callable[[S, random.Random, int], S] | None = None
+        board: Callable[..., Board] | None = None
+        read_position: Callable[[str], PositionText | None] | None = None
+        write_position: Callable[[S], str] | None = None
+        play_defaults: Callable[[], PlayDefaults] | None = None
+        solver: Callable[..., Solver] | None = None
     else:
         order_hint = _Hook()
         value_bounds = _Hook()
@@ -205,6 +248,11 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         label = _Hook()
         pass_turn_to = _Hook()
         random_playout = _Hook()
+        board = _Hook()
+        read_position = _Hook()
+        write_position = _Hook()
+        play_defaults = _Hook()
+        solver = _Hook()
 
     def initial_state(self) -> S: ...
 
@@ -295,11 +343,12 @@ METHODS: Final = (
     "evaluate", "chance_outcomes", "player_actions", "key", "format_action",
     "format_player_action", "parse_action", "split_moves", "render", "player_name",
 )
-#: Hooks: absent unless the game provides one, because one changes what a search does.
+#: Hooks: absent unless the game provides one, because one changes what a search does
+#: (or, for the last five, what a front end shows and runs).
 HOOKS: Final = (
     "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "extension",
     "null_move", "is_quiet", "turn_progress", "label", "pass_turn_to",
-    "random_playout",
+    "random_playout", "board", "read_position", "write_position", "play_defaults", "solver",
 )
 
 

@@ -38,6 +38,7 @@ from typing import ClassVar, Final, NamedTuple
 
 from plies.errors import GameFormatError
 from plies.game import Game
+from plies.game import board as boards
 from plies.game.options import Option
 
 UNDECIDED: Final = -1
@@ -47,6 +48,10 @@ DRAW: Final = 2
 
 MARKS: Final = "XO"
 EMPTY: Final = "."
+LOOKS: Final = {
+    "X": boards.Mark("text", color="#2457c5"), "O": boards.Mark("text", color="#d9480f"),
+}
+"""How the board draws the marks: letters in the players' colours."""
 
 LINES: Final[tuple[tuple[int, int, int], ...]] = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),  # rows
@@ -208,3 +213,15 @@ class TicTacToe(Game[Board, int]):
 
     def player_name(self, player: int) -> str:
         return MARKS[player]
+
+    def board(self, state: Board, last: int | None = None) -> boards.Board:
+        """The 3x3 grid; a click on an empty cell marks it."""
+        cells, _, outcome = state
+        over = outcome != UNDECIDED
+        return boards.Board(
+            3, 3, tuple(ch if ch != EMPTY else "" for ch in cells), kind="tictactoe",
+            marks=LOOKS,
+            cell_moves=tuple(None if over or ch != EMPTY else str(i + 1)
+                             for i, ch in enumerate(cells)),
+            last=() if last is None else (last,),
+        )

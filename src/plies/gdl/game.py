@@ -41,6 +41,7 @@ from typing import Any, Final, TypeAlias
 from plies.budget import Budget
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import SIMULTANEOUS, Game
+from plies.game.knowledge import Solver
 from plies.gdl.ground import DEFAULT_BUDGET, natural_key
 from plies.gdl.machine import MachineChoice, StateMachine, build_machine
 from plies.gdl.parser import load as load_description
@@ -137,6 +138,13 @@ class GdlGame(Game[State, Any]):
     def player_actions(self, state: State, player: int) -> Sequence[Any]:
         """One role's legal moves (its part of a joint move at SIMULTANEOUS nodes)."""
         return self._node(state)[0][player]
+
+    def solver(self, backend: str = "auto") -> Solver:
+        """Memoised minimax (:mod:`plies.gdl.solver`), a new one per call: the game's
+        exact solver for turn-taking play (it refuses a SIMULTANEOUS node)."""
+        from plies.gdl.solver import memo_solver
+
+        return memo_solver(self, backend)
 
     def result(self, state: State, action: Any) -> State:
         """The state after ``action``: the mover's move (others play their only move),

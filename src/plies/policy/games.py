@@ -13,13 +13,13 @@ and ``is_gdl_path`` here are its deprecated old names.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from plies._compat import deprecated_alias
 from plies.errors import GameFormatError, IllegalActionError, OptionError, quoted
-from plies.game import play
+from plies.game import hook, play
+from plies.game.knowledge import PositionText
+from plies.game.text import player_name, players_text
 
 # Moved beside the one loader, for one release under their old names here.
 deprecated_alias(globals(), "load_game", "plies.games.load")
@@ -54,49 +54,32 @@ def position(game: Any, moves: str, where: str = "") -> tuple[Any, list[str]]:
     return state, played
 
 
-@dataclass(frozen=True, slots=True)
-class PositionText:
-    """A position as a line of text wrote it: the state, and how it was written.
-
-    ``moves``: the move tokens played (from the start, or after ``setup``).  ``setup``:
-    the FEN (chess) or board (Othello) the position starts from, None for the game's
-    initial state.  ``operations``: a chess EPD line's operations (``{"bm": "Nf3",
-    "id": "WAC.001"}``), empty otherwise.
-    """
-
-    state: Any
-    moves: tuple[str, ...] = ()
-    setup: str | None = None
-    operations: tuple[tuple[str, str], ...] = ()
-
-
 def read_position(game: Any, text: str, where: str = "") -> PositionText:
-    """The position a line of text writes, for a game that can start from one:
+    """The position a line of text writes: a position in the game's own notation (its
+    ``read_position`` hook), optionally followed by ``moves m1 m2 ...`` played from it;
+    any other text is moves from the start (:func:`position`).
 
-    - **chess** (a game with ``state_from_fen``): a FEN (``rnbqkbnr/pppppppp/8/8/4P3/8/
-      PPPP1PPP/RNBQKBNR b KQkq - 0 1``), or an EPD line (the FEN's first four fields,
-      then operations such as ``bm Nf3; id "WAC.001";``);
-    - **othello**: a board of 64 cells row by row from a1 to h8 (``X`` Black, ``O`` White,
-      ``-`` or ``.`` empty; blanks between cells allowed), then the side to move, ``X``
-      or ``O`` (Edax's OBF; anything after a ``;`` is ignored);
-
-    either may be followed by ``moves m1 m2 ...`` played from it.  Any other text is moves
-    from the start (:func:`position`).
+    The built-in notations: **chess** a FEN (``rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR
+    b KQkq - 0 1``) or an EPD line (the FEN's first four fields, then operations such as
+    ``bm Nf3; id "WAC.001";``); **othello** a board of 64 cells row by row from a1 to h8
+    (``X`` Black, ``O`` White, ``-`` or ``.`` empty; blanks between cells allowed), then
+    the side to move, ``X`` or ``O`` (Edax's OBF; anything after a ``;`` is ignored).
 
     Raises:
-        GameFormatError: a FEN, EPD or board that is malformed; the message says what
-            is accepted (and ``where``).
+        GameFormatError: a position that is malformed; the message says what is
+            accepted (and ``where``).
         IllegalActionError: a move is not legal (the message says which, and ``where``).
     """
     body, _, after = f" {text.strip()} ".partition(" moves ")
-    body = body.strip()
-    if hasattr(game, "state_from_fen") and "/" in body:
-        state, setup, operations = _from_fen(game, body, where)
-    elif _is_othello(game) and _OTHELLO_BOARD.fullmatch(body.split(";")[0].strip()):
-        state, setup, operations = _from_board(body, where), body.split(";")[0].strip(), ()
-    else:
+    reader = hook(game, "read_position")
+    try:
+        written = None if reader is None else reader(body.strip())
+    except GameFormatError as err:
+        raise GameFormatError(f"{err}{' ' + where if where else ''}") from None
+    if written is None:
         state, played = position(game, text, where)
         return PositionText(state, tuple(played))
+    state = written.state
     played_after: list[str] = []
     for i, token in enumerate(split_moves(game, after), start=1):
         try:
@@ -105,76 +88,7 @@ def read_position(game: Any, text: str, where: str = "") -> PositionText:
             context = f"(move {i} after the position{' ' + where if where else ''})"
             raise IllegalActionError(token, err.legal, context=context) from None
         played_after.append(token)
-    return PositionText(state, tuple(played_after), setup, operations)
-
-
-def _from_fen(game: Any, text: str, where: str) -> tuple[Any, str, tuple[tuple[str, str], ...]]:
-    fields = text.split()
-    operations: list[tuple[str, str]] = []
-    if len(fields) >= 6 and fields[4].isdigit() and fields[5].isdigit():
-        fen = " ".join(fields[:6])
-        rest = " ".join(fields[6:])
-    elif len(fields) >= 4:  # EPD: four fields, then operations
-        fen = " ".join(fields[:4]) + " 0 1"
-        rest = " ".join(fields[4:])
-    else:
-        raise GameFormatError(
-            f"{quoted(text)} {where + ' ' if where else ''}is not a FEN or EPD: write the "
-            f"board, side to move, castling and en passant fields (then the two clocks, "
-            f"or EPD operations such as bm Nf3;)"
-        )
-    for item in (part.strip() for part in rest.split(";")):
-        if not item:
-            continue
-        opcode, _, operand = item.partition(" ")
-        operations.append((opcode, operand.strip().strip('"')))
-    try:
-        state = game.state_from_fen(fen)
-    except GameFormatError as err:
-        raise GameFormatError(f"{err}{' ' + where if where else ''}") from None
-    return state, fen, tuple(operations)
-
-
-_OTHELLO_BOARD: Final = re.compile(r"(?:[XxOo.\-] ?){64}[XxOo]")
-
-
-def _is_othello(game: Any) -> bool:
-    from plies.games.othello import Othello
-
-    return isinstance(game, Othello)
-
-
-def _from_board(text: str, where: str) -> Any:
-    from plies.games.othello import make_state
-
-    cells = "".join(text.split(";")[0].split())
-    black = white = 0
-    for square, cell in enumerate(cells[:64]):
-        if cell in "Xx":
-            black |= 1 << square
-        elif cell in "Oo":
-            white |= 1 << square
-    player = 0 if cells[64] in "Xx" else 1
-    if (black | white).bit_count() < 4 or not (black | white) & _CENTRE == _CENTRE:
-        raise GameFormatError(
-            f"Othello board {quoted(text)} {where + ' ' if where else ''}is not a position: "
-            f"the four centre squares d4 e4 d5 e5 are always occupied"
-        )
-    return make_state(black, white, player)
-
-
-_CENTRE: Final = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)
-
-
-def player_name(game: Any, player: int) -> str:
-    """``game.player_name(player)`` if the game has it, else ``P<player>``."""
-    namer = getattr(game, "player_name", None)
-    return f"P{player}" if namer is None else str(namer(player))
-
-
-def players_text(game: Any) -> str:
-    """Every player as ``0 (X), 1 (O)``: what messages offer to choose from."""
-    return ", ".join(f"{p} ({player_name(game, p)})" for p in range(game.num_players))
+    return PositionText(state, tuple(played_after), written.setup, written.operations)
 
 
 def find_player(game: Any, text: int | str | None) -> int | None:

@@ -13,10 +13,12 @@ The rules of :func:`plan`, in order:
    (:func:`plies.search.registry.auto_algorithm`).  The algorithm must be able to search
    the game's declared facts, or the request is refused before anything runs.
 3. An exact request (no limit, no threshold, the ``first`` tie rule, ``auto``, no
-   ``engine``, not traced) of a game with a dedicated solver (Connect Four) uses it;
-   the same request of a GDL game that alpha-beta would search uses memoised minimax
-   (:class:`~plies.search.memo.MemoSolver`, "solver (memo)"): a GDL game is finite by
-   its specification and its states repeat, so each is solved once and stored.
+   ``engine``, not traced) that ``auto`` answers with alpha-beta, of a game with an
+   exact solver (its ``solver`` hook, :class:`plies.game.Solver`), uses it: Connect
+   Four's and Othello's dedicated solvers, a GDL game's memoised minimax
+   (:class:`~plies.search.memo.MemoSolver`, "solver (memo)": a GDL game is finite by its
+   specification and its states repeat, so each is solved once and stored), a user's
+   game's own.
 4. Engine craft (``engine=True``, traced or not; with ``auto`` also any game with
    ``value_bounds``, when not traced):
    alpha-beta with the transposition table, move ordering and PVS (and bisection, MTD-bi,
@@ -45,14 +47,15 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import hook
+from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, Solver
 from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import StopSignal, Trace
 from plies.search.craft import Craft, TranspositionTable
-from plies.search.memo import MemoProgress, MemoSolver
+from plies.search.memo import MemoProgress
 from plies.search.registry import ALGORITHMS, Algorithm, algorithm, auto_algorithm, names
 
 Kind = Literal["solver", "engine", "plain"]
@@ -131,7 +134,7 @@ class Plan:
     name: str
     request: SearchRequest
     options: dict[str, Any] = field(default_factory=dict)
-    solver: Any = None
+    solver: Solver | None = None
 
     @property
     def limit(self) -> Limit | None:
@@ -156,9 +159,11 @@ class Plan:
         memo solver, which has no iterations, raises
         :class:`~plies.errors.SearchLimitError`).
         ``on_iteration`` sees every finished iteration, ``on_test`` every null-window
-        test of a dedicated solver, ``on_progress`` the memo solver's progress (states
-        solved, nodes, elapsed) about four times a second.  ``table`` is a transposition
-        table kept between searches of one game, used when the plan has one.
+        test of a solver that works by them (Connect Four's), ``on_progress`` the
+        progress of one that keeps a table (the memo solver: states solved, nodes,
+        elapsed, about four times a second); a solver stopped by ``stop`` raises
+        :class:`~plies.errors.SearchLimitError`.  ``table`` is a transposition table
+        kept between searches of one game, used when the plan has one.
         """
         try:
             return self._run(game, state, stop, trace, on_iteration, on_test, table,
@@ -181,11 +186,7 @@ class Plan:
         on_progress: Callable[[MemoProgress], None] | None,
     ) -> SearchResult:
         if self.kind == "solver":
-            if isinstance(self.solver, MemoSolver) and not self.request.all_values:
-                return self.solver.solve(
-                    state, player=self.request.player, on_progress=on_progress, stop=stop
-                )
-            return self._solve(game, state, on_test)
+            return self._solve(game, state, on_test, on_progress, stop)
         request = self.request
         kwargs: dict[str, Any] = {
             "player": request.player, "tie": request.tie, "seed": request.seed, **self.options,
@@ -203,19 +204,24 @@ class Plan:
         return self.algorithm.search(game, state, request.limit, **kwargs)
 
     def _solve(
-        self, game: Any, state: Any, on_test: Callable[[SolverTest], None] | None
+        self, game: Any, state: Any, on_test: Callable[[SolverTest], None] | None,
+        on_progress: Callable[[MemoProgress], None] | None, stop: StopSignal | None,
     ) -> SearchResult:
         solver, request = self.solver, self.request
+        assert solver is not None
         nodes0 = solver.nodes
         report = None
         if on_test is not None:
             def report(m: int, r: int, lo: int, hi: int, elapsed: float) -> None:
+                assert solver is not None
                 on_test(SolverTest(m, r, lo, hi, solver.nodes - nodes0, elapsed))
 
         if not request.all_values:
-            return solver.solve(  # type: ignore[no-any-return]
-                state, player=request.player, weak=request.weak, on_test=report
+            result: SearchResult = solver.solve(
+                state, player=request.player, weak=request.weak, on_test=report,
+                on_progress=on_progress, stop=stop,
             )
+            return result
         start = time.perf_counter()
         values: dict[Any, float] = solver.analyze(state, player=request.player)
         mover = game.to_move(state)
@@ -226,7 +232,7 @@ class Plan:
         return SearchResult(
             best, action, (action,), stats, mover if request.player is None else request.player,
             action_values=values,
-        )
+        ).about(game, state)
 
 
 def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
@@ -277,23 +283,19 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
     return Plan(kind, chosen, chosen.name, request, options)
 
 
-def _solver(game: Any, state: Any, request: SearchRequest, chosen: Algorithm) -> Any:
-    """The game's dedicated exact solver (or the memo solver of a GDL game), when the
-    request is one it answers (rule 3 of :func:`plan`)."""
+def _solver(
+    game: Any, state: Any, request: SearchRequest, chosen: Algorithm
+) -> Solver | None:
+    """The game's exact solver (its ``solver`` hook), when the request is one it answers
+    (rule 3 of :func:`plan`): what exact alpha-beta would answer."""
     if (
         request.algorithm != "auto" or request.engine or request.limit is not None
         or request.threshold is not None or request.tie != "first" or request.traced
-        or game.is_terminal(state)
+        or chosen.name != "alphabeta" or game.is_terminal(state)
     ):
         return None
-    from plies.gdl.game import GdlGame
-    from plies.solvers import solver_for
-
-    if isinstance(game, GdlGame) and chosen.name == "alphabeta":
-        # A new one per plan: a table kept per game would hold every state solved for as
-        # long as the game lives (a server loads many); the plan's own runs share it.
-        return MemoSolver(game)
-    return solver_for(game)
+    make = hook(game, "solver")
+    return None if make is None else make()
 
 
 def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, Any]:
@@ -327,13 +329,6 @@ def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, An
     if request.all_values:
         options.pop("pvs", None)
     return options
-
-
-QUIESCENCE: Final = 4
-"""Noisy plies searched past the depth limit by :func:`selective_craft` (``plies uci``'s
-``Quiescence`` option)."""
-NULL_REDUCTION: Final = 2
-"""Null-move pruning's depth reduction R in :func:`selective_craft`."""
 
 
 def selective_craft(game: Any, *, singular: float | None = None) -> dict[str, Any]:

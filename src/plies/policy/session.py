@@ -2,24 +2,22 @@
 
 Chess and Othello cannot be searched to the end, and a bare depth-limited search plays
 them badly: it stops in the middle of an exchange, sees every mate as equally good and
-has no idea how long to think.  :func:`play_defaults` says what a game needs when people
-play it or ask for an analysis (``plies play``, ``plies analyze --file``), and
-:class:`SearchSession` runs requests with it:
+has no idea how long to think.  A game says what it needs when people play it or ask for
+an analysis (``plies play``, ``plies analyze --file``) with its ``play_defaults`` hook
+(:class:`~plies.game.knowledge.PlayDefaults`: a time a move, engine craft, mate scores,
+the unit of its values, how a move is written, when to solve exactly), which
+:func:`play_defaults` reads and :class:`SearchSession` runs requests with:
 
-- **chess**: :class:`~plies.search.mate.MateDistance` (the shortest mate is preferred and
-  reported as "mate in N") and engine craft (transposition table kept between moves,
-  move ordering, PVS, iterative deepening) with every selective switch of
-  :func:`~plies.policy.plan.selective_craft`: quiescence over captures and queen
-  promotions (:data:`~plies.policy.plan.QUIESCENCE` plies past the depth limit, inside
-  the search's window), check and singular extensions (margin :data:`SINGULAR_MARGIN`),
-  null-move pruning and late-move reductions; :data:`MOVE_TIME` seconds a move when the
-  user gives no limit.  Values are centipawns.  This is what ``plies uci`` searches.
-- **othello**: engine craft and :data:`MOVE_TIME` seconds a move; with at most
-  :data:`OTHELLO_EXACT_EMPTIES` empty squares and no limit from the user, the exact
-  endgame solver.  Values are the evaluation's (inside -64..64), or the final disc
-  difference when the search reached the end.
+- **chess** declares engine craft (transposition table kept between moves, move
+  ordering, PVS, iterative deepening) with every selective switch: quiescence over
+  captures and queen promotions, check and singular extensions, null-move pruning and
+  late-move reductions; :class:`~plies.search.mate.MateDistance` (the shortest mate is
+  preferred and reported as "mate in N"); centipawns.  This is what ``plies uci`` searches.
+- **othello** declares engine craft, discs as its unit, and exact solving (its
+  ``solver``) once few squares are empty and the user gives no limit.
 
-Every other game has no defaults (None): its plain request is what runs, as before.
+Every other game has no defaults (None) unless it declares its own: its plain request is
+what runs.
 
 >>> from plies.games import load
 >>> chess = load("chess", ["fen=6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"])
@@ -34,79 +32,36 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from plies._compat import deprecated_alias
-from plies.policy.plan import Plan, SearchRequest, plan, selective_craft
+from plies.game import hook
+from plies.game.knowledge import MOVE_TIME, PlayDefaults
+from plies.policy.plan import Plan, SearchRequest, plan
 from plies.policy.text import number
 from plies.search import Limit, SearchResult
 from plies.search.common import StopSignal
 from plies.search.craft import TranspositionTable
 from plies.search.mate import MateDistance
 
-SINGULAR_MARGIN: Final = 50
-"""Chess: centipawns by which the table's move must beat every other move in the
-shallower test search to be singular (and searched one ply deeper)."""
-MOVE_TIME: Final = 2.0
-"""Seconds a move when the user gives no depth, time or node limit."""
 MAX_DEPTH: Final = 64
 """The deepest iteration of a search limited by time or nodes alone."""
-OTHELLO_EXACT_EMPTIES: Final = 10
-"""Othello: at most this many empty squares, an unlimited request is solved exactly
-(the endgame solver's median is about 0.02 s at 10 empties on the reference machine)."""
 TABLE_SLOTS: Final = 1 << 18
 """Slots of the transposition table an :class:`SearchSession` keeps per player."""
 
 
-@dataclass(frozen=True, slots=True)
-class PlayDefaults:
-    """What a game needs when people play or analyse it (see the module docstring).
-
-    ``time``: seconds a move when no limit is given.  ``craft``: the selective switches
-    of an engine search (see :func:`~plies.policy.plan.selective_craft`).
-    ``mate_scores``: prefer the fastest win and report forced ends as "mate in N".
-    ``unit``: the unit values are shown in (``"cp"``), or ``""``.
-    ``moves_help``: how a person writes a move, for error messages.  ``exact_when``: a
-    test of a state at which an unlimited request is solved exactly instead.
-    """
-
-    time: float = MOVE_TIME
-    craft: Mapping[str, Any] = field(default_factory=dict)
-    mate_scores: bool = False
-    unit: str = ""
-    moves_help: str = ""
-    exact_when: Callable[[Any], bool] | None = None
-
-
-CHESS_MOVES_HELP: Final = (
-    "write a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, g1f3, e1g1, e7e8q)"
-)
-OTHELLO_MOVES_HELP: Final = (
-    "write a move as a square a1..h8 (column a-h, row 1-8 from the top), or pass when "
-    "you have no move"
-)
-
-
-def _few_empties(state: Any) -> bool:
-    empties: int = 64 - (state[0] | state[1]).bit_count()
-    return empties <= OTHELLO_EXACT_EMPTIES
-
-
 def play_defaults(game: Any) -> PlayDefaults | None:
-    """The engine defaults for ``game`` (chess, Othello), or None: no defaults needed."""
-    from plies.games.chess import Chess
-    from plies.games.othello import Othello
+    """What ``game`` declares it needs when people play it (its ``play_defaults`` hook),
+    or None: no defaults, the plain request runs.
 
-    if isinstance(game, Chess):
-        return PlayDefaults(
-            craft=selective_craft(game, singular=SINGULAR_MARGIN), mate_scores=True,
-            unit="cp", moves_help=CHESS_MOVES_HELP,
-        )
-    if isinstance(game, Othello):
-        return PlayDefaults(moves_help=OTHELLO_MOVES_HELP, exact_when=_few_empties)
-    return None
+    >>> from plies.games import load
+    >>> play_defaults(load("chess")).unit, play_defaults(load("tictactoe"))
+    ('cp', None)
+    """
+    declared = hook(game, "play_defaults")
+    return None if declared is None else declared()
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +71,8 @@ class Score:
     ``value``: the game's value for the searching player (a mate is the utility of a
     win or loss, no distance left in it).  ``mate``: moves to a forced end found by the
     search, positive when the player wins, negative when it loses, 0 when the position
-    is already won or lost; None otherwise.  ``unit``: ``"cp"`` or ``""``.
+    is already won or lost; None otherwise.  ``unit``: the game's unit of values
+    (``"cp"``, ``"discs"``) or ``""``.
 
     >>> str(Score(35.0, None, "cp")), str(Score(1e5, 2, "cp")), str(Score(-1e5, -1, "cp"))
     ('35 cp', 'mate in 2', 'mated in 1')
@@ -176,7 +132,7 @@ class SearchSession:
 
     @property
     def tuned(self) -> bool:
-        """True when the game has defaults (chess, Othello)."""
+        """True when the game has defaults (chess, Othello, any game that declares them)."""
         return self.defaults is not None
 
     def root(self, state: Any) -> Any:
@@ -265,7 +221,8 @@ class SearchSession:
             if table is None:
                 table = self._tables[who] = TranspositionTable(TABLE_SLOTS)
         self.plan = chosen
-        return chosen.run(self.searched, root, stop=stop, on_iteration=report, table=table)
+        result = chosen.run(self.searched, root, stop=stop, on_iteration=report, table=table)
+        return result.about(self.game, state)  # the game as people play it
 
     def score(self, result: SearchResult) -> Score:
         """The value of ``result`` as people read it (a forced mate as "mate in N")."""
@@ -304,12 +261,8 @@ def mate_moves(mated: MateDistance, value: float, pv_length: int) -> int | None:
 
 
 __all__ = [
-    "CHESS_MOVES_HELP",
     "MAX_DEPTH",
     "MOVE_TIME",
-    "OTHELLO_EXACT_EMPTIES",
-    "OTHELLO_MOVES_HELP",
-    "SINGULAR_MARGIN",
     "TABLE_SLOTS",
     "PlayDefaults",
     "Score",
@@ -318,5 +271,13 @@ __all__ = [
     "play_defaults",
 ]
 
-# The old name of SearchSession, for one release.
+# The old name of SearchSession, and the game knowledge that lived here, for one release.
 deprecated_alias(globals(), "EngineSearch", "plies.policy.session.SearchSession")
+for _old, _new in (
+    ("SINGULAR_MARGIN", "plies.games.chess.rules.SINGULAR_MARGIN"),
+    ("CHESS_MOVES_HELP", "plies.games.chess.rules.MOVES_HELP"),
+    ("OTHELLO_EXACT_EMPTIES", "plies.games.othello.rules.EXACT_EMPTIES"),
+    ("OTHELLO_MOVES_HELP", "plies.games.othello.rules.MOVES_HELP"),
+):
+    deprecated_alias(globals(), _old, _new)
+del _old, _new

@@ -1,7 +1,9 @@
 """How a search result is named for people: numbers, moves, players, reports.
 
 One set of rules for every front end, so the terminal, the JSON of ``--json``, the web
-app and the logs of the GGP player say the same thing the same way.
+app and the logs of the GGP player say the same thing the same way.  The names of
+players and moves and the cleaning of values are :mod:`plies.game.text`'s (a notebook
+uses them too); this module adds the JSON report and win, draw or loss.
 
 >>> number(2.0), number(0.48671), number(-0.0), number(1e-17), number(float("inf"))
 ('2', '0.4867', '0', '0', '+inf')
@@ -13,38 +15,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
-from plies.game import CHANCE, SIMULTANEOUS, format_action, format_player_action
-from plies.policy.games import player_name
+from plies.game.text import (
+    NOISE,
+    clean,
+    mover_name,
+    number,
+    own_action_text,
+    player_name,
+    pv_text,
+)
 from plies.search import SearchResult
-
-NOISE: Final = 1e-9
-"""Values closer than this (relative to 1) to a round number are shown as that number:
-the LP and chance averages leave float noise (``2.0000000000000004``, ``-1e-17``) that
-must not read as a win or a loss."""
-
-
-def clean(value: float) -> float:
-    """``value`` with float noise removed: ``-0`` and ``1e-17`` become 0, ``2.0000000001``
-    becomes 2 (see :data:`NOISE`); infinities and NaN are returned as they are."""
-    if not math.isfinite(value):
-        return value
-    rounded = round(value)
-    if abs(value - rounded) <= NOISE * max(1.0, abs(value)):
-        return float(rounded) + 0.0  # + 0.0 turns -0.0 into 0.0
-    return value
-
-
-def number(value: float) -> str:
-    """3, 0.4867, 2.1, +inf: integers without a point, others to 4 decimals at most."""
-    value = clean(value)
-    if not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("+inf" if value > 0 else "-inf")
-    if value == int(value):
-        return str(int(value))
-    text = f"{value:.4f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
 
 
 def jsonable(value: Any) -> Any:
@@ -65,30 +47,6 @@ def outcome(utility_range: tuple[float, float], value: float) -> str:
     middle = (low + high) / 2
     value = clean(value)
     return "win" if value > middle else "loss" if value < middle else "draw"
-
-
-def mover_name(game: Any, state: Any) -> str:
-    """Who is to move: a player's name, ``"chance"`` or ``"everyone (simultaneous)"``."""
-    mover = game.to_move(state)
-    if mover == SIMULTANEOUS:
-        return "everyone (simultaneous)"
-    return "chance" if mover == CHANCE else player_name(game, mover)
-
-
-def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
-    """The moves of a principal variation as the game writes them."""
-    out: list[str] = []
-    for action in pv:
-        out.append(format_action(game, state, action))
-        state = game.result(state, action)
-    return out
-
-
-def own_action_text(game: Any, state: Any, player: int, action: Any) -> str:
-    """``player``'s own action: at a simultaneous node one component, else a move."""
-    if not game.is_terminal(state) and game.to_move(state) == SIMULTANEOUS:
-        return format_player_action(game, state, player, action)
-    return format_action(game, state, action)
 
 
 def report(

@@ -56,6 +56,7 @@ from plies.search.limits import OutOfBudget as OutOfBudget
 from plies.search.limits import StopSignal as StopSignal
 from plies.search.limits import Unit as Unit
 from plies.search.limits import budget_check as budget_check
+from plies.search.result import Origin
 from plies.search.result import SearchResult as SearchResult
 from plies.search.result import SearchStats as SearchStats
 from plies.search.result import Trace as Trace
@@ -535,6 +536,7 @@ def run(
     limit = limit or Limit()
     probe = searcher_factory(limit.depth)
     probe.refuse(probe.game)
+    origin = Origin(probe.game, state)  # every result knows what it was searched on
     start = time.perf_counter()
     total = SearchStats()
     partial: list[SearchResult] = []  # what a pass proved before it was interrupted
@@ -555,7 +557,9 @@ def run(
         except OutOfBudget:
             if s.provisional is not None and last is not None and s.root_first == last.action:
                 v, a, line = s.provisional
-                partial.append(SearchResult(v, a, tuple(line), total, s.player, False))
+                partial.append(
+                    SearchResult(v, a, tuple(line), total, s.player, False, origin=origin)
+                )
             raise
         finally:
             _merge(total, s.stats)
@@ -564,7 +568,7 @@ def run(
         total.seldepth = s.max_ply
         return SearchResult(
             value, action, tuple(pv), total, s.player, not (s.heuristic or s.partial), values,
-            vector(s) if vector else None,
+            vector(s) if vector else None, origin=origin,
         )
 
     def report(result: SearchResult) -> None:
@@ -573,7 +577,8 @@ def run(
             on_iteration(dataclasses.replace(result, stats=dataclasses.replace(total)))
 
     def stopped() -> SearchResult:
-        return dataclasses.replace(_fallback(searcher_factory, state, total), stopped=True)
+        fallback = _fallback(searcher_factory, state, total)
+        return dataclasses.replace(fallback, stopped=True, origin=origin)
 
     always = DEEPEN_ALWAYS.get()
     inner = DEEPEN_ALWAYS.set(False)  # a search inside this one (in an evaluate) is plain

@@ -109,7 +109,7 @@ def determinize(
     stats.elapsed = time.perf_counter() - started
     return SearchResult(
         best, action, (action,), stats, player=player, exact=False, action_values=totals
-    )
+    ).about(game, state)
 
 
 def _worlds(

@@ -187,7 +187,8 @@ class MctsTree:
         stats = tree.stats = SearchStats()
         if root.terminal:
             stats.elapsed = time.perf_counter() - start
-            return SearchResult(float(ops.utility(root.state, who)), None, (), stats, who)
+            value = float(ops.utility(root.state, who))
+            return SearchResult(value, None, (), stats, who).about(self.game, root.state)
         if tree.solver:
             tree.scan_root()
         budget = limit.nodes
@@ -199,7 +200,8 @@ class MctsTree:
 
         def result(stopped: bool) -> SearchResult:
             stats.elapsed = time.perf_counter() - start
-            return _result(tree, who, tie, tie_rng, all_values, stopped)
+            found = _result(tree, who, tie, tie_rng, all_values, stopped)
+            return found.about(self.game, root.state)
 
         report = 1024
         stopped = False

@@ -132,7 +132,8 @@ class MemoSolver:
         )
         if on_progress is not None:
             on_progress(MemoProgress(len(self.table), stats.nodes, stats.tt_hits, stats.elapsed))
-        return SearchResult(value, pv[0] if pv else None, tuple(pv), stats, player)
+        result = SearchResult(value, pv[0] if pv else None, tuple(pv), stats, player)
+        return result.about(self.game, state)
 
     def analyze(self, state: Any, *, player: int | None = None) -> dict[Any, float]:
         """The exact value of every legal action at ``state`` for ``player`` (None: the

@@ -574,7 +574,7 @@ class _Split:
         action = self.game.actions(state)[found.index]
         return SearchResult(
             found.value, action, found.pv, self.stats, self.player, not self.heuristic
-        )
+        ).about(self.game, state)
 
     def _limit(self, ply: int) -> Limit | None:
         """The limit of a search that starts ``ply`` plies below the root."""

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from typing import Any, Final, Literal
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Final, Literal, NamedTuple
 
 from plies.game import format_action
 
@@ -40,6 +40,14 @@ class SearchStats:
         return {**asdict(self), "nps": self.nps}
 
 
+class Origin(NamedTuple):
+    """The game and the root state a result was searched from, so that it can name its
+    moves and players as the game does (in a notebook)."""
+
+    game: Any
+    state: Any
+
+
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     """What a search returns.
@@ -56,6 +64,11 @@ class SearchResult:
     before its depth limit (or the end of the game): the result is then the last
     iteration that completed, or, if none did, the first legal action with the root's
     evaluation (``exact`` False, ``stats.depth`` 0).
+
+    ``origin`` is the game and root the search ran on (None for a result made by hand):
+    not part of a result's value (equality ignores it) and not pickled, so results stay
+    cheap to send to worker processes.  A notebook shows a result with it: moves, players
+    and values as the game and the command line write them, and the game's board.
     """
 
     value: float
@@ -68,38 +81,73 @@ class SearchResult:
     values: tuple[float, ...] | None = None
     strategy: dict[Any, float] | None = None
     stopped: bool = False
+    origin: Origin | None = field(default=None, compare=False, repr=False)
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        # Everything but the origin: a game (and its state) can be big or unpicklable.
+        return tuple(getattr(self, f.name) for f in fields(self) if f.name != "origin")
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        names = [f.name for f in fields(self) if f.name != "origin"]
+        for name, value in zip(names, state, strict=True):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "origin", None)
 
     def _repr_html_(self) -> str:
-        """How a notebook shows the result: value, action, PV, statistics; ``analyze``'s
-        value of every move, ``maxn``'s vector and a mixed strategy as tables.  Actions
-        are shown as ``str(action)`` (a result does not know the game's notation)."""
+        """How a notebook shows the result: value, best move, PV, statistics; an
+        analysis's value of every move, max^n's vector and a mixed strategy as tables;
+        the root's board when the game has one (an analysis's values on it).  With an
+        :attr:`origin`, moves and players are named as the game writes them; without
+        one, as ``str(action)`` and player numbers."""
         from html import escape
 
-        def num(x: float) -> str:
-            return escape(format(x + 0.0, ".6g"))  # + 0.0: no "-0"
+        from plies.game import hook
+        from plies.game.text import number, own_action_text, player_name, pv_text
+
+        game, root = self.origin if self.origin is not None else (None, None)
+
+        def move(action: Any) -> str:
+            if game is None:
+                return str(action)
+            return own_action_text(game, root, self.player, action)
+
+        def who(player: int) -> str:
+            return f"player {player}" if game is None else player_name(game, player)
 
         kind = "exact" if self.exact else "heuristic"
-        pv = " ".join(str(a) for a in self.pv) or "(none)"
+        line = [str(a) for a in self.pv] if game is None else pv_text(game, root, self.pv)
         st = self.stats
         rows = [
-            ("value", f"<b>{num(self.value)}</b> for player {self.player} ({kind})"),
-            ("best action", f"<b>{escape(str(self.action))}</b>"),
-            ("principal variation", escape(pv)),
-            ("nodes", f"{st.nodes:,} ({num(st.nps)} nodes/s, {num(st.elapsed)} s)"),
+            ("value", f"<b>{number(self.value)}</b> for {escape(who(self.player))} ({kind})"),
+            ("best move", f"<b>{escape('none' if self.action is None else move(self.action))}</b>"),
+            ("principal variation", escape(" ".join(line) or "(none)")),
+            ("nodes", f"{st.nodes:,} ({st.nps:,.0f} nodes/s, {st.elapsed:.3f}s)"),
             ("depth, cutoffs, table hits", f"{st.depth}, {st.cutoffs:,}, {st.tt_hits:,}"),
         ]
         if self.values is not None:
-            rows.append(("utility vector", escape(", ".join(num(v) for v in self.values))))
+            rows.append(("values", escape(", ".join(
+                f"{who(p)} {number(v)}" for p, v in enumerate(self.values)))))
         cells = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
         html = f"<table><caption>SearchResult</caption>{cells}</table>"
-        for title, table in (("action", self.action_values), ("probability", self.strategy)):
+        for title, table in (("value", self.action_values), ("probability", self.strategy)):
             if table:
-                head = f"<tr><th>action</th><th>{'value' if title == 'action' else title}</th></tr>"
+                head = f"<tr><th>move</th><th>{title}</th></tr>"
                 body = "".join(
-                    f"<tr><td>{escape(str(a))}</td><td>{num(v)}</td></tr>" for a, v in table.items()
+                    f"<tr><td>{escape(move(a))}</td><td>{number(v)}</td></tr>"
+                    for a, v in table.items()
                 )
                 html += f"<table>{head}{body}</table>"
+        draw = None if game is None or game.is_terminal(root) else hook(game, "board")
+        if draw is not None:
+            shown = {move(a): number(v) for a, v in (self.action_values or {}).items()}
+            if not shown and self.action is not None:
+                shown = {move(self.action): "best"}
+            html += draw(root).with_labels(shown)._repr_html_()
         return html
+
+    def about(self, game: Any, state: Any) -> SearchResult:
+        """This result with its :attr:`origin`: searched on ``game`` from ``state``."""
+        return replace(self, origin=Origin(game, state))
 
 
 EVENT_KINDS: Final = (

@@ -43,6 +43,7 @@ from plies.errors import (
     quoted,
 )
 from plies.game import CHANCE, SIMULTANEOUS, Game
+from plies.game.board import Board, Mark
 from plies.game.declaration import Source
 
 PREFIX: Final = "openspiel:"
@@ -57,6 +58,14 @@ move is part of the key anyway; each was checked in OpenSpiel's C++ ``ToString``
 ``IsTerminal`` and ``Returns``).  Not in it, for example: pig (its horizon counts turns,
 which the text does not show), chess (repetitions depend on the history), othello (not
 checked), and every game with imperfect information or chance."""
+
+BOARDS: Final = {"tic_tac_toe": "tictactoe", "connect_four": "connect4"}
+"""OpenSpiel games drawn on a board (the look of each); every other OpenSpiel game has no
+``board`` hook, so front ends show OpenSpiel's text and a list of moves."""
+LOOKS: Final = {
+    "tictactoe": {"X": Mark("text", color="#2457c5"), "O": Mark("text", color="#d9480f")},
+    "connect4": {"X": Mark("disc", color="#e03131"), "O": Mark("disc", color="#fab005")},
+}
 
 KEYS: Final = ("auto", "history", "string")
 """The accepted values of the ``key`` option."""
@@ -169,9 +178,35 @@ class OpenSpielGame(Game[OpenSpielState, Action]):
         except pyspiel.SpielError:  # a game that does not declare its bounds
             lo, hi = -math.inf, math.inf
         self.utility_range = (lo, hi)
+        if kind.short_name in BOARDS:  # the board hook, for the games that have a board
+            self.board = self._board
 
     def __repr__(self) -> str:
         return f"OpenSpielGame({str(self.native)!r})"
+
+    def _board(self, state: OpenSpielState, last: Action | None = None) -> Board:
+        """Tic-tac-toe or Connect Four as a grid.  Both print the board as rows of ``.``,
+        ``x`` (the first player) and ``o``, top row first; tic-tac-toe's action ids number
+        the cells row by row, Connect Four's the columns."""
+        look = BOARDS[self.native.get_type().short_name]
+        rows = [line.strip() for line in str(state.native).splitlines() if line.strip()]
+        width = len(rows[0])
+        cells = tuple({"x": "X", "o": "O"}.get(ch.lower(), "") for line in rows for ch in line)
+        legal = {a: self.format_action(state, a) for a in self.actions(state)}
+        if look == "tictactoe":
+            return Board(
+                len(rows), width, cells, kind=look, marks=LOOKS[look],
+                cell_moves=tuple(legal.get(i) for i in range(len(cells))),
+                last=(last,) if isinstance(last, int) else (),
+            )
+        dropped: tuple[int, ...] = ()
+        if isinstance(last, int):  # the stone just dropped: the column's top stone
+            column = [r * width + last for r in range(len(rows))]
+            dropped = tuple(i for i in column if cells[i])[:1]
+        return Board(
+            len(rows), width, cells, kind=look, marks=LOOKS[look], background="#2d5fb8",
+            column_moves=tuple(legal.get(col) for col in range(width)), last=dropped,
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Worker processes rebuild the game from OpenSpiel's own game string.

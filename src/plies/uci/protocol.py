@@ -7,12 +7,16 @@ in a worker thread, so ``stop``, ``isready`` and ``quit`` are answered while it 
 
 The search is the policy layer's (:func:`plies.policy.plan` with ``engine=True``:
 alpha-beta with the transposition table kept between moves, move ordering, PVS and
-iterative deepening) with the selective switches of
-:func:`plies.policy.selective_craft`: quiescence over captures and promotions inside the
+iterative deepening) with the selective switches chess declares in its play defaults
+(its ``play_defaults`` hook): quiescence over captures and promotions inside the
 search's window (no leaf is scored in the middle of an exchange), check extensions,
 singular extensions, null-move pruning and late-move reductions, each a UCI option.  The
 game is chess wrapped in :class:`~plies.search.mate.MateDistance`, so the shortest mate is
-preferred and reported as ``score mate N``.
+preferred and reported as ``score mate N``.  Positions come in through chess's
+``read_position`` hook (FEN).  Moves are legal by the rules of chess, which the GUI
+adjudicates: a position plies scores as drawn (threefold repetition, the fifty-move
+rule, insufficient material) still takes the moves python-chess allows there, read from
+the python-chess board the state carries (``state.board``).
 
 Contracts:
 
@@ -37,10 +41,10 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from plies.errors import PliesError
-from plies.games.chess import STARTING_FEN, Chess, ChessState
-from plies.policy import QUIESCENCE, SearchRequest, plan, selective_craft
-from plies.policy.session import SINGULAR_MARGIN, mate_moves
+from plies import games
+from plies.errors import GameFormatError, PliesError, quoted
+from plies.policy import QUIESCENCE, SearchRequest, plan, play_defaults
+from plies.policy.session import mate_moves
 from plies.search import Limit, SearchResult
 from plies.search.craft import ENTRY_BYTES, MAX_TABLE_SLOTS, TranspositionTable
 from plies.search.mate import MateDistance
@@ -79,8 +83,8 @@ class UciEngine:
     def __init__(self, send: Callable[[str], None]) -> None:
         self._send = send
         self._lock = threading.Lock()  # one line at a time from both threads
-        self.game = Chess()
-        self.state: ChessState = self.game.initial_state()
+        self.game: Any = games.load("chess")
+        self.state: Any = self.game.initial_state()
         self.hash_mb = HASH_DEFAULT
         self.table = TranspositionTable(table_slots(self.hash_mb, ENTRY_BYTES, MAX_TABLE_SLOTS))
         self.quiescence = QUIESCENCE_DEFAULT
@@ -219,8 +223,10 @@ class UciEngine:
         self.switches[label] = value.lower() == "true"
 
     def craft(self) -> dict[str, Any]:
-        """The selective switches the options leave on (see :data:`SWITCHES`)."""
-        craft = selective_craft(self.game, singular=SINGULAR_MARGIN)
+        """Chess's engine craft (its play defaults) with the selective switches the options
+        leave on (see :data:`SWITCHES`) and the ``Quiescence`` option's depth."""
+        defaults = play_defaults(self.game)
+        craft = {} if defaults is None else dict(defaults.craft)
         craft["quiescence"] = self.quiescence
         for label, switch in SWITCHES.items():
             if not self.switches[label]:
@@ -233,14 +239,18 @@ class UciEngine:
             return
         moves_at = args.index("moves") if "moves" in args else len(args)
         head, moves = args[:moves_at], args[moves_at + 1:]
+        game = self.game
         if head == ["startpos"]:
-            fen = STARTING_FEN
+            state = game.initial_state()
         elif len(head) > 1 and head[0] == "fen":
             fen = " ".join(head[1:])
+            written = game.read_position(fen)  # GameFormatError -> info string
+            if written is None:
+                raise GameFormatError(f"{quoted(fen)} is not a FEN")
+            state = written.state
         else:
             self.info_string(f"position: expected startpos or fen <fen>, got {' '.join(head)!r}")
             return
-        state = self.game.state_from_fen(fen)  # GameFormatError -> info string
         for i, text in enumerate(moves):
             legal = state.board.legal_moves
             try:
@@ -250,10 +260,10 @@ class UciEngine:
             if move is None or move not in legal:
                 self.info_string(
                     f"position: move {i + 1}, {text!r}, is not a legal move in "
-                    f"{state.board.fen()}; the position is left unchanged"
+                    f"{game.write_position(state)}; the position is left unchanged"
                 )
                 return
-            state = self.game.result(state, move)
+            state = game.result(state, move)
         self.state = state
 
     def _go(self, args: list[str]) -> None:
@@ -287,7 +297,7 @@ class UciEngine:
     # --- the search -------------------------------------------------------------------------
 
     def _think(
-        self, state: ChessState, go: Go, stop: threading.Event, answered: threading.Event
+        self, state: Any, go: Go, stop: threading.Event, answered: threading.Event
     ) -> None:
         """The search thread: ``info`` per iteration, then exactly one ``bestmove``."""
         best: Any = None
@@ -301,7 +311,7 @@ class UciEngine:
         answered.set()  # before the line: the GUI may answer it with the next go at once
         self.send(line)
 
-    def _bestmove_text(self, state: ChessState, best: Any) -> str:
+    def _bestmove_text(self, state: Any, best: Any) -> str:
         board = state.board
         if best is not None and best in board.legal_moves:
             return str(best.uci())
@@ -309,7 +319,7 @@ class UciEngine:
             return str(move.uci())
         return "0000"
 
-    def _search(self, state: ChessState, go: Go, stop: threading.Event) -> Any:
+    def _search(self, state: Any, go: Go, stop: threading.Event) -> Any:
         infinite = go.infinite or go.ponder
         seconds = None if infinite else think_time(go, white=bool(state.board.turn))
         depth = MAX_DEPTH if go.depth is None else max(1, min(go.depth, MAX_DEPTH))

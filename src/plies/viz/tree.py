@@ -68,6 +68,7 @@ from html import escape
 from typing import Any, Final
 
 from plies.errors import GameFormatError
+from plies.game.text import number as value_text
 from plies.viz.dot import tree_to_dot
 from plies.viz.model import TreeNode
 from plies.viz.svg import tree_to_svg
@@ -150,7 +151,7 @@ class SearchTree:
         svg = self.to_svg()
         if svg.startswith("<?xml"):  # a declaration is not allowed inside HTML
             svg = svg.split("?>", 1)[1].lstrip()
-        value = format(self.value + 0.0, ".6g")
+        value = value_text(self.value)  # as the picture and the command line write it
         caption = (
             f"{self.game}: {self.algorithm}, value {value} for {self.player}; "
             f"principal variation {' '.join(self.pv) or '(none)'}; "

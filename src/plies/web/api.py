@@ -69,6 +69,7 @@ from dataclasses import dataclass
 from typing import Any, Final, cast
 
 from plies import games
+from plies._compat import deprecated_alias
 from plies.budget import Budget, StopSignal
 from plies.errors import IllegalActionError, PliesError
 from plies.game import (
@@ -106,7 +107,7 @@ from plies.search.common import Unit
 from plies.search.registry import available as available_algorithms
 from plies.search.registry import names as algorithm_names
 from plies.viz import capture
-from plies.web.view import mover_label, own_actions, view
+from plies.web.view import mover_label, own_actions, page_search, view
 
 MAX_BODY: Final = 256 * 1024
 """Largest request body in bytes (room for a tree or GDL file)."""
@@ -126,15 +127,6 @@ DEFAULT_TREE_NODES: Final = 2000
 REQUEST_TIME: Final = 15.0
 """The default budget of a whole request in seconds: loading its game (grounding GDL) and
 its searches together (each search is also capped at :data:`MAX_TIME`)."""
-PAGE_SEARCH: Final[Mapping[str, Mapping[str, Any]]] = {
-    "chess": {"time": 2.0, "engine": True, "quiescence": True},
-    "othello": {"time": 1.0, "engine": True, "quiescence": False},
-}
-"""The search the page starts these games with (the catalogue's ``search``): a time
-budget, since a depth that suits tic-tac-toe overruns the server's cap of
-:data:`MAX_TIME` seconds here (a stopped depth-limited search has only its last finished
-iteration to show), engine craft (table, ordering), and in chess quiescence (without
-it a search to depth 4 counts a pawn won by a capture its last ply makes)."""
 MAX_TREE_TEXT: Final = MAX_BODY
 """Longest tree text (``tree``) in characters: the body cap, whatever the transport."""
 
@@ -515,9 +507,10 @@ def _same(game: Any) -> Any:
 
 def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The games by name (built in, from plug-ins, and those the server added) with their
-    options and the search the page starts them with (:data:`PAGE_SEARCH`), the
-    algorithms with their capabilities, and the server's caps.  A plug-in game or
-    algorithm that cannot be used is left out."""
+    options and the search the page starts them with
+    (:func:`~plies.web.view.page_search`, from the game's play defaults), the algorithms
+    with their capabilities, and the server's caps.  A plug-in game or algorithm that
+    cannot be used is left out."""
     usable = available_algorithms()
     infos: list[GameInfo] = []
     for name in games.names():
@@ -537,7 +530,7 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
             "players": game.num_players,
             "has_chance": bool(getattr(game, "has_chance", False)),
             "options": [_option_info(o) for o in info.options],
-            "search": dict(PAGE_SEARCH.get(info.name, {})),
+            "search": page_search(game),
         })
     return {
         "games": entries,
@@ -784,7 +777,10 @@ def _no_constant(name: str) -> Any:
 
 __all__ = [
     "ENDPOINTS", "MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_TIME", "MAX_TREE_TEXT",
-    "PAGE_SEARCH", "REQUEST_TIME", "ApiError", "Position", "analyze_moves", "budgeted",
+    "REQUEST_TIME", "ApiError", "Position", "analyze_moves", "budgeted",
     "catalogue", "decode", "encode", "load_game", "load_position", "move", "search_tree",
     "state", "view",
 ]
+
+# The page's table of searches by game name gave way to the games' play defaults.
+deprecated_alias(globals(), "PAGE_SEARCH", "plies.web.view.page_search")

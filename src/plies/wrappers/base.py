@@ -29,13 +29,17 @@ class GameWrapper(Game[S, A]):
     The declared facts (players, utility range, zero-sum, chance, simultaneous moves,
     name) are copied, the optional members are resolved once (:func:`game_ops`), and the
     hooks (``order_hint``, ``noisy_actions``, ...) and any other attribute the wrapper
-    lacks are looked up on ``game``, except ``random_playout``: subclasses change moves,
-    movers or states (opponents as chance, partial joint moves, mate-distance states),
-    which the wrapped game's fast playout knows nothing of, so a wrapper's playouts take
-    the generic path unless it defines its own.
+    lacks are looked up on ``game``, except ``random_playout`` and ``solver``:
+    subclasses change moves, movers or states (opponents as chance, partial joint moves,
+    mate-distance states), which the wrapped game's fast playout and exact solver know
+    nothing of, so a wrapper's playouts take the generic path and its exact searches the
+    generic search unless it defines its own.  The front ends' hooks (``board``,
+    ``read_position``, ``write_position``, ``play_defaults``) are forwarded: a subclass
+    whose states are not the wrapped game's sets the state ones to None.
     """
 
     random_playout = None
+    solver = None
 
     def __init__(self, game: Game[S, A]) -> None:
         self.game = game

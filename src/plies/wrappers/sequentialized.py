@@ -56,6 +56,9 @@ class Sequentialized(GameWrapper[Any, Any]):
     1.0
     """
 
+    # The wrapped game's board and position text know nothing of a PartialJoint.
+    board = read_position = write_position = None
+
     def __init__(self, game: Game[Any, Any], player: int, *, optimistic: bool = False) -> None:
         super().__init__(game)
         if not 0 <= player < game.num_players:

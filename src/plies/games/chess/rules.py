@@ -53,6 +53,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
 from plies.game import Game
+from plies.game.board import Board
+from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, PlayDefaults, PositionText
 from plies.game.options import OPTIONAL_INT, Option, OptionType
 from plies.games.chess.evaluation import WEIGHTS, Evaluator, Weights
 from plies.games.chess.moves import (
@@ -63,6 +65,8 @@ from plies.games.chess.moves import (
     noisy_moves,
     play,
 )
+from plies.games.chess.positions import read_fen, write_fen
+from plies.games.chess.view import NAMES, chess_board
 
 if TYPE_CHECKING:
     import chess as chesslib
@@ -74,6 +78,14 @@ EVAL_CAP: Final = 50_000
 """``evaluate`` stays within ``[-EVAL_CAP, EVAL_CAP]``: well inside ``utility_range``."""
 
 ONGOING, WHITE_WINS, BLACK_WINS, DRAWN = 0, 1, 2, 3
+
+SINGULAR_MARGIN: Final = 50
+"""Centipawns by which the table's move must beat every other move in the shallower test
+search to be singular (and searched one ply deeper): the engine's play defaults."""
+MOVES_HELP: Final = (
+    "write a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, g1f3, e1g1, e7e8q)"
+)
+"""How a person writes a chess move."""
 
 
 
@@ -592,4 +604,30 @@ class Chess(Game[ChessState, Any]):
         return "\n".join(rows)
 
     def player_name(self, player: int) -> str:
-        return ("White", "Black")[player]
+        return NAMES[player]
+
+    # --- what front ends read --------------------------------------------------------------
+
+    def board(self, state: ChessState, last: chesslib.Move | None = None) -> Board:
+        """The board, White at the bottom; a piece and its target are clicked in turn."""
+        # None once the game is over (also drawn by rule, where python-chess has moves).
+        moves = [] if self.is_terminal(state) else self.actions(state)
+        return chess_board(state.board, [(m, str(state.board.san(m))) for m in moves], last)
+
+    def read_position(self, text: str) -> PositionText | None:
+        """A FEN or EPD line (see :mod:`plies.games.chess.positions`); None for other text."""
+        return read_fen(text, self.state_from_fen)
+
+    def write_position(self, state: ChessState) -> str:
+        """The FEN of ``state``."""
+        return write_fen(state.board)
+
+    def play_defaults(self) -> PlayDefaults:
+        """Engine craft with every selective switch (quiescence over captures and queen
+        promotions, check and singular extensions, null-move pruning, late-move
+        reductions), mate scores ("mate in N"), centipawns, two seconds a move."""
+        return PlayDefaults(
+            craft={"quiescence": QUIESCENCE, "extensions": True, "null_move": NULL_REDUCTION,
+                   "reductions": True, "singular": SINGULAR_MARGIN},
+            mate_scores=True, unit="cp", moves_help=MOVES_HELP,
+        )

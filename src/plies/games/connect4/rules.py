@@ -58,27 +58,30 @@ import random
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import ClassVar, Final, NamedTuple
+from typing import ClassVar, Final
 
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import Game
+from plies.game.board import Board
+from plies.game.knowledge import Solver
 from plies.game.options import INT, Option, choice
-
-UNDECIDED: Final = -1
-"""``Connect4State.outcome`` while the game goes on."""
-DRAW: Final = 2
-"""``Connect4State.outcome`` of a full board without a four."""
-
-MARKS: Final = "XO"
-EMPTY: Final = "."
+from plies.games.connect4.bitboard import (
+    DRAW,
+    EMPTY,
+    MARKS,
+    UNDECIDED,
+    Connect4State,
+    four_completions,
+)
+from plies.games.connect4.view import connect4_board
 
 SCORINGS: Final = ("winloss", "pons")
+"""The accepted values of the ``scoring`` option."""
 SIDES: Final = (4, 16)
 """The columns and rows an option may set: four in a row needs 4; a terminal draws 16
 columns.  Solving from the start still grows with the size (7x6 is far beyond plain
 search): a bound keeps a request within what a command can show, not within a quick
 solve."""
-"""The accepted values of the ``scoring`` option."""
 
 DATA_FILES: Final = (
     "Test_L3_R1",
@@ -100,15 +103,6 @@ _EVAL_SOFTNESS: Final = 100.0
 # Connect4State is a NamedTuple; building it through tuple.__new__ skips the generated
 # Python-level __new__, which matters in the benchmark game's hottest function.
 _new_state = tuple.__new__
-
-
-class Connect4State(NamedTuple):
-    """A Connect Four position (immutable, hashable; see the module docstring)."""
-
-    position: int  # bitboard of the stones of the player to move
-    mask: int  # bitboard of all stones
-    moves: int  # stones on the board; the player to move is moves % 2
-    outcome: int  # UNDECIDED, 0 (X won), 1 (O won) or DRAW
 
 
 def load_positions(path: str | Path) -> list[tuple[str, int]]:
@@ -139,29 +133,6 @@ def load_positions(path: str | Path) -> list[tuple[str, int]]:
                 line=number,
             ) from None
     return positions
-
-
-def four_completions(stones: int, height: int, board: int) -> int:
-    """Cells of ``board`` (possibly occupied) that would give ``stones`` a four.
-
-    ``height`` is the board's, ``board`` its real cells (:attr:`Connect4.board_mask`).
-    Plain int operations only, so that a compiler (Numba, in the dedicated solver) can
-    take it as it is.
-
-    >>> c4 = Connect4()
-    >>> s = c4.moves_from_string("445566")  # X: 4, 5, 6 in a row on the bottom
-    >>> c4._columns(four_completions(s.position, c4.height, c4.board_mask) & ~s.mask)
-    (2, 6)
-    """
-    r = (stones << 1) & (stones << 2) & (stones << 3)  # vertical: three below
-    for s in (height + 1, height, height + 2):  # horizontal, then both diagonals
-        p = (stones << s) & (stones << 2 * s)
-        r |= p & (stones << 3 * s)
-        r |= p & (stones >> s)
-        p = (stones >> s) & (stones >> 2 * s)
-        r |= p & (stones << s)
-        r |= p & (stones >> 3 * s)
-    return r & board
 
 
 @cache
@@ -559,6 +530,17 @@ class Connect4(Game[Connect4State, int]):
 
     def player_name(self, player: int) -> str:
         return MARKS[player]
+
+    def board(self, state: Connect4State, last: int | None = None) -> Board:
+        """The grid of stones; a click in a column drops a stone there."""
+        return connect4_board(self.width, self.height, state, last)
+
+    def solver(self, backend: str = "auto") -> Solver:
+        """Pascal Pons' solver (:class:`~plies.games.connect4.solver.Connect4Solver`), one
+        per game and backend (``auto``, ``numba`` or ``python``), keeping its table."""
+        from plies.games.connect4.solver import solver_of
+
+        return solver_of(self, backend)
 
     def render(self, state: Connect4State) -> str:
         position, mask, moves, outcome = state

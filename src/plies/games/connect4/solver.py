@@ -35,12 +35,14 @@ from __future__ import annotations
 
 import time
 import types
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
-from plies.errors import OptionError
-from plies.games.connect4.rules import Connect4, Connect4State, four_completions
+from plies.errors import OptionError, SearchLimitError
+from plies.game.knowledge import NullWindowTest
+from plies.games.connect4.bitboard import Connect4State, four_completions
 from plies.search.common import SearchResult, SearchStats
 from plies.search.craft import largest_prime_at_most
 
@@ -50,7 +52,7 @@ BACKENDS: Final = ("auto", "numba", "python")
 DEFAULT_SIZE: Final = 1 << 23
 """Default table size (8,388,593 slots, Pons' table)."""
 
-Test = Callable[[int, int, int, int, float], None]
+Test = NullWindowTest
 """``on_test(m, result, lo, hi, elapsed)``: a null-window test "score > m?", the interval after."""
 
 
@@ -187,6 +189,27 @@ def _numba_kernel() -> Callable[..., int]:
 # --- the solver ------------------------------------------------------------------------------
 
 
+class Connect4Rules(Protocol):
+    """What the solver reads of its game, a :class:`~plies.games.connect4.Connect4` (the
+    rules import this module on demand, so it names them only by what they have)."""
+
+    width: int
+    height: int
+    cells: int
+    scoring: str
+    board_mask: int
+    centre_order: tuple[int, ...]
+
+    def to_move(self, state: Connect4State) -> int: ...
+    def actions(self, state: Connect4State) -> Sequence[int]: ...
+    def result(self, state: Connect4State, action: int) -> Connect4State: ...
+    def is_terminal(self, state: Connect4State) -> bool: ...
+    def score(self, state: Connect4State) -> int: ...
+    def is_winning_move(self, state: Connect4State, col: int) -> bool: ...
+    def winning_cells(self, state: Connect4State, player: int) -> int: ...
+    def moves_from_string(self, text: str) -> Connect4State: ...
+
+
 @dataclass
 class _Table:
     keys: Any
@@ -203,14 +226,16 @@ class _Slots(dict[int, int]):
 class Connect4Solver:
     """Strong (or weak) solutions of Connect Four positions, by the search above.
 
+    ``game`` is a :class:`~plies.games.connect4.Connect4` (of any size and scoring).
     ``backend`` is ``"auto"`` (Numba if importable and the board fits in 63 bits, else
     Python), ``"numba"`` or ``"python"``; ``size`` the number of table slots (the largest
     prime up to it is used).  The table is kept between calls: its scores belong to
     positions, not to a searching player, so they stay true; :meth:`reset` empties it.
+    It is the game's exact solver (:class:`plies.game.Solver`, the ``solver`` hook).
     """
 
     def __init__(
-        self, game: Connect4, *, backend: str = "auto", size: int = DEFAULT_SIZE
+        self, game: Connect4Rules, *, backend: str = "auto", size: int = DEFAULT_SIZE
     ) -> None:
         if backend not in BACKENDS:
             raise OptionError(f"unknown solver backend {backend!r}; use one of: "
@@ -289,12 +314,15 @@ class Connect4Solver:
             self.nodes += int(self._counter[0])
 
     def score(
-        self, state: Connect4State, *, weak: bool = False, on_test: Test | None = None
+        self, state: Connect4State, *, weak: bool = False, on_test: Test | None = None,
+        stop: Any = None,
     ) -> int:
         """The exact score of ``state`` for the side to move (the benchmark convention).
 
         With ``weak`` only its sign: 1 win, 0 draw, -1 loss.  ``on_test`` is told of
-        every null-window test as it finishes.
+        every null-window test as it finishes.  ``stop`` (an object with ``is_set()``)
+        ends the search before the next test with
+        :class:`~plies.errors.SearchLimitError`.
         """
         game = self.game
         position, mask, moves, outcome = state
@@ -311,6 +339,7 @@ class Connect4Solver:
             lo, hi = -1, 1
         start = time.perf_counter()
         while lo < hi:
+            _check(stop)
             m = lo + (hi - lo) // 2
             if m <= 0 and int(lo / 2) < m:
                 m = int(lo / 2)
@@ -364,6 +393,8 @@ class Connect4Solver:
         weak: bool = False,
         pv: bool = True,
         on_test: Test | None = None,
+        on_progress: Callable[[Any], None] | None = None,
+        stop: Any = None,
     ) -> SearchResult:
         """A :class:`~plies.SearchResult` like :func:`plies.alphabeta`'s exact one.
 
@@ -373,18 +404,23 @@ class Connect4Solver:
         position is a draw.  ``action`` is the first column worth the exact score, so
         under ``"winloss"`` scoring the fastest win (slowest loss) is chosen; ``pv``
         follows such columns to the end of the game (each step a few null-window tests).
+        Every null-window test of the score is reported to ``on_test`` (``on_progress``
+        is not called: the tests are the progress).  ``stop`` (an object with
+        ``is_set()``) ends the solve between two tests or steps with
+        :class:`~plies.errors.SearchLimitError`.
         """
         game = self.game
         mover = game.to_move(state)
         player = mover if player is None else player
         start, nodes0 = time.perf_counter(), self.nodes
-        s = self.score(state, weak=weak, on_test=on_test)
+        s = self.score(state, weak=weak, on_test=on_test, stop=stop)
         line: list[int] = []
         action = None if game.is_terminal(state) else self.best_action(state, s, weak=weak)
         if pv and action is not None:
             line.append(action)
             here, v = game.result(state, action), -s
             while not game.is_terminal(here):
+                _check(stop)
                 step = self.best_action(here, v, weak=weak)
                 assert step is not None
                 line.append(step)
@@ -396,7 +432,7 @@ class Connect4Solver:
             nodes=self.nodes - nodes0, depth=len(line), elapsed=time.perf_counter() - start
         )
         exact = not weak or s == 0
-        return SearchResult(value, action, tuple(line), stats, player, exact)
+        return SearchResult(value, action, tuple(line), stats, player, exact).about(game, state)
 
     def _utility(self, score: int, state: Connect4State, weak: bool) -> float:
         """The game's utility for the side to move of a position worth ``score``."""
@@ -415,6 +451,24 @@ class Connect4Solver:
             s = -self.score(child)
             out[col] = self._utility(s, child, False) * (1 if player == mover else -1)
         return out
+
+
+def _check(stop: Any) -> None:
+    if stop is not None and stop.is_set():
+        raise SearchLimitError("the solver was stopped before it finished; a partial "
+                               "solve has no value")
+
+
+_KEPT: weakref.WeakKeyDictionary[Any, dict[str, Connect4Solver]] = weakref.WeakKeyDictionary()
+
+
+def solver_of(game: Connect4Rules, backend: str = "auto") -> Connect4Solver:
+    """The solver of the Connect Four ``game`` with ``backend``, made once and kept with
+    the game (its table too): what :meth:`Connect4.solver` returns."""
+    kept = _KEPT.setdefault(game, {})
+    if backend not in kept:
+        kept[backend] = Connect4Solver(game, backend=backend)
+    return kept[backend]
 
 
 def solve_positions(

@@ -5,6 +5,7 @@
   described in full there;
 - :mod:`plies.games.empire.evaluation`: the features and their hand-set weights
   (:class:`EmpireWeights`);
+- :mod:`plies.games.empire.view`: the map as a board (the ``board`` hook);
 - :mod:`plies.games.empire.game`: :class:`Empire`, the rules under multi-move turns with
   that evaluation, and the registry's factory :func:`empire`.
 

@@ -15,6 +15,7 @@ from typing import Final
 
 from plies.errors import IllegalActionError, OptionError
 from plies.game import match_action
+from plies.game.board import Board
 from plies.game.declaration import declare
 from plies.game.options import INT, Option, OptionType
 from plies.games.empire.evaluation import FEATURE_NAMES, EmpireWeights, features
@@ -29,6 +30,7 @@ from plies.games.empire.rules import (
     EmpireRules,
     EmpireState,
 )
+from plies.games.empire.view import empire_board
 from plies.wrappers import MultiMoveState, MultiMoveTurns
 
 _WORDS: Final = frozenset({"grow", "study", "train", "settle"})
@@ -141,6 +143,20 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
         if end is None:
             return "*"
         return f"{end[0]} victory: {', '.join(self.player_name(p) for p in end[1])}"
+
+    def board(
+        self, state: MultiMoveState[EmpireState], last: Action | None = None
+    ) -> Board:
+        """The map as a grid; unit moves are a click on the unit and one on its target,
+        the cities' actions (and ``rest``) buttons.  The caption is the legend, each
+        empire's numbers and whose move it is (or who won), as the text picture writes
+        them."""
+        over = self.is_terminal(state)
+        actions = [] if over else [(a, self.format_action(state, a)) for a in self.actions(state)]
+        picture = self.render(state).splitlines()
+        legend = next(i for i, line in enumerate(picture) if line.startswith("A3 = city"))
+        caption = "\n".join(picture[legend:])
+        return empire_board(self.empire, state.base, actions, caption, last)
 
     def render(self, state: MultiMoveState[EmpireState]) -> str:
         """The map, a legend, each empire's numbers and whose move it is."""

@@ -1,29 +1,33 @@
 """Othello, a package of its own: the rules on bitboards, the endgame solver, the weights.
 
-- :mod:`plies.games.othello.rules`: :class:`Othello` and :class:`OthelloState` (8x8
-  bitboards, passes, the weighted-feature evaluation with :class:`OthelloWeights`);
+- :mod:`plies.games.othello.bitboard`: :class:`OthelloState` (8x8 bitboards) and the bit
+  tricks the others share (legal moves, flips, stable discs);
+- :mod:`plies.games.othello.view` and :mod:`plies.games.othello.positions`: its board
+  and how a position is written (the ``board``, ``read_position`` and ``write_position``
+  hooks);
+- :mod:`plies.games.othello.rules`: :class:`Othello` (passes, the weighted-feature
+  evaluation with :class:`OthelloWeights`, the play defaults);
 - :mod:`plies.games.othello.solver`: :class:`~plies.games.othello.solver.OthelloSolver`,
-  the exact endgame solver for the last 10 to 14 empty squares (imported on demand);
+  the exact endgame solver for the last 10 to 14 empty squares (the ``solver`` hook;
+  imported on demand);
 - ``weights/othello.json``: evaluation weights learned by ``plies learn othello``.
+
+Each module imports only the ones listed before it.
 """
 
-from plies.games.othello.rules import (
+from plies.games.othello.bitboard import (
     C_SQUARES,
     COLUMNS,
     CORNERS,
-    DEFAULT_WEIGHTS,
     DIRECTIONS,
     EMPTY,
-    FEATURES,
     FULL,
     MARKS,
     NOT_A,
     NOT_H,
     PASS,
     X_SQUARES,
-    Othello,
     OthelloState,
-    OthelloWeights,
     flips,
     full_lines,
     legal_moves,
@@ -33,6 +37,12 @@ from plies.games.othello.rules import (
     square_order,
     squares,
     stable_discs,
+)
+from plies.games.othello.rules import (
+    DEFAULT_WEIGHTS,
+    FEATURES,
+    Othello,
+    OthelloWeights,
 )
 
 __all__ = [

@@ -44,190 +44,39 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, Final, NamedTuple
+from typing import ClassVar, Final
 
 from plies.errors import IllegalActionError
 from plies.game import Game
+from plies.game.board import Board
+from plies.game.knowledge import PlayDefaults, PositionText, Solver
 from plies.game.options import Option
+from plies.games.othello.bitboard import (
+    _BORDER,
+    _SQUARE_CLASS,
+    C_SQUARES,
+    COLUMNS,
+    CORNERS,
+    EMPTY,
+    FULL,
+    MARKS,
+    PASS,
+    X_SQUARES,
+    OthelloState,
+    disc_score,
+    flips,
+    legal_moves,
+    make_state,
+    moves,
+    neighbours,
+    play,
+    square_name,
+    stable_discs,
+)
+from plies.games.othello.positions import read_position as read_board
+from plies.games.othello.positions import write_position as write_board
+from plies.games.othello.view import NAMES, othello_board
 from plies.linear import check_names
-
-PASS: Final = -1
-"""The pass action: the one legal action of a player who has no move."""
-
-FULL: Final = (1 << 64) - 1
-NOT_A: Final = 0xFEFEFEFEFEFEFEFE
-"""Every square but column a (a shift to the east must not land there)."""
-NOT_H: Final = 0x7F7F7F7F7F7F7F7F
-"""Every square but column h."""
-CORNERS: Final = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
-X_SQUARES: Final = (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)
-"""b2, g2, b7, g7: diagonally next to a corner."""
-C_SQUARES: Final = (
-    (1 << 1) | (1 << 8) | (1 << 6) | (1 << 15) | (1 << 48) | (1 << 57) | (1 << 55) | (1 << 62)
-)
-"""b1, a2, g1, h2, a7, b8, h7, g8: on an edge next to a corner."""
-
-#: ``(shift, mask)`` per direction: ``x << shift`` (``>>`` for a negative shift), then
-#: ``& mask`` removes the bits that wrapped to the other side of the board.
-DIRECTIONS: Final = (
-    (1, NOT_A), (-1, NOT_H), (8, FULL), (-8, FULL),
-    (9, NOT_A), (7, NOT_H), (-7, NOT_A), (-9, NOT_H),
-)
-
-MARKS: Final = "XO"
-"""Black's and White's discs as the board shows them."""
-EMPTY: Final = "."
-COLUMNS: Final = "abcdefgh"
-
-# order_hint(): the classic static square classes, best first.  0 corners, 1 the other
-# edge squares but C squares, 2 the central 16 squares, 3 the second ring but X squares,
-# 4 the C squares, 5 the X squares (next to a corner, they give it away while it is empty).
-_SQUARE_CLASS: Final = tuple(
-    0 if (1 << sq) & CORNERS else 5 if (1 << sq) & X_SQUARES else 4 if (1 << sq) & C_SQUARES
-    else 1 if sq % 8 in (0, 7) or sq // 8 in (0, 7)
-    else 3 if sq % 8 in (1, 6) or sq // 8 in (1, 6) else 2
-    for sq in range(64)
-)
-
-
-def square_order() -> tuple[int, ...]:
-    """All 64 squares by their static class (corners first, X squares last), then index."""
-    return tuple(sorted(range(64), key=lambda sq: (_SQUARE_CLASS[sq], sq)))
-
-
-def shift(x: int, s: int, mask: int) -> int:
-    """``x`` shifted one step in the direction ``(s, mask)`` of :data:`DIRECTIONS`."""
-    return ((x << s) if s > 0 else (x >> -s)) & mask
-
-
-def legal_moves(mover: int, other: int) -> int:
-    """Bitboard of the empty squares where ``mover`` flips at least one of ``other``'s discs.
-
-    >>> bin(legal_moves(0x0000000810000000, 0x0000001008000000)).count("1")
-    4
-    """
-    empty = ~(mover | other) & FULL
-    moves = 0
-    for s, mask in DIRECTIONS:
-        if s > 0:
-            x = (mover << s) & mask & other
-            x |= (x << s) & mask & other
-            x |= (x << s) & mask & other
-            x |= (x << s) & mask & other
-            x |= (x << s) & mask & other
-            x |= (x << s) & mask & other
-            moves |= (x << s) & mask & empty
-        else:
-            t = -s
-            x = (mover >> t) & mask & other
-            x |= (x >> t) & mask & other
-            x |= (x >> t) & mask & other
-            x |= (x >> t) & mask & other
-            x |= (x >> t) & mask & other
-            x |= (x >> t) & mask & other
-            moves |= (x >> t) & mask & empty
-    return moves
-
-
-def flips(mover: int, other: int, square: int) -> int:
-    """Bitboard of ``other``'s discs that a ``mover`` disc on ``square`` flips (0: illegal)."""
-    placed = 1 << square
-    flipped = 0
-    for s, mask in DIRECTIONS:
-        line = 0
-        if s > 0:  # the shift written out: this is the hottest loop of the game
-            x = (placed << s) & mask
-            while x & other:
-                line |= x
-                x = (x << s) & mask
-        else:
-            t = -s
-            x = (placed >> t) & mask
-            while x & other:
-                line |= x
-                x = (x >> t) & mask
-        if x & mover:
-            flipped |= line
-    return flipped
-
-
-def squares(bits: int) -> list[int]:
-    """The set bits of ``bits`` as square indices, lowest first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
-
-
-def neighbours(bits: int) -> int:
-    """Squares next to (in any of the eight directions) some square of ``bits``."""
-    n = 0
-    for s, mask in DIRECTIONS:
-        n |= shift(bits, s, mask)
-    return n
-
-
-def _line_masks() -> tuple[tuple[int, ...], ...]:
-    """Per axis (rows, columns, both diagonals) the squares of each line on it."""
-    axes: list[list[int]] = [[], [], [], []]
-    for i in range(8):
-        axes[0].append(sum(1 << (8 * i + c) for c in range(8)))
-        axes[1].append(sum(1 << (8 * r + i) for r in range(8)))
-    for d in range(-7, 8):
-        axes[2].append(sum(1 << (8 * r + r + d) for r in range(8) if 0 <= r + d < 8))
-        axes[3].append(sum(1 << (8 * r + 7 - r - d) for r in range(8) if 0 <= 7 - r - d < 8))
-    return tuple(tuple(axis) for axis in axes)
-
-
-_LINES: Final = _line_masks()
-# For each axis, the two directions along it and the squares where one of them leaves the
-# board (an edge counts as a stable neighbour).
-_BORDER: Final = 0xFF000000000000FF | 0x8181818181818181
-_AXES: Final = (
-    ((1, NOT_A), (-1, NOT_H), 0x8181818181818181),
-    ((8, FULL), (-8, FULL), 0xFF000000000000FF),
-    ((9, NOT_A), (-9, NOT_H), _BORDER),
-    ((7, NOT_H), (-7, NOT_A), _BORDER),
-)
-
-
-def full_lines(occupied: int) -> tuple[int, int, int, int]:
-    """Per axis, the squares on lines of that axis with no empty square."""
-    out = []
-    for axis in _LINES:
-        full = 0
-        for line in axis:
-            if occupied & line == line:
-                full |= line
-        out.append(full)
-    return out[0], out[1], out[2], out[3]
-
-
-def stable_discs(mine: int, occupied: int) -> int:
-    """A sound subset of ``mine`` that can never flip again.
-
-    A disc is stable when on each of the four axes through it either the line is full
-    (no disc can be placed on it, so nothing flips along it) or a neighbour along the axis
-    is the edge or a stable disc of the same colour (a bracket would have to flip that
-    one too).  Grown from the empty set to a fixed point, this finds the corners, the
-    edge runs anchored at them, and the interior discs they protect.
-
-    >>> bin(stable_discs(1 | 2 | 4, 0xFF)).count("1")  # a1 b1 c1 on a full row 1
-    3
-    """
-    full = full_lines(occupied)
-    stable = 0
-    while True:
-        grow = mine
-        for ((s1, m1), (s2, m2), edge), line_full in zip(_AXES, full, strict=True):
-            anchors = shift(stable, s1, m1) | shift(stable, s2, m2)
-            grow &= line_full | edge | anchors
-        grow |= stable
-        if grow == stable:
-            return stable
-        stable = grow
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,33 +109,24 @@ class OthelloWeights:
 
 
 DEFAULT_WEIGHTS: Final = OthelloWeights()
+
+EXACT_EMPTIES: Final = 10
+"""At most this many empty squares, a request without a limit is solved exactly (the
+endgame solver's median is about 0.02 s at 10 empties on the reference machine)."""
+MOVES_HELP: Final = (
+    "write a move as a square a1..h8 (column a-h, row 1-8 from the top), or pass when "
+    "you have no move"
+)
+"""How a person writes an Othello move."""
+
+
+def few_empties(state: OthelloState) -> bool:
+    """True when at most :data:`EXACT_EMPTIES` squares are empty."""
+    return 64 - (state[0] | state[1]).bit_count() <= EXACT_EMPTIES
 FEATURES: Final = (
     "mobility", "frontier", "corners", "x_squares", "c_squares", "stability", "discs"
 )
 """The features of :meth:`Othello.features`, named as the weights of :class:`OthelloWeights`."""
-
-
-class OthelloState(NamedTuple):
-    """An Othello position (immutable, hashable; see the module docstring)."""
-
-    mover: int  # discs of the player to move
-    other: int  # discs of the other player
-    player: int  # the player to move: 0 = Black, 1 = White
-    legal: int  # the mover's legal squares (0: the mover must pass, or the game is over)
-    over: bool  # neither player can move
-
-
-def make_state(black: int, white: int, player: int) -> OthelloState:
-    """The position with these discs and ``player`` (0 = Black) to move.
-
-    ``legal`` and ``over`` are computed here.  Raises ValueError if a square holds two discs.
-    """
-    if black & white or (black | white) > FULL or black < 0 or white < 0:
-        raise ValueError("black and white discs must be disjoint 64-bit boards")
-    mover, other = (black, white) if player == 0 else (white, black)
-    legal = legal_moves(mover, other)
-    over = not legal and not legal_moves(other, mover)
-    return OthelloState(mover, other, player, legal, over)
 
 
 class Othello(Game[OthelloState, int]):
@@ -315,22 +155,10 @@ class Othello(Game[OthelloState, int]):
 
     def actions(self, state: OthelloState) -> list[int]:
         """The legal squares, lowest bit first (a1, b1, ..., h8); ``[PASS]`` if there are none."""
-        if state[4]:
-            return []
-        legal = state[3]
-        return squares(legal) if legal else [PASS]
+        return moves(state)
 
     def result(self, state: OthelloState, action: int) -> OthelloState:
-        mover, other, player = state[0], state[1], state[2]
-        if action == PASS:
-            new_mover, new_other = other, mover
-        else:
-            placed = 1 << action
-            f = flips(mover, other, action)
-            new_mover, new_other = other ^ f, mover | f | placed
-        new_legal = legal_moves(new_mover, new_other)
-        over = not new_legal and not legal_moves(new_other, new_mover)
-        return OthelloState(new_mover, new_other, 1 - player, new_legal, over)
+        return play(state, action)
 
     def is_terminal(self, state: OthelloState) -> bool:
         return state[4]
@@ -346,13 +174,7 @@ class Othello(Game[OthelloState, int]):
 
         The final score when the game is over; the current count otherwise.
         """
-        a, b = state[0].bit_count(), state[1].bit_count()
-        empties = 64 - a - b
-        if a > b:
-            return a - b + empties
-        if a < b:
-            return a - b - empties
-        return 0
+        return disc_score(state)
 
     def key(self, state: OthelloState) -> int:
         """One int per position: the mover's discs, the other's above them, the player on top."""
@@ -486,9 +308,7 @@ class Othello(Game[OthelloState, int]):
     # --- text ---------------------------------------------------------------------------
 
     def format_action(self, state: OthelloState, action: int) -> str:
-        if action == PASS:
-            return "pass"
-        return f"{COLUMNS[action % 8]}{action // 8 + 1}"
+        return square_name(action)
 
     def parse_action(self, state: OthelloState, text: str) -> int:
         """The legal action written ``text``: a square ``"d3"`` (any case) or ``"pass"``.
@@ -509,7 +329,36 @@ class Othello(Game[OthelloState, int]):
         return action
 
     def player_name(self, player: int) -> str:
-        return ("Black", "White")[player]
+        return NAMES[player]
+
+    # --- what front ends read --------------------------------------------------------------
+
+    def board(self, state: OthelloState, last: int | None = None) -> Board:
+        """The 8x8 board; a click on a legal square plays there, ``pass`` is a button."""
+        return othello_board(state, last)
+
+    def read_position(self, text: str) -> PositionText | None:
+        """A board of 64 cells and the side to move (:mod:`plies.games.othello.positions`);
+        None for other text."""
+        return read_board(text)
+
+    def write_position(self, state: OthelloState) -> str:
+        """``state`` as 64 cells and the side to move."""
+        return write_board(state)
+
+    def play_defaults(self) -> PlayDefaults:
+        """Engine craft and two seconds a move; a request without a limit is solved
+        exactly (:meth:`solver`) once at most :data:`EXACT_EMPTIES` squares are empty.
+        Values are discs (the evaluation's estimate of the final disc difference)."""
+        return PlayDefaults(unit="discs", moves_help=MOVES_HELP, exact_when=few_empties)
+
+    def solver(self, backend: str = "auto") -> Solver:
+        """The exact endgame solver (:class:`~plies.games.othello.solver.OthelloSolver`,
+        pure Python: backend ``auto`` or ``python``), one per game, keeping its table;
+        practical for the last 14 or so empty squares."""
+        from plies.games.othello.solver import solver_of
+
+        return solver_of(self, backend)
 
     def render(self, state: OthelloState) -> str:
         """The board (X Black, O White), rows 1-8 from the top, and whose turn it is."""

@@ -40,24 +40,29 @@ for the side to move, in ``-64..64``.
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
-from plies.games.othello.rules import (
+from plies.errors import OptionError, SearchLimitError
+from plies.game.knowledge import NullWindowTest
+from plies.games.othello.bitboard import (
     CORNERS,
     FULL,
     PASS,
-    Othello,
     OthelloState,
+    disc_score,
     flips,
     legal_moves,
+    moves,
+    play,
     square_order,
     squares,
     stable_discs,
 )
 from plies.search.common import SearchResult, SearchStats
 
-Test = Callable[[int, int, int, int, float], None]
+Test = NullWindowTest
 """``on_test(m, result, lo, hi, elapsed)``, as for the Connect Four solver (never called here)."""
 
 FASTEST_FIRST: Final = 4
@@ -194,8 +199,8 @@ class OthelloSolver:
 
     backend: Final = "python"
 
-    def __init__(self, game: Othello | None = None) -> None:
-        self.game = game if game is not None else Othello()
+    def __init__(self, game: Any = None) -> None:
+        self.game = game  # the Othello game; the solver itself reads only the bitboards
         self.nodes = 0
         self._counter = [0]
         self._table: dict[int, tuple[int, int, int]] = {}
@@ -224,7 +229,7 @@ class OthelloSolver:
         of null-window tests.
         """
         if state.over:
-            s = self.game.score(state)
+            s = disc_score(state)
             return (s > 0) - (s < 0) if weak else s
         if weak:
             return self._search(state.mover, state.other, -1, 1)
@@ -235,16 +240,15 @@ class OthelloSolver:
 
         With ``weak``, the first action whose child lies on the same side of a draw.
         """
-        game = self.game
-        actions = game.actions(state)
+        actions = moves(state)
         for action in actions:
-            child = game.result(state, action)
+            child = play(state, action)
             if weak:
                 v = -self.score(child, weak=True)
                 if (v > 0) - (v < 0) == (score > 0) - (score < 0):
                     return action
             elif child.over:
-                if -game.score(child) == score:
+                if -disc_score(child) == score:
                     return action
             elif -self._search(child.mover, child.other, -score - 1, -score + 1) == score:
                 return action
@@ -258,6 +262,8 @@ class OthelloSolver:
         weak: bool = False,
         pv: bool = True,
         on_test: Test | None = None,
+        on_progress: Callable[[Any], None] | None = None,
+        stop: Any = None,
     ) -> SearchResult:
         """A :class:`~plies.SearchResult` like :func:`plies.alphabeta`'s exact one.
 
@@ -267,19 +273,24 @@ class OthelloSolver:
         mover must pass; ``pv`` follows such actions to the end of the game.  With
         ``weak`` the value is only a bound on the right side of a draw (as
         ``alphabeta(..., weak=True)`` gives) and ``exact`` is False unless it is a draw.
+        The score is one search, not a series of tests, so ``on_test`` and
+        ``on_progress`` are never called; ``stop`` (an object with ``is_set()``) is
+        looked at before it and between the steps of the principal variation, and
+        ends the solve with :class:`~plies.errors.SearchLimitError`.
         """
-        game = self.game
-        mover = game.to_move(state)
+        mover = state.player
         player = mover if player is None else player
         start, nodes0 = time.perf_counter(), self.nodes
+        _check(stop)
         s = self.score(state, weak=weak)
         line: list[int] = []
         here, v = state, s
         while not here.over:
+            _check(stop)
             step = self.best_action(here, v, weak=weak)
             assert step is not None
             line.append(step)
-            here = game.result(here, step)
+            here = play(here, step)
             v = -v if not weak else -self.score(here, weak=True)
             if not pv:
                 break
@@ -288,19 +299,46 @@ class OthelloSolver:
             nodes=self.nodes - nodes0, depth=len(line), elapsed=time.perf_counter() - start
         )
         exact = not weak or s == 0
-        return SearchResult(value, line[0] if line else None, tuple(line), stats, player, exact)
+        found = SearchResult(value, line[0] if line else None, tuple(line), stats, player, exact)
+        return found if self.game is None else found.about(self.game, state)
 
     def analyze(self, state: OthelloState, *, player: int | None = None) -> dict[int, float]:
         """The exact value of every legal action for ``player`` (default: the side to move)."""
-        game = self.game
-        mover = game.to_move(state)
+        mover = state.player
         player = mover if player is None else player
         sign = 1 if player == mover else -1
         out: dict[int, float] = {}
-        for action in game.actions(state):
-            child = game.result(state, action)
+        for action in moves(state):
+            child = play(state, action)
             out[action] = float(sign * -self.score(child))
         return out
 
 
-__all__ = ["FASTEST_FIRST", "PASS", "OthelloSolver"]
+def _check(stop: Any) -> None:
+    if stop is not None and stop.is_set():
+        raise SearchLimitError("the solver was stopped before it finished; a partial "
+                               "solve has no value")
+
+
+BACKENDS: Final = ("auto", "python")
+"""The solver is pure Python: ``auto`` is ``python``."""
+
+_KEPT: weakref.WeakKeyDictionary[Any, OthelloSolver] = weakref.WeakKeyDictionary()
+
+
+def solver_of(game: Any, backend: str = "auto") -> OthelloSolver:
+    """The endgame solver of the Othello ``game``, made once and kept with the game (its
+    table too): what :meth:`Othello.solver` returns.
+
+    Raises:
+        OptionError: a backend other than ``auto`` or ``python``.
+    """
+    if backend not in BACKENDS:
+        raise OptionError(f"backend {backend!r}: the Othello solver accepts auto, python")
+    solver = _KEPT.get(game)
+    if solver is None:
+        solver = _KEPT[game] = OthelloSolver(game)
+    return solver
+
+
+__all__ = ["BACKENDS", "FASTEST_FIRST", "PASS", "OthelloSolver", "solver_of"]

@@ -60,6 +60,7 @@ from typing import Final, NamedTuple
 
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import Game
+from plies.game.board import Board
 from plies.game.declaration import declare
 from plies.game.options import INT, Option, OptionType, choice
 
@@ -81,6 +82,7 @@ from plies.games.pacman.maze import WALL as WALL
 from plies.games.pacman.maze import WEST as WEST
 from plies.games.pacman.maze import Maze as Maze
 from plies.games.pacman.maze import bits
+from plies.games.pacman.view import pacman_board
 from plies.wrappers import OpponentsAsChance
 
 FOOD_POINTS: Final = 10
@@ -404,6 +406,20 @@ class Pacman(Game[PacmanState, str]):
 
     def player_name(self, player: int) -> str:
         return "Pacman" if player == 0 else f"Ghost {player}"
+
+    def board(self, state: PacmanState, last: str | None = None) -> Board:
+        """The maze; Pacman's moves are clicks on the cell he would step to (his own:
+        Stop).  The caption is the score line, and how long the ghosts stay scared."""
+        cell_moves: list[str | None] = [None] * (self.maze.width * self.maze.height)
+        if state.mover == 0 and not self.is_terminal(state):
+            for action in self.actions(state):
+                cell_moves[self.step(state.pacman, action)] = action
+        scared = [t for t in state.scared if t]
+        caption = self.render(state).rsplit("\n", 1)[1] + (
+            f"; ghosts scared for {max(scared)} more moves" if scared else ""
+        )
+        return pacman_board(self.maze, state.pacman, state.ghosts, state.scared, state.food,
+                            state.capsules, cell_moves, caption)
 
     def render(self, state: PacmanState) -> str:
         """The maze as text, then the score, the move count and who moves (or the result)."""

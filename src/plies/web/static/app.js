@@ -271,6 +271,9 @@ function renderPosition() {
   const render = $("render");
   render.textContent = v.render;
   render.hidden = v.board !== null;
+  const position = $("position");
+  position.hidden = !v.position;
+  position.textContent = v.position ? `position: ${v.position}` : "";
 
   const human = isHumanTurn() && !app.busy;
   const legal = $("legal");
@@ -302,7 +305,7 @@ function renderPosition() {
     })));
   }
   // A board plays every legal move by clicks; the list is for games without one.
-  $("legal-wrap").hidden = v.terminal || v.board !== null;
+  $("legal-wrap").hidden = v.terminal || playableBoard(v.board);
 
   const history = $("history");
   history.replaceChildren(...v.moves.map((m, i) => el(
@@ -313,8 +316,10 @@ function renderPosition() {
 }
 
 // The board is drawn from the server's generic description (plies/web/view.py): cells
-// with marks, and the moves a click plays: one cell (cell_moves), a column
-// (column_moves), or two cells in turn, a piece and its target (from_to).
+// with marks (each drawn as its look says: text, a disc, a dot or a block in a colour),
+// labels, and the moves a click plays: one cell (cell_moves), a column (column_moves),
+// or two cells in turn, a piece and its target (from_to).  A look the stylesheet knows
+// (b.kind) styles the board; any other board is drawn from its marks alone ("generic").
 function renderBoard(v) {
   const box = $("board");
   box.replaceChildren();
@@ -326,7 +331,7 @@ function renderBoard(v) {
   box.hidden = false;
   const human = isHumanTurn() && !app.busy;
   const values = boardValues(v);
-  const pairs = b.from_to || [];
+  const pairs = b.from_to;
   const sources = new Set(pairs.map((m) => m.from));
   if (!human || !sources.has(app.selected)) app.selected = null;
   const targets = new Map(); // cell -> the moves of the selected piece that end there
@@ -336,54 +341,60 @@ function renderBoard(v) {
   const bestCells = new Set();
   if (values && values.best) {
     for (const m of pairs) if (m.move === values.best) bestCells.add(m.from).add(m.to);
-    (b.cell_moves || []).forEach((m, i) => { if (m === values.best) bestCells.add(i); });
-    (b.column_moves || []).forEach((m, column) => { if (m === values.best) bestCells.add(column); });
+    b.cell_moves.forEach((m, i) => { if (m === values.best) bestCells.add(i); });
+    b.column_moves.forEach((m, column) => { if (m === values.best) bestCells.add(column); });
   }
-  const grid = el("div", { class: `grid ${b.kind}${b.checkered ? " checkered" : ""}`, role: "grid" });
+  const look = b.kind || "generic";
+  const grid = el("div", { class: `grid ${look}${b.checkered ? " checkered" : ""}`, role: "grid" });
   grid.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
+  if (b.background) grid.style.setProperty("--ground", b.background);
   // A rotatable board (chess) is turned round when people play only the second side.
   const turned = Boolean(b.rotatable) && app.roles[1] === "human" && app.roles[0] !== "human";
   const order = b.cells.map((_, i) => i);
   if (turned) order.reverse();
   for (const i of order) {
     const mark = b.cells[i];
+    const drawn = mark ? b.marks[mark] || { shape: "text", text: mark, color: "" } : null;
     const row = Math.floor(i / b.columns);
     const column = i % b.columns;
-    const move = b.cell_moves ? b.cell_moves[i] : b.column_moves ? b.column_moves[column] : null;
-    const name = b.files && b.ranks ? `${b.files[column]}${b.ranks[row]}` : null;
+    const move = b.cell_moves.length ? b.cell_moves[i]
+      : b.column_moves.length ? b.column_moves[column] : null;
+    const name = b.files.length && b.ranks.length ? `${b.files[column]}${b.ranks[row]}` : null;
     const classes = ["cell", mark ? `mark-${mark}` : "empty"];
+    if (drawn) classes.push(`shape-${drawn.shape}`);
     if (b.checkered) classes.push((row + column) % 2 ? "dark" : "light");
-    if ((b.last || []).includes(i)) classes.push("last");
-    if ((b.alert || []).includes(i)) classes.push("alert");
+    if (b.last.includes(i)) classes.push("last");
+    if (b.alert.includes(i)) classes.push("alert");
     if (i === app.selected) classes.push("selected");
     if (targets.has(i)) classes.push("target");
     if (bestCells.has(i)) classes.push("best");
-    const playable = pairs.length ? sources.has(i) || targets.has(i) : Boolean(move);
-    const label = name
-      ? `${name}${mark ? ` ${mark}` : ""}`
-      : mark || (b.kind === "connect4" ? `column ${column + 1}` : `cell ${i + 1}`);
+    const playable = sources.has(i) || targets.has(i) || Boolean(move);
+    const text = b.labels.length ? b.labels[i] : "";
+    const label = [name, mark && (drawn.plain || mark), text].filter(Boolean).join(" ")
+      || (b.column_moves.length ? `column ${column + 1}` : `cell ${i + 1}`);
     const cell = el("button", {
       type: "button", class: classes.join(" "), "data-cell": i, "data-column": column,
       "data-square": name, disabled: !(human && playable), "aria-label": label,
       onclick: () => clickCell(i, move, targets),
     });
-    if (b.glyphs && mark) cell.append(el("span", { class: "piece", text: b.glyphs[mark] || mark }));
-    else if (b.kind === "tictactoe") cell.textContent = mark;
-    else cell.append(el("span", { class: "disc" }));
+    if (drawn && drawn.color) cell.style.setProperty("--mark", drawn.color);
+    if (drawn && drawn.shape === "text") cell.append(el("span", { class: "piece", text: drawn.text }));
+    else cell.append(el("span", { class: drawn && drawn.shape === "dot" ? "disc dot" : "disc" }));
+    if (text) cell.append(el("span", { class: "cell-label", text }));
     // The engine's value of the move a click here plays, once the position is analyzed.
     // (A column's value goes on its top cell.)
     const shown = targets.has(i) ? pickPromotion(targets.get(i)).move
-      : b.cell_moves || row === 0 ? move : null;
+      : b.cell_moves.length || row === 0 ? move : null;
     if (values && shown && values.byMove.has(shown)) {
       const value = values.byMove.get(shown);
       cell.append(el("span", { class: "cell-value", title: num(value), text: short(value) }));
     }
     grid.append(cell);
   }
-  box.append(b.files && b.ranks ? framed(b, grid, turned) : grid);
+  box.append(b.files.length || b.ranks.length ? framed(b, grid, turned) : grid);
   if (b.caption) box.append(el("p", { class: "caption", text: b.caption }));
   const below = el("div", { class: "board-extra" });
-  for (const move of b.extra_moves || []) {
+  for (const move of b.extra_moves) {
     below.append(el("button", {
       type: "button", class: "chip", "data-move": move, disabled: !human,
       onclick: () => humanMove(move), text: move,
@@ -401,13 +412,20 @@ function renderBoard(v) {
   if (below.childElementCount) box.append(below);
 }
 
+// A board on which a click (or a button beside it) plays a move; the list of legal moves
+// is for the games without one.
+function playableBoard(b) {
+  return Boolean(b) && (b.cell_moves.some((m) => m !== null) || b.column_moves.some((m) => m !== null)
+    || b.from_to.length > 0 || b.extra_moves.length > 0);
+}
+
 // Rank labels left of the board and file labels below it.
 function framed(b, grid, turned) {
   const side = (labels) => (turned ? [...labels].reverse() : labels);
   const ranks = el("div", { class: "ranks" }, ...side(b.ranks).map((r) => el("span", { text: r })));
   const files = el("div", { class: "files" }, ...side(b.files).map((f) => el("span", { text: f })));
   files.style.gridTemplateColumns = `repeat(${b.columns}, var(--cell))`;
-  return el("div", { class: `frame ${b.kind}` }, ranks, grid, el("span"), files);
+  return el("div", { class: `frame ${b.kind || "generic"}` }, ranks, grid, el("span"), files);
 }
 
 function pickPromotion(moves) {
@@ -415,15 +433,20 @@ function pickPromotion(moves) {
   return moves.find((m) => m.promotion === app.promotion) || moves[0];
 }
 
+// A click plays the move the board names there.  Where a cell also starts from-to moves
+// (a piece with targets), the first click picks it and shows its targets; a click on a
+// target plays that move, and a second click on the picked cell plays the cell's own move.
 function clickCell(i, move, targets) {
   const b = app.view.board;
-  if (!b.from_to) {
-    humanMove(move);
-    return;
-  }
   if (targets.has(i)) {
     app.selected = null;
     humanMove(pickPromotion(targets.get(i)).move);
+    return;
+  }
+  const source = b.from_to.some((m) => m.from === i);
+  if (move && (!source || app.selected === i)) {
+    app.selected = null;
+    humanMove(move);
     return;
   }
   app.selected = app.selected === i ? null : i;

@@ -20,7 +20,11 @@ from __future__ import annotations
 from typing import ClassVar, NamedTuple
 
 import plies
+from plies.game import Board, Mark
 from plies.game.options import INT, Option
+
+LOOKS = {"pit": Mark("disc", color="#b08968", plain="o"), "store": Mark("block", color="#7f5539")}
+"""A pit with seeds is a disc, a store a block; the seeds are counted on them."""
 
 
 class KalahState(NamedTuple):
@@ -111,6 +115,28 @@ class Kalah(plies.Game[KalahState, int]):
 
     def player_name(self, player: int) -> str:
         return ("South", "North")[player]
+
+    def board(self, state: KalahState, last: int | None = None) -> Board:
+        """North's pits (right to left) above South's, each player's store at its right
+        end, the seeds counted on them: a click on one of the mover's pits sows it.  (The
+        pit just sown is not marked: a move may be followed by the same player's.)"""
+        columns = self.pits + 2
+        cells, labels = [""] * 2 * columns, [""] * 2 * columns
+        moves: list[str | None] = [None] * 2 * columns
+        legal = set(self.actions(state)) if not self.is_terminal(state) else set()
+        for player, row in ((1, 0), (0, 1)):
+            for number in range(1, self.pits + 1):
+                column = number if player == 0 else self.pits + 1 - number
+                cell = row * columns + column
+                seeds = state.board[self.pit(player, number)]
+                cells[cell], labels[cell] = ("pit" if seeds else ""), str(seeds)
+                if player == state.mover and number in legal:
+                    moves[cell] = str(number)
+            store = row * columns + (columns - 1 if player == 0 else 0)
+            cells[store], labels[store] = "store", str(state.board[self.store(player)])
+        return Board(2, columns, tuple(cells), marks=LOOKS, background="#e6ccb2",
+                     labels=tuple(labels), cell_moves=tuple(moves),
+                     caption=f"{self.player_name(state.mover)} to move")
 
     def render(self, state: KalahState) -> str:
         north = state.board[self.pits + 1 : -1][::-1]
