@@ -103,6 +103,16 @@ class GameDefinitionError(PliesError, TypeError):
     """
 
 
+class AlgorithmDefinitionError(PliesError, TypeError):
+    """An algorithm entry that does not meet the registry's contract (its ``search`` does
+    not take the keywords every search takes, a capability of the wrong kind, a name that
+    is taken or reserved).
+
+    Raised when the entry is made or registered; the message names the algorithm, what
+    is wrong and what is accepted (see :mod:`plies.search.registry`).
+    """
+
+
 class SearchLimitError(PliesError):
     """A search could not finish a single useful iteration within its limit."""
 

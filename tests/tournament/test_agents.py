@@ -7,7 +7,7 @@ import pytest
 from plies import analyze, games
 from plies.errors import OptionError, UnsupportedGameError
 from plies.game import play
-from plies.search import Limit
+from plies.search import ALGORITHMS, Limit
 from plies.tournament.agents import AgentSpec, parse_agent
 
 
@@ -46,8 +46,7 @@ def test_parse_agent(
     [
         ("", "empty agent spec ''; write ALGORITHM[:KEY=VALUE,...]"),
         ("alphabet:depth=4", "unknown algorithm 'alphabet' in agent 'alphabet:depth=4'; "
-         "use one of: alphabeta, minimax, bounded, expectiminimax, maxn, simultaneous, mcts, "
-         "paranoid, brs, brs+, determinize, policy, random"),
+         f"use one of: {', '.join([*ALGORITHMS, 'determinize', 'policy', 'random'])}"),
         ("alphabeta:dept=4", "unknown key 'dept' in agent 'alphabeta:dept=4'; "
          "keys: depth, unit, time, nodes, engine, weights, worlds, name"),
         ("alphabeta:depth=x", "bad value 'x' for depth in agent 'alphabeta:depth=x': "
@@ -63,6 +62,7 @@ def test_parse_agent(
         ("alphabeta:unit=hour", "bad value 'hour' for unit"),
         ("alphabeta:engine=maybe", "bad value 'maybe' for engine"),
         ("minimax:engine=1", "engine=1 applies to alphabeta and expectiminimax only"),
+        ("mcts:depth=3", "agent 'mcts:depth=3': mcts takes no depth (a time or node budget"),
         ("random:depth=2", "random takes no keys"),
     ],
 )

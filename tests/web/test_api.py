@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from plies import Limit, alphabeta, games, minimax, play
 from plies.game import legal_actions
 from plies.games.nim import nim_sum
+from plies.search import ALGORITHMS
 from plies.viz import capture
 from plies.web import api
 from plies.web.app import LOOPBACK_HOSTS, create_app
@@ -86,8 +87,13 @@ def test_games_lists_every_game_with_typed_options(client: TestClient) -> None:
     assert nim["piles"]["default"] == "3,4,5" and nim["misere"]["input"] == "bool"
     scoring = {o["name"]: o for o in by_name["connect4"]["options"]}["scoring"]
     assert scoring["input"] == "choice" and scoring["choices"] == ["winloss", "pons"]
-    assert data["algorithms"] == ["auto", "alphabeta", "minimax", "bounded", "expectiminimax",
-                                  "maxn", "simultaneous", "mcts", "paranoid", "brs", "brs+"]
+    assert data["algorithms"] == ["auto", *ALGORITHMS]
+    assert list(data["capabilities"]) == list(ALGORITHMS)
+    for name, caps in data["capabilities"].items():  # what the registry says, as JSON
+        entry = ALGORITHMS[name]
+        assert caps["traceable"] is entry.traceable and caps["depth"] is entry.depth
+        assert caps["engine"] == list(entry.engine) and caps["rule"] == entry.rule
+        assert caps["players"] == entry.players and caps["summary"] == entry.summary
     assert data["limits"]["max_time"] == api.MAX_TIME
     assert data["limits"]["max_body"] == api.MAX_BODY
 

@@ -390,3 +390,31 @@ def test_games_the_server_added_are_searched_in_the_workers(
         answer = post(url, "/api/move", {"game": name, "depth": 3})
         assert answer.status_code == 200, answer.text
         assert answer.json()["by"] == "engine"
+
+
+def test_the_workers_read_the_plug_ins_the_server_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers fork from one forkserver per process, which keeps the environment it
+    started with; a server started after ``PLIES_DISABLE_PLUGINS`` changed still searches
+    with its own setting (the test plug-in's algorithm is known, or not, in both)."""
+    from plies import plugins
+
+    body = {"game": "tictactoe", "algorithm": "negamax-plugin", "depth": 2}
+    try:
+        for disabled in (True, False, True):  # the forkserver started under either one
+            if disabled:
+                monkeypatch.setenv(plugins.DISABLE, "1")
+            else:
+                monkeypatch.delenv(plugins.DISABLE, raising=False)
+            plugins.refresh()
+            with app_server(workers=1) as (url, _):
+                listed = "negamax-plugin" in httpx.get(f"{url}/api/games").json()["algorithms"]
+                answer = post(url, "/api/move", body)
+            assert listed is not disabled
+            if disabled:
+                assert answer.status_code == 422
+                assert "unknown algorithm 'negamax-plugin'" in answer.json()["error"]
+            else:
+                assert answer.status_code == 200, answer.text
+    finally:
+        monkeypatch.delenv(plugins.DISABLE, raising=False)
+        plugins.refresh()

@@ -104,6 +104,8 @@ def test_play_openspiel_tic_tac_toe_on_the_board(
     page = openspiel_page
     page.select_option("#game-select", "openspiel:tic_tac_toe")
     page.wait_for_selector(".grid.tictactoe")
+    # The built-in tic-tac-toe's board is already there: wait for the new game's mover.
+    wait_for_turn(page, 0, "P0")
     assert status(page) == "P0 to move (human)"
     page.wait_for_function(
         "() => document.getElementById('game-description').textContent"

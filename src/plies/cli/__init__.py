@@ -7,12 +7,11 @@ code 2.  Results print as Rich tables, or as plain JSON with ``--json``.
 Text that comes from a game (action names, labels of a tree file) is never read as Rich
 markup, and lines are soft-wrapped: a long line stays one line in a pipe or a log.
 
-The machinery (the command table, the parser, :func:`main`) is :mod:`plies.cli.main`;
-each command is a module with ``register(sub, common)`` and ``run(console, args) -> int``:
-:mod:`~plies.cli.games`, :mod:`~plies.cli.demo`, :mod:`~plies.cli.solve` (``solve`` and
-``analyze``), :mod:`~plies.cli.trace`, :mod:`~plies.cli.play`, :mod:`~plies.cli.tree`,
-:mod:`~plies.cli.web`, :mod:`~plies.cli.tournament`, :mod:`~plies.cli.check`,
-:mod:`~plies.cli.uci`, :mod:`~plies.cli.learn`, and ``plies ggp`` from :mod:`plies.ggp.cli`.
+The machinery (the parser, :func:`main`) is :mod:`plies.cli.main`; each command is a
+module with ``register(sub, common)`` and ``run(console, args) -> int``, found in the
+command registry (:mod:`plies.cli.registry`): the built-in ones are the modules of this
+package (``solve`` and ``analyze`` share :mod:`~plies.cli.solve`), and other packages add
+theirs by entry point (``plies ggp`` is one, declared in plies' own ``pyproject.toml``).
 """
 
 from plies.cli.main import (

@@ -1,14 +1,15 @@
-"""The ``plies`` command's machinery: the command table, the parser and :func:`main`.
+"""The ``plies`` command's machinery: the parser and :func:`main`.
 
 Every user mistake (unknown game, malformed tree file, illegal move, bad option) is a
 :class:`plies.errors.PliesError`; :func:`main` turns it into one line on stderr and exit
-code 2.  Each command is a module of its own (:data:`COMMAND_MODULES`).
+code 2.  Each command is a module of its own, found in the command registry
+(:mod:`plies.cli.registry`, open to plug-ins); a command line imports only the module of
+the command it names.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import signal
 import sys
@@ -20,7 +21,9 @@ from typing import Any
 from rich.console import Console
 
 from plies.cli.args import ArgumentParser, search_arguments
+from plies.cli.registry import COMMAND_MODULES, COMMANDS, modules
 from plies.errors import PliesError, UsageError
+from plies.plugins import PluginError
 
 __all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits", "main", "run"]
 
@@ -28,40 +31,64 @@ __all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits"
 # --- the commands -----------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``plies`` argument parser: a sub-command for each of :data:`COMMAND_MODULES`."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``plies`` argument parser: a sub-command for each command of the registry
+    (:data:`~plies.cli.registry.COMMANDS`).
+
+    With ``argv`` that names a command, only that command's module is imported and
+    registered (a command starts without importing the others); otherwise (``--help``, a
+    mistyped command) every one is.  A plug-in command that cannot be used gets a
+    sub-command that says why (see :mod:`plies.cli.registry`).  Each sub-parser's
+    defaults carry the module that runs it (``args.command_module``), or the problem
+    (``args.command_problem``).
+    """
     parser = ArgumentParser(prog="plies", description="Adversarial search: minimax and its family.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
     common = search_arguments()
-    for module in _command_modules():
-        module.register(sub, common)
+    wanted = _command_word(argv)
+    groups = modules()
+    if wanted is not None and any(wanted in names for _, names in groups):
+        groups = [(target, names) for target, names in groups if wanted in names]
+    for _, names in groups:
+        _register(sub, common, names)
+    ignored = [str(p) for p in COMMANDS.ignored()] if wanted is None else []
+    if ignored:
+        parser.epilog = "Ignored: " + " ".join(ignored)
     return parser
 
 
-# The commands, in the order ``plies --help`` lists them, and the module of each.  A
-# module has ``register(sub, common)`` to add its sub-parser(s) (``common``: the shared
-# search arguments, :func:`plies.cli.args.search_arguments`) and ``run(console, args)
-# -> int``; it imports its heavy dependencies only inside ``run``, so ``plies --help``
-# stays fast.  One module may serve several commands (solve and analyze).
-COMMAND_MODULES: dict[str, str] = {
-    "games": "plies.cli.games",
-    "demo": "plies.cli.demo",
-    "solve": "plies.cli.solve",
-    "analyze": "plies.cli.solve",
-    "trace": "plies.cli.trace",
-    "play": "plies.cli.play",
-    "tree": "plies.cli.tree",
-    "ggp": "plies.ggp.cli",
-    "web": "plies.cli.web",
-    "tournament": "plies.cli.tournament",
-    "check": "plies.cli.check",
-    "uci": "plies.cli.uci",
-    "learn": "plies.cli.learn",
-}
+def _command_word(argv: Sequence[str] | None) -> str | None:
+    """The command ``argv`` names: its first word, unless that is an option."""
+    if argv is None or not argv or argv[0].startswith("-"):
+        return None
+    return argv[0]
 
 
-def _command_modules() -> list[Any]:
-    return [importlib.import_module(name) for name in dict.fromkeys(COMMAND_MODULES.values())]
+def _register(sub: Any, common: argparse.ArgumentParser, names: list[str]) -> None:
+    """Let the module that serves ``names`` add its sub-parsers; a plug-in that cannot
+    gets one sub-parser per name that says why."""
+    before = set(sub.choices)
+    try:
+        module = COMMANDS.load(names[0])
+        module.register(sub, common)
+    except PluginError as err:
+        problem = err
+    except Exception as exc:  # a plug-in's register(); a built-in's raises (a bug of plies)
+        entry = COMMANDS.entry(names[0])
+        if entry is None or entry.builtin:
+            raise
+        problem = PluginError(
+            f"plug-in command {names[0]!r} ({entry.origin()}) cannot be used: its "
+            f"register() raised {type(exc).__name__}: {exc}"
+        )
+    else:
+        for name in set(sub.choices) - before:
+            sub.choices[name].set_defaults(command_module=module)
+        return
+    for name in names:
+        if name not in sub.choices:
+            broken = sub.add_parser(name, help=str(problem), add_help=False)
+            broken.set_defaults(command_problem=problem)
 
 
 # --- entry point --------------------------------------------------------------------------
@@ -83,9 +110,14 @@ def _main(argv: Sequence[str] | None) -> int:
     console = Console(highlight=False, markup=False)
     errors = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
     try:
-        args = build_parser().parse_args(argv)
-        module: Any = importlib.import_module(COMMAND_MODULES[args.command])
-        return int(module.run(console, args))
+        parser = build_parser(sys.argv[1:] if argv is None else argv)
+        args, extra = parser.parse_known_args(argv)
+        problem = getattr(args, "command_problem", None)
+        if problem is not None:  # a plug-in command that cannot be used, whatever its args
+            raise problem
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        return int(args.command_module.run(console, args))
     except PliesError as err:
         errors.print(f"plies: error: {err}")
         return 2

@@ -27,7 +27,7 @@ from plies.parallel.batch import (
     read_positions,
 )
 from plies.policy import jsonable, number
-from plies.tournament.agents import ALGORITHMS, KEYS, parse_agent
+from plies.tournament.agents import KEYS, agent_algorithms, parse_agent
 from plies.tournament.tournament import TournamentResult, schedule, tournament
 
 
@@ -61,7 +61,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--agent", action="append", default=[], metavar="SPEC",
         help=f"an agent, ALGORITHM[:KEY=VALUE,...] (repeatable); algorithms: "
-        f"{', '.join(ALGORITHMS)}; keys: {', '.join(KEYS)}",
+        f"{', '.join(agent_algorithms())}; keys: {', '.join(KEYS)}",
     )
     p.add_argument(
         "--games", type=int, default=2, metavar="N",

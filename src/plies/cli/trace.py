@@ -39,8 +39,9 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
     def echo(line: str) -> None:
         say(console, line)
 
-    rule = "maxn" if chosen.algorithm.name == "maxn" else "paranoid"
-    narrator = Narrator(game, state, who, echo=echo, limit=args.max_lines, rule=rule)
+    narrator = Narrator(
+        game, state, who, echo=echo, limit=args.max_lines, rule=chosen.algorithm.rule
+    )
     switches = [k for k, v in chosen.options.items() if k != "threshold" and v is not False]
     name = f"{chosen.name} with {', '.join(switches)}" if switches else chosen.name
     say(console, narrator.opening(name))

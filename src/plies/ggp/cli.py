@@ -3,7 +3,9 @@
     plies ggp serve --port 9147 [--host 127.0.0.1] [--margin 0.5] [--name plies]
     plies ggp match GAME.kif --player URL ... [--start 10] [--play 5]   (plies.ggp.matchcli)
 
-Registered by :mod:`plies.cli` (``register``/``run``).  The player logs every match
+A command module (``register``/``run``, :mod:`plies.cli.registry`) that plies' own
+``pyproject.toml`` declares as the entry point ``ggp`` of the group ``plies.commands``: GGP
+reaches the core only through the command registry.  The player logs every match
 (start, each move with how it was found, the final goals) to the terminal until Ctrl-C.
 """
 

@@ -56,7 +56,7 @@ from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import StopSignal, Trace
 from plies.search.craft import Craft, TranspositionTable
 from plies.search.memo import MemoProgress
-from plies.search.registry import ALGORITHMS, Algorithm, algorithm, auto_algorithm
+from plies.search.registry import ALGORITHMS, Algorithm, algorithm, auto_algorithm, names
 
 Kind = Literal["solver", "engine", "plain"]
 
@@ -255,9 +255,13 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
         chosen = algorithm(request.algorithm)
     chosen.check(game, state)
     if request.all_values and not chosen.analyzable:
-        raise OptionError(f"{chosen.name} cannot give the value of every move")
+        able = ", ".join(names(lambda a: a.analyzable))
+        raise OptionError(f"{chosen.name} cannot give the value of every move; use one "
+                          f"of: {able}")
     if request.traced and not chosen.traceable:
-        raise OptionError(f"{chosen.name} cannot be traced")
+        able = ", ".join(names(lambda a: a.traceable))
+        raise OptionError(f"{chosen.name} cannot be traced: it reports no trace events; "
+                          f"trace one of: {able}")
     solver = _solver(game, state, request, chosen)
     if solver is not None:
         return Plan("solver", chosen, f"solver ({solver.backend})", request, solver=solver)
@@ -266,7 +270,7 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
         options["threshold"] = request.threshold
     options.update(_craft(game, chosen, request))
     if request.weak:
-        if chosen.name != "alphabeta" or request.limit is not None:
+        if "weak" not in chosen.switches or request.limit is not None:
             raise OptionError("a weak solution needs an exact alpha-beta search (no depth, "
                               "time or node limit)")
         options.update(tt=True, ordering=True, weak=True)
@@ -300,31 +304,30 @@ def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, An
         hook(game, "value_bounds") is not None
     )
     Craft.from_kwargs(**request.craft)  # an unknown switch is named before anything runs
-    if request.craft and not (request.engine and chosen.name == "alphabeta"):
+    if request.craft and not (request.engine and set(request.craft) <= set(chosen.switches)):
         raise OptionError(
             f"engine switches ({', '.join(request.craft)}) need the engine's alpha-beta"
         )
     if not request.engine and (request.traced or not bounds):
         return {}
-    if chosen.name == "expectiminimax":
+    if not chosen.engine:
+        able = " or ".join(names(lambda a: bool(a.engine)))
+        raise OptionError(f"the engine is for {able} (or auto), not {chosen.name}")
+    options: dict[str, Any] = dict.fromkeys(chosen.engine, True)
+    if "pruning" in options:
         lo, hi = getattr(game, "utility_range", (-math.inf, math.inf))
         if not (math.isfinite(lo) and math.isfinite(hi)):
             raise UnsupportedGameError(
                 f"the engine's pruning at chance nodes (Star1) needs a finite utility_range; "
                 f"{getattr(game, 'name', 'this game')} has none: drop the engine"
             )
-        return {"pruning": True}
-    if chosen.name != "alphabeta":
-        raise OptionError(
-            f"the engine is for alphabeta or expectiminimax (or auto), not {chosen.name}"
-        )
-    options: dict[str, Any] = {"tt": True, "ordering": True, "pvs": True}
     if request.limit is None:
-        options["bisection"] = True
+        if "bisection" in chosen.switches:  # an exact search: bisection (MTD-bi)
+            options["bisection"] = True
     elif request.limit.depth is not None or request.limit.anytime:
         options.update(request.craft)  # selective switches shape a depth-limited tree
     if request.all_values:
-        options.pop("pvs")
+        options.pop("pvs", None)
     return options
 
 

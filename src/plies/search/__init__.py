@@ -1,9 +1,10 @@
 """The minimax family.  Every search reads a game only through the ``Game`` protocol.
 
-:data:`ALGORITHMS` (:mod:`plies.search.registry`) is the one table of the searches by
-name, with what each can do; each entry's ``search`` takes ``(game, state, limit=None, *,
-player=None, tie="first", seed=None, trace=None, stop=None, on_iteration=None, ...)``, and
-:func:`iterations` runs any of them as an anytime search.
+:data:`ALGORITHMS` (:mod:`plies.search.registry`) is the registry of the searches by
+name, with what each can do (the built-in ones and those plug-ins add); each entry's
+``search`` takes ``(game, state, limit=None, *, player=None, tie="first", seed=None,
+trace=None, stop=None, on_iteration=None, ...)``, and :func:`iterations` runs any of them
+as an anytime search.
 """
 
 from plies.search.alphabeta import alphabeta

@@ -23,7 +23,10 @@ def searcher_class(name: str) -> type[Searcher]:
     (:data:`plies.search.registry.ALGORITHMS`); an unknown name lists the known ones."""
     from plies.search.registry import algorithm  # the registry imports this module's peers
 
-    return algorithm(name).searcher
+    cls = algorithm(name).searcher
+    if cls is None:
+        raise OptionError(f"{name} is not built on plies' depth-first searcher")
+    return cls
 
 
 def analyze(
@@ -43,9 +46,9 @@ def analyze(
     """The value of every legal action at ``state``, each searched with a full window.
 
     ``action_values`` maps each action (in ``actions()`` order) to the value ``player``
-    (default: the player to move) gets after it, by ``algorithm`` ("alphabeta" by
-    default; "minimax", "bounded", "expectiminimax", "maxn"; "mcts": each visited
-    action's mean playout value, and ``craft`` takes its ``exploration`` and ``playout``).
+    (default: the player to move) gets after it, by ``algorithm``, any ``analyzable``
+    one of the registry ("alphabeta" by default; "mcts": each visited action's mean
+    playout value, and ``craft`` takes its ``exploration`` and ``playout``).
     Each value is exact when ``result.exact``, not merely a bound as inside an alpha-beta
     search.  ``value``, ``action`` and ``pv`` are those of the best action, chosen as the
     algorithm would.
@@ -54,10 +57,15 @@ def analyze(
     ``pvs``, ``bisection``: each child of an exact search is then solved by bisection);
     only for ``algorithm="alphabeta"``.  ``stop`` as in :func:`plies.minimax`.
     """
-    if algorithm == "mcts":  # not a depth-first searcher: the values are its root statistics
-        from plies.search.mcts import mcts
+    from plies.search.registry import algorithm as entry_of  # it imports this module's peers
 
-        return mcts(
+    entry = entry_of(algorithm)
+    if not entry.analyzable:
+        raise OptionError(f"{algorithm} cannot give the value of every move")
+    if entry.takes("all_values"):
+        # Not a depth-first searcher (mcts: the values are its root statistics), or one
+        # that analyses itself: the registry's contract for all_values=True.
+        return entry.search(
             game, state, limit, player=player, tie=tie, seed=seed, trace=trace, stop=stop,
             on_iteration=on_iteration, all_values=True, **craft,
         )

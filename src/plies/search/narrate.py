@@ -10,12 +10,13 @@ algorithm's steps, and what the engine craft does (a table that settles a node o
 its window, the order the moves are tried in, a null-window test searched again, a null
 move, an extension, a reduction, a quiescence stand-pat, a Star2 probe, a root window).
 
-The narration follows the search's decision rule (:data:`RULES`):
+The narration follows the search's decision rule (:data:`RULES`), which each algorithm
+declares in the registry (:attr:`plies.search.registry.Algorithm.rule`):
 
-- ``"paranoid"`` (``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``,
-  ``simultaneous``): the searching player is MAX and maximises its value, every other
-  player is MIN and minimises MAX's value, chance nodes average by probability, and a
-  simultaneous stage is worth the value of its matrix game in mixed strategies.
+- ``"paranoid"`` (``minimax``, ``alphabeta``, ...): the searching player is MAX and
+  maximises its value, every other player is MIN and minimises MAX's value, chance nodes
+  average by probability, and a simultaneous stage is worth the value of its matrix game
+  in mixed strategies.
 - ``"maxn"``: every player maximises its *own* utility, its component of the utility
   vector; nodes are named by their mover, never MAX or MIN, and values are vectors.
 """
@@ -29,38 +30,33 @@ from typing import Any, Final
 
 from plies.errors import OptionError
 from plies.game import CHANCE, SIMULTANEOUS, format_action
+from plies.search.registry import ALGORITHMS, RULES, algorithm, names
 from plies.search.result import NULL_MOVE, SearchResult, TraceEvent, step_state, step_text
 from plies.wrappers import OpponentsAsChance
 
 __all__ = ["NOISE", "RULES", "Narrator", "format_number", "narration_rule", "window_text"]
 
-RULES: Final = ("paranoid", "maxn")
-"""The decision rules a :class:`Narrator` can tell."""
-
-_RULE_OF: Final = {
-    "minimax": "paranoid",
-    "alphabeta": "paranoid",
-    "bounded": "paranoid",
-    "expectiminimax": "paranoid",
-    "simultaneous": "paranoid",
-    "maxn": "maxn",
-}
-
-
 def narration_rule(rule_or_algorithm: str) -> str:
     """The decision rule (one of :data:`RULES`) named by ``rule_or_algorithm``: a rule
-    itself, or the name of the search that follows it.
+    itself, or the name of a registered algorithm that reports trace events (its
+    :attr:`~plies.search.registry.Algorithm.rule`).
 
     >>> narration_rule("maxn"), narration_rule("alphabeta"), narration_rule("paranoid")
     ('maxn', 'paranoid', 'paranoid')
+    >>> narration_rule("mcts")
+    Traceback (most recent call last):
+    ...
+    plies.errors.OptionError: no narration for 'mcts': it reports no trace events
     """
     if rule_or_algorithm in RULES:
         return rule_or_algorithm
-    rule = _RULE_OF.get(rule_or_algorithm)
-    if rule is None:
-        known = ", ".join([*RULES, *_RULE_OF])
+    if rule_or_algorithm not in ALGORITHMS:
+        known = ", ".join([*RULES, *names(lambda a: a.traceable)])
         raise OptionError(f"no narration for {rule_or_algorithm!r}; use one of: {known}")
-    return rule
+    entry = algorithm(rule_or_algorithm)
+    if not entry.traceable:
+        raise OptionError(f"no narration for {entry.name!r}: it reports no trace events")
+    return entry.rule
 
 
 NOISE: Final = 1e-9

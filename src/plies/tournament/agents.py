@@ -7,17 +7,18 @@ A spec is ``ALGORITHM`` or ``ALGORITHM:KEY=VALUE,KEY=VALUE``::
     alphabeta:time=0.1,engine=1   engine craft under a 0.1 s budget per move
     random                     a uniformly random legal move
 
-Algorithms: ``minimax``, ``alphabeta``, ``bounded``, ``expectiminimax``, ``maxn``,
-``simultaneous`` (mixed strategies at simultaneous-move nodes, drawn at random),
-``mcts`` (Monte Carlo tree search: give it ``time`` or ``nodes``, which counts its
-iterations), the many-player searches ``paranoid`` (alpha-beta by its multi-player
-name), ``brs`` and ``brs+`` (Best-Reply Search, whose ``depth`` counts layers: the
-searcher's turn, then one opponents' reply; ``unit=round`` counts both as one),
-``determinize``, ``policy`` and ``random``.  For example ``brs+:time=0.5`` or
-``maxn:depth=2``.  Keys: ``depth`` (an int >= 1), ``unit`` (``ply`` or ``round``),
-``time`` (seconds > 0 per move), ``nodes`` (an int >= 1 per move), ``engine``
-(``1``/``0``: transposition table, move ordering and PVS for alpha-beta; Star1 pruning
-for expectiminimax; for chess and Othello the engine's search of
+Algorithms: every algorithm of the registry (:func:`agent_algorithms`;
+:mod:`plies.search.registry`, plug-ins included), such as ``simultaneous`` (mixed
+strategies at simultaneous-move nodes, drawn at random), ``mcts`` (Monte Carlo tree
+search: an algorithm without a depth takes ``time`` or ``nodes``, which counts its
+iterations) or ``brs`` and ``brs+`` (Best-Reply Search, whose ``depth`` counts layers:
+the searcher's turn, then one opponents' reply; ``unit=round`` counts both as one); and
+the agents :data:`KINDS`: ``determinize``, ``policy`` and ``random``.  For example
+``brs+:time=0.5`` or ``maxn:depth=2``.  Keys: ``depth`` (an int >= 1), ``unit`` (``ply``
+or ``round``), ``time`` (seconds > 0 per move), ``nodes`` (an int >= 1 per move),
+``engine`` (``1``/``0``: engine craft, for an algorithm whose registry entry has
+``engine`` switches: transposition table, move ordering and PVS for alpha-beta, Star1
+pruning for expectiminimax; for chess and Othello the engine's search of
 :class:`plies.policy.SearchSession`, with quiescence and mate scores for chess),
 ``weights`` (a weights file of ``plies learn``: the agent evaluates with those feature
 weights, so learned and hand-set weights meet on the same game; see
@@ -66,17 +67,27 @@ from plies.linear import load_weights, weighted
 from plies.policy import ALGORITHMS as REGISTRY
 from plies.policy import SearchRequest, SearchSession, plan, play_defaults
 from plies.search import Limit, determinize
+from plies.search.registry import names as algorithm_names
 
-ALGORITHMS: Final = (*REGISTRY, "determinize", "policy", "random")
-"""The algorithms an agent may use: the registry's, ``determinize``, ``policy`` and
-``random``."""
+KINDS: Final = ("determinize", "policy", "random")
+"""The agents that are not an algorithm of the registry (whose names reserve these)."""
 KEYS: Final = ("depth", "unit", "time", "nodes", "engine", "weights", "worlds", "name")
 DEFAULT_WORLDS: Final = 20
 """The worlds ``determinize`` samples per move unless ``worlds=`` says otherwise."""
 
-_ENGINE_OK: Final = frozenset(
-    name for name, entry in REGISTRY.items() if {"tt", "pruning"} & set(entry.switches)
-)
+
+def agent_algorithms() -> list[str]:
+    """The algorithms an agent may use: the registry's (read when called, so plug-ins
+    are in), then :data:`KINDS`."""
+    return [*REGISTRY, *KINDS]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ALGORITHMS":  # a tuple once; the registry is open now, so it is read live
+        return tuple(agent_algorithms())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _FALSE: Final = frozenset({"0", "false", "no", "off"})
 
@@ -288,10 +299,9 @@ def parse_agent(text: str) -> AgentSpec:
             f"empty agent spec {text!r}; write ALGORITHM[:KEY=VALUE,...], "
             f"e.g. alphabeta:depth=4"
         )
-    if name not in ALGORITHMS:
-        raise OptionError(
-            f"unknown algorithm {name!r} in agent {spec!r}; use one of: {', '.join(ALGORITHMS)}"
-        )
+    if name not in REGISTRY and name not in KINDS:
+        known = ", ".join(agent_algorithms())
+        raise OptionError(f"unknown algorithm {name!r} in agent {spec!r}; use one of: {known}")
     values: dict[str, str] = {}
     for item in (part.strip() for part in rest.split(",")) if rest.strip() else ():
         key, sep, value = item.partition("=")
@@ -325,9 +335,13 @@ def parse_agent(text: str) -> AgentSpec:
     if "weights" in values and not path:
         raise OptionError(f"agent {spec!r}: weights= needs a file written by plies learn")
     weights = tuple(load_weights(path).items()) if path else ()
-    if engine and name not in _ENGINE_OK:
+    searched = REGISTRY.get(name)
+    if engine and (searched is None or not searched.engine):
+        able = " and ".join(sorted(algorithm_names(lambda a: bool(a.engine))))
+        raise OptionError(f"agent {spec!r}: engine=1 applies to {able} only")
+    if depth is not None and searched is not None and not searched.depth:
         raise OptionError(
-            f"agent {spec!r}: engine=1 applies to {' and '.join(sorted(_ENGINE_OK))} only"
+            f"agent {spec!r}: {name} takes no depth (a time or node budget only)"
         )
     limited = depth is not None or time is not None or nodes is not None or unit != "ply"
     limit = Limit(depth, "round" if unit == "round" else "ply", time, nodes) if limited else None

@@ -34,7 +34,7 @@ pass, ``stats["drawn"]`` the nodes drawn (pruned stubs included).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from plies.errors import OptionError, SearchLimitError
@@ -42,7 +42,8 @@ from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
 from plies.search.narrate import format_number, window_text
-from plies.search.registry import ALGORITHMS as REGISTRY
+from plies.search.registry import algorithm as registered
+from plies.search.registry import names as algorithm_names
 from plies.search.result import NULL_MOVE, step_state, step_text
 from plies.viz.model import KINDS, TreeNode
 from plies.viz.tree import SearchTree
@@ -59,9 +60,25 @@ __all__ = [
 ]
 
 Search = Callable[..., Any]
-ALGORITHMS: Final[dict[str, Search]] = {
-    name: entry.search for name, entry in REGISTRY.items() if entry.traceable
-}
+
+
+class _Traceable(Mapping[str, Search]):
+    """The registry's traceable algorithms' searches by name, read when used (an
+    algorithm registered later appears)."""
+
+    def __getitem__(self, name: str) -> Search:
+        if name not in algorithm_names(lambda a: a.traceable):
+            raise KeyError(name)
+        return registered(name).search
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(algorithm_names(lambda a: a.traceable))
+
+    def __len__(self) -> int:
+        return len(algorithm_names(lambda a: a.traceable))
+
+
+ALGORITHMS: Final[Mapping[str, Search]] = _Traceable()
 """The searches a tree can be captured from (each traces its nodes), as the CLI names them:
 the registry's traceable algorithms."""
 
@@ -117,10 +134,11 @@ def capture(
     ``max_nodes`` nodes (pruned stubs are not counted: they are never visited), and
     :class:`~plies.errors.OptionError` for an unknown algorithm or a budget limit.
     """
-    search = ALGORITHMS.get(algorithm)
-    if search is None:
+    entry = registered(algorithm)
+    if not entry.traceable:
         known = ", ".join(ALGORITHMS)
-        raise OptionError(f"unknown algorithm {algorithm!r}; use one of: {known}")
+        raise OptionError(f"{algorithm} reports no trace events, so its tree cannot be "
+                          f"drawn; draw the tree of {known}")
     if limit is not None and limit.anytime:
         raise OptionError(
             "a tree picture shows one fixed search: give a depth limit, not a time or "
@@ -130,17 +148,19 @@ def capture(
         raise OptionError(f"max_nodes must be >= 1, got {max_nodes}")
     options: dict[str, Any] = {"player": player, "tie": tie, "seed": seed, **craft}
     if threshold is not None:
-        if algorithm != "bounded":
-            raise OptionError("a threshold needs the 'bounded' algorithm")
+        if "threshold" not in entry.options:
+            takes = algorithm_names(lambda a: "threshold" in a.options)
+            able = " or ".join(f"'{name}'" for name in takes)
+            raise OptionError(f"a threshold needs the {able} algorithm")
         options["threshold"] = threshold
     searcher_player = resolve_player(game, state, player)
-    recorder = _Recorder(game, searcher_player, algorithm, max_nodes, threshold)
+    recorder = _Recorder(game, searcher_player, entry.rule, max_nodes, threshold)
     if all_values:
         result: SearchResult = analyze(
             game, state, limit, algorithm=algorithm, trace=recorder, **options
         )
     else:
-        result = search(game, state, limit, trace=recorder, **options)
+        result = entry.search(game, state, limit, trace=recorder, **options)
     root = recorder.finish()
     _mark_pv(root, result.pv)
     names = tuple(player_name(game, p) for p in range(game.num_players))
@@ -193,7 +213,7 @@ class _Recorder:
     """
 
     def __init__(
-        self, game: Any, player: int, algorithm: str, max_nodes: int, threshold: float | None
+        self, game: Any, player: int, rule: str, max_nodes: int, threshold: float | None
     ) -> None:
         self.game = game
         self.ops = game_ops(game)
@@ -202,7 +222,7 @@ class _Recorder:
         self.threshold = threshold
         # max^n has no MAX and MIN, even with two players: every mover maximises its own
         # component of the utility vector, so its nodes carry its name
-        self.by_name = algorithm == "maxn"
+        self.by_name = rule == "maxn"
         label = getattr(game, "label", None)
         self.label: Callable[[Any], Any] | None = label if callable(label) else None
         self.root: TreeNode | None = None

@@ -9,8 +9,7 @@ infinite number is written as the string ``"+inf"`` or ``"-inf"``)::
     {
       "schema": 1,
       "game": "aima-fig-5-2",            # the game's name
-      "algorithm": "alphabeta",          # minimax, alphabeta, bounded, expectiminimax, maxn,
-                                         # simultaneous
+      "algorithm": "alphabeta",          # a traceable algorithm (plies algorithms)
       "player": "MAX",                   # whose point of view every value is from
       "players": ["MAX", "MIN"],         # every player's name, in player order
       "value": 3.0,                      # the root's value for "player"

@@ -13,10 +13,11 @@ tree       or: the text of a tree file (the ``.tree`` text form or JSON)
 gdl        or: the text of a GDL (KIF) game description
 name       the file name of ``tree`` / ``gdl``, shown as the game's name
 moves      the moves from the start, as the game writes them: ``["5", "1"]``
-algorithm  ``auto`` (default), ``alphabeta``, ``minimax``, ``expectiminimax``,
-           ``maxn``, ``bounded``, ``simultaneous`` or ``mcts`` (a time budget only:
-           a ``depth`` is refused, and it draws no tree)
-engine     true: alpha-beta with engine craft (table, ordering, PVS)
+algorithm  ``auto`` (default) or a registered algorithm (``GET /api/games`` lists
+           them with their capabilities: one without ``depth`` takes a time budget
+           only, one that is not ``traceable`` draws no tree)
+engine     true: engine craft (alpha-beta: table, ordering, PVS; the switches an
+           algorithm's ``engine`` capability lists)
 quiescence true: past the depth limit, search the noisy moves (captures and
            promotions in chess) before evaluating; with ``engine``, inside the
            search's window with the game's whole selective search (chess: check
@@ -86,6 +87,7 @@ from plies.plugins import PluginError
 from plies.policy import (
     ALGORITHMS,
     QUIESCENCE,
+    Algorithm,
     Deadline,
     Plan,
     SearchRequest,
@@ -102,6 +104,8 @@ from plies.policy import (
 )
 from plies.search import Limit, Quiescent, SearchResult
 from plies.search.common import Unit
+from plies.search.registry import available as available_algorithms
+from plies.search.registry import names as algorithm_names
 from plies.viz import capture
 from plies.web.view import mover_label, own_actions, page_search, view
 
@@ -415,7 +419,7 @@ def settings(
     if depth is not None and not ALGORITHMS[chosen].depth:
         raise ApiError(f'{chosen} takes a time budget, not a depth: send "time" (seconds, '
                        f"at most {MAX_TIME:g}) instead of \"depth\"")
-    if quiescence and engine and chosen == "alphabeta":
+    if quiescence and engine and "quiescence" in ALGORITHMS[chosen].switches:
         # The engine's own selective search (chess: plies uci's), quiescence in the window.
         defaults = play_defaults(game)
         craft = dict(defaults.craft) if defaults is not None and defaults.craft else {
@@ -504,8 +508,10 @@ def _same(game: Any) -> Any:
 def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The games by name (built in, from plug-ins, and those the server added) with their
     options and the search the page starts them with
-    (:func:`~plies.web.view.page_search`, from the game's play defaults), the algorithms,
-    and the server's caps.  A plug-in game that cannot be used is left out."""
+    (:func:`~plies.web.view.page_search`, from the game's play defaults), the algorithms
+    with their capabilities, and the server's caps.  A plug-in game or algorithm that
+    cannot be used is left out."""
+    usable = available_algorithms()
     infos: list[GameInfo] = []
     for name in games.names():
         try:
@@ -528,22 +534,26 @@ def catalogue(_: Mapping[str, Any] | None = None) -> dict[str, Any]:
         })
     return {
         "games": entries,
-        "algorithms": algorithm_choices(),
-        "searches": list(ALGORITHMS),
-        "capabilities": {
-            name: {
-                "summary": a.summary, "value": a.value, "chance": a.chance,
-                "simultaneous": a.simultaneous, "players": a.players, "depth": a.depth,
-                "traceable": a.traceable, "analyzable": a.analyzable,
-                "switches": list(a.switches),
-            }
-            for name, a in ALGORITHMS.items()
-        },
+        "algorithms": ["auto", *usable],
+        "searches": list(usable),
+        "capabilities": {name: _capabilities(a) for name, a in usable.items()},
         "limits": {
             "max_depth": MAX_DEPTH, "max_time": MAX_TIME, "default_time": DEFAULT_TIME,
             "max_nodes": MAX_NODES, "max_tree_nodes": MAX_TREE_NODES,
             "max_moves": MAX_MOVES, "max_body": MAX_BODY,
         },
+    }
+
+
+def _capabilities(a: Algorithm) -> dict[str, Any]:
+    """What the page needs to know of an algorithm: what it is, what it searches, whether
+    it takes a depth, engine craft (``engine``: the switches it turns on) or draws a tree."""
+    return {
+        "summary": a.summary, "value": a.value, "exact": a.exact, "heuristic": a.heuristic,
+        "chance": a.chance, "simultaneous": a.simultaneous, "players": a.players,
+        "depth": a.depth, "traceable": a.traceable, "analyzable": a.analyzable,
+        "rule": a.rule, "switches": list(a.switches), "engine": list(a.engine),
+        "options": list(a.options),
     }
 
 
@@ -710,7 +720,7 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
     analysis = _get(body, "analysis", bool, "true or false") or False
     name = _word(body, "algorithm", tuple(algorithm_choices()), "auto")
     if name != "auto" and not ALGORITHMS[name].traceable:
-        drawn = ", ".join(a.name for a in ALGORITHMS.values() if a.traceable)
+        drawn = ", ".join(algorithm_names(lambda a: a.traceable))
         raise ApiError(f"{name} reports no trace, so its tree cannot be drawn; draw the "
                        f"tree of {drawn}")
     chosen = settings(body, game, here, all_values=analysis)

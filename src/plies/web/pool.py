@@ -40,6 +40,7 @@ from typing import Any, Final
 import anyio
 import anyio.to_thread
 
+from plies import plugins
 from plies.errors import PliesError
 
 log = logging.getLogger("plies.web")
@@ -108,11 +109,23 @@ class _Current:
         return self.stopped == self.seq
 
 
-def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory: int) -> None:
-    """The worker's main loop: requests in, replies out, until the server goes away."""
+def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory: int,
+           no_plugins: str | None) -> None:
+    """The worker's main loop: requests in, replies out, until the server goes away.
+
+    ``no_plugins`` is the server's :data:`plies.plugins.DISABLE` setting, so that the
+    worker reads the plug-ins the server reads: a forkserver keeps the environment it
+    started with, which a server started later in the same process may have changed.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     logging.basicConfig(format="plies web worker %(process)d: %(message)s")
+    if os.environ.get(plugins.DISABLE) != no_plugins:
+        if no_plugins is None:
+            del os.environ[plugins.DISABLE]
+        else:
+            os.environ[plugins.DISABLE] = no_plugins
+        plugins.refresh()
     current = _Current()
     threading.Thread(target=_watch, args=(conn, lifeline, current, memory), daemon=True).start()
     from plies.web import api
@@ -269,7 +282,8 @@ class WorkerPool:
         ours, theirs = self._context.Pipe()
         life_r, life_w = self._context.Pipe(duplex=False)
         process = self._context.Process(  # type: ignore[attr-defined]
-            target=_serve, args=(theirs, life_r, self.specs, self.memory),
+            target=_serve,
+            args=(theirs, life_r, self.specs, self.memory, os.environ.get(plugins.DISABLE)),
             name="plies-web-worker", daemon=True,
         )
         process.start()

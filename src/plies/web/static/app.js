@@ -7,7 +7,6 @@
 const $ = (id) => document.getElementById(id);
 
 const ENGINE_DELAY_MS = 350; // pause between two engine moves, so a game can be watched
-const CRAFT_ALGORITHMS = new Set(["auto", "alphabeta", "expectiminimax"]);
 
 const app = {
   catalogue: null,
@@ -758,8 +757,10 @@ async function showTree() {
   }
   const caps = app.catalogue.capabilities[last.settings.algorithm];
   if (caps && !caps.traceable) {
+    const traceable = Object.keys(app.catalogue.capabilities)
+      .filter((name) => app.catalogue.capabilities[name].traceable);
     $("tree-summary").textContent = `${last.settings.algorithm} reports no trace, so its `
-      + "tree cannot be drawn: analyze with alphabeta or minimax to see one.";
+      + `tree cannot be drawn: analyze with ${traceable.join(" or ")} to see one.`;
     $("tree").replaceChildren();
     return;
   }
@@ -887,11 +888,13 @@ function collapseToPv() {
 
 function updateCraft() {
   const name = $("algorithm").value;
-  const ok = CRAFT_ALGORITHMS.has(name);
+  // What the registry says the algorithm can do (none for "auto", which can do it all):
+  // engine craft where it has engine switches, a depth unless it has none (mcts: a time
+  // budget only).
+  const caps = app.catalogue.capabilities[name];
+  const ok = !caps || caps.engine.length > 0;
   $("engine").disabled = !ok;
   if (!ok) $("engine").checked = false;
-  // An algorithm without a depth (mcts: a time budget only) gets no depth to choose.
-  const caps = app.catalogue.capabilities[name];  // none for "auto"
   const depthOk = !caps || caps.depth;
   const byDepth = document.querySelector("input[name=limit][value=depth]");
   for (const input of [byDepth, $("depth"), $("unit")]) input.disabled = !depthOk;
