@@ -46,6 +46,7 @@ from plies.search import (
     solve_matrix_game,
 )
 from plies.search.craft import TranspositionTable
+from plies.version import __version__ as __version__
 from plies.wrappers import (
     GameWrapper,
     MultiMoveRules,
@@ -55,8 +56,6 @@ from plies.wrappers import (
     PartialJoint,
     Sequentialized,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "ALGORITHMS",

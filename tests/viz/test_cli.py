@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from plies.viz import SearchTree
 from tests.clirun import fail, plain_pipe, run  # noqa: F401 (autouse fixture)
 
 FIG = "src/plies/games/trees/aima-fig-5-2.tree"
@@ -144,3 +145,17 @@ def test_plies_tree_rps_player_0_draws_the_matrix_stage(
     assert data["algorithm"] == "simultaneous"
     assert (data["root"]["kind"], data["root"]["mover"]) == ("simultaneous", "everyone")
     assert len(data["root"]["children"]) == 9
+
+
+def test_a_root_that_reached_its_known_value_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With --engine the root's value is found by bisection first; the last pass stops at
+    the first move that reaches it, and the picture says why (not a utility bound: AIMA's
+    figure 5.2 goes from -14 to 14)."""
+    path = tmp_path / "engine.json"
+    run(capsys, "tree", "aima-5-2", "--engine", "-o", str(path))
+    tree = SearchTree.from_json(json.loads(path.read_text(encoding="utf-8")))
+    assert {(n.action, n.pruned_by) for n in tree.pruned_nodes()} == {
+        ("a2", "v=3 cannot be improved on"), ("a3", "v=3 cannot be improved on"),
+    }

@@ -1,6 +1,6 @@
 """A GGP game manager: run a match over HTTP between any GGP players, and judge it.
 
-It does what ggp-base's ``GameServer`` does (see ``shared/docs/ggp_protocol.md``): it
+It does what ggp-base's ``GameServer`` does (see ``docs/ggp-protocol.md``): it
 sends ``(START id role (rules) startclock playclock)`` to every player at once, then
 ``(PLAY id nil)`` and ``(PLAY id (joint move just played))`` each step, and finally
 ``(STOP id (last joint move))``; every request is an HTTP/1.0 POST with ggp-base's

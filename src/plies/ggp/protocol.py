@@ -1,6 +1,6 @@
 """The GGP match protocol's messages: reading what a game manager sends, writing replies.
 
-A message is one KIF s-expression (see ``shared/docs/ggp_protocol.md``).  Its keyword is
+A message is one KIF s-expression (see ``docs/ggp-protocol.md``).  Its keyword is
 case-insensitive; everything else (match ids, role names, moves) keeps its spelling,
 because a manager may scramble symbols and compares moves case-sensitively.
 

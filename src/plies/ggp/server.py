@@ -1,6 +1,6 @@
 """The GGP player's HTTP front: one request per message, one reply body per answer.
 
-What a game manager may send (``shared/docs/ggp_protocol.md`` section 1), and all of it
+What a game manager may send (``docs/ggp-protocol.md`` section 1), and all of it
 is accepted:
 
 * ``POST /`` with the message as the body, read by ``Content-Length``; without one, a

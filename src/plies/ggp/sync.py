@@ -1,7 +1,7 @@
 """Keeping the player's state in step with the game manager's, whatever it sends.
 
 The manager is authoritative: the joint move of a PLAY or STOP is what *was played*
-(``shared/docs/ggp_protocol.md`` section 3: a late or illegal reply is replaced by a
+(``docs/ggp-protocol.md`` section 3: a late or illegal reply is replaced by a
 random legal move, and the next PLAY carries the move actually applied).  A player that
 refuses a joint move, or drops it, plays one step behind for the rest of the match: in a
 turn-taking game every later reply is then made for the wrong side.  So:

@@ -42,6 +42,7 @@ from plies.learn.fit import (
     to_probability_scale,
 )
 from plies.learn.selfplay import SelfPlay, Trajectory, samples, self_play, targets
+from plies.version import __version__
 
 METHODS: Final = ("logistic", "td")
 SCALES: Final = ("auto", "hand", "probability", "calibrated")
@@ -163,8 +164,6 @@ def learn_from(
     prior: str = "zero",
 ) -> Learned:
     """:func:`learn` from games already played (by ``plan``): fit and map the weights."""
-    import plies  # the version, for the training record
-
     if method not in METHODS:
         raise OptionError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
     if scale not in SCALES:
@@ -249,7 +248,7 @@ def learn_from(
         "game_options": {k: _plain(v) for k, v in (game_options or {}).items()},
         "start_weights": hand,
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "plies": plies.__version__,
+        "plies": __version__,
         "positions": len(xs),
         "labels": "utility in [0, 1]" if by_utility else "outcome by rank",
         "scale": scale,

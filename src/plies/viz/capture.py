@@ -390,17 +390,22 @@ class _Recorder:
             if event.mover == CHANCE:
                 return f"Star1: {format_number(event.value)} outside alpha={a}, beta={b}"
             return f"alpha={a} >= beta={b}" if maximizing else f"beta={b} <= alpha={a}"
-        # bounded minimax: a utility bound or the satisficing threshold was reached
+        # No window: a utility bound or bounded minimax's satisficing threshold was
+        # reached, or the root's value was known (bisection found it) and a move reached it.
         value = format_number(event.value)
         lo, hi = self.ops.utility_range
-        t = self.threshold
-        if maximizing:
-            if t is not None and t <= hi:
+        t, v = self.threshold, event.value
+        if maximizing and v is not None:
+            if t is not None and t <= hi and v >= t:
                 return f"v={value} >= threshold {format_number(t)}"
-            return f"v={value} = max utility"
-        if t is None or (event.value is not None and event.value <= lo):
-            return f"v={value} = min utility"
-        return f"v={value} < threshold {format_number(t)}"
+            if v >= hi:
+                return f"v={value} = max utility"
+        elif v is not None:
+            if v <= lo:
+                return f"v={value} = min utility"
+            if t is not None and v < t:
+                return f"v={value} < threshold {format_number(t)}"
+        return f"v={value} cannot be improved on"
 
     def kind(self, mover: int) -> str:
         if mover == CHANCE:

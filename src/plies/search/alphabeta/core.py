@@ -31,7 +31,8 @@ Each part is built by its own factory from a
 cells) and the :class:`~plies.search.alphabeta.context.Switches`.  Why closures and one
 long worker: CPython reads a closure cell faster than an attribute, and a call costs about
 as much as a plain node's bookkeeping, so the prelude and the move loop share one frame
-(measured in ``benchmarks/results/search_core.md``); the rarer parts are calls.
+and the rarer parts are calls (what the core costs beside a bare loop:
+``benchmarks/results/search_core.md``).
 """
 
 from __future__ import annotations
