@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -102,8 +103,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
         raise OptionError("give --depth or --time, not both")
     if args.depth is not None and args.depth < 1:
         raise OptionError(f"--depth must be at least 1, got {args.depth}")
-    if args.time is not None and not args.time > 0:
-        raise OptionError(f"--time must be seconds > 0, got {args.time:g}")
+    if args.time is not None and not 0 < args.time < math.inf:
+        raise OptionError(f"--time must be a finite number of seconds > 0, got {args.time:g}")
     limit = f"time={args.time:g}" if args.time is not None else f"depth={args.depth or 2}"
     if args.algorithm.strip().lower() == "random":
         raise OptionError("self-play needs a search algorithm, not random")

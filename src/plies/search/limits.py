@@ -7,6 +7,7 @@ stops it.  :func:`budget_check` is the one cadence at which every search, a kern
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,8 +44,11 @@ class Limit:
             raise OptionError(f"depth must be >= 0, got {self.depth}")
         if self.unit not in ("ply", "round"):
             raise OptionError(f"unknown depth unit {self.unit!r}; use 'ply' or 'round'")
-        if self.time is not None and not self.time > 0:  # also refuses NaN
-            raise OptionError(f"time must be > 0 seconds, got {self.time}")
+        if self.time is not None and not 0 < self.time < math.inf:  # also refuses NaN
+            raise OptionError(
+                f"time must be a finite number of seconds > 0, got {self.time} "
+                "(for no time limit, give none)"
+            )
         if self.nodes is not None and self.nodes < 1:
             raise OptionError(f"nodes must be >= 1, got {self.nodes}")
 
