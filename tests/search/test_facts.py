@@ -42,8 +42,8 @@ CHANCE_OK = {"expectiminimax", "maxn", "simultaneous", "mcts"}
 SIMULTANEOUS_OK = {"simultaneous", "mcts"}  # mcts: decoupled UCT
 
 
-# plies' own searchers (a plug-in's algorithm, such as the test plug-in's, has its own tests)
-SEARCHERS = {name: ALGORITHMS[name].searcher for name in BUILTIN}
+# plies' own algorithms (a plug-in's algorithm, such as the test plug-in's, has its own tests)
+BUILT_IN = {name: ALGORITHMS[name] for name in BUILTIN}
 
 
 def entry(name: str) -> Callable[..., plies.SearchResult]:
@@ -51,12 +51,12 @@ def entry(name: str) -> Callable[..., plies.SearchResult]:
 
 
 def test_the_capabilities_are_declared_on_the_searchers() -> None:
-    assert {n for n, cls in SEARCHERS.items() if cls.chance_ok} == CHANCE_OK
-    assert {n for n, cls in SEARCHERS.items() if cls.simultaneous_ok} == SIMULTANEOUS_OK
-    assert all(cls.max_players is None for cls in SEARCHERS.values())  # all are N-player
+    assert {n for n, a in BUILT_IN.items() if a.chance} == CHANCE_OK
+    assert {n for n, a in BUILT_IN.items() if a.simultaneous} == SIMULTANEOUS_OK
+    assert all(a.players is None for a in BUILT_IN.values())  # all are N-player
 
 
-@pytest.mark.parametrize("name", list(SEARCHERS))
+@pytest.mark.parametrize("name", list(BUILT_IN))
 @pytest.mark.parametrize("how", ["entry point", "analyze"])
 def test_chance_is_refused_up_front_unless_the_algorithm_averages(name: str, how: str) -> None:
     def search() -> Any:
@@ -69,13 +69,14 @@ def test_chance_is_refused_up_front_unless_the_algorithm_averages(name: str, how
         with pytest.raises(Searched):
             search()
     else:
-        algorithm = SEARCHERS[name].algorithm
+        searcher = BUILT_IN[name].searcher
+        algorithm = name if searcher is None else searcher.algorithm
         message = rf"^{re.escape(algorithm)} cannot search chance nodes \(declared has chance\); "
-        with pytest.raises(UnsupportedGameError, match=message + "use expectiminimax$"):
+        with pytest.raises(UnsupportedGameError, match=message + "use expectiminimax"):
             search()
 
 
-@pytest.mark.parametrize("name", list(SEARCHERS))
+@pytest.mark.parametrize("name", list(BUILT_IN))
 @pytest.mark.parametrize("how", ["entry point", "analyze"])
 def test_simultaneous_moves_are_refused_up_front_unless_solved_as_matrices(
     name: str, how: str
@@ -94,11 +95,16 @@ def test_simultaneous_moves_are_refused_up_front_unless_solved_as_matrices(
             search()
 
 
-@pytest.mark.parametrize("name", list(SEARCHERS))
+@pytest.mark.parametrize("name", list(BUILT_IN))
 def test_every_algorithm_takes_three_players(name: str) -> None:
     game = Declared(players=3)
     if name == "brs":  # given the out-of-turn hook it needs (refused without: test_brs.py)
         game.pass_turn_to = lambda state, player: state  # type: ignore[attr-defined]
+    most = BUILT_IN[name].players
+    if most is not None and most < 3:  # an algorithm for fewer players: refused up front
+        with pytest.raises(UnsupportedGameError, match=rf"at most {most} players"):
+            entry(name)(game, 0, player=0)
+        return
     with pytest.raises(Searched):
         entry(name)(game, 0, player=0)
 
