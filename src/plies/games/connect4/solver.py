@@ -33,6 +33,7 @@ Node counts equal the published solver's: a mean of 3,295 / 449 / 51 nodes over 
 
 from __future__ import annotations
 
+import threading
 import time
 import types
 import weakref
@@ -40,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from plies.budget import StopSignal
 from plies.errors import OptionError, SearchLimitError
 from plies.game.knowledge import NullWindowTest
 from plies.games.connect4.bitboard import Connect4State, four_completions
@@ -53,6 +55,10 @@ DEFAULT_SIZE: Final = 1 << 23
 """Default table size (8,388,593 slots, Pons' table)."""
 
 Test = NullWindowTest
+
+POLL_EVERY: Final = 4096
+"""Nodes between two looks at the stop flag (a power of two): well under a millisecond
+compiled, about 40 ms as Python."""
 """``on_test(m, result, lo, hi, elapsed)``: a null-window test "score > m?", the interval after."""
 
 
@@ -66,7 +72,10 @@ Test = NullWindowTest
 # columns centre first; ``columns``: each column's cells; ``keys``/``vals``: the table
 # (vals 0 = empty, else a lower bound coded above ``lower_code`` or an upper bound);
 # ``sorted_moves``/``sorted_scores``: scratch rows of ``width`` per stone count;
-# ``counter[0]``: nodes.
+# ``counter[0]``: nodes; ``counter[1]``: 1 once the search is stopping; ``halt[0]``: true
+# when it must stop (a flag array another thread sets under Numba, a view of the stop
+# signal in Python), read every POLL_EVERY nodes.  A stopping search returns at once,
+# up every level, and stores nothing on the way: the table keeps only true bounds.
 
 
 def _winning(stones: int, mask: int, height: int, board: int) -> int:
@@ -78,7 +87,7 @@ def _negamax(
     position: int, mask: int, moves: int, alpha: int, beta: int,
     width: int, height: int, board: int, bottom: int, order: Any, columns: Any,
     keys: Any, vals: Any, size: int, min_score: int, max_score: int,
-    sorted_moves: Any, sorted_scores: Any, counter: Any,
+    sorted_moves: Any, sorted_scores: Any, counter: Any, halt: Any,
 ) -> int:
     """The score of a position whose mover cannot win at once, within ``(alpha, beta)``.
 
@@ -86,6 +95,10 @@ def _negamax(
     ``<= alpha`` is an upper bound).
     """
     counter[0] += 1
+    if (counter[0] & (POLL_EVERY - 1)) == 0 and halt[0]:
+        counter[1] = 1
+    if counter[1]:
+        return 0
     cells = width * height
     possible = (mask + bottom) & board
     threats = _winning(position ^ mask, mask, height, board)
@@ -147,8 +160,10 @@ def _negamax(
         score = -_negamax(
             position ^ mask, mask | move, moves + 1, -beta, -alpha,
             width, height, board, bottom, order, columns,
-            keys, vals, size, min_score, max_score, sorted_moves, sorted_scores, counter,
+            keys, vals, size, min_score, max_score, sorted_moves, sorted_scores, counter, halt,
         )
+        if counter[1]:
+            return 0
         if score >= beta:
             keys[slot] = key
             vals[slot] = score + max_score - 2 * min_score + 2
@@ -173,14 +188,20 @@ def numba_available() -> bool:
 
 
 def _numba_kernel() -> Callable[..., int]:
-    """``_negamax`` compiled by Numba (once per process; cached on disk by Numba)."""
+    """``_negamax`` compiled by Numba (once per process; cached on disk by Numba).
+
+    It runs without the GIL (``nogil``), in a thread of its own (:func:`_run_stoppable`),
+    so that the caller's thread stays free to see Ctrl-C and the stop signal.
+    """
     if "negamax" not in _NUMBA:
         from numba import njit
 
-        namespace: dict[str, Any] = {"__builtins__": __builtins__, "__name__": __name__}
+        namespace: dict[str, Any] = {
+            "__builtins__": __builtins__, "__name__": __name__, "POLL_EVERY": POLL_EVERY,
+        }
         for function in (four_completions, _winning, _negamax):
             copy = types.FunctionType(function.__code__, namespace, function.__name__)
-            namespace[function.__name__] = njit(cache=True)(copy)
+            namespace[function.__name__] = njit(cache=True, nogil=True)(copy)
         _NUMBA["negamax"] = namespace["_negamax"]
     kernel: Callable[..., int] = _NUMBA["negamax"]
     return kernel
@@ -269,17 +290,19 @@ class Connect4Solver:
             self._columns: Any = np.array(columns, dtype=np.int64)
             self._moves: Any = np.zeros(scratch, dtype=np.int64)
             self._scores: Any = np.zeros(scratch, dtype=np.int64)
-            self._counter: Any = np.zeros(1, dtype=np.int64)
+            self._counter: Any = np.zeros(2, dtype=np.int64)
+            self._halt: Any = np.zeros(1, dtype=np.uint8)
             # Load (or compile) the machine code now, so that no search's time counts it:
             # a call that returns at once (a "full board", so a draw).
             self._kernel(0, 0, w * h, -1, 1, w, h, game.board_mask, 1, self._order,
                          self._columns, np.zeros(2, dtype=np.int64),
                          np.zeros(2, dtype=np.uint8), 2, 0, 0, self._moves, self._scores,
-                         self._counter)
+                         self._counter, self._halt)
         else:
             self._kernel = _negamax
             self._order, self._columns = order, columns
-            self._moves, self._scores, self._counter = [0] * scratch, [0] * scratch, [0]
+            self._moves, self._scores, self._counter = [0] * scratch, [0] * scratch, [0, 0]
+            self._halt = _NEVER
         self._table: _Table | None = None
         self._bottom = sum(1 << (col * (h + 1)) for col in range(w))
 
@@ -299,19 +322,34 @@ class Connect4Solver:
                 self._table = _Table(_Slots(), _Slots())
         return self._table
 
-    def _test(self, position: int, mask: int, moves: int, alpha: int, beta: int) -> int:
-        """One negamax call from a position whose mover cannot win at once."""
-        game, table = self.game, self._slots()
-        self._counter[0] = 0
+    def _test(
+        self, position: int, mask: int, moves: int, alpha: int, beta: int,
+        stop: StopSignal | None = None,
+    ) -> int:
+        """One negamax call from a position whose mover cannot win at once.
+
+        ``stop`` is looked at every :data:`POLL_EVERY` nodes; once it is set (or Ctrl-C
+        is pressed while the compiled kernel runs) the call ends with
+        :class:`~plies.errors.SearchLimitError` (KeyboardInterrupt for Ctrl-C).
+        """
+        game, table, counter = self.game, self._slots(), self._counter
+        counter[0] = counter[1] = 0
+        args = (
+            position, mask, moves, alpha, beta,
+            game.width, game.height, game.board_mask, self._bottom,
+            self._order, self._columns, table.keys, table.vals, self.size,
+            self.min_score, self.max_score, self._moves, self._scores, counter,
+        )
         try:
-            return int(self._kernel(
-                position, mask, moves, alpha, beta,
-                game.width, game.height, game.board_mask, self._bottom,
-                self._order, self._columns, table.keys, table.vals, self.size,
-                self.min_score, self.max_score, self._moves, self._scores, self._counter,
-            ))
+            if self.backend == "numba":
+                value = _run_stoppable(self._kernel, args, self._halt, stop)
+            else:
+                value = self._kernel(*args, _NEVER if stop is None else _Halt(stop))
         finally:
-            self.nodes += int(self._counter[0])
+            self.nodes += int(counter[0])
+        if counter[1]:
+            raise SearchLimitError(_STOPPED)
+        return int(value)
 
     def score(
         self, state: Connect4State, *, weak: bool = False, on_test: Test | None = None,
@@ -345,7 +383,7 @@ class Connect4Solver:
                 m = int(lo / 2)
             elif m >= 0 and int(hi / 2) > m:
                 m = int(hi / 2)
-            r = self._test(position, mask, moves, m, m + 1)
+            r = self._test(position, mask, moves, m, m + 1, stop)
             if r <= m:
                 hi = r
             else:
@@ -354,11 +392,15 @@ class Connect4Solver:
                 on_test(m, r, lo, hi, time.perf_counter() - start)
         return (lo > 0) - (lo < 0) if weak else lo  # weak: a fail-soft bound, keep its sign
 
-    def best_action(self, state: Connect4State, score: int, *, weak: bool = False) -> int | None:
+    def best_action(
+        self, state: Connect4State, score: int, *, weak: bool = False,
+        stop: StopSignal | None = None,
+    ) -> int | None:
         """The first column (in ``actions()`` order) worth ``score`` for the side to move.
 
         ``score`` must be the state's :meth:`score` (its sign when ``weak``).  Each
         candidate costs one null-window test, cheap on the table the score left.
+        ``stop`` ends it as it ends :meth:`score`.
         """
         game = self.game
         actions = game.actions(state)
@@ -381,7 +423,7 @@ class Connect4Solver:
                     return col  # a lost position: any move that does not lose at once
                 # Every child is worth at least -score to the opponent; the best ones no more.
                 child = (position ^ mask, mask | cell, moves + 1)
-                if self._test(*child, -score, -score + 1) <= -score:
+                if self._test(*child, -score, -score + 1, stop) <= -score:
                     return col
         return actions[0]  # every move loses at once: they are all worth the score
 
@@ -406,7 +448,7 @@ class Connect4Solver:
         follows such columns to the end of the game (each step a few null-window tests).
         Every null-window test of the score is reported to ``on_test`` (``on_progress``
         is not called: the tests are the progress).  ``stop`` (an object with
-        ``is_set()``) ends the solve between two tests or steps with
+        ``is_set()``) ends the solve within :data:`POLL_EVERY` nodes with
         :class:`~plies.errors.SearchLimitError`.
         """
         game = self.game
@@ -415,13 +457,15 @@ class Connect4Solver:
         start, nodes0 = time.perf_counter(), self.nodes
         s = self.score(state, weak=weak, on_test=on_test, stop=stop)
         line: list[int] = []
-        action = None if game.is_terminal(state) else self.best_action(state, s, weak=weak)
+        action = (
+            None if game.is_terminal(state) else self.best_action(state, s, weak=weak, stop=stop)
+        )
         if pv and action is not None:
             line.append(action)
             here, v = game.result(state, action), -s
             while not game.is_terminal(here):
                 _check(stop)
-                step = self.best_action(here, v, weak=weak)
+                step = self.best_action(here, v, weak=weak, stop=stop)
                 assert step is not None
                 line.append(step)
                 here, v = game.result(here, step), -v
@@ -453,10 +497,64 @@ class Connect4Solver:
         return out
 
 
+_STOPPED: Final = "the solver was stopped before it finished; a partial solve has no value"
+
+_NEVER: Final = (0,)
+"""The halt flag of a search nothing can stop (the Python backend without a signal)."""
+
+WAIT: Final = 0.02
+"""Seconds between two looks at the stop signal while the compiled kernel runs."""
+
+
+class _Halt:
+    """The stop signal read as the kernel's halt flag (the Python backend): ``halt[0]``."""
+
+    __slots__ = ("stop",)
+
+    def __init__(self, stop: StopSignal) -> None:
+        self.stop = stop
+
+    def __getitem__(self, index: int) -> bool:
+        return self.stop.is_set()
+
+
+def _run_stoppable(
+    kernel: Callable[..., int], args: tuple[Any, ...], halt: Any, stop: StopSignal | None
+) -> int:
+    """``kernel(*args, halt)`` (compiled, without the GIL) in a thread of its own, while
+    this thread looks at ``stop`` every :data:`WAIT` seconds and stays free for Ctrl-C:
+    either sets ``halt[0]``, which the kernel reads every :data:`POLL_EVERY` nodes.  On
+    Ctrl-C the kernel is stopped and waited for (a fraction of a millisecond), then the
+    KeyboardInterrupt goes on."""
+    halt[0] = 0
+    out: list[int] = []
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            out.append(kernel(*args, halt))
+        except BaseException as exc:  # handed to the caller's thread below
+            failed.append(exc)
+
+    thread = threading.Thread(target=work, name="plies-connect4-solver", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(WAIT)
+            if stop is not None and stop.is_set():
+                halt[0] = 1
+    except BaseException:  # KeyboardInterrupt: stop the kernel before passing it on
+        halt[0] = 1
+        thread.join()
+        raise
+    if failed:
+        raise failed[0]
+    return out[0]
+
+
 def _check(stop: Any) -> None:
     if stop is not None and stop.is_set():
-        raise SearchLimitError("the solver was stopped before it finished; a partial "
-                               "solve has no value")
+        raise SearchLimitError(_STOPPED)
 
 
 _KEPT: weakref.WeakKeyDictionary[Any, dict[str, Connect4Solver]] = weakref.WeakKeyDictionary()
