@@ -73,3 +73,54 @@ def test_plies_web_refuses_a_bad_game_spec_before_listening(
 ) -> None:
     message = fail(capsys, "web", "--no-browser", "--port", "0", "--game", "nosuchmodule:X")
     assert "nosuchmodule" in message
+
+
+RAISES_ON_IMPORT = "raise RuntimeError('the database is down')\n"
+FACTORY_RAISES = "def make():\n    raise ValueError('no board today')\n"
+EXITS_ON_IMPORT = "import sys\nsys.exit(3)\n"
+
+
+@pytest.mark.parametrize("command", [
+    ("solve",), ("analyze",), ("check",), ("trace",), ("tree",), ("play",),
+    ("tournament", "--agent", "random", "--agent", "random", "--games", "1"),
+    ("web", "--no-browser", "--port", "0", "--game"),
+])
+@pytest.mark.parametrize(("module", "text", "spec", "said"), [
+    ("raisesonimport", RAISES_ON_IMPORT, "raisesonimport:Game",
+     "importing 'raisesonimport' failed: RuntimeError: the database is down"),
+    ("factoryraises", FACTORY_RAISES, "factoryraises:make",
+     "calling it failed: ValueError: no board today"),
+    ("exitsonimport", EXITS_ON_IMPORT, "exitsonimport:Game",
+     "importing 'exitsonimport' failed: SystemExit: 3"),
+])
+def test_a_users_module_or_factory_that_raises_is_one_line_in_every_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    command: tuple[str, ...], module: str, text: str, spec: str, said: str,
+) -> None:
+    """Regression: a module that raised anything but ImportError on import, or a factory
+    that raised, gave a traceback in solve, check and web --game."""
+    (tmp_path / f"{module}.py").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(__import__("sys").modules, module, raising=False)
+    args = [*command, spec] if command[0] != "tournament" else [command[0], spec, *command[1:]]
+    message = fail(capsys, *args)
+    assert message == f"cannot load game {spec!r}: {said}"
+
+
+def test_plies_solve_sys_exit_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: ``plies solve sys:exit`` exited 0 without a word (the factory's
+    SystemExit went through)."""
+    assert fail(capsys, "solve", "sys:exit") == (
+        "cannot load game 'sys:exit': calling it failed: SystemExit"
+    )
+
+
+def test_a_users_file_that_exits_on_import_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "exitsonload.py"
+    path.write_text(EXITS_ON_IMPORT)
+    message = fail(capsys, "solve", f"{path}:Game")
+    assert message.endswith(f"importing {str(path)!r} failed: SystemExit: 3")
+    assert "exitsonload" not in __import__("sys").modules

@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from plies.budget import Budget
-from plies.errors import GameFormatError, GameSpecError
+from plies.errors import GameFormatError, GameSpecError, PliesError
 from plies.game import REQUIRED, Game, check_definition, missing_members
 from plies.game.declaration import GameInfo, Source, declared_name, game_info, option_texts
 from plies.game.options import LITERAL
@@ -153,7 +153,11 @@ def _import(spec: str, module_name: str) -> ModuleType:
                 f"current directory and sys.path); {_SPEC_ACCEPTS}"
             ) from None
         raise GameSpecError(
-            f"cannot load game {spec!r}: importing {module_name!r} failed: {exc}"
+            f"cannot load game {spec!r}: importing {module_name!r} failed: {_raised(exc)}"
+        ) from exc
+    except USER_CODE_ERRORS as exc:  # a user's module that raises, or exits, as it loads
+        raise GameSpecError(
+            f"cannot load game {spec!r}: importing {module_name!r} failed: {_raised(exc)}"
         ) from exc
 
 
@@ -183,13 +187,28 @@ def _import_file(spec: str, where: str) -> ModuleType:
     sys.modules[name] = module
     try:
         found.loader.exec_module(module)
-    except Exception as exc:
+    except USER_CODE_ERRORS as exc:
         del sys.modules[name]
         raise GameSpecError(
-            f"cannot load game {spec!r}: importing {str(path)!r} failed: "
-            f"{type(exc).__name__}: {exc}"
+            f"cannot load game {spec!r}: importing {str(path)!r} failed: {_raised(exc)}"
         ) from exc
+    except BaseException:  # Ctrl-C: no half-imported module stays behind
+        sys.modules.pop(name, None)
+        raise
     return module
+
+
+USER_CODE_ERRORS: Final = (Exception, SystemExit)
+"""What a user's module or factory may raise while a game loads, to be reported as one
+line naming the spec (KeyboardInterrupt is Ctrl-C, and goes on)."""
+
+
+def _raised(exc: BaseException, width: int = 200) -> str:
+    """``Type: message`` of ``exc``, its message cut to ``width`` characters."""
+    text = " ".join(str(exc.code if isinstance(exc, SystemExit) else exc).split())
+    if len(text) > width:
+        text = f"{text[:width]}... ({len(text):,} characters)"
+    return f"{type(exc).__name__}: {text}" if text and text != "None" else type(exc).__name__
 
 
 def resolve(spec: str) -> str:
@@ -245,7 +264,14 @@ def _instantiate(spec: str, target: Any, options: dict[str, Any]) -> Game[Any, A
         raise GameFormatError(f"{spec} does not take these options: {exc}") from None
     except ValueError:
         pass  # no signature to read (a builtin): let the call decide
-    game = target(**options)
+    try:
+        game = target(**options)
+    except PliesError:
+        raise  # the game's own one-line refusal (an option out of its range, ...)
+    except USER_CODE_ERRORS as exc:
+        raise GameSpecError(
+            f"cannot load game {spec!r}: calling it failed: {_raised(exc)}"
+        ) from exc
     if isinstance(game, type) or _class_lacks(type(game)):
         raise GameSpecError(
             f"cannot load game {spec!r}: calling it returned {type(game).__name__}, not a "
