@@ -188,3 +188,20 @@ def test_each_selective_switch_is_a_check_option(name: str) -> None:
     ]
     gui.say(f"setoption name {name} value true")
     assert switch in gui.engine.craft()
+
+
+def test_a_closed_output_ends_the_session_quietly() -> None:
+    """Regression: ``plies uci`` with its output closed died of a BrokenPipeError
+    traceback (the error of the answer was caught, and the error report hit it again)."""
+    said: list[str] = []
+
+    def send(line: str) -> None:
+        said.append(line)
+        raise BrokenPipeError(32, "Broken pipe")
+
+    engine = UciEngine(send)
+    assert engine.handle("uci") is False  # the GUI is gone: stop reading
+    assert said == ["id name plies"]  # nothing more was tried after the first failure
+    assert engine.handle("isready") is False
+    engine.handle("go depth 1")
+    assert said == ["id name plies"]

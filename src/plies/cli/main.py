@@ -10,6 +10,7 @@ the command it names.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -98,16 +99,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``plies`` command; returns the exit code (0 ok, 2 user error, 130 Ctrl-C).
 
     Ctrl-C stops the command, its worker processes included, and prints
-    ``plies: interrupted``; a second Ctrl-C while it stops exits at once, quietly.
+    ``plies: interrupted``; a second Ctrl-C while it stops exits at once, quietly.  When
+    the reader of the output goes away (``plies solve tictactoe --json | head -1``) the
+    command ends quietly with :data:`BROKEN_PIPE` (141, as a program killed by SIGPIPE).
     """
     with ctrl_c_twice_exits():
-        return _main(argv)
+        try:
+            code = _main(argv)
+            if sys.stdout is not None:
+                sys.stdout.flush()  # now, where a closed pipe can be told apart
+        except BrokenPipeError:
+            _discard_output()
+            return BROKEN_PIPE
+        return code
+
+
+BROKEN_PIPE = 128 + 13
+"""The exit code when the output's reader went away (128 + SIGPIPE, as a shell reports a
+program that SIGPIPE ended)."""
+
+
+def _discard_output() -> None:
+    """Send what is left of standard output nowhere: the interpreter flushes it at exit,
+    which would fail again on the broken pipe and print a warning."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no stdout to redirect
+        pass
 
 
 def _main(argv: Sequence[str] | None) -> int:
     # markup=False: action names and tree labels may contain "[...]".  Text goes through
     # say (soft-wrapped); tables wrap their cells to the console width.
-    console = Console(highlight=False, markup=False)
+    console = _Output(highlight=False, markup=False)
     errors = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
     try:
         parser = build_parser(sys.argv[1:] if argv is None else argv)
@@ -124,6 +150,15 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         errors.print("plies: interrupted")
         return 130
+
+
+class _Output(Console):
+    """Standard output: a broken pipe ends the command as everywhere else in :func:`main`
+    (Rich's own reaction is exit 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 @contextmanager

@@ -23,8 +23,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(console: Console, args: argparse.Namespace) -> int:
-    """Serve UCI until ``quit`` or the end of input; returns the exit code."""
+    """Serve UCI until ``quit``, the end of input or of output; returns the exit code."""
     from plies.uci.protocol import serve
+
+    if sys.stdout is None:  # started with its output closed: no answer can be given
+        return 0
 
     def send(line: str) -> None:
         sys.stdout.write(line + "\n")

@@ -83,6 +83,7 @@ class UciEngine:
     def __init__(self, send: Callable[[str], None]) -> None:
         self._send = send
         self._lock = threading.Lock()  # one line at a time from both threads
+        self.output_closed = False  # the GUI is gone: nothing more can be said
         self.game: Any = games.load("chess")
         self.state: Any = self.game.initial_state()
         self.hash_mb = HASH_DEFAULT
@@ -106,7 +107,10 @@ class UciEngine:
         """Act on one line of input; False once it was ``quit`` (the caller stops reading).
 
         Never raises for any input: what cannot be understood becomes an ``info string``.
+        False too once the output is closed (the GUI went away): nobody reads the answers.
         """
+        if self.output_closed:
+            return False
         words = line.split()
         if not words:
             return True
@@ -124,11 +128,18 @@ class UciEngine:
             self.info_string(f"{command}: {err}")
         except Exception as err:
             self.info_string(f"{command}: internal error: {type(err).__name__}: {err}")
-        return True
+        return not self.output_closed
 
     def send(self, line: str) -> None:
+        """Write one line; once the output is closed (a broken pipe), drop it quietly and
+        let :meth:`handle` end the session."""
         with self._lock:
-            self._send(line)
+            if self.output_closed:
+                return
+            try:
+                self._send(line)
+            except OSError:  # BrokenPipeError, or any other end of the output
+                self.output_closed = True
 
     def info_string(self, text: str) -> None:
         self.send("info string " + " ".join(text.split()))
