@@ -6,6 +6,7 @@
 0.0
 """
 
+import plies._startup  # noqa: F401  (first: Ctrl-C while the plies command starts is quiet)
 from plies import games
 from plies.budget import Budget, BudgetExceeded, Stopped
 from plies.check import Check, CheckReport, check_game

@@ -21,6 +21,7 @@ from typing import Any
 
 from rich.console import Console
 
+from plies._startup import interrupted
 from plies.cli.args import ArgumentParser, search_arguments
 from plies.cli.registry import COMMAND_MODULES, COMMANDS, modules
 from plies.errors import PliesError, UsageError
@@ -169,11 +170,12 @@ def ctrl_c_twice_exits() -> Iterator[None]:
     The second stage stays armed after the block: the process is on its way out, and a
     Ctrl-C while it waits at exit must not print a traceback either.  Nothing changes
     unless Python's own handler is in place in the main thread (a program that embeds
-    ``main`` keeps its own).
+    ``main`` keeps its own), or the one that keeps the command's start quiet
+    (:mod:`plies._startup`).
     """
     if (
         threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        or signal.getsignal(signal.SIGINT) not in (signal.default_int_handler, interrupted)
     ):
         yield
         return
