@@ -5,13 +5,22 @@ end quietly (no traceback), with the exit code a shell expects."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 HANG = 60.0  # a command that has not ended this long after it should have hangs
+DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+"""Run the rest of the command line with SIGINT's default disposition (a background job
+starts with SIGINT ignored; see tests/parallel/test_ctrl_c.py)."""
 
 
 def environment() -> dict[str, str]:
@@ -55,3 +64,44 @@ def test_plies_uci_with_its_output_broken_or_closed_exits_quietly() -> None:
         timeout=HANG,
     )
     assert (proc.returncode, proc.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("imports", [0, 20, 80, 170, 400, 700])
+def test_ctrl_c_while_plies_starts_is_quiet(imports: int) -> None:
+    """Regression: Ctrl-C in the first second (while plies imports, before ``main`` runs)
+    printed a KeyboardInterrupt traceback.  The moment is chosen by condition: Python's
+    ``-X importtime`` reports each import as it ends; SIGINT goes once ``imports`` more
+    modules have been imported after :mod:`plies._startup` (the first module of plies;
+    what comes before it is Python's own start).  A Connect Four solve imports some 800
+    modules after it: 0 lands in plies' own imports, 170 around the command's parser, 700
+    in Numba's."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", DEFAULT_SIGINT, sys.executable, "-X", "importtime", "-m",
+         "plies", "solve", "connect4", "--moves", "4 4 5 3"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment(),
+    )
+    assert proc.stderr is not None
+    try:
+        seen = None
+        for line in proc.stderr:
+            if seen is None and line.rstrip().endswith("plies._startup"):
+                seen = 0
+            elif seen is not None and line.startswith("import time:"):
+                seen += 1
+            if seen is not None and seen >= imports:
+                break
+        assert seen is not None and seen >= imports, "plies ended before it was interrupted"
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        code = proc.wait(timeout=HANG)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+    said = [line for line in rest.splitlines() if not line.startswith("import time:")]
+    assert "Traceback" not in rest
+    assert said == ["plies: interrupted"]
+    # Interrupted inside some of Numba's imports, Python ends the process by SIGINT
+    # after main has returned 130: quiet too, and 130 to a shell.
+    assert code in (130, -signal.SIGINT)
