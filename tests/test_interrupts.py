@@ -4,14 +4,21 @@ end quietly (no traceback), with the exit code a shell expects."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from plies.budget import BudgetExceeded
+from plies.cli import args as cli_args
+from plies.cli import main
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 HANG = 60.0  # a command that has not ended this long after it should have hangs
@@ -105,3 +112,41 @@ def test_ctrl_c_while_plies_starts_is_quiet(imports: int) -> None:
     # Interrupted inside some of Numba's imports, Python ends the process by SIGINT
     # after main has returned 130: quiet too, and 130 to a shell.
     assert code in (130, -signal.SIGINT)
+
+
+def time_args(**given: Any) -> argparse.Namespace:
+    base = {"game": "tictactoe", "option": [], "depth": None, "nodes": None, "unit": "ply",
+            "algorithm": "auto", "player": None, "tie": "first", "seed": None, "moves": ""}
+    return argparse.Namespace(**{**base, **given})
+
+
+def test_time_is_the_whole_commands_budget_loading_included() -> None:
+    """Regression: ``--time`` started counting when the game began to build, so what the
+    command spent before (reading its input, parsing) and after (a weights file) was not
+    in it.  It counts from the command's start (``args.started``, set by main): the
+    game's source gets what is left, and the search what is left after that."""
+    args = time_args(time=5.0, started=time.monotonic() - 4.0)  # 4 s already gone
+    budget = cli_args.build_budget(args)
+    assert budget is not None and budget.seconds is not None and budget.seconds <= 1.0
+    game = cli_args.game_of(args)
+    request = cli_args.request_of(args, game, game.initial_state())
+    assert request.limit is not None and request.limit.time is not None
+    assert request.limit.time <= 1.0
+    late = time_args(time=5.0, started=time.monotonic() - 6.0)
+    with pytest.raises(BudgetExceeded, match=r"--time 5 s ran out before the game was loaded"):
+        cli_args.game_of(late)
+
+
+def test_time_covers_a_users_slow_factory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "slowgame.py").write_text(
+        "import time\nfrom plies.games.nim import Nim\n"
+        "def make():\n    time.sleep(0.5)\n    return Nim((3, 4))\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", "slowgame:make", "--time", "0.3"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("plies: error: building the game took ")
+    assert err.endswith("all of --time 0.3 s; nothing is left for the search\n")

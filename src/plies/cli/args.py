@@ -92,32 +92,44 @@ def game_of(args: argparse.Namespace) -> Any:
     """The game ``args.game`` names, with its ``-o`` options and ``--weights FILE``
     (:func:`plies.linear.load_weights`: a file for this game's linear evaluation).
 
-    ``--time`` bounds the building too: a GDL game that grounds for longer fails with
-    :class:`~plies.budget.BudgetExceeded` within it.  The seconds spent are kept in
-    ``args.build_seconds``; :func:`request_of` takes them off the search's ``--time``, so
-    that building and searching together keep to it.
+    ``--time`` is the budget of the whole command, counted from ``args.started`` (when
+    :func:`plies.cli.main` began; else from this call): reading and building the game
+    (a tree file, grounding GDL) fail with :class:`~plies.budget.BudgetExceeded` once it
+    is spent.  The seconds spent up to the search are kept in ``args.build_seconds``;
+    :func:`request_of` takes them off the search's ``--time``, so that the whole command
+    keeps to it.
     """
-    started = monotonic()
+    started = getattr(args, "started", None)
+    started = monotonic() if started is None else started
     game = games.load(args.game, args.option, budget=build_budget(args))
-    args.build_seconds = monotonic() - started
     choice = getattr(game, "choice", None)  # a GDL game says which reasoner plays it
+    path = getattr(args, "weights", None)
+    if path is not None:
+        game = weighted(game, load_weights(path, game))
+    args.build_seconds = monotonic() - started
     seconds = getattr(args, "time", None)
     spent = seconds is not None and args.build_seconds >= seconds  # an error follows
     if choice is not None and choice.kind != "propnet" and not spent:
         print(f"plies: {args.game}: {choice.reason}", file=sys.stderr)
-    path = getattr(args, "weights", None)
-    if path is not None:
-        game = weighted(game, load_weights(path, game))
     return game
 
 
 def build_budget(args: argparse.Namespace) -> Budget | None:
-    """The budget for building the game: ``--time`` seconds, else None, the default of
-    the game's source (:func:`plies.games.load`)."""
+    """The budget for loading and building the game: what is left of ``--time`` since
+    ``args.started`` (the command's start, when known), else None, the default of the
+    game's source (:func:`plies.games.load`).
+
+    Raises:
+        BudgetExceeded: nothing is left of ``--time``.
+    """
     seconds = getattr(args, "time", None)
     if seconds is None or not seconds > 0:  # a bad --time is refused by the search's Limit
         return None
-    return Budget(seconds=seconds)
+    started = getattr(args, "started", None)
+    left = seconds if started is None else started + seconds - monotonic()
+    if not left > 0:
+        raise BudgetExceeded(f"--time {seconds:g} s ran out before the game was loaded")
+    return Budget(seconds=left)
 
 
 def position_of(args: argparse.Namespace, game: Any) -> tuple[Any, list[str]]:
@@ -175,11 +187,14 @@ def request_of(
     traced: bool = False,
     default_time: float | None = None,
 ) -> SearchRequest:
-    """The :class:`SearchRequest` that the common arguments describe (one search: the
-    time :func:`game_of` spent building the game is taken off ``--time``)."""
+    """The :class:`SearchRequest` that the common arguments describe (one search: what
+    the command spent before it, since ``args.started``, or else building the game, is
+    taken off ``--time``)."""
+    started = getattr(args, "started", None)
+    spent = getattr(args, "build_seconds", 0.0) if started is None else monotonic() - started
     return SearchRequest(
         algorithm=args.algorithm,
-        limit=limit_of(args, default_time, spent=getattr(args, "build_seconds", 0.0)),
+        limit=limit_of(args, default_time, spent=spent),
         player=player_of(game, state, args.player),
         tie=args.tie,
         seed=args.seed,
@@ -210,6 +225,6 @@ def show(console: Console, game: Any, state: Any, last: Any = None) -> None:
 
 
 __all__ = [
-    "ArgumentParser", "algorithm_choices", "build_budget", "game_of", "limit_of", "player_of",
-    "position_of", "real", "request_of", "say", "search_arguments", "show",
+    "ArgumentParser", "algorithm_choices", "build_budget", "game_of", "limit_of",
+    "player_of", "position_of", "real", "request_of", "say", "search_arguments", "show",
 ]

@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -134,6 +135,7 @@ def _discard_output() -> None:
 def _main(argv: Sequence[str] | None) -> int:
     # markup=False: action names and tree labels may contain "[...]".  Text goes through
     # say (soft-wrapped); tables wrap their cells to the console width.
+    started = time.monotonic()  # --time counts from here (see plies.cli.args.game_of)
     console = _Output(highlight=False, markup=False)
     errors = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
     try:
@@ -144,6 +146,7 @@ def _main(argv: Sequence[str] | None) -> int:
             raise problem
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.started = started
         return int(args.command_module.run(console, args))
     except PliesError as err:
         errors.print(f"plies: error: {err}")
