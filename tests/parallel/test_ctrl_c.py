@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from plies.parallel.backends import RayBackend
+from plies.parallel.backends import RayBackend, run_chunk, shutdown_local_ray
 from tests.procs import alive, descendants, stat
 
 pytestmark = pytest.mark.skipif(
@@ -58,11 +58,14 @@ def cpu_seconds(pid: int) -> float:
 
 
 def is_worker(pid: int) -> bool:
+    """A pool's worker process, or a Ray worker running one of plies' tasks (Ray names it
+    after the task; its agents, ``ray::DashboardAgent`` and the like, are no workers,
+    though they too spend CPU time while Ray starts)."""
     try:
         line = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
-    return b"spawn_main" in line or line.startswith(b"ray::")
+    return b"spawn_main" in line or line.startswith(f"ray::{run_chunk.__name__}".encode())
 
 
 DEFAULT_SIGINT = (
@@ -305,3 +308,41 @@ def test_ctrl_c_while_ray_starts_leaves_no_ray_process_behind(
         RayBackend(workers=1).__enter__()
     assert fake.agent is not None and fake.shut_down
     assert fake.agent.wait(timeout=HANG) is not None  # ended (SIGTERM), and reaped here
+
+
+class RayStartingWorkersWhileItStops:
+    """A local Ray instance whose raylet (a process named ``.../raylet``, a child of this
+    one) starts one more worker while ``ray.shutdown()`` runs, as a raylet does to
+    replace the workers of cancelled tasks: a process in a session of its own, with
+    ``RAY_RAYLET_PID`` in its environment, that no list made before the shutdown holds."""
+
+    def __init__(self) -> None:
+        self.raylet = subprocess.Popen(["bash", "-c", "exec -a /fake/ray/raylet sleep 600"])
+        self.late: subprocess.Popen[bytes] | None = None
+
+    def shutdown(self) -> None:
+        self.late = subprocess.Popen(
+            ["sleep", "600"], env={**os.environ, "RAY_RAYLET_PID": str(self.raylet.pid)},
+            start_new_session=True,
+        )
+        self.raylet.terminate()
+        self.raylet.wait(timeout=HANG)
+
+
+def test_a_worker_ray_starts_while_it_stops_is_not_left_behind() -> None:
+    """Regression (the Ray Ctrl-C test left two processes behind at load 8-10): workers
+    the raylet started after the list of Ray's processes was made outlived the command."""
+    fake = RayStartingWorkersWhileItStops()
+    deadline = time.monotonic() + HANG
+    while not Path(f"/proc/{fake.raylet.pid}/cmdline").read_bytes().startswith(b"/fake"):
+        assert time.monotonic() < deadline, "the fake raylet did not start"
+        time.sleep(0.01)
+    try:
+        shutdown_local_ray(fake)
+        assert fake.late is not None
+        assert fake.late.wait(timeout=HANG) is not None  # ended (SIGTERM), and reaped here
+    finally:
+        for proc in (fake.raylet, fake.late):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()

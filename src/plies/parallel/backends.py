@@ -419,10 +419,18 @@ def shutdown_local_ray(ray: Any) -> None:
     exited.  Those of this process's descendants that are Ray's processes (by their
     command line: ``ray::...`` or a program in Ray's package) are asked to end
     (SIGTERM) and killed after :data:`RAY_EXIT` seconds.  No other process is touched.
-    Where there is no ``/proc`` (not Linux) this is ``ray.shutdown()`` alone.
+    Workers the raylet started while the instance was stopping (it replaces the workers
+    of cancelled tasks) are found after the shutdown by ``RAY_RAYLET_PID`` in their
+    environment.  Where there is no
+    ``/proc`` (not Linux) this is ``ray.shutdown()`` alone.
     """
     own = [pid for pid in _descendants(os.getpid()) if _is_ray_process(pid)]
+    raylets = [pid for pid in own if _is_raylet(pid)]
     ray.shutdown()
+    # Workers the raylet started after the list was made (to replace the workers of
+    # cancelled tasks) were orphaned by the shutdown: they are found by the raylet they
+    # name in their environment.
+    own += [pid for pid in _workers_of(raylets) if pid not in own]
     left = [pid for pid in own if _alive(pid)]
     for pid in left:
         with suppress(OSError):
@@ -467,6 +475,37 @@ def _descendants(root: int) -> list[int]:
         for child in children.get(todo.pop(), []):
             found.append(child)
             todo.append(child)
+    return found
+
+
+def _is_raylet(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            program = file.read().split(b"\0", 1)[0]
+    except OSError:
+        return False
+    return program.endswith(f"{os.sep}raylet".encode())
+
+
+def _workers_of(raylets: Sequence[int]) -> list[int]:
+    """The processes, anywhere, whose environment names one of ``raylets`` as their
+    raylet (``RAY_RAYLET_PID``): the workers those raylets started."""
+    if not raylets:
+        return []
+    marks = {f"RAY_RAYLET_PID={pid}".encode() for pid in raylets}
+    try:
+        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+    found = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as file:
+                names = file.read().split(b"\0")
+        except OSError:  # gone, or another user's
+            continue
+        if marks.intersection(names):
+            found.append(pid)
     return found
 
 
