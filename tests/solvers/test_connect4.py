@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import random
+import signal
+import threading
+import time
+from collections.abc import Callable
 
 import pytest
 
@@ -174,3 +178,55 @@ def test_a_stop_signal_ends_a_solve_between_two_tests() -> None:
         Connect4Solver(PONS, backend="python", size=SMALL).solve(
             PONS.moves_from_string("4453"), stop=stop
         )
+
+
+LONG = "4453"  # tens of millions of nodes: no backend finishes it while a test waits
+BOUND = 60.0  # seconds for the search to get going: a hang, not a speed, fails a test
+
+
+def when_searching(solver: Connect4Solver, then: Callable[[], None]) -> threading.Thread:
+    """A thread that calls ``then`` once ``solver``'s kernel has counted nodes of a
+    null-window test (the counter it writes as it goes), or fails after :data:`BOUND`."""
+    solver._counter[0] = 0  # what loading the compiled kernel counted
+
+    def watch() -> None:
+        deadline = time.monotonic() + BOUND
+        while solver._counter[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        then()
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
+def check_the_table_still_holds_true_bounds(solver: Connect4Solver) -> None:
+    """What a stopped test stored (nothing on its way out) leaves the solver exact."""
+    for moves, expected in load_positions(data_file("Test_L3_R1"))[:20]:
+        assert solver.score(solver.game.moves_from_string(moves)) == expected
+
+
+def test_ctrl_c_stops_a_solve_inside_a_null_window_test(backend: str) -> None:
+    """Regression: Ctrl-C during a compiled solve took effect only when the null-window
+    test ended (10-12 s; the compiled loop never came back to Python, and a second
+    Ctrl-C did not help).  The kernel now runs in a thread of its own and stops within
+    POLL_EVERY nodes: the halt is latched inside the test, not after it."""
+    solver = Connect4Solver(PONS, backend=backend, size=SMALL)
+    watcher = when_searching(solver, lambda: os.kill(os.getpid(), signal.SIGINT))
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(PONS.moves_from_string(LONG))
+    watcher.join()
+    if backend == "numba":
+        assert solver._counter[1] == 1  # stopped by the halt flag, inside the test
+    check_the_table_still_holds_true_bounds(solver)
+
+
+def test_a_stop_signal_ends_a_solve_inside_a_null_window_test(backend: str) -> None:
+    stop = threading.Event()
+    solver = Connect4Solver(PONS, backend=backend, size=SMALL)
+    watcher = when_searching(solver, stop.set)
+    with pytest.raises(plies.SearchLimitError, match="stopped before it finished"):
+        solver.solve(PONS.moves_from_string(LONG), stop=stop)
+    watcher.join()
+    assert solver._counter[1] == 1  # the halt was latched inside the test
+    check_the_table_still_holds_true_bounds(solver)

@@ -505,6 +505,10 @@ _NEVER: Final = (0,)
 WAIT: Final = 0.02
 """Seconds between two looks at the stop signal while the compiled kernel runs."""
 
+LAUNCH: Final = 1.0
+"""Seconds a Ctrl-C that came while the kernel's thread was being started waits for it
+to begin (so as to stop it); a thread that has not begun by then never will."""
+
 
 class _Halt:
     """The stop signal read as the kernel's halt flag (the Python backend): ``halt[0]``."""
@@ -525,27 +529,31 @@ def _run_stoppable(
     this thread looks at ``stop`` every :data:`WAIT` seconds and stays free for Ctrl-C:
     either sets ``halt[0]``, which the kernel reads every :data:`POLL_EVERY` nodes.  On
     Ctrl-C the kernel is stopped and waited for (a fraction of a millisecond), then the
-    KeyboardInterrupt goes on."""
+    KeyboardInterrupt goes on: no kernel is left running on the solver's table."""
     halt[0] = 0
     out: list[int] = []
     failed: list[BaseException] = []
+    launched, done = threading.Event(), threading.Event()
 
     def work() -> None:
+        launched.set()
         try:
             out.append(kernel(*args, halt))
         except BaseException as exc:  # handed to the caller's thread below
             failed.append(exc)
+        finally:
+            done.set()
 
     thread = threading.Thread(target=work, name="plies-connect4-solver", daemon=True)
-    thread.start()
     try:
-        while thread.is_alive():
-            thread.join(WAIT)
+        thread.start()  # Ctrl-C may land in here, once the thread is on its way
+        while not done.wait(WAIT):
             if stop is not None and stop.is_set():
                 halt[0] = 1
     except BaseException:  # KeyboardInterrupt: stop the kernel before passing it on
         halt[0] = 1
-        thread.join()
+        if launched.wait(LAUNCH):  # else it never started: nothing to wait for
+            done.wait()
         raise
     if failed:
         raise failed[0]
