@@ -8,13 +8,14 @@ it first, before anything heavy) installs a handler that ends the process at onc
 yet, so there is nothing to clean up.
 
 Only the ``plies`` command is touched (the ``plies`` script, ``python -m plies``); a
-program that imports plies keeps Python's handler.  The standard library alone is used.
+program that imports plies keeps Python's handler.  Only modules Python has loaded
+before it runs plies' code are used (``_signal`` is the core of :mod:`signal`, which
+would import :mod:`enum` first), so the moment when a Ctrl-C is still Python's own is as
+short as it can be.
 """
 
-from __future__ import annotations
-
+import _signal  # type: ignore[import-not-found]  # no stub; signal.signal is this one
 import os
-import signal
 import sys
 from itertools import pairwise
 from types import FrameType
@@ -38,5 +39,5 @@ def interrupted(signum: int, frame: FrameType | None) -> None:
         os._exit(130)
 
 
-if is_the_plies_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-    signal.signal(signal.SIGINT, interrupted)
+if is_the_plies_command() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+    _signal.signal(_signal.SIGINT, interrupted)
