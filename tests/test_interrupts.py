@@ -150,3 +150,30 @@ def test_time_covers_a_users_slow_factory(
     err = capsys.readouterr().err
     assert err.startswith("plies: error: building the game took ")
     assert err.endswith("all of --time 0.3 s; nothing is left for the search\n")
+
+
+@pytest.mark.parametrize(("module", "text", "spec"), [
+    ("loopsinfactory", "def make():\n    while True:\n        pass\n", "loopsinfactory:make"),
+    ("loopsonimport", "while True:\n    pass\n", "loopsonimport:Game"),
+])
+def test_time_stops_a_users_code_that_never_returns_while_the_game_loads(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    module: str, text: str, spec: str,
+) -> None:
+    """Regression: ``--time`` did not cover loading the game: a factory (or a module)
+    that never returned hung ``plies solve`` whatever ``--time`` said.  Code that does not
+    count its steps is stopped by the backstop (twice what was left, plus 1 s)."""
+    (tmp_path / f"{module}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    assert main(["solve", spec, "--time", "0.2"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"plies: error: loading the game {spec!r} did not end within --time 0.2 s (stopped "
+        f"after 2 times what was left, plus 1 s)\n"
+    )
+    if spec.endswith(":Game"):  # stopped while importing: no half-imported module stays
+        assert module not in sys.modules
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL

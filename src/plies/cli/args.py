@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import argparse
 import math
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from time import monotonic
-from typing import Any
+from typing import Any, Final
 
 from rich.console import Console
 
 from plies import games
 from plies.budget import Budget, BudgetExceeded
-from plies.errors import OptionError, UsageError
+from plies.errors import OptionError, UsageError, quoted
 from plies.game import hook
 from plies.linear import load_weights, weighted
 from plies.policy.games import find_player, players_text, position
@@ -101,17 +105,58 @@ def game_of(args: argparse.Namespace) -> Any:
     """
     started = getattr(args, "started", None)
     started = monotonic() if started is None else started
-    game = games.load(args.game, args.option, budget=build_budget(args))
-    choice = getattr(game, "choice", None)  # a GDL game says which reasoner plays it
-    path = getattr(args, "weights", None)
-    if path is not None:
-        game = weighted(game, load_weights(path, game))
+    budget = build_budget(args)
+    with _backstop(None if budget is None else budget.seconds, args):
+        game = games.load(args.game, args.option, budget=budget)
+        choice = getattr(game, "choice", None)  # a GDL game says which reasoner plays it
+        path = getattr(args, "weights", None)
+        if path is not None:
+            game = weighted(game, load_weights(path, game))
     args.build_seconds = monotonic() - started
     seconds = getattr(args, "time", None)
     spent = seconds is not None and args.build_seconds >= seconds  # an error follows
     if choice is not None and choice.kind != "propnet" and not spent:
         print(f"plies: {args.game}: {choice.reason}", file=sys.stderr)
     return game
+
+
+BACKSTOP: Final = (2.0, 1.0)
+"""``(factor, seconds)``: loading code that does not count its steps against the budget
+(a user's module or factory, a plug-in's source) is interrupted once ``factor`` times
+what was left of ``--time``, plus ``seconds``, have passed: a bound on a hang, well
+after any source that keeps to its budget has stopped by itself."""
+
+
+@contextmanager
+def _backstop(seconds: float | None, args: argparse.Namespace) -> Iterator[None]:
+    """Raise :class:`~plies.budget.BudgetExceeded` in the block once :data:`BACKSTOP`
+    of ``seconds`` have passed (by SIGALRM; only in the main thread, and only when no
+    other timer or SIGALRM handler is in place; else nothing)."""
+    usable = (
+        seconds is not None
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
+        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    )
+    if not usable or seconds is None:
+        yield
+        return
+    factor, extra = BACKSTOP
+
+    def ring(signum: int, frame: Any) -> None:
+        raise BudgetExceeded(
+            f"loading the game {quoted(args.game)} did not end within --time "
+            f"{args.time:g} s (stopped after {factor:g} times what was left, plus {extra:g} s)"
+        )
+
+    signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, factor * seconds + extra)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 def build_budget(args: argparse.Namespace) -> Budget | None:

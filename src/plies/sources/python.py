@@ -155,6 +155,8 @@ def _import(spec: str, module_name: str) -> ModuleType:
         raise GameSpecError(
             f"cannot load game {spec!r}: importing {module_name!r} failed: {_raised(exc)}"
         ) from exc
+    except PliesError:
+        raise  # plies' own one-line error (the --time budget ran out while it imported)
     except USER_CODE_ERRORS as exc:  # a user's module that raises, or exits, as it loads
         raise GameSpecError(
             f"cannot load game {spec!r}: importing {module_name!r} failed: {_raised(exc)}"
@@ -187,6 +189,9 @@ def _import_file(spec: str, where: str) -> ModuleType:
     sys.modules[name] = module
     try:
         found.loader.exec_module(module)
+    except PliesError:
+        sys.modules.pop(name, None)
+        raise
     except USER_CODE_ERRORS as exc:
         del sys.modules[name]
         raise GameSpecError(
