@@ -34,8 +34,10 @@ def build_propnet(desc: Description, budget: Budget) -> StateMachine[Any]:
 
 
 def build_slow(desc: Description, budget: Budget) -> StateMachine[Any]:
-    """The slow machine, cheap to build: the top-down prover (no grounding)."""
-    return TopDown(desc)
+    """The slow machine, cheap to build: the top-down prover (no grounding).  ``budget``
+    bounds its build and each of its queries, and its stop signal (the match's end)
+    ends them."""
+    return TopDown(desc, budget=budget)
 
 
 class LockedMachine:

@@ -25,8 +25,8 @@ each request with the time it was received.  It plays one match at a time (a
   earlier states (:func:`~plies.ggp.sync.likely_legal`); else a move the rules name.
   Until the propnet is ready the worker plays from the slow machine; once it is built,
   the match state is carried over through its fluents and thinking goes on there, in the
-  middle of a move if need be.  If it cannot be built (the grounding wall, its budget:
-  :meth:`GgpPlayer.build_seconds`), the whole match plays on the slow machine.  The log
+  middle of a move if need be.  If it cannot be built (the grounding wall, its budget in steps:
+  :meth:`GgpPlayer.build_budget`), the whole match plays on the slow machine.  The log
   says which machine chose each move, and why.
 * **STOP** applies the final joint move and logs the goals; **ABORT** ends the match.
   Both free the player and end all work of the match: its thinking and the building of
@@ -86,6 +86,7 @@ __all__ = [  # Match and Turn live in plies.ggp.match
     "BUILD_CAP",
     "BUILD_FLOOR",
     "BUILD_PLAY_CLOCKS",
+    "BUILD_RATE",
     "DEFAULT_MARGIN",
     "METAGAME_CAP",
     "MIN_FRACTION",
@@ -116,7 +117,13 @@ BUILD_FLOOR = 30.0
 game (checkers takes about 14 CPU seconds) is worth the wait."""
 
 BUILD_CAP = 600.0
-"""However long the clocks, building a reasoner never takes more seconds than this."""
+"""However long the clocks, building a reasoner is never allowed more seconds than this."""
+
+BUILD_RATE = 1_000_000
+"""Steps of building (:mod:`plies.budget`: a join step of grounding, a gate, a line of
+code) that one second of the allowance above buys.  A build's budget is counted in steps,
+never in wall time, so a game gets the same reasoner however loaded the machine is: at
+the 30 s floor, 30 million steps (checkers takes 8 million, quarto 25 million)."""
 
 ABORT_WAIT = 0.5
 """Seconds an ABORT or STOP waits for the match's background work to end (it stops
@@ -255,11 +262,17 @@ class GgpPlayer:
         self.match = None
 
     def build_seconds(self, start_clock: float, play_clock: float) -> float:
-        """Seconds allowed for building a match's propnet: the start clock's budget plus
-        :data:`BUILD_PLAY_CLOCKS` play clocks (the slow machine plays meanwhile), at least
-        :data:`BUILD_FLOOR` and at most :data:`BUILD_CAP`."""
+        """The allowance for building a match's reasoners, in nominal seconds: the start
+        clock's budget plus :data:`BUILD_PLAY_CLOCKS` play clocks (the slow machine plays
+        meanwhile), at least :data:`BUILD_FLOOR` and at most :data:`BUILD_CAP`."""
         seconds = self.budget(start_clock) + BUILD_PLAY_CLOCKS * self.budget(play_clock)
         return min(BUILD_CAP, max(seconds, BUILD_FLOOR, 0.001))
+
+    def build_budget(self, match: Match) -> Budget:
+        """The budget of each build of ``match``'s reasoners: :meth:`build_seconds` at
+        :data:`BUILD_RATE` steps a second, and the match's end as its stop signal."""
+        seconds = self.build_seconds(match.start_clock, match.play_clock)
+        return Budget(steps=max(1, int(seconds * BUILD_RATE)), stop=match.over)
 
     # -- messages ----------------------------------------------------------------------
 
@@ -572,7 +585,7 @@ class GgpPlayer:
         """Build the slow machine and play from it until the propnet is ready."""
         assert self.slow is not None
         try:
-            machine: StateMachine[Any] = self.slow(match.description, Budget(stop=match.over))
+            machine: StateMachine[Any] = self.slow(match.description, self.build_budget(match))
             if not isinstance(machine, Reasoner):
                 machine = LockedMachine(machine)
             state = machine.initial_state()
@@ -596,13 +609,9 @@ class GgpPlayer:
         match over (:meth:`_switch`).  Ends at once when the match is over."""
         assert self.fast is not None
         try:
-            budget = Budget(
-                seconds=self.build_seconds(match.start_clock, match.play_clock),
-                stop=match.over,
-            )
             try:
                 with COLLECTOR.building():
-                    fast = self.fast(match.description, budget)
+                    fast = self.fast(match.description, self.build_budget(match))
             except BaseException as err:
                 drain(err.__traceback__)
                 raise
