@@ -113,7 +113,8 @@ def parse_message(text: str) -> Message:
         return Message("info", keyword=head.lower())
     if kind == "preview":
         _arity(kind, args, 2, "(preview <rules> <clock>)")
-        return Message("preview", rules=_rules(args[0]), start_clock=_clock(args[1], "preview clock", positive=False))
+        clock = _clock(args[1], "preview clock", positive=False)
+        return Message("preview", rules=_rules(args[0]), start_clock=clock)
     if kind == "start":
         _arity(kind, args, 5, "(start <id> <role> (<rules>) <startclock> <playclock>)")
         return Message(
