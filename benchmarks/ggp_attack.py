@@ -186,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
                 seats[role] = HttpSeat("127.0.0.1", port)
                 attacker.absurd_starts(k)
                 invalid = attacker.invalid_start(k)
+                time.sleep(0.5)  # the real START comes while the invalid one is checked
                 match_id = f"attack.{k}"
                 hook = resender(port, match_id, role, mismatches) if k % 2 else None
                 record = manager.play_match(

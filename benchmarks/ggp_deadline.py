@@ -7,7 +7,8 @@ measurement its safety margin is set from.
         [--repeat 1] [--player-src OTHER/src]
 
 ``--busy N`` starts N busy loops (``nice -n 0 python3 -c 'while 1: pass'``) for the
-whole run, on top of whatever else the machine runs.  The player runs in a process of
+whole run, on top of whatever else the machine runs; ``--log FILE`` keeps the player's
+log (its own reply times, from the accept of each connection).  The player runs in a process of
 its own with ``--margin`` (``benchmarks/ggp_load.py``'s ``player_process``) and plays
 whole matches, each role in turn, against a random player of the test suite's game
 manager.  For every PLAY reply the manager measures the time from sending the request to
@@ -29,6 +30,8 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +43,34 @@ import ggp_load  # noqa: E402
 
 from plies.ggp.manager import GameManager, HttpSeat, RandomSeat  # noqa: E402
 from tests.ggp.helpers import rules  # noqa: E402
+
+SERVE = """
+import logging, sys
+logging.basicConfig(filename={log!r}, level=logging.INFO, format="%(relativeCreated)d %(message)s")
+from plies.ggp.player import GgpPlayer
+from plies.ggp.server import GgpServer
+server = GgpServer(GgpPlayer(margin={margin}, seed=1), "127.0.0.1", 0).start()
+print(server.port, flush=True)
+sys.stdin.read()
+server.stop()
+"""
+
+
+@contextmanager
+def logged_player(margin: float, log: Path) -> Iterator[tuple[int, int]]:
+    """Like ``ggp_load.player_process``, with the player's log written to ``log``."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ggp_load.PLAYER_SRC), str(ROOT)]))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVE.format(margin=margin, log=str(log))],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        yield int(proc.stdout.readline()), proc.pid
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(30)
 
 
 def busy_loops(n: int) -> list[subprocess.Popen[bytes]]:
@@ -65,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-steps", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=1, help="matches per role")
     parser.add_argument("--player-src", type=Path, help="plies sources the player runs from")
+    parser.add_argument("--log", type=Path, help="write the player's log (INFO) here")
     args = parser.parse_args(argv)
     if args.player_src is not None:
         ggp_load.PLAYER_SRC = args.player_src.resolve()
@@ -76,7 +108,11 @@ def main(argv: list[str] | None = None) -> int:
         print("| play clock | PLAY replies | after the deadline | after the clock "
               "| max overshoot | p99 overshoot | load |")
         print("|---|---|---|---|---|---|---|")
-        with ggp_load.player_process(args.margin) as (port, _pid):
+        serving = (
+            ggp_load.player_process(args.margin) if args.log is None
+            else logged_player(args.margin, args.log)
+        )
+        with serving as (port, _pid):
             k = 0
             for clock in (float(c) for c in args.clocks.split(",")):
                 overs: list[float] = []

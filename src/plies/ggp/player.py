@@ -98,8 +98,11 @@ __all__ = [  # Match and Turn live in plies.ggp.match
 
 log = logging.getLogger("plies.ggp")
 
-DEFAULT_MARGIN = 0.5
-"""Seconds kept back from every clock for the network and the manager (default)."""
+DEFAULT_MARGIN = 1.0
+"""Seconds kept back from every clock for the network, the manager and a loaded machine
+(default).  Measured (``benchmarks/ggp_deadline.py``, ``benchmarks/results/ggp_deadline.md``):
+at a load of 10 to 15 on two cores, replies reached the manager up to 0.52 s after the
+player's own deadline (*clock - margin*), so half a second was not enough; a second is."""
 
 MIN_FRACTION = 0.25
 """However large the margin, at least this fraction of a clock is used for thinking."""

@@ -108,8 +108,9 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
     received: float = 0.0
 
     def handle(self) -> None:
-        # The play clock runs from receipt: take the time before reading anything.
-        self.received = time.perf_counter()
+        # The play clock runs from receipt: the time the connection was accepted, before
+        # this thread started (which takes a while on a loaded machine).
+        self.received = self.server.accepted(self.request)
         self.server.reading(self, self.received + READ_DEADLINE)
         self._permit: threading.Semaphore | None = None
         try:
@@ -358,6 +359,7 @@ class GgpServer(ThreadingHTTPServer):
         self._guard = threading.Lock()
         self._deadlines: dict[GgpRequestHandler, float] = {}
         self._holding: dict[int, str] = {}  # connections holding a slot: their address
+        self._accepted: dict[int, float] = {}  # ... and when each was accepted
         self._per_client = min(PER_CLIENT, max_handlers)
         self._reserved = min(RESERVED, max_handlers // 4)
         self._draining: list[tuple[socket.socket, float]] = []
@@ -402,8 +404,9 @@ class GgpServer(ThreadingHTTPServer):
         """Hand the connection to a handler thread if a slot is free for its client
         (see the module docstring's caps); else answer 503 at once, in the accepting
         thread, without reading the request."""
+        now = time.perf_counter()
         address = _address(client_address)
-        if not self._admit(id(request), address):
+        if not self._admit(id(request), address, now):
             self._refuse(request)
             return
         try:
@@ -412,7 +415,7 @@ class GgpServer(ThreadingHTTPServer):
             self._release(request)
             raise
 
-    def _admit(self, key: int, address: str) -> bool:
+    def _admit(self, key: int, address: str, now: float | None = None) -> bool:
         with self._guard:
             # The manager's slots are kept for it (never all taken by others), and one
             # address never holds more than PER_CLIENT.
@@ -422,7 +425,13 @@ class GgpServer(ThreadingHTTPServer):
             self.handlers += 1
             self.clients[address] = self.clients.get(address, 0) + 1
             self._holding[key] = address
+            self._accepted[key] = time.perf_counter() if now is None else now
             return True
+
+    def accepted(self, request: Any) -> float:
+        """When ``request``'s connection was accepted (``time.perf_counter``)."""
+        with self._guard:
+            return self._accepted.get(id(request), time.perf_counter())
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
@@ -434,6 +443,7 @@ class GgpServer(ThreadingHTTPServer):
         """Give back ``request``'s handler slot, once, whichever thread asks first."""
         with self._guard:
             address = self._holding.pop(id(request), None)
+            self._accepted.pop(id(request), None)
             if address is None:
                 return
             self.handlers -= 1
