@@ -3,9 +3,9 @@
 replies of the player, for one version of plies or another.
 
     PYTHONPATH=src python benchmarks/ggp_attack.py [--matches 6] [--clock 2]
-        [--player-src OTHER/src]
+        [--calm] [--margin 1] [--player-src OTHER/src]
 
-The player runs in a process of its own (margin 0.5 s, ``benchmarks/ggp_load.py``'s
+The player runs in a process of its own (``--margin``, default 1 s, ``benchmarks/ggp_load.py``'s
 ``player_process``), on 127.0.0.1.  The manager (the test suite's game manager, from
 127.0.0.1) plays ``--matches`` matches of tic-tac-toe and Connect Four against a random
 player, each role in turn, on a ``--clock`` second play clock (start clock the same),
@@ -21,7 +21,8 @@ Before each START, and all along from a second thread, an attacker at 127.0.0.2 
 
 Reported: the real matches' START replies refused (not ``ready``), PLAY replies late or
 illegal (the manager's faults), re-sent PLAYs answered with another move than the first
-time, and the attacker's requests by answer.  Not part of the test suite.
+time, and the attacker's requests by answer.  ``--calm``: no attacker, only the
+re-sent PLAYs.  Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -164,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=6)
     parser.add_argument("--clock", type=float, default=2.0)
     parser.add_argument("--max-steps", type=int, default=12)
+    parser.add_argument("--calm", action="store_true",
+                        help="no attacker: only the re-sent PLAYs")
+    parser.add_argument("--margin", type=float, default=1.0, help="the player's margin")
     parser.add_argument("--player-src", type=Path, help="plies sources the player runs from")
     args = parser.parse_args(argv)
     if args.player_src is not None:
@@ -173,9 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     late = illegal = replies = 0
     mismatches: list[str] = []
     other: list[str] = []
-    with ggp_load.player_process(0.5) as (port, _pid):
+    with ggp_load.player_process(args.margin) as (port, _pid):
         attacker = Attacker(port)
         background = threading.Thread(target=attacker.loop, daemon=True)
+        if args.calm:
+            attacker.stop.set()
         background.start()
         try:
             for k in range(args.matches):
@@ -184,9 +190,13 @@ def main(argv: list[str] | None = None) -> int:
                 role = (k // len(games)) % 2
                 seats: list[HttpSeat | RandomSeat] = [RandomSeat(random.Random(k))] * 2
                 seats[role] = HttpSeat("127.0.0.1", port)
-                attacker.absurd_starts(k)
-                invalid = attacker.invalid_start(k)
-                time.sleep(0.5)  # the real START comes while the invalid one is checked
+                invalid = threading.Thread()
+                if not args.calm:
+                    attacker.absurd_starts(k)
+                    invalid = attacker.invalid_start(k)
+                    time.sleep(0.5)  # the real START comes while the invalid one is checked
+                else:
+                    invalid.start()
                 match_id = f"attack.{k}"
                 hook = resender(port, match_id, role, mismatches) if k % 2 else None
                 record = manager.play_match(

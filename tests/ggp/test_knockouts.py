@@ -164,7 +164,7 @@ def test_next_start_is_answered_within_its_clock_after_an_aborted_match() -> Non
             stubborn.release.set()
 
 
-def test_play_sent_again_is_answered_with_the_same_move_and_not_applied_twice() -> None:
+def test_a_manager_that_resends_one_play_does_not_put_the_player_out_of_step() -> None:
     ttt = rules_list("ticTacToe")
     with serving(GgpPlayer(seed=3, margin=0.5, metagame_cap=0.2)) as server:
         def send(message: str) -> str:
