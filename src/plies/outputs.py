@@ -89,7 +89,7 @@ def check_target(
     target = Path(text)
     try:
         info = os.lstat(target)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         _check_directory(target, where)
         return target
     except OSError as err:
@@ -142,7 +142,7 @@ def _check_directory(target: Path, where: str) -> None:
     folder = target.parent
     try:
         info = os.stat(folder)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         raise OutputFileError(f"cannot write {where}: no directory {quoted(str(folder), 80)}"
                               ) from None
     except OSError as err:
