@@ -298,3 +298,32 @@ def test_save_weights_writes_atomically(tmp_path: Path, monkeypatch: pytest.Monk
     with pytest.raises(WeightsFileError, match="No space left on device"):
         save_weights(path, "othello", {"corners": 2.0})
     assert path.read_bytes() == before and leftovers(tmp_path) == []
+
+
+def test_every_file_plies_writes_goes_through_plies_outputs() -> None:
+    """One place writes files: a ``Path.write_text``, an ``open(..., "w")`` or a
+    ``savefig(path)`` elsewhere would bring back the half-written file."""
+    import ast
+
+    found = []
+    for source in sorted((SRC / "plies").rglob("*.py")):
+        if source.name == "outputs.py" and source.parent.name == "plies":
+            continue
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            where = f"{source.relative_to(SRC)}:{node.lineno}"
+            if isinstance(func, ast.Attribute) and name in ("write_text", "write_bytes"):
+                found.append(where)
+            modes = [a.value for a in [*node.args[1:2], *(k.value for k in node.keywords
+                                                         if k.arg == "mode")]
+                     if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if name == "open" and any(set(m) & set("wax+") for m in modes):
+                found.append(where)
+            if name == "savefig" and node.args and not (
+                isinstance(node.args[0], ast.Name) and node.args[0].id == "file"
+            ):
+                found.append(where)
+    assert found == []
