@@ -149,6 +149,21 @@ def test_every_output_was_overwritten_through_a_symlink_now_a_link_needs_force(
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.parametrize("argv", [
+    ["learn", "othello", "--games", "2", "--depth", "1", "--out"],
+    ["tree", "tictactoe", "--depth", "1", "--format", "svg", "-o"],
+    ["ggp", "match", str(Path(__file__).parent / "data" / "gdl" / "ticTacToe.kif"),
+     "--player", "random", "--player", "random", "--quiet", "--json"],
+])
+def test_an_output_to_a_fifo_hung_forever_now_it_is_one_line_before_the_work(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]
+) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    message = fail(capsys, *argv, str(fifo))
+    assert message.endswith("is a FIFO, not a regular file; give the name of a file to write")
+
+
 def test_plies_replaces_its_own_output_without_force(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
