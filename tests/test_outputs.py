@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -342,3 +343,46 @@ def test_every_file_plies_writes_goes_through_plies_outputs() -> None:
             ):
                 found.append(where)
     assert found == []
+
+
+@pytest.mark.parametrize(("answer", "replaced"), [("y", True), ("n", False), ("", False)])
+def test_on_a_terminal_plies_asks_before_replacing_a_users_file(
+    tmp_path: Path, answer: str, replaced: bool
+) -> None:
+    import pty
+    import select
+
+    mine = tmp_path / "notes.txt"
+    mine.write_text(USERS)
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plies", "tree", "tictactoe", "--depth", "1", "--format",
+         "dot", "-o", str(mine)],
+        stdin=follower, stdout=subprocess.PIPE, stderr=follower, env=env,
+    )
+    os.close(follower)
+    seen = b""
+    try:
+        while b"[y/N]" not in seen:  # wait for the question, not for a time
+            ready, _, _ = select.select([leader], [], [], 60)
+            assert ready, seen
+            seen += os.read(leader, 1024)
+        os.write(leader, answer.encode() + b"\n")
+        proc.wait(timeout=60)
+        with contextlib.suppress(OSError):  # the rest of stderr (the error line, if any)
+            while select.select([leader], [], [], 0.5)[0]:
+                seen += os.read(leader, 1024)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        assert proc.stdout is not None
+        proc.stdout.close()
+        proc.wait()
+        os.close(leader)
+    assert f"plies: {mine} exists and is not a tree plies drew; replace it? [y/N]".encode() in seen
+    if replaced:
+        assert proc.returncode == 0 and mine.read_text().startswith("digraph search_tree {")
+    else:
+        assert proc.returncode == 2 and mine.read_text() == USERS
+        assert b"give --force to replace it" in seen
