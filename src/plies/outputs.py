@@ -235,8 +235,8 @@ def replacing(path: str | os.PathLike[str], *, label: str = "") -> Iterator[IO[b
         with os.fdopen(fd, "wb") as file:
             yield file
             file.flush()
-            os.fsync(file.fileno())
             os.fchmod(file.fileno(), mode if mode is not None else 0o666 & ~_umask())
+            os.fsync(file.fileno())
         os.replace(temp, target)
     except OSError as err:
         _remove(temp)
