@@ -33,7 +33,7 @@ This module is layer 0: it imports nothing of plies but the errors.
 >>> folder = tempfile.mkdtemp()
 >>> path = check_target(os.path.join(folder, "out.txt"), option="-o", kind="a test file")
 >>> write_text(path, "hello\\n")
->>> open(path).read()
+>>> path.read_text()
 'hello\\n'
 """
 
