@@ -117,7 +117,7 @@ def check_target(
     _check_directory(target, where)
     if force or info.st_size == 0:
         return target
-    protected = not info.st_mode & 0o222
+    protected = not info.st_mode & 0o222 or not os.access(target, os.W_OK)
     ours = any(mark in _head(target) for mark in signatures)
     if ours and not protected:
         return target
