@@ -195,6 +195,17 @@ def test_tournament_plot_over_a_users_file_is_refused_before_the_games(
     assert plot.read_bytes().startswith(b"\x89PNG") and leftovers(tmp_path) == []
 
 
+def test_tournament_plot_without_matplotlib_is_refused_before_the_games(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import -> ImportError
+    monkeypatch.setattr("plies.cli.tournament.tournament",
+                        lambda *a, **k: pytest.fail("the games ran"))
+    message = fail(capsys, "tournament", "tictactoe", "--agent", "random", "--agent", "random",
+                   "--games", "100", "--workers", "1", "--plot", str(tmp_path / "elo.png"))
+    assert message.startswith("matplotlib is not installed; install plies[plot]")
+
+
 # --- the module ----------------------------------------------------------------------------
 
 

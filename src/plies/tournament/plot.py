@@ -25,12 +25,15 @@ CREATOR = "plies tournament --plot"
 def check_plot_path(path: str | Path, *, force: bool = False) -> Path:
     """The file to draw ``path``'s plot to, if it names a PNG or SVG file that may be
     written (:func:`plies.outputs.check_target`: an existing file that is not a plot of
-    plies' needs ``force``); else :class:`~plies.errors.OptionError` or
-    :class:`~plies.errors.OutputFileError`."""
+    plies' needs ``force``) and matplotlib is installed; else
+    :class:`~plies.errors.OptionError`, :class:`~plies.errors.OutputFileError` or
+    :class:`~plies.parallel.backends.BackendError`."""
     if Path(path).suffix.lower() not in FORMATS:
         raise OptionError(f"--plot {str(path)!r}: the file name must end in .png or .svg")
-    return check_target(path, option="--plot", kind="a plot plies drew",
-                        signatures=(CREATOR.encode(),), force=force)
+    target = check_target(path, option="--plot", kind="a plot plies drew",
+                          signatures=(CREATOR.encode(),), force=force)
+    _figure_class()  # matplotlib missing: say so before the games, not after
+    return target
 
 
 def _figure_class() -> Any:
