@@ -102,6 +102,8 @@ def make_files(where: Path, *, big: bool = False) -> dict[str, str]:
                          ("urandom.kif", "/dev/urandom")):
         (where / name).symlink_to(target)
         made[name] = str(where / name)
+    for name, text in [*NAMED_GDL.items(), *gdl_mutants(GDL_MUTANTS)]:
+        put(f"{name}.kif", text)
     made["out.svg"] = str(where / "out.svg")
     made["out.json"] = str(where / "out.json")
     if big:
@@ -656,6 +658,41 @@ def uci_lines(count: int, seed: int = SEED) -> list[bytes]:
 def gdl_sources() -> list[Path]:
     """The repository's test games (small ones: mutants are built, not just parsed)."""
     return sorted(p for p in GDL_DATA.glob("*.kif") if p.stat().st_size < 20_000)
+
+
+GDL_MUTANTS = 200
+"""Mutants :func:`make_files` writes (``{<name>.kif}``)."""
+
+
+
+
+def _nested(depth: int, inner: str = "x") -> str:
+    """``(f0 (f1 (f2 (f0 ... x))))``, ``depth`` deep."""
+    return "".join(f"(f{(depth - 1 - i) % 3} " for i in range(depth)) + inner + ")" * depth
+
+
+_ONE_ROLE = "(role p) (init s) (legal p go) (next s) (goal p 100)"
+NAMED_GDL = {
+    # grounding refuses a term this deep, so the top-down prover compiles it (200 < 256)
+    "nested-200-for-the-top-down-prover":
+        f"{_ONE_ROLE} (c 1) (<= terminal (true t)) (<= (next {_nested(200, '?x')}) (c ?x))",
+    "nested-255": f"{_ONE_ROLE} (<= terminal (true t)) (init {_nested(255)})",
+    "join-bomb": (GDL_DATA.parent / "hostile" / "join-bomb.kif").read_text(encoding="utf-8"),
+}
+"""GDL texts named in issue 22 (written as ``{<name>.kif}`` by :func:`make_files`)."""
+
+
+def gdl_cases(count: int) -> list[Case]:
+    """The named GDL texts and the first ``count`` mutants, each loaded and searched one ply
+    by the CLI within ``--time 3``."""
+    names = [*NAMED_GDL, *(name for name, _ in gdl_mutants(count))]
+    cases = [Case("gdl", name, ("solve", "{" + name + ".kif}", "--depth", "1", "--time", "3"),
+                  timeout=30) for name in names]
+    # the named ones have one role: a match judged by the top-down prover too
+    return cases + [Case("gdl", f"{name}-topdown-match",
+                         ("ggp", "match", "{" + name + ".kif}", "--reasoner", "topdown",
+                          "--player", "random", "--max-steps", "2", "--start", "3", "--quiet"),
+                         timeout=30) for name in NAMED_GDL]
 
 
 def gdl_mutants(count: int, seed: int = SEED) -> list[tuple[str, str]]:
