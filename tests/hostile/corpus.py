@@ -149,7 +149,7 @@ class Case:
     def command(self, files: dict[str, str] | None = None) -> str:
         """The shell command that reproduces the case."""
         argv = fill(self.argv, files) if files is not None else list(self.argv)
-        shown = [a if len(a) < 60 else a[:20] + f"...({len(a)} chars)" for a in argv]
+        shown = [a if len(a) < 300 else a[:20] + f"...({len(a)} chars)" for a in argv]
         return "plies " + " ".join(shlex.quote(a) for a in shown)
 
 
