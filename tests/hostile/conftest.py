@@ -45,7 +45,7 @@ def runs(request: pytest.FixtureRequest, files: dict[str, str]) -> Iterator[dict
     started at once ``PARALLEL`` at a time."""
     cases: list[Case] = []
     for item in request.session.items:
-        if item.module is request.module and hasattr(item, "callspec"):
+        if getattr(item, "module", None) is request.module and hasattr(item, "callspec"):
             case = item.callspec.params.get("case")
             if isinstance(case, Case):
                 cases.append(case)

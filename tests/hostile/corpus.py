@@ -15,6 +15,7 @@ cases against any source tree (``--src``), the tests of this directory against t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -37,7 +38,7 @@ MAX_BODY = 4096
 GDL_DATA = Path(__file__).resolve().parents[1] / "data" / "gdl"
 DIGITS = "9" * 5000
 """Past Python's 4,300-digit limit of int(str)."""
-ABSURD = ("0", "-1", "1e309", "inf", "-inf", "nan", "1e308", DIGITS, "0x10", "", "１２",
+ABSURD = ("0", "-1", "1e309", "inf", "-inf", "nan", "1e308", DIGITS, "0x10", "", "\uff11\uff12",
           "1_000", "-0", "4.5", "1e-320", "--", "18446744073709551617")
 """Values thrown at numeric options."""
 ODD_SPECS = ("sys:exit", "os:getcwd", "boom:Game", "{boom.py}:Game", "factory:make",
@@ -175,7 +176,7 @@ def fixed_cli_cases() -> list[Case]:
         _case("solve-not-a-game", "solve", "os:getcwd"),
         _case("solve-10000-moves", "solve", "tictactoe", "--moves", "1," * 10000),
         _case("analyze-fifo-positions", "analyze", "nim", "--file", "{fifo.txt}",
-              "--workers", "1", timeout=20),
+              "--workers", "1", timeout=30),
         _case("analyze-huge-workers", "analyze", "nim", "--file", "{positions.txt}",
               "--workers", DIGITS),
         _case("trace-negative-lines", "trace", "tictactoe", "--max-lines", "-1"),
@@ -190,9 +191,9 @@ def fixed_cli_cases() -> list[Case]:
         _case("tree-deep-json", "tree", "{deep.json}", "-o", "{out.svg}"),
         _case("web-port-huge", "web", "--no-browser", "--port", DIGITS),
         _case("web-game-dev-zero", "web", "--no-browser", "--port", "0", "--game",
-              "{zero.kif}", timeout=20),
+              "{zero.kif}", timeout=30),
         _case("web-game-module-raising", "web", "--no-browser", "--port", "0", "--game",
-              "boom:Game", timeout=20),
+              "boom:Game", timeout=30),
         _case("tournament-huge-games", "tournament", "nim", "-o", "piles=1,2", "--agent",
               "random", "--agent", "random", "--games", DIGITS),
         _case("tournament-agent-time-inf", "tournament", "nim", "-o", "piles=1,2",
@@ -208,26 +209,26 @@ def fixed_cli_cases() -> list[Case]:
         _case("learn-out-a-directory", "learn", "othello", "--games", "1", "--depth", "1",
               "--out", "{dir.tree}", timeout=60),
         _case("learn-weights-dev-zero", "learn", "othello", "--games", "1", "--depth", "1",
-              "--weights", "/dev/zero", "--out", "{out.json}", timeout=20),
+              "--weights", "/dev/zero", "--out", "{out.json}", timeout=30),
         _case("ggp-match-fifo-game", "ggp", "match", "{fifo.kif}", "--player", "random",
-              "--player", "random", timeout=20),
+              "--player", "random", timeout=30),
         _case("ggp-match-dev-zero-game", "ggp", "match", "{zero.kif}", "--player", "random",
-              "--player", "random", timeout=20),
+              "--player", "random", timeout=30),
         _case("ggp-match-bad-ipv6-url", "ggp", "match", "{good.kif}", "--player",
               "http://[::1/", "--player", "random"),
         _case("ggp-match-start-inf", "ggp", "match", "{good.kif}", "--player", "random",
               "--player", "random", "--start", "inf", "--quiet", timeout=60),
         _case("ggp-serve-margin-nan", "ggp", "serve", "--port", "0", "--margin", "nan",
-              timeout=20),
+              timeout=30),
     ]
     for weights in ODD_WEIGHTS:
         name = weights.strip("{}").replace("/", "-").strip("-")
         cases.append(_case(f"solve-weights-{name}", "solve", "othello", "--depth", "1",
-                           "--weights", weights, timeout=20))
+                           "--weights", weights, timeout=30))
     for path in ODD_FILES:
         name = path.strip("{}").replace("/", "-").strip("-")
         cases.append(_case(f"solve-game-file-{name}", "solve", path, "--depth", "2",
-                           "--time", "5", timeout=20))
+                           "--time", "5", timeout=30))
     return cases
 
 
@@ -394,10 +395,8 @@ def run_case(case: Case, files: dict[str, str], *, python: str, env: dict[str, s
 
 
 def _signal_group(pid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 VERDICTS = ("ok", "traceback", "hang", "wrong exit", "long message", "memory", "5xx")
@@ -406,7 +405,7 @@ VERDICTS = ("ok", "traceback", "hang", "wrong exit", "long message", "memory", "
 def verdict(case: Case, run: Run) -> str:
     """``ok`` or what broke, the worst first: memory, traceback, hang, wrong exit, long
     message (more than one line, or a line over :data:`MAX_MESSAGE` characters)."""
-    if "MemoryError" in run.err or run.code == -signal.SIGKILL and run.seconds < case.timeout:
+    if "MemoryError" in run.err or (run.code == -signal.SIGKILL and run.seconds < case.timeout):
         return "memory"
     if "Traceback" in run.err:
         return "traceback"
@@ -581,7 +580,7 @@ def ggp_messages(count: int, seed: int = SEED) -> list[tuple[str, str]]:
             elif kind == "dup":
                 tokens.insert(i, tokens[i])
             elif kind == "absurd":
-                tokens[i] = rng.choice(ABSURD[:9] + ("?x", "(", ")", "distinct", "nil"))
+                tokens[i] = rng.choice((*ABSURD[:9], "?x", "(", ")", "distinct", "nil"))
             elif kind == "paren":
                 tokens.insert(i, rng.choice("()"))
             else:
@@ -640,7 +639,7 @@ def uci_lines(count: int, seed: int = SEED) -> list[bytes]:
             i = rng.randrange(len(words))
             kind = rng.choice(["absurd", "drop", "dup", "swap"])
             if kind == "absurd":
-                words[i] = rng.choice(ABSURD + ("e9e9", "a1a1", "8/8/8", "0000"))
+                words[i] = rng.choice((*ABSURD, "e9e9", "a1a1", "8/8/8", "0000"))
             elif kind == "drop" and len(words) > 1:
                 del words[i]
             elif kind == "dup":

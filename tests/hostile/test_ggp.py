@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from plies.ggp.player import GgpPlayer
 from plies.ggp.server import GgpServer
 from tests.ggp.helpers import FAST, serving
 from tests.hostile.corpus import DIGITS, ggp_messages, ggp_post
@@ -24,8 +25,13 @@ AVAILABLE = "((name plies) (status available))"
 
 @pytest.fixture(scope="module")
 def player() -> Iterator[GgpServer]:
-    with serving(seed=1, **FAST) as server:
+    with serving(fast_player()) as server:
         yield server
+
+
+def fast_player() -> GgpPlayer:
+    """A seeded player that thinks 0.3 s on a 1 s clock (:data:`tests.ggp.helpers.FAST`)."""
+    return GgpPlayer(seed=1, margin=FAST["margin"], metagame_cap=FAST["metagame_cap"])
 
 
 def send(server: GgpServer, message: str) -> tuple[int, str]:
@@ -47,7 +53,7 @@ def test_start_with_an_absurd_clock_is_refused_and_leaves_the_player_available(
     clock: str,
 ) -> None:
     rules = dict(MESSAGES)["start-valid"].split(" ", 3)[3].rsplit(" ", 2)[0]
-    with serving(seed=1, **FAST) as server:
+    with serving(fast_player()) as server:
         status, body = send(server, f"(start absurd xplayer {rules} {clock} {clock})")
         assert 400 <= status < 500, f"{status} {body[:200]!r}"
         assert send(server, "(info)") == (200, AVAILABLE)
@@ -56,7 +62,7 @@ def test_start_with_an_absurd_clock_is_refused_and_leaves_the_player_available(
 def test_a_resent_play_gets_the_same_move_and_keeps_the_player_in_step() -> None:
     rules = dict(MESSAGES)["start-valid"].split(" ", 3)[3].rsplit(" ", 2)[0]
     mark = re.compile(r"\(mark (\d) (\d)\)")
-    with serving(seed=1, **FAST) as server:
+    with serving(fast_player()) as server:
         assert send(server, f"(start resend xplayer {rules} 5 2)") == (200, "ready")
         first = send(server, "(play resend nil)")
         assert first[0] == 200 and mark.fullmatch(first[1].strip()), first
