@@ -347,7 +347,9 @@ class Run:
 
 
 def limit_memory(cap: int | None) -> None:
-    """In the child: an address-space cap (as ``prlimit --as``), a new process group."""
+    """In the child: an address-space cap (as ``prlimit --as``), and Ctrl-C as in a
+    terminal (a shell starts background jobs with SIGINT ignored, and so their children)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     if cap:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
