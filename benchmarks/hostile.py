@@ -378,7 +378,7 @@ def main() -> None:
         bench = Bench(args, files, workdir)
         if "cli" in surfaces:
             big = Case("cli", "solve-15-mib-tree-under-time-3",
-                       ("solve", "{big.tree}", "--time", "3"), timeout=300)
+                       ("solve", "{big.tree}", "--time", "3"), timeout=240)
             bench.run_cases([*corpus.fixed_cli_cases(), big,
                              *corpus.mutated_cli_cases(3 if quick else 12)])
         if "ctrl-c" in surfaces:
