@@ -81,7 +81,7 @@ class Bench:
             for case, run in pool.map(one, cases):
                 outcome = corpus.verdict(case, run)
                 seconds = run.stopped if run.stopped is not None else run.seconds
-                self.tally(case.surface).add(f"{case.name}: `{case.command(self.files)}`",
+                self.tally(case.surface).add(f"{case.name}: `{case.command()}`",
                                              outcome, peak_kb=run.peak_kb, seconds=seconds)
                 if outcome != "ok":
                     self.tally(case.surface).failed[-1] += (
@@ -331,8 +331,8 @@ def report(args: argparse.Namespace, tallies: dict[str, Tally], seconds: float) 
         "",
         *table(tallies),
         "",
-        "Failed cases (`{name}` paths are the files `make_files` writes; "
-        "`--keep DIR` keeps them):",
+        "For ctrl-c the wall time is from the Ctrl-C to the end.  Failed cases (`{name}` is "
+        "a file `tests/hostile/corpus.py:make_files` writes; `--keep DIR` keeps them):",
         "",
     ]
     for surface, t in tallies.items():
