@@ -70,6 +70,12 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     if engine.proc.poll() is None:
         os.killpg(engine.proc.pid, 9)
         engine.proc.wait()
+    for pipe in (engine.proc.stdin, engine.proc.stdout, engine.proc.stderr):
+        if pipe is not None:
+            try:
+                pipe.close()
+            except BrokenPipeError:  # a buffered write to an engine that died
+                pass
 
 
 @pytest.mark.parametrize("batch", BATCHES, ids=[f"lines-{i * BATCH}-{(i + 1) * BATCH - 1}"
