@@ -243,3 +243,16 @@ def test_build_steps_turns_seconds_of_a_clock_into_a_step_budget() -> None:
     for bad in (0.0, -1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="finite and > 0"):
             build_steps(bad)
+
+
+def test_the_ggp_players_top_down_build_is_stopped_by_its_matchs_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The player built the top-down prover without a budget: after the match's STOP
+    # the build of ruleDepthExponential kept a core busy.
+    from plies.ggp.machines import build_slow
+
+    monkeypatch.setattr(tdcompile, "MAX_SPECIALISED", 1 << 60)
+    seconds = _stop_mid_build(lambda budget: build_slow(_rule_depth(), budget),
+                              "compiling the top-down prover")
+    assert seconds < STOP_BOUND
