@@ -111,9 +111,10 @@ class StateMachine(Protocol[S]):
 
 STEPS_PER_SECOND: Final = 1_000_000
 """The steps of a reasoner's build that :func:`build_steps` counts as one second.  A
-propnet build does 0.7 to 1.9 million steps a second of processor time (tic-tac-toe
-0.35 million: its build is mostly fixed costs), measured on the shared two-core
-machines: ``benchmarks/results/gdl_build_steps.md``."""
+propnet build does about 1.5 to 1.9 million steps a second of processor time on a quiet
+machine and 0.4 to 0.9 million on a loaded one (tic-tac-toe fewer: its build is mostly
+fixed costs): ``benchmarks/results/gdl_build_steps.md``.  The same steps take longer on
+a busy machine; the reasoner they choose is the same."""
 
 
 def build_steps(seconds: float) -> int:
