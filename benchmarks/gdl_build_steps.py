@@ -74,8 +74,8 @@ def stop_latency(names: list[str], offsets: list[float]) -> None:
                 stop = threading.Event()
                 out: dict[str, Any] = {}
 
-                def run(kind: str = kind, stop: threading.Event = stop,
-                        out: dict[str, Any] = out) -> None:
+                def run(kind: str = kind, desc: Description = desc,
+                        stop: threading.Event = stop, out: dict[str, Any] = out) -> None:
                     try:
                         _build(kind, desc, Budget(stop=stop))
                         out["result"] = "finished"
