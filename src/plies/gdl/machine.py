@@ -206,6 +206,7 @@ def build_machine(
         machine: StateMachine[Any] = TopDown(desc, budget=queries, build=budget)
         return MachineChoice(machine, "topdown", "topdown: asked for",
                              time.perf_counter() - started)
+    begun = time.monotonic()  # the clock of the budget's meter
     try:
         machine = Reasoner(
             desc,
@@ -219,7 +220,7 @@ def build_machine(
         if prefer == "propnet":
             raise
         if (isinstance(err, BudgetExceeded) and budget.seconds is not None
-                and time.perf_counter() - started >= budget.seconds):
+                and time.monotonic() - begun >= budget.seconds):
             raise  # out of time, not of steps: a choice made now would depend on the load
         why = str(err) if not isinstance(err, RecursionError) else "building it recursed too deeply"
         try:
