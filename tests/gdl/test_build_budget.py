@@ -9,6 +9,8 @@ and the top-down prover depended on a wall-clock budget, so on the machine's loa
 
 from __future__ import annotations
 
+import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,7 +20,7 @@ import pytest
 
 import plies.budget
 from plies.budget import Budget, BudgetExceeded, Stopped
-from plies.gdl import Reasoner, TopDown, parse, tdcompile
+from plies.gdl import Prover, Reasoner, TopDown, netcompile, parse, tdcompile
 from plies.gdl.ground import DEFAULT_BUDGET
 from plies.gdl.machine import STEPS_PER_SECOND, build_machine, build_steps
 from plies.gdl.parser import MAX_NESTING
@@ -256,3 +258,35 @@ def test_the_ggp_players_top_down_build_is_stopped_by_its_matchs_stop(
     seconds = _stop_mid_build(lambda budget: build_slow(_rule_depth(), budget),
                               "compiling the top-down prover")
     assert seconds < STOP_BOUND
+
+
+# --- the propnet's code is compiled in pieces a stop can come between ---------------------
+
+
+@pytest.mark.parametrize(("name", "states"), [("ticTacToe", 60), ("connectFour", 20),
+                                              ("tictactoe_3player", 6), ("hunter", 20)])
+def test_propnet_code_split_into_small_helpers_agrees_with_the_prover(
+    monkeypatch: pytest.MonkeyPatch, name: str, states: int
+) -> None:
+    # One generated statement (a 120x120 board's legal(), checkers' table of a megabyte)
+    # took Python up to 0.7 s to compile, and a stop waited for it.  Split into helpers of
+    # a few lines (every test a function of its own), the network still plays the game.
+    from tests.gdl.test_reasoner import agree_with_prover, playout_states
+
+    monkeypatch.setattr(netcompile, "_PART_LINES", 3)
+    monkeypatch.setattr(netcompile, "_TABLE_CHARS", 10)
+    r = Reasoner(load_kif(GDL_DATA / f"{name}.kif"))
+    assert "def legal_0(" in r.compiled.source and "ADD = (" not in r.compiled.source
+    rng = random.Random(11)
+    sample = playout_states(r, 2, seed=5)
+    sample = rng.sample(sample, min(states, len(sample)))
+    agree_with_prover(r, Prover(r.description), sample,
+                      lambda js: rng.sample(js, min(3, len(js))))
+
+
+def test_no_statement_of_a_large_boards_propnet_code_is_long() -> None:
+    net = Reasoner(parse(board_game(30)))
+    source = net.compiled.source
+    statements = re.split(r"\n(?=\S)", source)
+    assert max(s.count("\n") for s in statements) <= 2 * netcompile._PART_LINES
+    assert max(map(len, statements)) < 200_000
