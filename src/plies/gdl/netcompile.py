@@ -421,10 +421,10 @@ def _generate_next(net: Network, const: _Constants, tables: dict[str, Any]) -> l
     helpers = _spill(w.lines, start, "next", ["s", "d", "n"], "n")
     w.emit("return n", 1)
     widest = max([*add, *keep, *(b for c in conds for p, q, b in c), 0]).bit_length()
-    head = [f"ADD = {tuple(add)!r}", f"KEEP = {tuple(keep)!r}", f"COND = {tuple(conds)!r}"]
-    if widest < _LITERAL_BITS and sum(map(len, head)) <= _TABLE_CHARS:
-        pass  # small tables are written out, for people to read
-    else:
+    head = []  # small tables are written out, for people to read
+    if widest < _LITERAL_BITS:
+        head = [f"ADD = {tuple(add)!r}", f"KEEP = {tuple(keep)!r}", f"COND = {tuple(conds)!r}"]
+    if not head or sum(map(len, head)) > _TABLE_CHARS:
         tables.update(ADD=tuple(add), KEEP=tuple(keep), COND=tuple(conds))
         head = [f"# ADD, KEEP, COND: per-move tables of {n_moves} masks, in the namespace"]
     return [*head, "", *helpers, "def next(s, d, ks):", *w.lines, ""]
