@@ -138,14 +138,18 @@ def test_a_term_nested_200_deep_compiles_in_a_game_as_the_parser_bounds_it() -> 
 def _stop_mid_build(build: Callable[[Budget], Any], phase: str) -> float:
     """Run ``build`` in a thread, set its stop signal once the build has reached
     ``phase`` (a meter's ``what``), and return the seconds from the signal to
-    :class:`Stopped`."""
+    :class:`Stopped`.  The build waits at its first look in ``phase`` until the signal
+    is set, then works on: the stop must be seen by a later look, however loaded the
+    machine (the build cannot have finished meanwhile)."""
     stop = threading.Event()
     reached = threading.Event()
     original = plies.budget.Meter.look
 
     def look(meter: plies.budget.Meter) -> None:
-        if meter.what.startswith(phase):
+        if meter.what.startswith(phase) and not reached.is_set():
             reached.set()
+            stop.wait(STOP_BOUND)
+            return  # this look does not count: the next tick looks again
         original(meter)
 
     outcome: dict[str, Any] = {}
