@@ -8,6 +8,7 @@ stderr, no traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import subprocess
@@ -72,10 +73,8 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
         engine.proc.wait()
     for pipe in (engine.proc.stdin, engine.proc.stdout, engine.proc.stderr):
         if pipe is not None:
-            try:
+            with contextlib.suppress(BrokenPipeError):  # a write buffered for a dead engine
                 pipe.close()
-            except BrokenPipeError:  # a buffered write to an engine that died
-                pass
 
 
 @pytest.mark.parametrize("batch", BATCHES, ids=[f"lines-{i * BATCH}-{(i + 1) * BATCH - 1}"
