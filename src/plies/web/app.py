@@ -65,8 +65,8 @@ log = logging.getLogger("plies.web")
 
 def error(message: str, status: int) -> Response:
     """``{"error": message}`` with ``status``: every failure of the API looks like this."""
-    return Response(api.encode({"error": " ".join(message.split())}), status,
-                    headers=_API_HEADERS, media_type="application/json")
+    return Response(api.error_json(message), status, headers=_API_HEADERS,
+                    media_type="application/json")
 
 
 def create_app(
@@ -123,7 +123,10 @@ def create_app(
             log.info("client %s went away during %s %s", _client(request), request.method,
                      request.url.path)
             return Response(status_code=499)
-        return Response(reply.body, reply.status, headers=_API_HEADERS,
+        headers = dict(_API_HEADERS)
+        if reply.retry_after is not None:
+            headers["Retry-After"] = str(reply.retry_after)
+        return Response(reply.body, reply.status, headers=headers,
                         media_type="application/json")
 
     async def page(request: Request) -> Response:
@@ -159,6 +162,10 @@ def create_app(
             log.info("client %s went away while sending %s %s", _client(request),
                      request.method, request.url.path)
             return Response(status_code=499)
+        try:
+            api.check_request(body)  # a bad field never waits for a worker
+        except api.ApiError as err:
+            return error(str(err), err.status)
         if name == "state" and body.get("gdl") is None and body.get("tree") is None:
             return await in_thread(endpoint, body)  # a built-in or served game: cheap
         return await in_pool(request, name, body)

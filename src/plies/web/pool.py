@@ -58,12 +58,19 @@ class PoolFull(PliesError):
         self.retry_after = retry_after
 
 
+RETRY_AFTER: Final = 2
+"""Seconds after which a client may retry a request whose worker ended under it (a
+fresh worker takes its place within about a second)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """A worker's answer: an HTTP status and the JSON body."""
+    """A worker's answer: an HTTP status and the JSON body; ``retry_after`` (seconds) for
+    a 503 the client may retry."""
 
     status: int
     body: bytes
+    retry_after: int | None = None
 
 
 def internal_error_id() -> str:
@@ -78,9 +85,10 @@ def internal_error(error_id: str) -> bytes:
 
 
 def error_body(message: str) -> bytes:
-    from plies.web.api import encode
+    """``{"error": message}``, the message on one bounded line (:func:`~.api.error_json`)."""
+    from plies.web.api import error_json
 
-    return encode({"error": " ".join(message.split())})
+    return error_json(message)
 
 
 # --- the worker process ----------------------------------------------------------------------
@@ -199,10 +207,12 @@ class _Worker:
 
 @dataclass
 class PoolStats:
-    """What the pool did: requests served, workers killed, replaced and full answers."""
+    """What the pool did: requests served, workers killed (over their budget), workers
+    that died under a request, workers replaced for their memory, and full answers."""
 
     served: int = 0
     killed: int = 0
+    died: int = 0
     recycled: int = 0
     full: int = 0
 
@@ -366,7 +376,8 @@ class WorkerPool:
         if worker.broken:
             with self._lock:
                 self._all.discard(worker)
-            _kill(worker)
+            with anyio.CancelScope(shield=True):  # it waits for the process: not here
+                await anyio.to_thread.run_sync(_kill, worker)
             if self._closed:
                 return
             try:
@@ -394,7 +405,7 @@ class WorkerPool:
             now = time.monotonic()
             if self._closed:
                 worker.broken = True
-                return Reply(503, error_body("the server is stopping"))
+                return _stopping()
             if now > limit:
                 worker.broken = True
                 self.stats.killed += 1
@@ -425,13 +436,22 @@ class WorkerPool:
         return None if left else Reply(status, payload)
 
     def _died(self, worker: _Worker, endpoint: str) -> Reply:
+        """The answer to a request whose worker ended under it (killed from outside, by
+        the system's out-of-memory killer, a crash): 503, to retry once a fresh worker
+        (:meth:`_release` starts it) is there.  Never waits here: the event loop serves
+        everyone."""
         if self._closed or worker.killed:
-            return Reply(503, error_body("the server is stopping"))
-        worker.process.join(1)
-        error_id = internal_error_id()
-        log.error("internal error (id %s) on /api/%s: worker %s ended with exit code %s",
-                  error_id, endpoint, worker.process.pid, worker.process.exitcode)
-        return Reply(500, internal_error(error_id))
+            return _stopping()
+        self.stats.died += 1
+        log.warning("worker %s ended during /api/%s (exit code %s); a fresh one replaces it",
+                    worker.process.pid, endpoint, worker.process.exitcode)
+        return Reply(503, error_body(
+            "the worker serving this request ended before it answered; a fresh one is "
+            f"starting: try again in {RETRY_AFTER} s"), RETRY_AFTER)
+
+
+def _stopping() -> Reply:
+    return Reply(503, error_body("the server is stopping"), 5)
 
 
 def _kill(worker: _Worker, *, pipes: bool = True) -> None:
@@ -458,5 +478,5 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-__all__ = ["PoolFull", "PoolStats", "Reply", "WorkerPool", "internal_error",
+__all__ = ["RETRY_AFTER", "PoolFull", "PoolStats", "Reply", "WorkerPool", "internal_error",
            "internal_error_id", "rss"]
