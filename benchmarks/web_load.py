@@ -20,8 +20,8 @@ Then three more cases:
 - ``memory``: six distinct GDL descriptions (connectFour.kif, a comment apart), each
   loaded and searched for 5 s; the memory before and after.
 
-Results: a Markdown table on stdout and in ``--out`` (``benchmarks/results/web_load.md``).  Needs the
-web extra and httpx2 (``pip install -e '.[test]'``).
+Results: a Markdown table on stdout and in ``--out`` (``benchmarks/results/web_load.md``).
+Needs the web extra and httpx2 (``pip install -e '.[test]'``).
 """
 
 from __future__ import annotations

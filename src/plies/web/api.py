@@ -60,7 +60,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import math
 import random
 import sys
 import time as clock
