@@ -890,14 +890,17 @@ def decode(raw: bytes) -> dict[str, Any]:
         raise ApiError(f"malformed JSON: {err.msg} (line {err.lineno}, column {err.colno})",
                        400) from None
     except RecursionError:
-        raise ApiError(f"malformed JSON: nested more than {MAX_NESTING} deep", 400) from None
+        raise ApiError(_TOO_DEEP, 400) from None
     except ValueError as err:  # e.g. an integer of more than 4300 digits
         raise ApiError(f"malformed JSON: {_number_trouble(err)}", 400) from None
     if not isinstance(data, dict):
         raise ApiError(f"the body must be a JSON object, got {_kind(data)}", 400)
     if _nesting(data) > MAX_NESTING:
-        raise ApiError(f"malformed JSON: nested more than {MAX_NESTING} deep", 400)
+        raise ApiError(_TOO_DEEP, 400)
     return data
+
+
+_TOO_DEEP: Final = f"malformed JSON: nested too deeply (at most {MAX_NESTING} levels)"
 
 
 def _nesting(data: Any) -> int:
