@@ -192,3 +192,15 @@ def test_workers_run_at_a_lower_priority_than_the_server() -> None:
             wait_for(lambda pid=pid: os.getpriority(os.PRIO_PROCESS, pid) > server,
                      f"worker {pid} to lower its priority")
             assert os.getpriority(os.PRIO_PROCESS, pid) == min(server + WORKER_NICE, 19)
+
+
+def test_a_tree_declaring_a_billion_players_gets_a_short_422_within_the_workers_memory(
+    client: TestClient,
+) -> None:
+    """Regression: this 50-byte body ran its worker for its whole budget (15 s) while the
+    tree parser wrote a 2 GB message in C code that the memory watch could not interrupt;
+    the answer is a short 422, and the worker serves the next request."""
+    body = {"tree": '{"players": 1000000000, "root": 1}'}
+    message = short_error(client.post("/api/state", json=body), 422)
+    assert "players" in message or "memory" in message, message
+    assert client.post("/api/move", json={"game": "nim", "depth": 2}).status_code == 200

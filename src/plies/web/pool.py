@@ -8,8 +8,10 @@ Searches and GDL loading run here, never in the server's own process, so that
   worker stops its work cooperatively at the end of it (:func:`plies.web.api.budgeted`),
   and a worker that has not answered ``grace`` seconds later is killed and replaced;
 - memory stays bounded: a worker whose resident memory passes ``memory`` bytes while it
-  works answers 422 and exits; one that holds more than half of it after a request (its
-  cache of ground GDL games) is replaced by a fresh process;
+  works answers 422 and exits; an allocation past twice ``memory`` of address space
+  (:func:`address_space`) fails at once, also a 422, even in C code that the watch cannot
+  interrupt; one that holds more than half of it after a request (its cache of ground GDL
+  games) is replaced by a fresh process;
 - at most ``size`` requests run and at most ``queue`` wait; the next one gets
   :class:`PoolFull` (the app answers 503 with ``Retry-After``);
 - a worker that ends under a request (killed from outside, a crash) answers it 503 with
@@ -138,6 +140,8 @@ def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory:
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
+    if memory:
+        _cap_address_space(memory)
     logging.basicConfig(format="plies web worker %(process)d: %(message)s")
     if os.environ.get(plugins.DISABLE) != no_plugins:
         if no_plugins is None:
@@ -160,6 +164,28 @@ def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory:
         with current.send:
             current.seq = -1
             conn.send((seq, reply.status, reply.body, rss()))
+
+
+def _cap_address_space(memory: int) -> None:
+    """A hard ceiling under the watch on resident memory (:func:`_watch`): C code that
+    holds the GIL (a list of a billion items, a string of 2 GB) can allocate far past
+    ``memory`` between two looks of the watcher, which needs the GIL to look.  Past
+    :func:`address_space` bytes of address space an allocation fails instead, with a
+    MemoryError that :func:`_answer` turns into a 422."""
+    import resource
+
+    limit = address_space(memory)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def address_space(memory: int) -> int:
+    """The address space a worker with a cap of ``memory`` resident bytes may map: room
+    for what an interpreter maps without using it (libraries, thread stacks, arenas)."""
+    return max(2 * memory, memory + 1024 * MB)
 
 
 def _answer(api: Any, endpoint: str, body: Mapping[str, Any], seconds: float,
@@ -494,4 +520,4 @@ def _context() -> BaseContext:
 
 
 __all__ = ["RETRY_AFTER", "WORKER_NICE", "PoolFull", "PoolStats", "Reply", "WorkerPool",
-           "internal_error", "internal_error_id", "rss"]
+           "address_space", "internal_error", "internal_error_id", "rss"]
