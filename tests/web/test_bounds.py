@@ -9,7 +9,6 @@ runs with its real worker pool (Starlette's TestClient), the slow ones on uvicor
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,9 +17,8 @@ from starlette.testclient import TestClient
 
 from plies.web import api
 from plies.web.app import create_app
-from plies.web.pool import WORKER_NICE
 
-from .test_faults import BOMB, app_server, post, wait_for
+from .test_faults import BOMB, app_server, post
 
 JSON = {"content-type": "application/json"}
 DIGITS = "9" * 5000
@@ -180,17 +178,6 @@ def test_a_bad_field_never_takes_a_worker() -> None:
         response = post(url, "/api/move", {"gdl": BOMB, "depth": api.MAX_DEPTH + 1})
         assert "depth must be between" in short_error(response, 422)
         assert pool.stats.served == 0 and pool.busy == 0
-
-
-def test_workers_run_at_a_lower_priority_than_the_server() -> None:
-    """With 30 clients, a cheap request waited up to half a second while the searches
-    filled both cores: the workers now yield the CPU to the server's threads."""
-    with app_server(workers=2) as (_, pool):
-        wait_for(lambda: len(pool.pids()) == 2, "two workers")
-        lowered = min(os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICE, 19)
-        for pid in pool.pids():
-            wait_for(lambda pid=pid: os.getpriority(os.PRIO_PROCESS, pid) == lowered,
-                     f"worker {pid} to lower its priority to {lowered}")
 
 
 def test_a_tree_declaring_a_billion_players_gets_a_short_422_within_the_workers_memory(

@@ -15,9 +15,7 @@ Searches and GDL loading run here, never in the server's own process, so that
 - at most ``size`` requests run and at most ``queue`` wait; the next one gets
   :class:`PoolFull` (the app answers 503 with ``Retry-After``);
 - a worker that ends under a request (killed from outside, a crash) answers it 503 with
-  ``Retry-After`` (:data:`RETRY_AFTER`), and a fresh process takes its place;
-- workers run at a lower scheduling priority than the server (:data:`WORKER_NICE`), so
-  that on cores the searches fill the server's threads still answer at once.
+  ``Retry-After`` (:data:`RETRY_AFTER`), and a fresh process takes its place.
 
 Workers start with the ``forkserver`` method (``spawn`` where there is none): never a
 plain ``fork`` of a server that runs threads.  They ignore Ctrl-C (the server stops
@@ -54,10 +52,6 @@ log = logging.getLogger("plies.web")
 POLL: Final = 0.2
 """Seconds between two looks at a waiting client (gone?) and at a worker's memory."""
 MB: Final = 1024 * 1024
-WORKER_NICE: Final = 10
-"""How much lower than the server's the workers' scheduling priority is (``nice``): on a
-machine whose cores the searches fill, the server's threads, which answer the cheap
-requests, still get the CPU first."""
 
 
 class PoolFull(PliesError):
@@ -128,7 +122,7 @@ class _Current:
 
 
 def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory: int,
-           no_plugins: str | None, nice: int = 0) -> None:
+           no_plugins: str | None) -> None:
     """The worker's main loop: requests in, replies out, until the server goes away.
 
     ``no_plugins`` is the server's :data:`plies.plugins.DISABLE` setting, so that the
@@ -137,9 +131,6 @@ def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if nice:
-        with contextlib.suppress(OSError):
-            os.nice(nice)
     if memory:
         _cap_address_space(memory)
     logging.basicConfig(format="plies web worker %(process)d: %(message)s")
@@ -260,15 +251,13 @@ class WorkerPool:
     ``queue``: requests that may wait for a worker (default ``2 * size``); ``grace``:
     seconds a worker gets past a request's budget before it is killed; ``memory``: bytes
     of resident memory a worker may use (0: no cap); ``specs``: the server's own games
-    (``plies web --game``), loaded in every worker; ``nice``: how much lower the workers'
-    scheduling priority is than the server's (:data:`WORKER_NICE`).  :meth:`start` before use,
+    (``plies web --game``), loaded in every worker.  :meth:`start` before use,
     :meth:`close` after (it kills the workers); both block, call them outside the event
     loop (or in a thread).  :meth:`run` is async and safe for many tasks of one loop.
     """
 
     def __init__(self, size: int = 2, *, queue: int | None = None, grace: float = 2.0,
-                 memory: int = 1024 * MB, specs: Sequence[str] = (),
-                 nice: int = WORKER_NICE) -> None:
+                 memory: int = 1024 * MB, specs: Sequence[str] = ()) -> None:
         if size < 1:
             raise ValueError(f"a pool needs at least 1 worker, got {size}")
         self.size = size
@@ -276,7 +265,6 @@ class WorkerPool:
         self.grace = grace
         self.memory = memory
         self.specs = tuple(specs)
-        self.nice = nice
         self.stats = PoolStats()
         self._context: BaseContext = _context()
         self._idle: list[_Worker] = []
@@ -333,8 +321,7 @@ class WorkerPool:
         life_r, life_w = self._context.Pipe(duplex=False)
         process = self._context.Process(  # type: ignore[attr-defined]
             target=_serve,
-            args=(theirs, life_r, self.specs, self.memory, os.environ.get(plugins.DISABLE),
-                  self.nice),
+            args=(theirs, life_r, self.specs, self.memory, os.environ.get(plugins.DISABLE)),
             name="plies-web-worker", daemon=True,
         )
         process.start()
@@ -519,5 +506,5 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-__all__ = ["RETRY_AFTER", "WORKER_NICE", "PoolFull", "PoolStats", "Reply", "WorkerPool",
+__all__ = ["RETRY_AFTER", "PoolFull", "PoolStats", "Reply", "WorkerPool",
            "address_space", "internal_error", "internal_error_id", "rss"]
