@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 from starlette.testclient import TestClient
 
@@ -190,3 +191,25 @@ def test_a_tree_declaring_a_billion_players_gets_a_short_422_within_the_workers_
     message = short_error(client.post("/api/state", json=body), 422)
     assert "players" in message or "memory" in message, message
     assert client.post("/api/move", json={"game": "nim", "depth": 2}).status_code == 200
+
+
+def test_the_list_of_games_is_made_at_start_not_by_the_first_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Making the catalogue makes every game (about a second on a loaded machine): the
+    first ``GET /api/games`` paid it, and a cheap request waited behind it.  The server
+    makes it while it starts; every request reads it."""
+    made = []
+    real = api.catalogue
+
+    def counted(body: Any = None) -> dict[str, Any]:
+        made.append(1)
+        return real(body)
+
+    monkeypatch.setattr(api, "catalogue", counted)
+    with app_server(workers=1) as (url, _):
+        assert made == [1]
+        with httpx.Client(base_url=url, timeout=60) as http:
+            answers = [http.get("/api/games") for _ in range(3)]
+        assert [a.status_code for a in answers] == [200] * 3
+        assert made == [1]
