@@ -12,8 +12,11 @@ Every answer of the API is JSON.  A bad request gets a 4xx status and
 413 a body over :data:`~.api.MAX_BODY` bytes, 415 a body that is not declared
 ``application/json`` (which also keeps other web sites from posting to the server without
 a CORS preflight), 422 a request the game cannot use, 503 (with ``Retry-After``) when
-every worker is busy and the queue is full.  A 500 carries only an id; the server log has
-the rest.
+every worker is busy and the queue is full, or when the worker serving the request ended
+under it.  Every error message is one line of at most :data:`~.api.MAX_MESSAGE`
+characters, and every field that needs no game is checked (:func:`~.api.check_request`)
+before the request waits for a worker.  A 500 carries only an id; the server log has the
+rest.
 
 Where the work runs: searches and GDL games go to a :class:`~.pool.WorkerPool` of
 processes, each request within a budget of ``request_time`` seconds (grounding included)
