@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
@@ -18,8 +19,9 @@ from starlette.testclient import TestClient
 
 from plies.web import api
 from plies.web.app import create_app
+from plies.web.pool import MB
 
-from .test_faults import BOMB, app_server, post
+from .test_faults import BOMB, app_server, post, wait_for
 
 JSON = {"content-type": "application/json"}
 DIGITS = "9" * 5000
@@ -192,6 +194,22 @@ def test_a_tree_declaring_a_billion_players_gets_a_short_422_within_the_workers_
     assert "players" in message or "memory" in message, message
     assert client.post("/api/move", json={"game": "nim", "depth": 2}).status_code == 200
 
+
+def test_a_worker_that_ran_out_of_memory_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A MemoryError (here: a served game asked to hold 3 GB, past the worker's address
+    space) is a 422, and the worker, whose memory may stay fragmented, is replaced."""
+    monkeypatch.setattr(api, "SERVED", {})
+    spec = f"{Path(__file__).parent / 'hungry.py'}:Hungry"
+    (name,) = api.serve_games([spec])
+    with app_server(workers=1, specs=[spec], memory=256 * MB) as (url, pool):
+        (first,) = pool.pids()
+        fed = {"game": name, "options": {"size": 1000}, "depth": 1}
+        assert post(url, "/api/move", fed).status_code == 200
+        starved = {"game": name, "options": {"size": 3 * 1024**3}, "depth": 1}
+        assert "more memory" in short_error(post(url, "/api/move", starved), 422)
+        wait_for(lambda: pool.pids() not in ([], [first]), "a fresh worker")
+        assert pool.stats.recycled == 1
+        assert post(url, "/api/move", fed).status_code == 200
 
 def test_the_list_of_games_is_made_at_start_not_by_the_first_request(
     monkeypatch: pytest.MonkeyPatch,

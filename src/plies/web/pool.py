@@ -154,7 +154,9 @@ def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory:
         reply = _answer(api, endpoint, body, seconds, current)
         with current.send:
             current.seq = -1
-            conn.send((seq, reply.status, reply.body, rss()))
+            # After a MemoryError, a fresh process: report the cap, and the pool replaces it.
+            size = memory if reply.body == _NO_MEMORY and memory else rss()
+            conn.send((seq, reply.status, reply.body, size))
 
 
 def _cap_address_space(memory: int) -> None:
@@ -179,6 +181,9 @@ def address_space(memory: int) -> int:
     return max(2 * memory, memory + 1024 * MB)
 
 
+_NO_MEMORY: Final = b'{"error":"the request needs more memory than the server gives one"}'
+
+
 def _answer(api: Any, endpoint: str, body: Mapping[str, Any], seconds: float,
             current: _Current) -> Reply:
     from plies.budget import Budget
@@ -194,7 +199,7 @@ def _answer(api: Any, endpoint: str, body: Mapping[str, Any], seconds: float,
     except RecursionError:
         return Reply(422, error_body("the game is too deep to search here"))
     except MemoryError:
-        return Reply(422, error_body("the request needs more memory than the server gives one"))
+        return Reply(422, _NO_MEMORY)
     except Exception:
         error_id = internal_error_id()
         log.error("internal error (id %s) on /api/%s\n%s", error_id, endpoint,
