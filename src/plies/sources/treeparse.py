@@ -365,7 +365,7 @@ class JsonPath:
             at = at.parent
         text = "".join(reversed(steps))
         # A path 256 levels deep is 4,000 characters: keep its start and its end.
-        return text if len(text) <= 160 else f"{text[:40]}...{text[-100:]}"
+        return text if len(text) <= 100 else f"{text[:30]}...{text[-60:]}"
 
 
 class _JsonReader:
@@ -452,6 +452,8 @@ class _JsonReader:
         children = obj.get("children")
         if not isinstance(children, list) or not children:
             self.fail(path / ".children", "expected a non-empty list of children")
+        if self.nodes + len(children) > MAX_NODES:  # before reading any of them
+            self.fail(path / ".children", f"{len(children):,} children: {too_many_nodes()}")
         for i, child in enumerate(children):
             entry = path / f".children[{i}]"
             node.children.append(
@@ -507,6 +509,30 @@ def _json_type(value: Any) -> str:
     return "a string" if isinstance(value, str) else repr(value)
 
 
+def _more_nodes_than(obj: Any, limit: int) -> bool:
+    """Whether decoded JSON holds more than ``limit`` tree nodes, counted the way
+    :class:`_JsonReader` reads them (anything but a node object with children is one
+    node), without checking them: about a microsecond a node."""
+    count = 0
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if count > limit:
+            return True
+        if isinstance(item, dict):
+            if "root" in item and "type" not in item:
+                count -= 1  # the top level object, not a node
+                stack.append(item["root"])
+                continue
+            children = item.get("children")
+            if isinstance(children, list):
+                for child in children:
+                    stack.append(child.get("node") if isinstance(child, dict) and "node" in child
+                                 else child)
+    return False
+
+
 def parse_json(
     obj: Any, source: str | None = None, meter: Meter | None = None
 ) -> tuple[RawNode, int | None]:
@@ -519,6 +545,8 @@ def parse_json(
         BudgetExceeded: ``meter``'s budget ran out (or was stopped).
     """
     reader = _JsonReader(source, UNLIMITED.meter("reading the tree") if meter is None else meter)
+    if _more_nodes_than(obj, MAX_NODES):  # a cheap count first: no node is built past the cap
+        fail(source, Where(), too_many_nodes())
     players = None
     top = JsonPath("(top level)")
     if isinstance(obj, dict) and not obj.keys() & {"type", "value", "values"}:
