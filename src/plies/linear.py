@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol, Self, runtime_checkable
 
 from plies.budget import InputTooLarge, read_text
-from plies.errors import OptionError, WeightsFileError, quoted
+from plies.errors import OptionError, WeightsFileError, bounded, quoted
 
 FORMAT: Final = "plies-weights"
 VERSION: Final = 1
@@ -194,9 +194,9 @@ def read_weights_file(path: str | Path) -> dict[str, Any]:
         raise WeightsFileError(f"weights file {where} lacks its game or weights; {expected}")
     for name, value in weights.items():
         if not _finite(value):
-            shown = quoted(json.dumps(value)[:200])  # a list of a million is not echoed whole
             raise WeightsFileError(
-                f"weights file {where}: weight {quoted(name)} is {shown}, not a finite number"
+                f"weights file {where}: weight {quoted(name)} is {bounded(repr(value), 40)}, "
+                "not a finite number"
             )
     training = data.get("training", {})
     return {

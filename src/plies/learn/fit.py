@@ -146,7 +146,7 @@ MAX_EPOCHS: Final = 10_000
 """The most TD sweeps over the games (``--epochs``)."""
 MAX_ALPHA: Final = 100.0
 """The largest TD step size (``--alpha``); the default is 0.1."""
-MAX_L2: Final = 1e6
+MAX_L2: Final = 1e12
 """The largest L2 penalty (``--l2``): past it the fit is the prior, whatever the games."""
 
 _CLIP: Final = 500.0
@@ -196,8 +196,7 @@ def td_lambda(
         (np.asarray([row[p] for row in t.features], float) / scale, final[p])
         for t, final in games for p in range(players)
     ]
-    with np.errstate(over="ignore", invalid="ignore"):  # divergence is checked below
-        v = _td_epochs(np, sequences, v, lam=lam, alpha=alpha, epochs=epochs)
+    v = _td_epochs(np, sequences, v, lam=lam, alpha=alpha, epochs=epochs)
     w = v / scale
     xs = [f for t, _ in games for row in t.features for f in row]
     ys = [final[p] for t, final in games for _ in t.features for p in range(players)]
@@ -213,6 +212,14 @@ def _td_epochs(
     Raises:
         OptionError: a weight is no longer finite after a sweep (``alpha`` too large).
     """
+    with np.errstate(over="ignore", invalid="ignore"):  # divergence is checked below
+        return _sweeps(np, sequences, v, lam=lam, alpha=alpha, epochs=epochs)
+
+
+def _sweeps(
+    np: Any, sequences: list[tuple[Any, float]], v: Any, *, lam: float, alpha: float,
+    epochs: int,
+) -> Any:
     k = len(v)
     for epoch in range(1, epochs + 1):
         rate = alpha / k / math.sqrt(epoch)
