@@ -6,8 +6,9 @@ are raised here, at the offending token (text) or field (JSON).
 
 Every number that sizes the work is held to a cap as it is read, before the work it would
 size: at most :data:`MAX_NODES` nodes, :data:`MAX_DEPTH` levels and :data:`MAX_PLAYERS`
-players, so a small file cannot ask for hours of parsing or gigabytes of memory.  Both
-readers tick a :class:`~plies.budget.Meter` once per node, so a budget's time or stop
+players, so a small file cannot ask for hours of parsing or gigabytes of memory (decoded
+JSON's nodes are counted before any is read).  Both readers tick a
+:class:`~plies.budget.Meter` for every node they count or read, so a budget's time or stop
 signal (``--time``) ends a large read.  Messages quote what the file wrote cut short
 (:func:`plies.errors.quoted`), never a whole 15 MiB line.
 """
@@ -509,14 +510,15 @@ def _json_type(value: Any) -> str:
     return "a string" if isinstance(value, str) else repr(value)
 
 
-def _more_nodes_than(obj: Any, limit: int) -> bool:
+def _more_nodes_than(obj: Any, limit: int, meter: Meter) -> bool:
     """Whether decoded JSON holds more than ``limit`` tree nodes, counted the way
     :class:`_JsonReader` reads them (anything but a node object with children is one
-    node), without checking them: about a microsecond a node."""
+    node), without checking them: about a microsecond a node, ``meter`` ticked for each."""
     count = 0
     stack = [obj]
     while stack:
         item = stack.pop()
+        meter.tick()
         count += 1
         if count > limit:
             return True
@@ -545,7 +547,8 @@ def parse_json(
         BudgetExceeded: ``meter``'s budget ran out (or was stopped).
     """
     reader = _JsonReader(source, UNLIMITED.meter("reading the tree") if meter is None else meter)
-    if _more_nodes_than(obj, MAX_NODES):  # a cheap count first: no node is built past the cap
+    # A cheap count first: no node is built past the cap.
+    if _more_nodes_than(obj, MAX_NODES, reader.meter):
         fail(source, Where(), too_many_nodes())
     players = None
     top = JsonPath("(top level)")
