@@ -96,9 +96,11 @@ class TreeGame(Game[int, str]):
         source: str | None = None,
         name: str = "tree",
         meter: Meter | None = None,
+        consume: bool = False,
     ) -> None:
         """Check ``root`` (as parsed) and flatten it, ticking ``meter`` once per node;
-        prefer the ``from_*`` constructors."""
+        prefer the ``from_*`` constructors.  With ``consume`` (theirs), ``root`` is emptied
+        as it is flattened, so its memory is given back while the game's arrays grow."""
         self.name = name
         self.source = source
         if meter is None:
@@ -152,6 +154,8 @@ class TreeGame(Game[int, str]):
             after = (raw.player + 1) % n if raw.kind == PLAYER else next_player
             for child, action in zip(reversed(raw.children), reversed(names), strict=True):
                 stack.append((child, node, action, after))
+            if consume:
+                raw.children = []
         # A node's children are numbered after the node, in order: fill in the action maps.
         for node, parent in enumerate(self._parent):
             if parent >= 0:
@@ -179,7 +183,9 @@ class TreeGame(Game[int, str]):
             BudgetExceeded: the budget ran out (or was stopped) while reading.
         """
         meter = (budget or UNLIMITED).meter("reading the tree")
-        return cls(parse_text(text, source, meter), source=source, name=name, meter=meter)
+        return cls(
+            parse_text(text, source, meter), source=source, name=name, meter=meter, consume=True
+        )
 
     @classmethod
     def from_json(
@@ -212,7 +218,8 @@ class TreeGame(Game[int, str]):
             root, players = parse_json(obj, source, meter)
         except RecursionError:
             raise GameFormatError("the tree is nested too deeply", source=source) from None
-        return cls(root, players=players, source=source, name=name, meter=meter)
+        del obj  # the decoded JSON: the raw tree holds what is needed
+        return cls(root, players=players, source=source, name=name, meter=meter, consume=True)
 
     @classmethod
     def from_file(

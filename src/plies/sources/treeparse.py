@@ -69,6 +69,10 @@ class Where(NamedTuple):
     column: int | None = None
 
 
+NOWHERE: Final = Where()
+"""No position: the default of a node's entry and probability."""
+
+
 def fail(source: str | None, where: Where, message: str) -> NoReturn:
     """Raise the :class:`GameFormatError` for ``message`` at ``where``."""
     if where.path is not None:
@@ -91,8 +95,8 @@ class RawNode:
     # Set by the parent: the edge into this node, and where that child entry was written.
     action: str | None = None
     prob: float | None = None
-    entry: Where = field(default_factory=Where)
-    prob_where: Where = field(default_factory=Where)
+    entry: Where = NOWHERE  # a shared immutable default: a tuple per node is 64 bytes
+    prob_where: Where = NOWHERE
 
     def describe(self) -> str:
         return f"node {quoted(self.label)}" if self.label else f"this {self.written} node"
