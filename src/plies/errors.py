@@ -142,6 +142,12 @@ class WeightsFileError(PliesError, ValueError):
     for another game; the message names the file, what was wrong and what is expected."""
 
 
+class OutputFileError(PliesError):
+    """A file plies cannot or may not write (:mod:`plies.outputs`): a directory, a missing
+    or unwritable directory, not a regular file, a file that is not plies' own output
+    (without ``--force``), or a write that failed (the existing file is then unchanged)."""
+
+
 class GdlValidationError(GameFormatError):
     """A GDL description that parses but breaks a restriction of the language.
 

@@ -25,8 +25,8 @@ The file (JSON, one object)::
      "training": {"method": "logistic", "games": 400, "depth": 2, "seed": 1,
                   "date": "2026-11-24T05:00:00Z", "plies": "0.1.0", ...}}
 
-This module is layer 0 (beside :mod:`plies.game`): it imports nothing but the errors and
-the capped reader (:func:`plies.budget.read_text`).
+This module is layer 0 (beside :mod:`plies.game`): it imports nothing but the errors,
+the capped reader (:func:`plies.budget.read_text`) and :mod:`plies.outputs`.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "w.json")
@@ -44,10 +44,14 @@ from pathlib import Path
 from typing import Any, Final, Protocol, Self, runtime_checkable
 
 from plies.budget import InputTooLarge, read_text
-from plies.errors import OptionError, WeightsFileError, bounded, quoted
+from plies.errors import OptionError, OutputFileError, WeightsFileError, bounded, quoted
+from plies.outputs import write_text
 
 FORMAT: Final = "plies-weights"
 VERSION: Final = 1
+SIGNATURE: Final = b'"format": "plies-weights"'
+"""What the head of every weights file plies writes holds: how ``plies learn --out``
+recognises a file it may replace without ``--force`` (:func:`plies.outputs.check_target`)."""
 
 
 @runtime_checkable
@@ -128,6 +132,9 @@ def save_weights(
     ``training`` says how they were made (method, games, depth, seed, date, plies
     version, ...); it must be JSON-able.
 
+    The file is replaced atomically (:func:`plies.outputs.write_text`): a failed write
+    leaves an existing file as it was.
+
     Raises:
         WeightsFileError: a weight that is not a finite number, or the file cannot be
             written.
@@ -143,9 +150,9 @@ def save_weights(
         "training": dict(training or {}),
     }
     try:
-        Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    except OSError as err:
-        raise WeightsFileError(f"cannot write weights file {str(path)!r}: {err.strerror}") from None
+        write_text(path, json.dumps(data, indent=2) + "\n", label="weights file")
+    except OutputFileError as err:
+        raise WeightsFileError(str(err)) from None
 
 
 def read_weights_file(path: str | Path) -> dict[str, Any]:

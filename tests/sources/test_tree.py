@@ -320,7 +320,7 @@ def test_deep_trees_are_fine() -> None:
     nested: Any = 1
     for _ in range(depth):
         nested = {"type": "max", "children": [nested]}
-    with pytest.raises(GameFormatError, match="deeper than 256 levels|nested too deeply"):
+    with pytest.raises(GameFormatError, match=r"deeper than 256 levels|nested too deeply"):
         TreeGame.from_json(nested)
     with pytest.raises(GameFormatError, match="nested too deeply"):
         TreeGame.from_json('{"type": "max", "children": [' * depth + "1" + "]}" * depth)
