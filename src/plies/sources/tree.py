@@ -44,8 +44,8 @@ Errors raise :class:`~plies.errors.GameFormatError` naming the line and column (
 the field path, e.g. ``root.children[1].p: expected a number`` (JSON).
 
 **Caps.**  A tree file has at most 1,000,000 nodes, 256 levels below its root and 100
-players (:data:`~plies.sources.treeparse.MAX_NODES`, ``MAX_DEPTH``, ``MAX_PLAYERS``),
-checked as it is read; a larger one is refused with one line.  Reading ticks a
+players (:data:`~plies.sources.treeparse.MAX_NODES`, ``MAX_DEPTH``, ``MAX_PLAYERS``);
+a larger one is refused with one line (its nodes are counted before any is built).  Reading ticks a
 :class:`~plies.budget.Meter` of the ``budget`` given (the loader passes ``--time``'s), so
 a budget stops it.
 
