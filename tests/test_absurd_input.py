@@ -414,11 +414,12 @@ def test_tree_deeper_than_256_levels_is_refused() -> None:
         return node
 
     assert TreeGame.from_text(text(256)) and TreeGame.from_json(obj(256))
-    with pytest.raises(GameFormatError, match="deeper than 256 levels"):
+    with pytest.raises(GameFormatError, match="nested too deeply: more than 256 levels"):
         TreeGame.from_text(text(257))
     with pytest.raises(GameFormatError) as info:
         TreeGame.from_json(obj(257))
-    assert "deeper than 256 levels" in str(info.value) and len(str(info.value)) < 250
+    message = str(info.value)
+    assert "nested too deeply: more than 256 levels" in message and len(message) < 250
 
 
 def test_time_stops_reading_a_large_tree(tmp_path: Path) -> None:

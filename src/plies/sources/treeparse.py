@@ -55,7 +55,10 @@ def too_many_nodes() -> str:
 
 
 def too_deep() -> str:
-    return f"the tree is deeper than {MAX_DEPTH} levels, the most a tree file may have"
+    return (
+        f"the tree is nested too deeply: more than {MAX_DEPTH} levels, the most a tree file "
+        "may have"
+    )
 
 
 PLAYERS_CAP: Final = f"a tree file has at most {MAX_PLAYERS} players"
