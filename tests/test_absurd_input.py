@@ -273,6 +273,10 @@ def test_stdin_is_read_as_dash_under_the_same_cap(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"-\n")))
     assert main(["analyze", "nim", "-o", "piles=1,2", "--file", "-", "--workers", "1"]) == 0
     assert "1 position" in capsys.readouterr().out
+    weights = b'{"format": "plies-weights", "game": "othello", "weights": {"mobility": 3}}'
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(weights)))
+    assert main(["solve", "othello", "--weights", "-", "--depth", "1"]) == 0
+    capsys.readouterr()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x" * 101)))
     with pytest.raises(InputTooLarge, match="standard input is larger than the cap of 100 bytes"):
         read_text("-", limit=100, stdin=True)

@@ -155,8 +155,12 @@ def save_weights(
         raise WeightsFileError(str(err)) from None
 
 
-def read_weights_file(path: str | Path) -> dict[str, Any]:
+def read_weights_file(path: str | Path, *, stdin: bool = False) -> dict[str, Any]:
     """The whole weights file at ``path``, checked: ``game``, ``weights``, ``training``.
+
+    The file is read by :func:`plies.budget.read_text`: a regular file of at most
+    :data:`~plies.budget.MAX_INPUT_BYTES`; with ``stdin``, ``-`` is standard input (for a
+    command that reads the file once; a tournament's agents read theirs more than once).
 
     Raises:
         WeightsFileError: the file is missing or unreadable, not JSON, not a plies
@@ -166,7 +170,7 @@ def read_weights_file(path: str | Path) -> dict[str, Any]:
     try:
         # At most MAX_INPUT_BYTES of a regular file (or of stdin as "-"): a FIFO, a
         # device or a directory is refused without being read.
-        text = read_text(path, stdin=True)
+        text = read_text(path, stdin=stdin)
     except FileNotFoundError:
         raise WeightsFileError(f"no weights file {where}") from None
     except InputTooLarge as err:
@@ -224,7 +228,7 @@ def _finite(value: Any) -> bool:
         return False
 
 
-def load_weights(path: str | Path, game: Any = None) -> dict[str, float]:
+def load_weights(path: str | Path, game: Any = None, *, stdin: bool = False) -> dict[str, float]:
     """The feature weights in the file at ``path``.
 
     With ``game``, the file must be for a game of that name, and every feature must be
@@ -236,7 +240,7 @@ def load_weights(path: str | Path, game: Any = None) -> dict[str, float]:
         OptionError: a feature name that ``game`` does not have (the message lists its
             features).
     """
-    data = read_weights_file(path)
+    data = read_weights_file(path, stdin=stdin)
     weights: dict[str, float] = data["weights"]
     if game is not None:
         name = getattr(game, "name", None)
