@@ -121,7 +121,8 @@ def read_bytes(path: str | Path, *, limit: int = MAX_INPUT_BYTES, stdin: bool = 
     if kind is not None:
         raise NotAFile(name, kind)
     # O_NONBLOCK: a FIFO swapped in after the stat does not block the open either.
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    nonblock = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFOs to open
+    fd = os.open(path, os.O_RDONLY | nonblock | getattr(os, "O_CLOEXEC", 0))
     with open(fd, "rb", closefd=True) as file:
         info = os.fstat(fd)
         kind = _kind(info.st_mode)
@@ -129,7 +130,8 @@ def read_bytes(path: str | Path, *, limit: int = MAX_INPUT_BYTES, stdin: bool = 
             raise NotAFile(name, kind)
         if info.st_size > limit:  # a sparse terabyte is refused without reading it
             raise _too_large(name, limit)
-        os.set_blocking(fd, True)
+        if nonblock:
+            os.set_blocking(fd, True)
         return _capped(file, limit, name)
 
 
