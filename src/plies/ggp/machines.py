@@ -34,8 +34,9 @@ def build_propnet(desc: Description, budget: Budget) -> StateMachine[Any]:
 
 
 def build_slow(desc: Description, budget: Budget) -> StateMachine[Any]:
-    """The slow machine, cheap to build: the top-down prover (no grounding)."""
-    return TopDown(desc)
+    """The slow machine, cheap to build: the top-down prover (no grounding), compiled
+    within ``budget`` (its stop ends the compile; its queries are not bounded)."""
+    return TopDown(desc, build=budget)
 
 
 class LockedMachine:
