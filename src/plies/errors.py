@@ -21,6 +21,18 @@ def quoted(text: str, width: int = 40) -> str:
     return f"{text[:width]!r}"[:-1] + f"...' ({len(text):,} characters)"
 
 
+def bounded(text: str, limit: int = 200) -> str:
+    """``text`` for a message, cut to ``limit`` characters when longer, with its length, so
+    that a message about a 16 MiB input stays one short line.
+
+    >>> bounded("[1, 2]"), bounded("x" * 5000, 8)
+    ('[1, 2]', 'xxxxxxxx... (5,000 characters)')
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
 class PliesError(Exception):
     """Base class of every error plies raises on purpose."""
 
