@@ -68,7 +68,8 @@ def test_a_number_past_the_digit_limit_in_a_tree_is_a_422_not_a_500(
 ) -> None:
     response = client.post(f"/api/{path}", json={"tree": tree})
     message = short_error(response, 422)
-    assert "more than 4,300 digits" in message or "number" in message, message
+    # the parser names the number: by its count of digits, or quoted cut short
+    assert any(word in message for word in ("4,300 digits", "number", "(5,000 characters)")), message
 
 
 @pytest.mark.parametrize("field", ["depth", "time", "seed", "max_nodes", "player"])
@@ -107,7 +108,7 @@ def test_a_tree_declaring_millions_of_players_gets_a_short_422(client: TestClien
     assert len(body) < 89
     response = client.post("/api/state", content=body, headers=JSON)
     message = short_error(response, 422)
-    assert "30000000 players" in message
+    assert "30,000,000 is too many" in message
 
 
 @pytest.mark.parametrize(

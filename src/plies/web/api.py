@@ -72,7 +72,7 @@ from typing import Any, Final, cast
 from plies import games
 from plies._compat import deprecated_alias
 from plies.budget import Budget, StopSignal
-from plies.errors import IllegalActionError, PliesError
+from plies.errors import IllegalActionError, PliesError, bounded
 from plies.game import (
     CHANCE,
     SIMULTANEOUS,
@@ -131,7 +131,7 @@ its searches together (each search is also capped at :data:`MAX_TIME`)."""
 MAX_TREE_TEXT: Final = MAX_BODY
 """Longest tree text (``tree``) in characters: the body cap, whatever the transport."""
 MAX_MESSAGE: Final = 300
-"""Longest error message an answer carries, in characters (:func:`bounded`)."""
+"""Longest error message an answer carries, in characters (:func:`plies.errors.bounded`)."""
 MAX_NESTING: Final = 32
 """Deepest nesting of lists and objects in a request body (the API needs 3)."""
 MAX_OPTIONS: Final = 64
@@ -145,29 +145,16 @@ _TIES: Final = ("first", "random")
 
 class ApiError(PliesError):
     """A request the API cannot serve: an HTTP ``status`` and a one-line message (at most
-    :data:`MAX_MESSAGE` characters and a note of the length, :func:`bounded`)."""
+    :data:`MAX_MESSAGE` characters and a note of the length, :func:`plies.errors.bounded`)."""
 
     def __init__(self, message: str, status: int = 422) -> None:
-        super().__init__(bounded(message))
+        super().__init__(bounded(message, MAX_MESSAGE))
         self.status = status
 
 
-def bounded(message: str, limit: int = MAX_MESSAGE) -> str:
-    """``message`` on one line, cut to ``limit`` characters when longer (an error that
-    quotes a long input, or lists one value per player), with its full length said.
-
-    >>> bounded("unknown game 'x'"), bounded("unknown game " + "x" * 5000, 20)
-    ("unknown game 'x'", 'unknown game xxxxxxx... (5,013 characters in all)')
-    """
-    text = " ".join(message[: 4 * limit].split())  # never split a 2 GB message whole
-    if len(text) <= limit and len(message) <= 4 * limit:
-        return text
-    return f"{text[:limit]}... ({len(message):,} characters in all)"
-
-
 def error_json(message: str) -> bytes:
-    """The body of every error answer: ``{"error": message}``, message :func:`bounded`."""
-    return encode({"error": bounded(message)})
+    """The body of every error answer: ``{"error": message}``, message cut to one line."""
+    return encode({"error": bounded(message, MAX_MESSAGE)})
 
 
 # --- reading the request -------------------------------------------------------------------
@@ -923,7 +910,7 @@ def _no_constant(name: str) -> Any:
 __all__ = [
     "ENDPOINTS", "MAX_BODY", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NESTING", "MAX_NODES",
     "MAX_OPTIONS", "MAX_TEXT", "MAX_TIME", "MAX_TREE_TEXT", "REQUEST_TIME", "ApiError",
-    "Position", "analyze_moves", "bounded", "budgeted", "catalogue", "check_request",
+    "Position", "analyze_moves", "budgeted", "catalogue", "check_request",
     "decode", "encode", "error_json", "load_game", "load_position", "move", "search_tree",
     "state", "view",
 ]
