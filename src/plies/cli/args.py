@@ -107,7 +107,7 @@ def game_of(args: argparse.Namespace) -> Any:
         print(f"plies: {args.game}: {choice.reason}", file=sys.stderr)
     path = getattr(args, "weights", None)
     if path is not None:
-        game = weighted(game, load_weights(path, game))
+        game = weighted(game, load_weights(path, game, stdin=True))  # "-": read stdin once
     return game
 
 
