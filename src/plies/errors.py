@@ -100,7 +100,8 @@ class GameFormatError(PliesError, ValueError):
         self.column = column
         where = ""
         if source is not None:  # compiler style: file:line:column
-            where = ":".join(str(part) for part in (source, line, column) if part is not None)
+            shown = bounded(source, 120)  # a path given on the command line may be any length
+            where = ":".join(str(part) for part in (shown, line, column) if part is not None)
         elif line is not None:
             where = f"line {line}" if column is None else f"line {line}, column {column}"
         super().__init__(f"{where}: {message}" if where else message)
