@@ -102,7 +102,7 @@ def test_a_propnet_that_cannot_be_built_within_its_budget_is_given_up(
     # top-down prover.
     # Before, every PLAY of such a match was answered 400 "cannot be played".
     monkeypatch.setattr(player_module, "BUILD_FLOOR", 0.0)
-    monkeypatch.setattr(player_module, "BUILD_RATE", 100_000)  # 330,000 steps
+    monkeypatch.setattr(player_module, "build_steps", lambda seconds: 330_000)
     player = GgpPlayer(margin=0.7, seed=1)
     with serving(player) as server:
         reply = post(server.host, server.port, f"(start bomb.4 robot {BOMB} 1 1)")

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from plies import games
 from plies.budget import Budget, BudgetExceeded
-from plies.errors import OptionError, UsageError
+from plies.errors import OptionError, UsageError, bounded
 from plies.game import hook
 from plies.linear import load_weights, weighted
 from plies.policy.games import find_player, players_text, position
@@ -27,10 +27,11 @@ from plies.search import Limit
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports errors as a :class:`UsageError` instead of exiting."""
+    """argparse that reports errors as a :class:`UsageError` instead of exiting, on one
+    short line (argparse quotes the argument it refuses, which may be 5,000 digits)."""
 
     def error(self, message: str) -> Any:
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        raise UsageError(f"{bounded(message, 240)} (see '{self.prog} --help')")
 
 
 def real(text: str) -> float:
@@ -107,7 +108,7 @@ def game_of(args: argparse.Namespace) -> Any:
         print(f"plies: {args.game}: {choice.reason}", file=sys.stderr)
     path = getattr(args, "weights", None)
     if path is not None:
-        game = weighted(game, load_weights(path, game))
+        game = weighted(game, load_weights(path, game, stdin=True))  # "-": read stdin once
     return game
 
 

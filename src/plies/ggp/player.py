@@ -48,7 +48,7 @@ from typing import Any
 from plies.budget import Budget, Stopped
 from plies.errors import OptionError, PliesError
 from plies.gdl.game import GdlGame
-from plies.gdl.machine import StateMachine
+from plies.gdl.machine import StateMachine, build_steps
 from plies.gdl.parser import description_from_terms
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term, to_kif
@@ -86,7 +86,6 @@ __all__ = [  # Match and Turn live in plies.ggp.match
     "BUILD_CAP",
     "BUILD_FLOOR",
     "BUILD_PLAY_CLOCKS",
-    "BUILD_RATE",
     "DEFAULT_MARGIN",
     "METAGAME_CAP",
     "MIN_FRACTION",
@@ -121,12 +120,6 @@ game (checkers takes about 14 CPU seconds) is worth the wait."""
 
 BUILD_CAP = 600.0
 """However long the clocks, building a reasoner is never allowed more seconds than this."""
-
-BUILD_RATE = 1_000_000
-"""Steps of building (:mod:`plies.budget`: a join step of grounding, a gate, a line of
-code) that one second of the allowance above buys.  A build's budget is counted in steps,
-never in wall time, so a game gets the same reasoner however loaded the machine is: at
-the 30 s floor, 30 million steps (checkers takes 8 million, quarto 25 million)."""
 
 ABORT_WAIT = 0.5
 """Seconds an ABORT or STOP waits for the match's background work to end (it stops
@@ -272,10 +265,11 @@ class GgpPlayer:
         return min(BUILD_CAP, max(seconds, BUILD_FLOOR, 0.001))
 
     def build_budget(self, match: Match) -> Budget:
-        """The budget of each build of ``match``'s reasoners: :meth:`build_seconds` at
-        :data:`BUILD_RATE` steps a second, and the match's end as its stop signal."""
+        """The budget of each build of ``match``'s reasoners: :meth:`build_seconds` in
+        steps (:func:`plies.gdl.machine.build_steps`: counted in work, never in wall time,
+        so a game gets the same reasoner at any load), and the match's end as its stop."""
         seconds = self.build_seconds(match.start_clock, match.play_clock)
-        return Budget(steps=max(1, int(seconds * BUILD_RATE)), stop=match.over)
+        return Budget(steps=build_steps(seconds), stop=match.over)
 
     # -- messages ----------------------------------------------------------------------
 
