@@ -23,19 +23,22 @@ counting ran out of its budget of 1,000 steps
 
 from __future__ import annotations
 
+import os
+import stat
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Protocol
+from typing import BinaryIO, Final, Protocol
 
-from plies.errors import PliesError
+from plies.errors import PliesError, quoted
 
 MAX_INPUT_BYTES: Final = 16 * 2**20
 """The most bytes plies reads from one input file (a tree, a GDL description, a
 positions file): 16 MiB, over 400 times the largest GDL game of the shared collection
 (``chess.kif``, 38 KB).  A
-larger file, or one without an end (``/dev/zero``), is refused with :class:`InputTooLarge`
-after reading at most this much."""
+larger file, or standard input without an end (``< /dev/zero``), is refused with
+:class:`InputTooLarge` after reading at most this much."""
 
 LOOK_EVERY: Final = 4096
 """Steps between two looks at the clock and the stop signal."""
@@ -63,27 +66,105 @@ class InputTooLarge(BudgetExceeded):
     """An input file larger than the cap on what plies reads (:data:`MAX_INPUT_BYTES`)."""
 
 
-def read_text(
-    path: str | Path, *, limit: int = MAX_INPUT_BYTES, encoding: str = "utf-8"
-) -> str:
-    """The text of the file at ``path``, read only if it holds at most ``limit`` bytes.
+class NotAFile(PliesError, OSError):
+    """An input path that names no regular file: a directory, a FIFO, a device, a socket.
 
-    At most ``limit + 1`` bytes are read, whatever the file is (a device such as
-    ``/dev/zero``, a pipe, a sparse file of a terabyte), so memory and time stay bounded.
+    plies reads regular files only (and standard input where a command reads one input,
+    as ``-``): a FIFO can block forever and a device such as ``/dev/zero`` never ends.
+    ``strerror`` says what the path is, so a caller's ``cannot read ...: {strerror}``
+    reads as one line.
+    """
+
+    def __init__(self, path: str, kind: str) -> None:
+        reason = f"{kind}, not a regular file; plies reads regular files only"
+        super().__init__(f"{quoted(path, 80)} is {reason}")
+        self.strerror = f"it is {reason}"
+        self.filename = path
+
+    def __str__(self) -> str:  # OSError's would show "[Errno None] ..." once strerror is set
+        return str(self.args[0])
+
+
+def _kind(mode: int) -> str | None:
+    """What a non-regular file is, for a message; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in (
+        (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "not a file"
+
+
+def read_bytes(path: str | Path, *, limit: int = MAX_INPUT_BYTES, stdin: bool = False) -> bytes:
+    """The bytes of the regular file at ``path``, read only if it holds at most ``limit``.
+
+    This is the one way plies reads an input file.  A directory, a FIFO, a device or a
+    socket is refused before anything is read (a FIFO without a writer would block
+    forever, ``/dev/zero`` never ends), and at most ``limit + 1`` bytes are read of a
+    file that grows while it is read.  With ``stdin``, the path ``-`` is standard input,
+    read under the same cap (whatever it is: a pipe, a terminal, ``/dev/zero``).
+
+    Raises:
+        InputTooLarge: the input holds more than ``limit`` bytes; the message names the cap.
+        NotAFile: ``path`` is not a regular file (an ``OSError`` and a ``PliesError``).
+        OSError: the file cannot be opened or read (as :func:`open`).
+    """
+    name = str(path)
+    if stdin and name == "-":
+        return _capped(sys.stdin.buffer, limit, "standard input")
+    # stat first: opening a FIFO blocks until someone writes to it.
+    kind = _kind(os.stat(path).st_mode)
+    if kind is not None:
+        raise NotAFile(name, kind)
+    # O_NONBLOCK: a FIFO swapped in after the stat does not block the open either.
+    nonblock = getattr(os, "O_NONBLOCK", 0)  # POSIX; Windows has no FIFOs to open
+    fd = os.open(path, os.O_RDONLY | nonblock | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, "rb", closefd=True) as file:
+        info = os.fstat(fd)
+        kind = _kind(info.st_mode)
+        if kind is not None:
+            raise NotAFile(name, kind)
+        if info.st_size > limit:  # a sparse terabyte is refused without reading it
+            raise _too_large(name, limit)
+        if nonblock:
+            os.set_blocking(fd, True)
+        return _capped(file, limit, name)
+
+
+def _capped(file: BinaryIO, limit: int, name: str) -> bytes:
+    data = file.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(name, limit)
+    return data
+
+
+def _too_large(name: str, limit: int) -> InputTooLarge:
+    return InputTooLarge(
+        f"{quoted(name, 80) if len(name) > 80 else name} is larger than the cap of "
+        f"{_size_text(limit)} that plies reads of an input file"
+    )
+
+
+def read_text(
+    path: str | Path,
+    *,
+    limit: int = MAX_INPUT_BYTES,
+    encoding: str = "utf-8",
+    stdin: bool = False,
+) -> str:
+    """The text of the regular file at ``path`` (:func:`read_bytes`), decoded.
 
     Raises:
         InputTooLarge: the file holds more than ``limit`` bytes; the message names the cap.
+        NotAFile: ``path`` is a directory, a FIFO, a device or a socket.
         OSError: the file cannot be opened or read (as :meth:`pathlib.Path.read_text`).
         UnicodeDecodeError: the bytes are not text in ``encoding``.
     """
-    with open(path, "rb") as file:
-        data = file.read(limit + 1)
-    if len(data) > limit:
-        raise InputTooLarge(
-            f"{path} is larger than the cap of {_size_text(limit)} that plies reads of an "
-            f"input file"
-        )
-    return data.decode(encoding)
+    return read_bytes(path, limit=limit, stdin=stdin).decode(encoding)
 
 
 def _size_text(n: int) -> str:
@@ -172,5 +253,5 @@ class Meter:
 
 __all__ = [
     "LOOK_EVERY", "MAX_INPUT_BYTES", "UNLIMITED", "Budget", "BudgetExceeded", "InputTooLarge",
-    "Meter", "StopSignal", "Stopped", "read_text",
+    "Meter", "NotAFile", "StopSignal", "Stopped", "read_bytes", "read_text",
 ]

@@ -21,6 +21,21 @@ def quoted(text: str, width: int = 40) -> str:
     return f"{text[:width]!r}"[:-1] + f"...' ({len(text):,} characters)"
 
 
+def bounded(text: str, limit: int = 200) -> str:
+    """``text`` for a message on one line, cut to ``limit`` characters when longer, with its
+    length, so that a message about a 16 MiB input (or one listing a value per player of a
+    billion) stays one short line.  Runs of white space, newlines included, become one
+    space; only the first ``4 * limit`` characters are looked at.
+
+    >>> bounded("[1,\\n 2]"), bounded("x" * 5000, 8)
+    ('[1, 2]', 'xxxxxxxx... (5,000 characters)')
+    """
+    line = " ".join(text[: 4 * limit].split())
+    if len(line) <= limit and len(text) <= 4 * limit:
+        return line
+    return f"{line[:limit]}... ({len(text):,} characters)"
+
+
 class PliesError(Exception):
     """Base class of every error plies raises on purpose."""
 
@@ -85,7 +100,8 @@ class GameFormatError(PliesError, ValueError):
         self.column = column
         where = ""
         if source is not None:  # compiler style: file:line:column
-            where = ":".join(str(part) for part in (source, line, column) if part is not None)
+            shown = bounded(source, 120)  # a path given on the command line may be any length
+            where = ":".join(str(part) for part in (shown, line, column) if part is not None)
         elif line is not None:
             where = f"line {line}" if column is None else f"line {line}, column {column}"
         super().__init__(f"{where}: {message}" if where else message)
@@ -128,6 +144,12 @@ class UsageError(PliesError):
 class WeightsFileError(PliesError, ValueError):
     """A weights file (:mod:`plies.linear`) that is missing, unreadable, malformed, or
     for another game; the message names the file, what was wrong and what is expected."""
+
+
+class OutputFileError(PliesError):
+    """A file plies cannot or may not write (:mod:`plies.outputs`): a directory, a missing
+    or unwritable directory, not a regular file, a file that is not plies' own output
+    (without ``--force``), or a write that failed (the existing file is then unchanged)."""
 
 
 class GdlValidationError(GameFormatError):

@@ -25,7 +25,8 @@ The file (JSON, one object)::
      "training": {"method": "logistic", "games": 400, "depth": 2, "seed": 1,
                   "date": "2026-11-24T05:00:00Z", "plies": "0.1.0", ...}}
 
-This module is layer 0 (beside :mod:`plies.game`): it imports nothing but the errors.
+This module is layer 0 (beside :mod:`plies.game`): it imports nothing but the errors,
+the capped reader (:func:`plies.budget.read_text`) and :mod:`plies.outputs`.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "w.json")
@@ -42,10 +43,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final, Protocol, Self, runtime_checkable
 
-from plies.errors import OptionError, WeightsFileError, quoted
+from plies.budget import InputTooLarge, read_text
+from plies.errors import OptionError, OutputFileError, WeightsFileError, bounded, quoted
+from plies.outputs import write_text
 
 FORMAT: Final = "plies-weights"
 VERSION: Final = 1
+SIGNATURE: Final = b'"format": "plies-weights"'
+"""What the head of every weights file plies writes holds: how ``plies learn --out``
+recognises a file it may replace without ``--force`` (:func:`plies.outputs.check_target`)."""
 
 
 @runtime_checkable
@@ -126,6 +132,9 @@ def save_weights(
     ``training`` says how they were made (method, games, depth, seed, date, plies
     version, ...); it must be JSON-able.
 
+    The file is replaced atomically (:func:`plies.outputs.write_text`): a failed write
+    leaves an existing file as it was.
+
     Raises:
         WeightsFileError: a weight that is not a finite number, or the file cannot be
             written.
@@ -141,13 +150,17 @@ def save_weights(
         "training": dict(training or {}),
     }
     try:
-        Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    except OSError as err:
-        raise WeightsFileError(f"cannot write weights file {str(path)!r}: {err.strerror}") from None
+        write_text(path, json.dumps(data, indent=2) + "\n", label="weights file")
+    except OutputFileError as err:
+        raise WeightsFileError(str(err)) from None
 
 
-def read_weights_file(path: str | Path) -> dict[str, Any]:
+def read_weights_file(path: str | Path, *, stdin: bool = False) -> dict[str, Any]:
     """The whole weights file at ``path``, checked: ``game``, ``weights``, ``training``.
+
+    The file is read by :func:`plies.budget.read_text`: a regular file of at most
+    :data:`~plies.budget.MAX_INPUT_BYTES`; with ``stdin``, ``-`` is standard input (for a
+    command that reads the file once; a tournament's agents read theirs more than once).
 
     Raises:
         WeightsFileError: the file is missing or unreadable, not JSON, not a plies
@@ -155,9 +168,13 @@ def read_weights_file(path: str | Path) -> dict[str, Any]:
     """
     where = quoted(str(path), 80)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # At most MAX_INPUT_BYTES of a regular file (or of stdin as "-"): a FIFO, a
+        # device or a directory is refused without being read.
+        text = read_text(path, stdin=stdin)
     except FileNotFoundError:
         raise WeightsFileError(f"no weights file {where}") from None
+    except InputTooLarge as err:
+        raise WeightsFileError(f"weights file {where}: {err}") from None
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or "not UTF-8 text"
         raise WeightsFileError(f"cannot read weights file {where}: {reason}") from None
@@ -167,6 +184,15 @@ def read_weights_file(path: str | Path) -> dict[str, Any]:
         raise WeightsFileError(
             f"weights file {where} is not JSON (line {err.lineno}, column {err.colno}: "
             f"{err.msg})"
+        ) from None
+    except ValueError:  # an integer of more than 4,300 digits (int's own limit)
+        raise WeightsFileError(
+            f"weights file {where} holds a number of more than 4,300 digits; weights are "
+            "finite numbers"
+        ) from None
+    except RecursionError:
+        raise WeightsFileError(
+            f"weights file {where} is nested too deeply to be a plies weights file"
         ) from None
     expected = (
         'expected {"format": "plies-weights", "game": NAME, "weights": {FEATURE: NUMBER, '
@@ -178,13 +204,10 @@ def read_weights_file(path: str | Path) -> dict[str, Any]:
     if not isinstance(game, str) or not isinstance(weights, dict) or not weights:
         raise WeightsFileError(f"weights file {where} lacks its game or weights; {expected}")
     for name, value in weights.items():
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not math.isfinite(value)
-        ):
+        if not _finite(value):
             raise WeightsFileError(
-                f"weights file {where}: weight {quoted(name)} is {value!r}, not a finite number"
+                f"weights file {where}: weight {quoted(name)} is {bounded(repr(value), 40)}, "
+                "not a finite number"
             )
     training = data.get("training", {})
     return {
@@ -194,7 +217,18 @@ def read_weights_file(path: str | Path) -> dict[str, Any]:
     }
 
 
-def load_weights(path: str | Path, game: Any = None) -> dict[str, float]:
+def _finite(value: Any) -> bool:
+    """Whether ``value`` (decoded JSON) is a finite number: not a bool, not 1e400 (read as
+    inf), not an integer too large for a float (``math.isfinite`` raises on those)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def load_weights(path: str | Path, game: Any = None, *, stdin: bool = False) -> dict[str, float]:
     """The feature weights in the file at ``path``.
 
     With ``game``, the file must be for a game of that name, and every feature must be
@@ -206,14 +240,14 @@ def load_weights(path: str | Path, game: Any = None) -> dict[str, float]:
         OptionError: a feature name that ``game`` does not have (the message lists its
             features).
     """
-    data = read_weights_file(path)
+    data = read_weights_file(path, stdin=stdin)
     weights: dict[str, float] = data["weights"]
     if game is not None:
         name = getattr(game, "name", None)
         where = quoted(str(path), 80)
         if name is not None and name != data["game"]:
             raise WeightsFileError(
-                f"weights file {where} is for {data['game']!r}, not for {name!r}"
+                f"weights file {where} is for {quoted(data['game'])}, not for {name!r}"
             )
         if not is_linear(game):
             raise WeightsFileError(

@@ -20,7 +20,7 @@ from plies.ggp.server import GgpServer
 from tests.ggp.helpers import BOMB, serving
 from tests.ggp.test_server import rules_list
 
-ENDS_WITHIN = 10.0
+ENDS_WITHIN = 30.0
 """A bound on how long a stopped thread may take to end (it takes milliseconds; the
 bound only keeps a failing test from hanging)."""
 
@@ -28,7 +28,8 @@ bound only keeps a failing test from hanging)."""
 def start_bomb(server: GgpServer, match_id: str, play_clock: int = 10) -> Match:
     """Start a bomb match (START is answered at its clock while grounding goes on; the
     top-down prover, which needs no grounding, is ready to play)."""
-    reply = post(server.host, server.port, f"(start {match_id} robot {BOMB} 1 {play_clock})")
+    # A 3 s start clock: time enough for the top-down prover on a loaded machine.
+    reply = post(server.host, server.port, f"(start {match_id} robot {BOMB} 3 {play_clock})")
     assert (reply.status, reply.body) == (200, "ready")
     match = server.player.match
     assert match is not None and match.worker is not None
@@ -96,16 +97,21 @@ def test_three_aborted_bomb_matches_do_not_delay_the_next_match() -> None:
 def test_a_propnet_that_cannot_be_built_within_its_budget_is_given_up(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Building may take the start clock plus ten play clocks (here about 3.3 s, with no
-    # floor); then the propnet is given up and the match plays on the top-down prover.
+    # Building may take the start clock plus ten play clocks (here 3.3 nominal seconds, no
+    # floor, counted in steps); then the propnet is given up and the match plays on the
+    # top-down prover.
     # Before, every PLAY of such a match was answered 400 "cannot be played".
     monkeypatch.setattr(player_module, "BUILD_FLOOR", 0.0)
+    monkeypatch.setattr(player_module, "build_steps", lambda seconds: 330_000)
     player = GgpPlayer(margin=0.7, seed=1)
     with serving(player) as server:
-        match = start_bomb(server, "bomb.4", play_clock=1)
+        reply = post(server.host, server.port, f"(start bomb.4 robot {BOMB} 1 1)")
+        assert (reply.status, reply.body) == (200, "ready")
+        match = server.player.match
+        assert match is not None
         assert match.worker is not None
         assert_ends(match.worker)
-        # The time budget, or on a quiet machine the grounding's size cap first.
+        # The step budget, or the grounding's size cap first.
         assert match.failure is None
         assert "budget" in match.fast_note or "2,000,000 atoms" in match.fast_note
         reply = post(server.host, server.port, "(play bomb.4 nil)")

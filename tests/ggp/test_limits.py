@@ -61,10 +61,7 @@ def until(condition: object, what: str) -> None:
 
 
 def permit_taken(server: GgpServer) -> bool:
-    if server.large.acquire(blocking=False):
-        server.large.release()
-        return False
-    return True
+    return bool(server.large_clients)
 
 
 def test_oversized_message_is_refused_without_reading_it(server: GgpServer) -> None:
@@ -232,9 +229,9 @@ def test_a_signal_while_a_handler_thread_starts_stops_the_server_and_frees_its_s
             server.process_request(request, address)
         assert read_reply(client).status == 200
         client.close()
-        # Both slots are free: two more acquisitions succeed, a third does not.
-        assert server.handlers.acquire(blocking=False)
-        assert server.handlers.acquire(blocking=False)
-        assert not server.handlers.acquire(blocking=False)
+        # Both slots are free: two more admissions succeed, a third does not.
+        assert server.handlers == 0 and not server.clients
+        assert server._admit(1, "127.0.0.1") and server._admit(2, "127.0.0.1")
+        assert not server._admit(3, "127.0.0.1")
     finally:
         server.server_close()

@@ -231,7 +231,9 @@ def test_one_match_message_by_message(server: GgpServer) -> None:
     assert send(server, "(play local.42 (c))").status == 200  # the match goes on
     assert send(server, "( STOP local.42 (a) )").body == "done"
     assert send(server, "(info)").body == AVAILABLE
-    assert send(server, "(stop local.42 (a))").body == "busy"  # that match is over
+    # That match is over: a STOP sent again gets the same answer, and changes nothing.
+    assert send(server, "(stop local.42 (a))").body == "done"
+    assert send(server, "(play local.42 (a))").body == "busy"
     player = server.player
     assert player.last is not None
     moves = [to_kif(m) for joint in player.last.moves for m in joint]

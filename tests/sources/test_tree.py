@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from plies.errors import GameFormatError
 from plies.game import CHANCE, parse_action
 from plies.games import load
+from plies.sources import treeparse
 from plies.sources.tree import TreeGame
 from tests.conformance import check_game
 
@@ -314,7 +317,8 @@ def test_deep_trees_are_fine() -> None:
     for _ in range(depth):
         state = game.result(state, "1")
     assert game.utility(state, 0) == 1.0
-    with pytest.raises(GameFormatError, match="nested too deeply"):
+    # A file is held to the depth cap (256 levels) before Python's stack runs out.
+    with pytest.raises(GameFormatError, match="nested too deeply: more than 256 levels"):
         TreeGame.from_text("max(" * depth + "1" + ")" * depth)
     nested: Any = 1
     for _ in range(depth):
@@ -332,3 +336,55 @@ def _chain(depth: int) -> Any:
     for i in range(depth):
         node = RawNode(PLAYER, Where(), player=i % 2, written="max", children=[node])
     return node
+
+
+@st.composite
+def tree_texts(draw: st.DrawFn, depth: int = 3) -> str:
+    """A tree in the text form with every kind of token around its nodes: labels and
+    actions (names, numbers, quoted text holding '(', ':' and '#'), probabilities written
+    as fractions or decimals, vector leaves, comments."""
+    vector = draw(st.booleans())
+
+    def node(level: int, parent_chance: bool) -> str:
+        head = draw(st.sampled_from(["", "A: ", '"x(1: #" : ', "n1': "]))
+        if level == depth or draw(st.integers(0, 3)) == 0:
+            value = draw(st.sampled_from(["3", "-2.5", ".5e-3", "+7", "1e2"]))
+            return head + ("[" + value + " 0]" if vector else value)
+        kind = draw(st.sampled_from(["chance", "p0", "p1"] if vector else ["max", "min", "chance"]))
+        count = draw(st.integers(1, 3))
+        children = []
+        for i in range(count):
+            edge = ""
+            if kind == "chance":
+                edge = draw(st.sampled_from([f"1/{count}: ", f"1 / {count} :"]))
+            edge += draw(st.sampled_from(["", f"a{i} -> ", f"{i + 1} -> ", f'"e{i}(" -> ']))
+            comment = draw(st.sampled_from(["", " # (1 2 3: x)\n"]))
+            children.append(edge + node(level + 1, kind == "chance") + comment)
+        return f"{head}{kind}(" + "  ".join(children) + "\n)"
+
+    return node(0, False)
+
+
+@settings(max_examples=200, derandomize=True)
+@given(tree_texts())
+def test_text_node_count_before_parsing_is_exact(text: str) -> None:
+    # The count that refuses a 15 MiB tree before parsing must not refuse a smaller one.
+    stack, nodes = [treeparse.parse_text(text)], 0
+    while stack:
+        nodes += 1
+        stack.extend(stack.pop().children)
+    assert treeparse._text_nodes(text) == nodes
+
+
+def test_15_mib_text_tree_is_refused_before_any_node_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It took 6-7 GB and 133-212 s, under --time 3.
+    def no_parser(*args: Any) -> None:
+        raise AssertionError("the tree was parsed")
+
+    monkeypatch.setattr(treeparse, "_TextParser", no_parser)
+    path = tmp_path / "flat.tree"
+    path.write_text("max(" + "1 " * (7 * 2**20) + ")")
+    with pytest.raises(GameFormatError, match="more than 1,000,000 nodes"):
+        TreeGame.from_file(path)

@@ -125,7 +125,7 @@ def test_too_many_nodes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
 
 def test_unwritable_output(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     message = fail(capsys, "tree", FIG, "-o", str(tmp_path / "missing" / "fig.svg"))
-    assert message.startswith("cannot write ") and "No such file or directory" in message
+    assert message.startswith("cannot write ") and "no directory" in message
 
 
 def test_game_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,7 +21,7 @@ from rich.console import Console
 
 from plies import games
 from plies.budget import Budget, BudgetExceeded
-from plies.errors import OptionError, UsageError, quoted
+from plies.errors import OptionError, UsageError, bounded, quoted
 from plies.game import hook
 from plies.linear import load_weights, weighted
 from plies.policy.games import find_player, players_text, position
@@ -31,10 +31,11 @@ from plies.search import Limit
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse that reports errors as a :class:`UsageError` instead of exiting."""
+    """argparse that reports errors as a :class:`UsageError` instead of exiting, on one
+    short line (argparse quotes the argument it refuses, which may be 5,000 digits)."""
 
     def error(self, message: str) -> Any:
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        raise UsageError(f"{bounded(message, 240)} (see '{self.prog} --help')")
 
 
 def real(text: str) -> float:
@@ -111,7 +112,7 @@ def game_of(args: argparse.Namespace) -> Any:
         choice = getattr(game, "choice", None)  # a GDL game says which reasoner plays it
         path = getattr(args, "weights", None)
         if path is not None:
-            game = weighted(game, load_weights(path, game))
+            game = weighted(game, load_weights(path, game, stdin=True))  # "-": stdin once
     args.build_seconds = monotonic() - started
     seconds = getattr(args, "time", None)
     spent = seconds is not None and args.build_seconds >= seconds  # an error follows

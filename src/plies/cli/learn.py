@@ -6,7 +6,8 @@ Registered by :mod:`plies.cli` (``register``/``run``).  Shows a Rich progress ba
 stderr while the games are played (in a terminal only), then a table of the hand-set and
 learned weights and the held-out log-loss of both; writes the weights file
 (:func:`plies.linear.save_weights`), which ``--weights FILE`` and the agent key
-``weights=FILE`` load.
+``weights=FILE`` load.  ``--out`` is checked before the self-play and written atomically
+(:mod:`plies.outputs`): an existing file that is not a weights file needs ``--force``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import argparse
 import json
 import math
 import time
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -23,11 +23,12 @@ from rich.table import Table
 
 from plies.cli.args import real, say
 from plies.cli.tournament import progress_bar
-from plies.errors import OptionError, WeightsFileError
+from plies.errors import OptionError
 from plies.games import GameSpec
 from plies.learn import METHODS, PRIORS, SCALES, learn
 from plies.learn.selfplay import SelfPlay
-from plies.linear import load_weights, save_weights, weighted
+from plies.linear import SIGNATURE, load_weights, save_weights, weighted
+from plies.outputs import check_target
 from plies.policy import number
 from plies.tournament.agents import parse_agent
 
@@ -46,6 +47,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="a game option (repeatable; 'plies games' lists them)",
     )
     p.add_argument("--out", required=True, metavar="FILE", help="write the weights here (JSON)")
+    p.add_argument("--force", action="store_true",
+                   help="replace --out even if it is not a weights file plies wrote")
     p.add_argument("--games", type=int, default=200, metavar="N",
                    help="self-play games (per iteration)")
     p.add_argument(
@@ -92,13 +95,14 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def run(console: Console, args: argparse.Namespace) -> int:
     """``plies learn``: self-play, fit, write ``--out``, print the weights."""
+    # Before any work: a target that cannot or may not be written fails now, not after
+    # the self-play.
+    out = check_target(args.out, option="--out", kind="a plies weights file",
+                       signatures=(SIGNATURE,), force=args.force)
     spec = GameSpec.parse(args.game, args.option)
     game = spec.load()
     if args.weights is not None:
         game = weighted(game, load_weights(args.weights, game))
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise WeightsFileError(f"cannot write {args.out!r}: no directory {str(out.parent)!r}")
     if args.depth is not None and args.time is not None:
         raise OptionError("give --depth or --time, not both")
     if args.depth is not None and args.depth < 1:
@@ -130,7 +134,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
     result.training["seconds"] = round(seconds, 1)
     save_weights(out, result.game, result.weights, result.training)
     if args.json:
-        data = {"game": result.game, "out": str(out), "weights": result.weights,
+        data = {"game": result.game, "out": args.out, "weights": result.weights,
                 "hand": result.hand, "training": result.training}
         print(json.dumps(data, indent=2), file=console.file, flush=True)
         return 0
@@ -162,5 +166,5 @@ def run(console: Console, args: argparse.Namespace) -> int:
     else:
         say(console, "evaluation units: the tangent of the utility's logistic model at the "
                      f"mean position (an intercept feature); labels: {t['labels']}")
-    say(console, f"wrote {out}")
+    say(console, f"wrote {args.out}")
     return 0

@@ -41,7 +41,7 @@ from typing import Any, Final
 from rich.console import Console
 
 from plies.cli.args import game_of, limit_of, player_of, position_of, say, show
-from plies.errors import IllegalActionError, OptionError
+from plies.errors import IllegalActionError, OptionError, quoted
 from plies.game import (
     CHANCE,
     SIMULTANEOUS,
@@ -192,7 +192,7 @@ def worlds_of(text: str | None) -> int | None:
     except ValueError:
         worlds = 0
     if worlds < 1:
-        raise OptionError(f"bad --worlds {text!r}: use an int >= 1 or all")
+        raise OptionError(f"bad --worlds {quoted(text)}: use an int >= 1 or all")
     return worlds
 
 

@@ -72,6 +72,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     add_backend_options(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.add_argument("--plot", metavar="FILE", help="draw the Elo ratings to FILE.png or FILE.svg")
+    p.add_argument("--force", action="store_true",
+                   help="replace --plot even if it is not a plot plies drew")
 
 
 @contextmanager
@@ -112,8 +114,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
 
     ref = GameRef.parse(args.game, args.option)
     specs = [parse_agent(text) for text in args.agent]
-    if args.plot:
-        check_plot_path(args.plot)  # before the games, not after
+    plot = check_plot_path(args.plot, force=args.force) if args.plot else None  # before the games
     game = ref.load()
     for spec in specs:
         spec.check(game)
@@ -125,7 +126,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
             ref, specs, rounds=args.games, seed=args.seed, opening=args.moves,
             backend=runner, progress=advance,
         )
-    plotted = plot_elo(result, args.plot) if args.plot else None
+    plotted = plot_elo(result, plot) if plot is not None else None
     if args.json:
         data = result.as_dict()
         data["plot"] = None if plotted is None else str(plotted)

@@ -6,7 +6,9 @@
     plies tree aima-5-2                       # no -o: the JSON goes to stdout
 
 The format follows the extension of ``-o`` (``.svg``, ``.json``, ``.dot``/``.gv``) unless
-``--format`` says otherwise; ``-o -`` writes to stdout.  The game, position and search
+``--format`` says otherwise; ``-o -`` writes to stdout.  ``-o`` is checked before the
+search and written atomically (:mod:`plies.outputs`); an existing file that is not a
+picture ``plies tree`` drew needs ``--force``.  The game, position and search
 options are those of ``plies solve``, except that ``-o`` names the output here, so game
 options are given with the long ``--option`` only.  A picture shows one complete search:
 a depth limit, not ``--time`` or ``--nodes``, and at most ``--max-nodes`` visited nodes.
@@ -24,11 +26,16 @@ from typing import Any
 from rich.console import Console
 
 from plies.cli.args import game_of, position_of, real, request_of, say, search_arguments
-from plies.errors import OptionError, SearchLimitError, UsageError
+from plies.errors import OptionError, SearchLimitError
+from plies.outputs import check_target, write_text
 from plies.policy import Plan, number, plan
 from plies.viz.capture import DEFAULT_MAX_NODES, SearchTree, TreeTooLargeError, capture
+from plies.viz.svg import MARK
 
 FORMATS = {".svg": "svg", ".json": "json", ".dot": "dot", ".gv": "dot"}
+SIGNATURES = (MARK.encode(), b"digraph search_tree {", b'{\n  "schema": 1,\n  "game": ')
+"""The heads of the pictures ``plies tree`` writes (SVG, DOT, JSON): a file holding one
+is replaced without ``--force`` (:func:`plies.outputs.check_target`)."""
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -49,6 +56,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "'-' or nothing: stdout",
     )
     p.add_argument("--format", choices=sorted(set(FORMATS.values())), help="override the format")
+    p.add_argument("--force", action="store_true",
+                   help="replace -o even if it is not a picture plies drew")
     p.add_argument(
         "--max-nodes", type=int, default=DEFAULT_MAX_NODES,
         help=f"refuse searches that visit more nodes than this (default {DEFAULT_MAX_NODES:,})",
@@ -96,6 +105,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
     if args.max_nodes < 1:
         raise OptionError(f"--max-nodes must be at least 1, got {args.max_nodes}")
     fmt = output_format(args.output, args.format)
+    target = None
+    if args.output is not None and args.output != "-":  # before the search, not after
+        target = check_target(args.output, option="-o", kind="a tree plies drew",
+                              signatures=SIGNATURES, force=args.force)
     game = game_of(args)
     state, _ = position_of(args, game)
     request = request_of(args, game, state, traced=True)
@@ -111,13 +124,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
             f"the search visited more than {err.max_nodes:,} nodes; "
             "use a smaller --depth or a larger --max-nodes"
         ) from None
-    if args.output is None or args.output == "-":
+    if target is None:
         print(render(tree, fmt, ascii_only=True), end="", file=console.file, flush=True)
         return 0
-    try:
-        Path(args.output).write_text(render(tree, fmt), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    write_text(target, render(tree, fmt), label="-o")
     pruned = int(tree.stats["pruned"])
     nodes, drawn_pass = int(tree.stats["nodes"]), int(tree.stats["visits"])
     value = vector(tree.values) if tree.values is not None else number(tree.value)

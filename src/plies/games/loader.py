@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plies.budget import Budget
-from plies.errors import GameFormatError, UnknownGameError, quoted
+from plies.budget import Budget, read_text
+from plies.errors import GameFormatError, PliesError, UnknownGameError, quoted
 from plies.game import Game
 from plies.game.declaration import GameInfo, Source, option_texts
 from plies.games import registry
@@ -189,8 +189,8 @@ def _game_classes(path: Path) -> list[str]:
     """The classes in the Python file ``path`` that look like games (they define
     ``initial_state``), read without importing it."""
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        tree = ast.parse(read_text(path))  # a hint only: a FIFO or a huge file gives none
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, PliesError):
         return []
     return [
         node.name for node in tree.body

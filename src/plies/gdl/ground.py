@@ -134,16 +134,18 @@ MAX_DEPTH: Final = 32
 written in the description (a rule that builds ever deeper terms: a head written 40
 deep is fine, a term built more than 32 levels deeper than anything written is not)."""
 
-DEFAULT_BUDGET: Final = Budget(seconds=180.0, steps=250_000_000)
-"""The budget of building a GDL reasoner when none is given.
+DEFAULT_BUDGET: Final = Budget(steps=250_000_000)
+"""The budget of building a GDL reasoner when none is given: steps, not seconds, so that
+the same game gets the same reasoner however busy the computer is.
 
 A step is one step of a join while grounding (one candidate fact tried), one literal
 of a ground rule instance, one disjunct looked at while simplifying the network, one
-formula node or line of generated code.  The largest game in the shared data that loads
-(quarto) takes 25 million steps and about 13 s on a busy two-core machine, checkers 8
-million and 6 s, every other one under a million: the default is ten times quarto's
-work, and the seconds a backstop.  Pass a smaller :class:`~plies.budget.Budget` for a
-server (with a ``stop`` signal), or :data:`plies.budget.UNLIMITED`.
+formula node or line of generated code (and, for the top-down prover, one call pattern
+or line of code).  The largest game in the shared data that loads (quarto) takes 25
+million steps and about 13 s on a busy two-core machine, checkers 8 million and 6 s,
+every other one under a million: the default is ten times quarto's work.  Pass a
+smaller :class:`~plies.budget.Budget` for a server (with a ``stop`` signal, and steps
+from :func:`plies.gdl.machine.build_steps`), or :data:`plies.budget.UNLIMITED`.
 """
 
 

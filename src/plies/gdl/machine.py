@@ -20,8 +20,10 @@ terms (``("mark", "1", "1")``, ``"noop"``); goal values are integers.
 >>> machine.is_terminal(machine.initial_state()), machine.kind
 (True, 'propnet')
 
-:func:`build_machine` picks one for a game: the propnet where grounding fits the budget,
-else the top-down prover, which needs no grounding (a Peano counter grounds forever):
+:func:`build_machine` picks one for a game: the propnet where grounding fits the budget's
+steps, else the top-down prover, which needs no grounding (a Peano counter grounds
+forever).  The choice counts work, not time, so a game gets the same machine however
+busy the computer is; :func:`build_steps` turns seconds of a clock into such a budget:
 
 >>> choice = build_machine(parse('''(role p) (init (c 0)) (legal p go)
 ...     (<= (next (c (s ?x))) (does p go) (true (c ?x)))
@@ -32,10 +34,11 @@ else the top-down prover, which needs no grounding (a Peano counter grounds fore
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass, replace
+from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 from plies.budget import Budget
 from plies.gdl.terms import Description, Term
@@ -106,6 +109,38 @@ class StateMachine(Protocol[S]):
 
 
 
+STEPS_PER_SECOND: Final = 1_000_000
+"""The steps of a reasoner's build that :func:`build_steps` counts as one second.  A
+propnet build does about 1.5 to 1.9 million steps a second of processor time on a quiet
+machine and 0.4 to 0.9 million on a loaded one (tic-tac-toe fewer: its build is mostly
+fixed costs): ``benchmarks/results/gdl_build_steps.md``.  The same steps take longer on
+a busy machine; the reasoner they choose is the same."""
+
+
+def build_steps(seconds: float) -> int:
+    """The budget of steps worth ``seconds`` of building a reasoner on an idle core.
+
+    The GGP player gives a match's builds ``Budget(steps=build_steps(s), stop=...)``
+    rather than ``Budget(seconds=s)``: which machine :func:`build_machine` picks (the
+    propnet, or the top-down prover when grounding does not fit) then depends on the
+    game and the clocks only, never on how busy the computer is.  At most the steps of
+    :data:`~plies.gdl.ground.DEFAULT_BUDGET`.
+
+    >>> build_steps(2.5)
+    2500000
+
+    Raises:
+        ValueError: ``seconds`` is not a finite number > 0.
+    """
+    from plies.gdl.ground import DEFAULT_BUDGET
+
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise ValueError(f"seconds of building must be finite and > 0, got {seconds!r}")
+    cap = DEFAULT_BUDGET.steps
+    assert cap is not None
+    return max(1, min(cap, int(seconds * STEPS_PER_SECOND)))
+
+
 @dataclass(frozen=True)
 class MachineChoice:
     """The state machine :func:`build_machine` built, and why that one.
@@ -131,22 +166,27 @@ def build_machine(
     """The fastest state machine for ``desc`` that can be built within ``budget``.
 
     The grounded propositional network (:class:`~plies.gdl.reasoner.Reasoner`) is tried
-    first, within ``budget`` (:data:`~plies.gdl.ground.DEFAULT_BUDGET` when None) and
-    with at most ``ground_limit`` atoms and rule instances
+    first, within the steps of ``budget`` (those of
+    :data:`~plies.gdl.ground.DEFAULT_BUDGET` when None or when it has none; see
+    :func:`build_steps`) and with at most ``ground_limit`` atoms and rule instances
     (:data:`~plies.gdl.ground.MAX_ATOMS` when None).  If grounding cannot finish (too
-    large, infinite, out of budget, or refused for a reason the grounder has and the
+    large, infinite, out of steps, or refused for a reason the grounder has and the
     game does not need, such as a goal value that is never reached), the top-down
-    prover (:class:`~plies.gdl.topdown.TopDown`) is built instead; it needs no grounding
-    and is ready in well under a second; ``budget`` then bounds each of its queries
-    (without its stop signal, which ends the building only).  ``prefer`` ``"propnet"``
-    or ``"topdown"`` builds only that one (the grounding error, or the budget, is then
-    raised).
+    prover (:class:`~plies.gdl.topdown.TopDown`) is built instead, within the same
+    budget counted afresh; it needs no grounding and is ready in well under a second.
+    ``budget`` then bounds each of its queries too (without its stop signal, which ends
+    the building only).  The choice depends on steps only: when the budget's seconds
+    run out, or its stop signal is set, nothing is chosen and the budget's error is
+    raised.  ``prefer`` ``"propnet"`` or ``"topdown"`` builds only that one (the
+    grounding error, or the budget, is then raised).
 
     Raises:
         plies.budget.Stopped: the budget's stop signal was set.
         plies.gdl.ground.GroundingError: neither machine accepts the rules (an unsafe
             rule, ``true`` defined by a rule, ...); the message is the grounder's.
-        plies.budget.BudgetExceeded: ``prefer="propnet"`` and the budget ran out.
+        plies.budget.BudgetExceeded: the budget's seconds ran out; or
+            ``prefer="propnet"`` and its steps ran out; or the top-down prover's build
+            ran out of them too.
         ValueError: ``prefer`` is not ``"auto"``, ``"propnet"`` or ``"topdown"``.
     """
     from plies.budget import BudgetExceeded, Stopped
@@ -158,14 +198,19 @@ def build_machine(
         raise ValueError(f"prefer must be 'auto', 'propnet' or 'topdown', not {prefer!r}")
     started = time.perf_counter()
     queries = None if budget is None else Budget(seconds=budget.seconds, steps=budget.steps)
+    if budget is None:
+        budget = DEFAULT_BUDGET
+    elif budget.steps is None:
+        budget = replace(budget, steps=DEFAULT_BUDGET.steps)
     if prefer == "topdown":
-        machine: StateMachine[Any] = TopDown(desc, budget=queries)
+        machine: StateMachine[Any] = TopDown(desc, budget=queries, build=budget)
         return MachineChoice(machine, "topdown", "topdown: asked for",
                              time.perf_counter() - started)
+    begun = time.monotonic()  # the clock of the budget's meter
     try:
         machine = Reasoner(
             desc,
-            budget=DEFAULT_BUDGET if budget is None else budget,
+            budget=budget,
             max_atoms=MAX_ATOMS if ground_limit is None else ground_limit,
         )
     except Stopped:
@@ -174,9 +219,12 @@ def build_machine(
         # RecursionError: seen building snakeAssemblit's propnet.
         if prefer == "propnet":
             raise
+        if (isinstance(err, BudgetExceeded) and budget.seconds is not None
+                and time.monotonic() - begun >= budget.seconds):
+            raise  # out of time, not of steps: a choice made now would depend on the load
         why = str(err) if not isinstance(err, RecursionError) else "building it recursed too deeply"
         try:
-            machine = TopDown(desc, budget=queries)
+            machine = TopDown(desc, budget=queries, build=budget)
         except GroundingError:
             raise err from None
         elapsed = time.perf_counter() - started

@@ -41,6 +41,16 @@ from plies.gdl.formula import (
 _INLINE_DEPTH: Final = 24  # beyond this nesting, an inlined view becomes a local variable
 _FACTOR_DEPTH: Final = 40  # nested ifs at most (Python allows 100 levels of indentation)
 
+_PART_LINES: Final = 1000
+"""Lines of a function's tests compiled as one statement at most: more are split into
+helper functions (``legal_0``, ``legal_1``, ...), because Python compiles a statement in
+one go, which no stop signal can interrupt (a 120x120 board's ``legal`` took 0.7 s)."""
+
+_TABLE_CHARS: Final = 20_000
+"""Tables of ``next`` written out in the source when they take at most this many
+characters; larger ones (a megabyte for checkers) are in the namespace: Python compiles
+a literal in one go too."""
+
 _LITERAL_BITS: Final = 256
 """Masks narrower than this are written into the generated code as literals; wider ones
 are named constants of its namespace (a decimal literal of a mask beyond about 14,000
@@ -285,21 +295,25 @@ def generate(net: Network) -> tuple[str, dict[str, Any]]:
         w.emit(f"l{r} = []", 1)
     w.prologue()
     items = _items((f, f"l{r}.append({i})") for r in roles for i, f in net.legal[r])
+    start = len(w.lines)
     w.guarded(items, 1)
+    helpers = _spill(w.lines, start, "legal", ["s", *(f"l{r}" for r in roles)], None)
     for r in roles:
         written = [a for a in w.order if a.startswith(f"l{r}.")]
         if written != [f"l{r}.append({i})" for i, f in net.legal[r] if f is not False]:
             w.emit(f"l{r}.sort()", 1)
     w.emit("return (" + "".join(f"l{r}, " for r in roles) + ")", 1)
-    out += ["def legal(s):", *w.lines, ""]
+    out += [*helpers, "def legal(s):", *w.lines, ""]
 
     w = _Writer(net, [f for role in net.goals for _, f in role], const)
     for r in roles:
         w.emit(f"g{r} = []", 1)
     w.prologue()
+    start = len(w.lines)
     w.guarded(_items((f, f"g{r}.append({v})") for r in roles for v, f in net.goals[r]), 1)
+    helpers = _spill(w.lines, start, "goals", ["s", *(f"g{r}" for r in roles)], None)
     w.emit("return (" + "".join(f"g{r}, " for r in roles) + ")", 1)
-    out += ["def goals(s):", *w.lines, ""]
+    out += [*helpers, "def goals(s):", *w.lines, ""]
 
     tables: dict[str, Any] = {}
     out += _generate_next(net, const, tables)
@@ -402,15 +416,77 @@ def _generate_next(net: Network, const: _Constants, tables: dict[str, Any]) -> l
             w.emit("n |= b", 4)
     items = _items((f, f"n |= {const(bits)}") for f, bits in when.items())
     items += _items((f, f"n |= s & {const(bits)}") for f, bits in when_kept.items())
+    start = len(w.lines)
     w.guarded(items, 1)
+    helpers = _spill(w.lines, start, "next", ["s", "d", "n"], "n")
     w.emit("return n", 1)
     widest = max([*add, *keep, *(b for c in conds for p, q, b in c), 0]).bit_length()
-    if widest < _LITERAL_BITS:  # small tables are written out, for people to read
+    head = []  # small tables are written out, for people to read
+    if widest < _LITERAL_BITS:
         head = [f"ADD = {tuple(add)!r}", f"KEEP = {tuple(keep)!r}", f"COND = {tuple(conds)!r}"]
-    else:
+    if not head or sum(map(len, head)) > _TABLE_CHARS:
         tables.update(ADD=tuple(add), KEEP=tuple(keep), COND=tuple(conds))
         head = [f"# ADD, KEEP, COND: per-move tables of {n_moves} masks, in the namespace"]
-    return [*head, "", "def next(s, d, ks):", *w.lines, ""]
+    return [*head, "", *helpers, "def next(s, d, ks):", *w.lines, ""]
+
+
+def _spill(
+    lines: list[str], start: int, name: str, params: list[str], result: str | None
+) -> list[str]:
+    """Move the statements ``lines[start:]`` of a function into helper functions of at
+    most about :data:`_PART_LINES` lines each, called in their place; the helpers' source.
+
+    The statements read ``params`` (mutating lists in place) and the function's local
+    views (``v12``), which each helper takes as arguments; ``result`` names the one
+    variable they assign (``n |= ...``), which each helper returns.  An ``if`` block
+    longer than a part keeps its test, and its body is split in the same way.
+    """
+    body = lines[start:]
+    if len(body) <= _PART_LINES:
+        return []
+    helpers: list[str] = []
+
+    def helper(part: list[str], level: int) -> str:
+        """The call, at ``level``, of a new helper holding ``part`` (at ``level``)."""
+        fn = f"{name}_{sum(1 for h in helpers if h.startswith('def '))}"
+        views = sorted(set(re.findall(r"\bv\d+\b", "\n".join(part))), key=lambda v: int(v[1:]))
+        args = ", ".join([*params, *views])
+        cut = 4 * (level - 1)
+        helpers.extend([f"def {fn}({args}):", *(line[cut:] for line in part)])
+        if result is None:
+            helpers.append("")
+            return f"{'    ' * level}{fn}({args})"
+        helpers.extend([f"    return {result}", ""])
+        return f"{'    ' * level}{result} = {fn}({args})"
+
+    def split(block: list[str], level: int) -> list[str]:
+        statements: list[list[str]] = []
+        for line in block:
+            if line[4 * level : 4 * level + 1] != " " or not statements:
+                statements.append([line])
+            else:
+                statements[-1].append(line)
+        out: list[str] = []
+        part: list[str] = []
+        for statement in statements:
+            if len(statement) > _PART_LINES and statement[0].lstrip().startswith("if "):
+                if part:
+                    out.append(helper(part, level))
+                    part = []
+                out.append(statement[0])
+                out += split(statement[1:], level + 1)
+                continue
+            if part and len(part) + len(statement) > _PART_LINES:
+                out.append(helper(part, level))
+                part = []
+            part += statement
+        if part:
+            out.append(helper(part, level))
+        return out
+
+    lines[start:] = split(body, 1)
+    return helpers
+
 
 
 @dataclass(frozen=True)

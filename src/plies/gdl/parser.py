@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NoReturn, TypeAlias
 
+from plies.budget import read_text
 from plies.errors import GameFormatError
 from plies.gdl.terms import KEYWORDS, RULE_ARROW, Description, Rule, Term, to_kif
 
@@ -328,9 +329,14 @@ def description_from_terms(terms: Iterable[Term], source: str = "<string>") -> D
 
 
 def load(path: str | Path) -> Description:
-    """Read a ``.kif`` file; unreadable files raise :class:`~plies.errors.GameFormatError`."""
+    """Read a ``.kif`` file; unreadable files raise :class:`~plies.errors.GameFormatError`.
+
+    The file is read by :func:`plies.budget.read_text`: a regular file of at most
+    :data:`~plies.budget.MAX_INPUT_BYTES` (a FIFO, a device or a directory is refused, a
+    larger file raises :class:`~plies.budget.InputTooLarge`).
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = read_text(path, encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise GameFormatError(f"cannot read GDL file: {reason}", source=str(path)) from exc

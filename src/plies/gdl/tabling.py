@@ -67,7 +67,7 @@ class Tabling:
     """
 
     def __init__(self) -> None:
-        #: Called once per answer found (a budget's ``Meter.tick``).
+        #: Called once per answer found and per pass (a budget's ``Meter.tick``).
         self.step: Callable[[], None] = no_step
         self.reset()
 
@@ -121,6 +121,7 @@ class Tabling:
         add = entry.add
         try:
             while True:
+                self.step()  # a pass that only finds known answers is work too
                 self.tick += 1
                 entry.pass_start = self.tick
                 before = self.added

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from plies.budget import UNLIMITED, Meter
 from plies.gdl.matching import match
 from plies.gdl.normal import (
     GroundingError,
@@ -53,6 +54,7 @@ from plies.gdl.tdunify import (
     Env,
     Head,
     Pattern,
+    instantiate,
     key_expr,
     names_in,
     rename,
@@ -82,6 +84,17 @@ continuation function (CPython allows 20 nested blocks)."""
 _MAX_CHOICES: Final = 64
 """Rules whose ``or`` s make more choices than this keep them as relations of their own."""
 
+_CHUNK: Final = 2000
+"""Lines of generated code compiled at once (Python compiles them in a few tens of
+milliseconds)."""
+
+MAX_SPECIALISED: Final = 16
+"""Call patterns of one relation that may fix constants a rule's head unification
+found (``(p ?b0 0)`` and ``(p ?b0 1)`` are two patterns).  A relation past this many gets
+the values as parameters instead (one pattern ``(p ?b0 ?b1)``): without the bound, a
+relation whose rules call the next one with each bit appended
+(``ruleDepthExponential``) makes 2^depth patterns, and compiling them never ends."""
+
 
 class Program:
     """The compiled solvers of one description, and the state they read.
@@ -92,7 +105,8 @@ class Program:
     everything (after an exception left half-computed tables).
     """
 
-    def __init__(self, desc: Description) -> None:
+    def __init__(self, desc: Description, meter: Meter | None = None) -> None:
+        self.meter = UNLIMITED.meter("compiling the top-down prover") if meter is None else meter
         self.or_preds: set[Pred] = set()
         self.rules = self._normalise(desc.rules)
         self.by_pred: dict[Pred, list[NormalRule]] = {}
@@ -131,8 +145,11 @@ class Program:
             "TAB": self.tab,
             "check_closed": Tabling.check_closed,
             "TICK": no_step,
+            "INST": instantiate,
         }
         self.patterns: dict[tuple[Pred, Term], Pattern] = {}
+        self.per_pred: dict[Pred, int] = {}  # patterns made of each relation
+        self.pooled: dict[Any, str] = {}  # deep terms of the code, by the name they have
         self.todo: list[Pattern] = []
         self.memos: dict[str, list[dict[Any, Any]]] = {"static": [], "state": [], "move": []}
         self._names = 0
@@ -150,7 +167,7 @@ class Program:
                 if isinstance(lit, tuple) and lit and lit[0] == "or":
                     choices *= max(len(lit) - 1, 1)
             if choices <= _MAX_CHOICES:
-                out += normalise([rule])
+                out += normalise([rule], self.meter)
                 continue
             body: list[Term] = []
             for lit in rule.body:
@@ -167,7 +184,7 @@ class Program:
                     for conjunction in alternatives(part, source):
                         out.append(NormalRule(aux, tuple(conjunction), source,
                                               frozenset(term_vars(aux, set()))))
-            out += normalise([Rule(rule.head, tuple(body), rule.line, rule.column)])
+            out += normalise([Rule(rule.head, tuple(body), rule.line, rule.column)], self.meter)
         return out
 
     # --- the state the solvers read ----------------------------------------------------
@@ -216,11 +233,27 @@ class Program:
     def query(self, atom: Term) -> Callable[..., Any]:
         """The function of the pattern ``atom`` (variables ``?b0``... are its parameters,
         ``?f0``... what it finds): called with the parameters, it returns the answers
-        (a list) or, without free variables, a ``bool``."""
+        (a list) or, without free variables, a ``bool``.
+
+        Compiling counts its work on the program's meter (a step per pattern, per
+        line of code), which raises :class:`~plies.budget.BudgetExceeded` or
+        :class:`~plies.budget.Stopped`; the program is then half compiled and must be
+        dropped."""
         found = self.queries.get(atom)
         if found is not None:
             return found
-        env = Env()
+        return self._query(atom)
+
+    def _pool(self, term: Any) -> str:
+        """The name of a global that holds ``term`` (a deep term of the code)."""
+        name = self.pooled.get(term)
+        if name is None:
+            name = self.pooled[term] = f"C_{len(self.pooled)}"
+            self.ns[name] = term
+        return name
+
+    def _query(self, atom: Term) -> Callable[..., Any]:
+        env = Env(self._pool)
         params = template_vars(atom, "?b", [])
         for i, p in enumerate(params):
             env.expr[p] = f"p{i}"
@@ -243,6 +276,8 @@ class Program:
         found = self.patterns.get((pred, template))
         if found is not None:
             return found
+        self.meter.tick()
+        self.per_pred[pred] = self.per_pred.get(pred, 0) + 1
         nparams = len(template_vars(template, "?b", []))
         nfree = len(template_vars(template, "?f", []))
         if pred == TRUE:
@@ -272,7 +307,9 @@ class Program:
         keys: set[Any] = set()
         params = template_vars(p.template, "?b", [])
         frees = template_vars(p.template, "?f", [])
-        for fact in self.facts.get(p.pred, ()):
+        facts = self.facts.get(p.pred, ())
+        self.meter.tick(len(facts))
+        for fact in facts:
             b: dict[str, Term] = {}
             if not match(p.template, fact, b):
                 continue
@@ -294,12 +331,13 @@ class Program:
         fmap: dict[str, str] = {}
         params: list[str] = []
         frees: list[str] = []
+        special = self.per_pred.get(pred_of(atom), 0) < MAX_SPECIALISED
 
         def walk(t: Term) -> Term:
             if isinstance(t, str):
                 if t[:1] != "?":
                     return t
-                if t in env.const:
+                if special and t in env.const:
                     return env.const[t]
                 if t in env.expr:
                     if t not in bmap:
@@ -328,15 +366,29 @@ class Program:
     def _flush(self, extra: list[str]) -> None:
         """Compile every pattern waiting in ``todo``, then ``extra``; run the code."""
         lines: list[str] = []
+        meter = self.meter
         while self.todo:
             p = self.todo.pop()
             if p.kind == "true" and not p.boolean:
-                lines += self._true_solver(p)
+                made = self._true_solver(p)
             elif p.kind == "does":
-                lines += self._does_solver(p)
+                made = self._does_solver(p)
             elif p.kind == "rules":
-                lines += self._rules_solver(p)
-        lines += extra
+                made = self._rules_solver(p)
+            else:
+                made = []
+            meter.tick(len(made))
+            lines += made
+            if len(lines) >= _CHUNK:
+                self._run_code(lines)
+                lines = []
+        self._run_code(lines + extra)
+
+    def _run_code(self, lines: list[str]) -> None:
+        """Compile and run ``lines`` (whole functions): at most about :data:`_CHUNK`
+        lines, so that a stop waits for one chunk at most (CPython's compiler cannot be
+        stopped)."""
+        self.meter.look()
         text = "\n".join(lines)
         self._source.append(text)
         exec(compile(text, "<gdl topdown>", "exec"), self.ns)
@@ -471,7 +523,7 @@ class Program:
     def _rule(self, p: Pattern, rule: NormalRule, sink: str, extra: list[str]) -> list[str]:
         """The code of one rule inside the solver of ``p`` (at indent 1)."""
         renamed = rename(rule)
-        env = Env()
+        env = Env(self._pool)
         for j in range(p.nparams):
             env.expr[f"?b{j}"] = f"p{j}"
         head = Head(self._fresh, env)
@@ -602,7 +654,8 @@ def _value(parts: list[Term]) -> Any:
     return tuple(parts)
 
 
-def compile_program(desc: Description) -> Program:
-    """The solvers of ``desc``, compiled as its queries first need them."""
-    return Program(desc)
+def compile_program(desc: Description, meter: Meter | None = None) -> Program:
+    """The solvers of ``desc``, compiled as its queries first need them; the work is
+    counted on ``meter`` (see :meth:`Program.query`)."""
+    return Program(desc, meter)
 

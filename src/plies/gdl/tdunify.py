@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from plies.gdl.normal import Literal, NormalRule, term_vars
 from plies.gdl.terms import Pred, Term
@@ -68,15 +68,26 @@ def key_expr(params: list[str]) -> str:
     return "(" + ", ".join(params) + ",)"
 
 
-class Env:
-    """What a rule's compiled code knows of its variables at a point of the body."""
+MAX_LITERAL_DEPTH: Final = 32
+"""The deepest term written out as a nested tuple display in generated code.  CPython's
+parser runs out of its stack (a ``MemoryError``) at about 200 nested displays; a deeper
+term is a named constant of the program (see :meth:`Env.build`)."""
 
-    def __init__(self) -> None:
+
+class Env:
+    """What a rule's compiled code knows of its variables at a point of the body.
+
+    ``pool`` names a term for the generated code (a global of the program that holds it):
+    a term deeper than :data:`MAX_LITERAL_DEPTH` is never written out (see :meth:`build`).
+    """
+
+    def __init__(self, pool: Callable[[Any], str] | None = None) -> None:
         self.expr: dict[str, str] = {}  # variable -> a Python expression of its value
         self.const: dict[str, Term] = {}  # variable -> its value, known when compiling
+        self.pool = pool
 
     def copy(self) -> Env:
-        env = Env()
+        env = Env(self.pool)
         env.expr = dict(self.expr)
         env.const = dict(self.const)
         return env
@@ -85,12 +96,60 @@ class Env:
         return var in self.expr
 
     def build(self, t: Term) -> str:
-        """A Python expression of the ground term ``t`` (every variable bound)."""
+        """A Python expression of the ground term ``t`` (every variable bound).
+
+        A term nested deeper than :data:`MAX_LITERAL_DEPTH` is a named constant when it
+        has no variable, else ``INST(template, values)`` (:func:`instantiate`), whose
+        template is one: the text of the code stays shallow however deep the term."""
+        if self.pool is not None and not isinstance(t, str) and depth(t) > MAX_LITERAL_DEPTH:
+            order: list[str] = []
+            template = _placeholders(t, order)
+            if not order:
+                return self.pool(t)
+            values = "".join(self.expr[v] + ", " for v in order)
+            return f"INST({self.pool(template)}, ({values}))"
+        return self._build(t)
+
+    def _build(self, t: Term) -> str:
         if isinstance(t, str):
             if t[:1] == "?":
                 return self.expr[t]
             return repr(t)
-        return "(" + "".join(self.build(x) + ", " for x in t) + ")"
+        return "(" + "".join(self._build(x) + ", " for x in t) + ")"
+
+
+def depth(t: Term) -> int:
+    """How deep ``t`` is nested: 0 for a constant or variable, 1 for ``(f a)``."""
+    if isinstance(t, str):
+        return 0
+    deepest = 0
+    stack: list[tuple[Term, int]] = [(t, 1)]
+    while stack:
+        u, d = stack.pop()
+        deepest = max(deepest, d)
+        stack += [(x, d + 1) for x in u if not isinstance(x, str)]
+    return deepest
+
+
+def _placeholders(t: Term, order: list[str]) -> Any:
+    """``t`` with each variable replaced by its number in ``order`` (first occurrence)."""
+    if isinstance(t, str):
+        if t[:1] != "?":
+            return t
+        if t not in order:
+            order.append(t)
+        return order.index(t)
+    return tuple([_placeholders(x, order) for x in t])
+
+
+def instantiate(template: Any, values: tuple[Any, ...]) -> Any:
+    """The term ``template`` (from :meth:`Env.build`) with each number ``i`` in it replaced
+    by ``values[i]``: the runtime side of a deep term with variables."""
+    if isinstance(template, int):
+        return values[template]
+    if isinstance(template, str):
+        return template
+    return tuple([instantiate(x, values) for x in template])
 
 
 def names_in(env: Env) -> set[str]:

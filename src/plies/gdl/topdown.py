@@ -43,10 +43,11 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from plies.budget import Budget
+from plies.budget import Budget, Meter
 from plies.errors import IllegalActionError
 from plies.gdl.ground import natural_key
 from plies.gdl.reasoner import GdlRulesError, is_goal_value, single_goal
+from plies.gdl.tabling import no_step
 from plies.gdl.tdcompile import Program, compile_program
 from plies.gdl.terms import Description, Term, to_kif
 
@@ -67,24 +68,32 @@ class TopDown:
     Building one is fast (it compiles the rules, nothing is grounded); the first queries
     of each kind fill the caches.
 
-    ``budget`` bounds *each query* (there is no building to bound): its seconds, its
-    steps (a step is a sub-query computed or an answer found) and its stop signal; a
-    query that runs out raises :class:`~plies.budget.BudgetExceeded` and leaves the
-    machine usable.  None: no bound.
+    ``budget`` bounds *each query*: its seconds, its steps (a step is a sub-query
+    computed or an answer found) and its stop signal; a query that runs out raises
+    :class:`~plies.budget.BudgetExceeded` and leaves the machine usable.  None: no bound.
+    ``build`` bounds building the machine (compiling the rules, a step per call pattern
+    and per line of code, then the ``init`` query); it is ``budget`` when None.  A
+    build that runs out raises :class:`~plies.budget.BudgetExceeded`, or
+    :class:`~plies.budget.Stopped` within milliseconds of its stop signal.
 
     Raises (on construction):
         plies.gdl.ground.GroundingError: an unsafe rule, ``true``/``does`` defined by a
             rule, or a ``role``/``init`` that depends on the state.
+        plies.budget.BudgetExceeded: the build ran out of its budget, or was stopped.
     """
 
     kind = "topdown"
     """What :class:`~plies.gdl.machine.StateMachine` logs call this implementation."""
 
-    def __init__(self, desc: Description, *, budget: Budget | None = None) -> None:
+    def __init__(
+        self, desc: Description, *, budget: Budget | None = None, build: Budget | None = None
+    ) -> None:
         self.description = desc
         self.budget = budget
         self.roles: tuple[str, ...] = desc.roles
-        self.program: Program = compile_program(desc)
+        building = budget if build is None else build
+        meter = None if building is None else building.meter("compiling the top-down prover")
+        self.program: Program = compile_program(desc, meter)
         p = self.program
         self._legal = p.query(("legal", "?b0", "?f0"))
         self._goal = p.query(("goal", "?b0", "?f0"))
@@ -92,8 +101,10 @@ class TopDown:
         self._terminal = p.query("terminal")
         self._state: TopDownState | None = None
         self._joint: tuple[Term, ...] | None = None
-        init = self._run(p.query(("init", "?f0")), ())
+        init = self._run(p.query(("init", "?f0")), (), meter)
         self._init: TopDownState = frozenset(init)
+        self.steps = 0 if meter is None else meter.count
+        """The steps the build took (see ``build``)."""
 
     def __reduce__(self) -> tuple[type[TopDown], tuple[Description]]:
         # The compiled functions cannot be pickled; the rules can, and are compiled again.
@@ -112,9 +123,14 @@ class TopDown:
         self._state = state
         self._joint = None
 
-    def _run(self, query: Any, args: tuple[Any, ...]) -> Any:
-        if self.budget is not None:
+    def _run(self, query: Any, args: tuple[Any, ...], meter: Meter | None = None) -> Any:
+        if meter is not None:
+            meter.what = "the top-down prover's first query"
+            self.program.set_step(meter.tick)
+        elif self.budget is not None:
             self.program.set_step(self.budget.meter("a top-down query").tick)
+        elif self.program.ns["TICK"] is not no_step:
+            self.program.set_step(no_step)
         old = sys.getrecursionlimit()
         if old < _RECURSION:
             sys.setrecursionlimit(_RECURSION)

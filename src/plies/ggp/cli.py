@@ -1,6 +1,6 @@
 """``plies ggp serve``: run a General Game Playing player that game managers can hire.
 
-    plies ggp serve --port 9147 [--host 127.0.0.1] [--margin 0.5] [--name plies]
+    plies ggp serve --port 9147 [--host 127.0.0.1] [--margin 1] [--name plies]
     plies ggp match GAME.kif --player URL ... [--start 10] [--play 5]   (plies.ggp.matchcli)
 
 A command module (``register``/``run``, :mod:`plies.cli.registry`) that plies' own
@@ -63,8 +63,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="address to bind (default 127.0.0.1; 0.0.0.0 exposes the player to the network)",
     )
     serve.add_argument(
-        "--margin", type=_seconds, default=0.5,
-        help="seconds kept back from every clock for network latency (default 0.5)",
+        "--margin", type=_seconds, default=None,
+        help="seconds kept back from every clock for latency and load (default 1)",
     )
     serve.add_argument("--name", default="plies", help="the name INFO reports (default plies)")
     serve.add_argument(
@@ -90,9 +90,11 @@ def run(console: Console, args: argparse.Namespace) -> int:
         from plies.ggp.matchcli import run_match
 
         return run_match(console, args)
-    from plies.ggp.player import GgpPlayer
+    from plies.ggp.player import DEFAULT_MARGIN, GgpPlayer
     from plies.ggp.server import GgpServer
 
+    if args.margin is None:
+        args.margin = DEFAULT_MARGIN
     player = GgpPlayer(
         args.name, margin=args.margin, mode=args.mode, seed=args.seed,
         simultaneous=args.simultaneous,

@@ -34,8 +34,10 @@ def build_propnet(desc: Description, budget: Budget) -> StateMachine[Any]:
 
 
 def build_slow(desc: Description, budget: Budget) -> StateMachine[Any]:
-    """The slow machine, cheap to build: the top-down prover (no grounding)."""
-    return TopDown(desc)
+    """The slow machine, cheap to build: the top-down prover (no grounding), compiled
+    within ``budget``; its stop signal (the match's end) ends the compile and every
+    query (queries are not bounded in steps: the turn's clock bounds the thinking)."""
+    return TopDown(desc, budget=Budget(stop=budget.stop), build=budget)
 
 
 class LockedMachine:

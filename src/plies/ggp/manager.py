@@ -27,12 +27,14 @@ player stays in step with what the manager says was played.
 
 from __future__ import annotations
 
+import functools
+import logging
 import random
 import socket
 import statistics
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -42,12 +44,24 @@ from plies.gdl.machine import MachineChoice, StateMachine, build_machine
 from plies.gdl.parser import parse, parse_term
 from plies.gdl.terms import Description, Term, to_kif
 
+log = logging.getLogger("plies.ggp")
+
 DEFAULT_GRACE = 1.0
 """Seconds past a clock the manager still waits for a reply (to time a late one), as
 ggp-base waits one second past the play clock."""
 
 CONNECT_TIMEOUT = 5.0
 """Seconds to open a connection (ggp-base's)."""
+
+ABORT_TIMEOUT = 2.0
+"""Seconds the manager waits for the players' replies to the ABORT it sends when a match
+is abandoned (Ctrl-C, an error): every player is told at once, so the wait is bounded by
+this, whatever the number of players."""
+
+SIGNATURE = b'"judge": "plies ggp match"'
+"""What the head of every match record ``plies ggp match --json`` writes holds (the
+first key of :meth:`MatchRecord.to_json`): a file holding it is replaced without
+``--force`` (:func:`plies.outputs.check_target`)."""
 
 
 class MatchSetupError(PliesError):
@@ -130,6 +144,33 @@ def post(
     return parse_response(raw, latency)
 
 
+def call_all(
+    calls: dict[int, Callable[[], HttpReply]], wait: float | None = None
+) -> dict[int, HttpReply | OSError]:
+    """Run every call at once, each in a daemon thread; their replies or errors by key.
+
+    Daemon threads, not a pool: a Ctrl-C while the replies are awaited ends the wait at
+    once (and the process may exit) instead of waiting out every request's timeout.
+    ``wait`` bounds the whole wait; a call still running then is left out of the result.
+    """
+    out: dict[int, HttpReply | OSError] = {}
+
+    def run(key: int, call: Callable[[], HttpReply]) -> None:
+        try:
+            out[key] = call()
+        except OSError as err:
+            out[key] = err
+
+    threads = [threading.Thread(target=run, args=item, daemon=True, name=f"ggp-post-{item[0]}")
+               for item in calls.items()]
+    for thread in threads:
+        thread.start()
+    deadline = None if wait is None else time.monotonic() + wait
+    for thread in threads:
+        thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+    return {key: out[key] for key in calls if key in out}
+
+
 # --- seats and records -----------------------------------------------------------------
 
 
@@ -147,17 +188,17 @@ class HttpSeat:
     @classmethod
     def from_url(cls, url: str) -> HttpSeat:
         """``http://HOST:PORT/`` (or ``HOST:PORT``); raises :class:`MatchSetupError`."""
-        split = urlsplit(url if "://" in url else f"http://{url}")
-        try:
-            port = split.port
+        try:  # urlsplit itself refuses some addresses ("http://[::1/": an open bracket)
+            split = urlsplit(url if "://" in url else f"http://{url}")
+            host, port = split.hostname, split.port
         except ValueError:
-            port = None
-        if split.scheme != "http" or not split.hostname or port is None:
+            split, host, port = None, None, None
+        if split is None or split.scheme != "http" or not host or port is None:
             raise MatchSetupError(
                 f"not a player address: {quoted(url)}; expected http://HOST:PORT/ or "
                 "HOST:PORT (or 'random' for a random player the manager plays)"
             )
-        return cls(split.hostname, port)
+        return cls(host, port)
 
 
 @dataclass
@@ -325,18 +366,17 @@ class GameManager:
                 f"this game has {len(self.roles)} role(s) ({', '.join(self.roles)}), "
                 f"got {len(seats)} player(s); give one per role, in role order"
             )
-        http = [(i, s) for i, s in enumerate(seats) if isinstance(s, HttpSeat)]
-        with ThreadPoolExecutor(max_workers=max(1, len(http))) as pool:
-            futures = [(i, s, pool.submit(post, s.host, s.port, "(info)", timeout=timeout))
-                       for i, s in http]
-            for i, s, future in futures:
-                try:
-                    future.result()
-                except OSError as err:
-                    raise MatchSetupError(
-                        f"cannot reach the player of {self.roles[i]} at {s.url}: "
-                        f"{getattr(err, 'strerror', None) or err}"
-                    ) from None
+        http = {i: s for i, s in enumerate(seats) if isinstance(s, HttpSeat)}
+        replies = call_all({
+            i: functools.partial(post, s.host, s.port, "(info)", timeout=timeout)
+            for i, s in http.items()
+        })
+        for i, reply in sorted(replies.items()):
+            if isinstance(reply, OSError):
+                raise MatchSetupError(
+                    f"cannot reach the player of {self.roles[i]} at {http[i].url}: "
+                    f"{getattr(reply, 'strerror', None) or reply}"
+                )
 
     def play_match(
         self,
@@ -353,6 +393,7 @@ class GameManager:
         override: Callable[[int, int, Term], Term] | None = None,
         rewrite: Callable[[Any, tuple[Term, ...]], tuple[Term, ...]] | None = None,
         garble: Callable[[Any, tuple[Term, ...]], str] | None = None,
+        on_abort: Callable[[dict[str, str]], None] | None = None,
     ) -> MatchRecord:
         """Play one match to a terminal state; ``seats[i]`` plays role ``i``.
 
@@ -366,6 +407,12 @@ class GameManager:
         ``rewrite(state, joint)`` the whole joint move applied in ``state`` (by moves not
         legal there, for instance); ``garble(state, joint)`` gives the text sent for the
         joint move applied in ``state`` instead of its KIF.
+
+        A match abandoned before its STOP (Ctrl-C, an error of the rules or of a
+        callback: any exception) is ended with ``(ABORT id)`` to every HTTP player at
+        once, waiting at most :data:`ABORT_TIMEOUT` seconds for their replies, so no
+        player stays busy with it; ``on_abort`` is then given each told role's reply
+        (``"aborted"``, or why there was none), and the exception goes on.
         """
         if len(seats) != len(self.roles):
             raise MatchSetupError(
@@ -387,26 +434,28 @@ class GameManager:
             record.faults.append(found)
             return found
 
-        with ThreadPoolExecutor(max_workers=max(1, len(http))) as pool:
+        ended = False  # STOP or ABORT sent: from then on the players know
 
-            def broadcast(
-                messages: dict[int, str], timeout: float, phase: Phase, step: int
-            ) -> dict[int, HttpReply]:
-                futures = {
-                    i: pool.submit(post, http[i].host, http[i].port, text, timeout=timeout,
-                                   receiver=self.roles[i])
-                    for i, text in messages.items()
-                }
-                out: dict[int, HttpReply] = {}
-                for i, future in futures.items():
-                    try:
-                        out[i] = future.result()
-                    except TimeoutError:
-                        fault(phase, step, i, "late", f"no reply within {timeout:g}s")
-                    except OSError as err:
-                        fault(phase, step, i, "failed", f"no reply ({_reason(err)})")
-                return out
+        def broadcast(
+            messages: dict[int, str], timeout: float, phase: Phase, step: int
+        ) -> dict[int, HttpReply]:
+            answers = call_all({
+                i: functools.partial(post, http[i].host, http[i].port, text,
+                                     timeout=timeout, receiver=self.roles[i])
+                for i, text in messages.items()
+            })
+            out: dict[int, HttpReply] = {}
+            for i in messages:
+                answer = answers[i]
+                if isinstance(answer, TimeoutError):
+                    fault(phase, step, i, "late", f"no reply within {timeout:g}s")
+                elif isinstance(answer, OSError):
+                    fault(phase, step, i, "failed", f"no reply ({_reason(answer)})")
+                else:
+                    out[i] = answer
+            return out
 
+        try:
             record.start_replies = broadcast(
                 {i: f"(START {match_id} {self.roles[i]} {self.rules_message} "
                     f"{_clock(start_clock)} {_clock(play_clock)})" for i in http},
@@ -420,7 +469,8 @@ class GameManager:
             last = "NIL"
             while not machine.is_terminal(state):
                 if max_steps is not None and len(record.steps) >= max_steps:
-                    broadcast({i: f"(ABORT {match_id})" for i in http}, 2.0, "stop",
+                    ended = True
+                    broadcast({i: f"(ABORT {match_id})" for i in http}, ABORT_TIMEOUT, "stop",
                               len(record.steps) + 1)
                     record.aborted = True
                     record.final_state = state
@@ -453,12 +503,43 @@ class GameManager:
             record.final_state = state
             record.goals = machine.goals(state)
             stop = len(record.steps) + 1
+            ended = True
             record.stop_replies = broadcast({i: f"(STOP {match_id} {last})" for i in http},
                                             play_clock + grace, "stop", stop)
-            for i, reply in record.stop_replies.items():
-                self._check_ack(fault, "stop", stop, i, reply, "done", play_clock)
+        except BaseException:
+            if not ended:
+                told = self.abort(match_id, http)
+                if on_abort is not None:
+                    on_abort(told)
+            raise
+        for i, reply in record.stop_replies.items():
+            self._check_ack(fault, "stop", stop, i, reply, "done", play_clock)
         record.elapsed = time.perf_counter() - began
         return record
+
+    def abort(self, match_id: str, players: dict[int, HttpSeat]) -> dict[str, str]:
+        """Send ``(ABORT match_id)`` to every player of ``players`` (by role number) at
+        once; each role's reply (``"aborted"``), or why there was none, after at most
+        :data:`ABORT_TIMEOUT` seconds (a player still silent then is reported so)."""
+        answers = call_all({
+            i: functools.partial(post, seat.host, seat.port, f"(ABORT {match_id})",
+                                 timeout=ABORT_TIMEOUT, receiver=self.roles[i])
+            for i, seat in players.items()
+        }, wait=ABORT_TIMEOUT + 0.5)
+        told: dict[str, str] = {}
+        for i in sorted(players):
+            answer = answers.get(i)
+            if answer is None or isinstance(answer, TimeoutError):
+                told[self.roles[i]] = f"no reply within {ABORT_TIMEOUT:g}s"
+            elif isinstance(answer, OSError):
+                told[self.roles[i]] = f"no reply: {_reason(answer)}"
+            elif answer.status != 200:
+                told[self.roles[i]] = f"HTTP {answer.status}"
+            else:
+                told[self.roles[i]] = answer.body.strip()[:40] or "an empty reply"
+            log.info("match %s abandoned: ABORT to %s: %s", match_id, self.roles[i],
+                     told[self.roles[i]])
+        return told
 
     @staticmethod
     def _check_ack(fault: Callable[..., Fault], phase: Phase, step: int, role: int,

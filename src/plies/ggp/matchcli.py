@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from plies.errors import OptionError
+from plies.outputs import check_target, write_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -101,6 +101,8 @@ def register_match(commands: Any) -> None:
                        help="seed of the replacement moves and the random players")
     match.add_argument("--json", metavar="FILE", default=None,
                        help="write the match record (moves, replies, faults, goals) as JSON")
+    match.add_argument("--force", action="store_true",
+                       help="replace --json even if it is not a match record plies wrote")
     match.add_argument("--quiet", action="store_true",
                        help="no line per step; only the final report")
 
@@ -109,14 +111,12 @@ def run_match(console: Console, args: argparse.Namespace) -> int:
     """Run the match ``args`` describe; returns the exit code (bad input raises a
     :class:`~plies.errors.PliesError`, which ``plies`` reports in one line, status 2)."""
     from plies.gdl.parser import load
-    from plies.ggp.manager import GameManager
+    from plies.ggp.manager import SIGNATURE, GameManager
 
-    json_path = Path(args.json) if args.json else None
-    if json_path is not None:
-        try:  # fail now, not after a match of many minutes
-            json_path.open("a").close()
-        except OSError as err:
-            raise OptionError(f"cannot write --json {args.json}: {err.strerror or err}") from None
+    json_path = None
+    if args.json is not None:  # fail now, not after a match of many minutes
+        json_path = check_target(args.json, option="--json", kind="a match record plies wrote",
+                                 signatures=(SIGNATURE,), force=args.force)
     manager = GameManager(load(args.game), prefer=args.reasoner)
     seats = _seats(manager, args)
     manager.check_players(seats)
@@ -129,13 +129,21 @@ def run_match(console: Console, args: argparse.Namespace) -> int:
         max_steps=args.max_steps, grace=args.grace, rng=rng,
         on_start=None if args.quiet else (lambda r: _start_line(console, r)),
         on_step=None if args.quiet else (lambda r, s: _step_line(console, r, s)),
+        on_abort=lambda sent: _abort_line(console, sent),
     )
     _report(console, manager, record, args)
     if json_path is not None:
         data = record.to_json(game=game, machine=manager.machine.kind)
-        json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        console.print(f"record written to {json_path}", soft_wrap=True)
+        write_text(json_path, json.dumps(data, indent=1) + "\n", label="--json")
+        console.print(f"record written to {args.json}", soft_wrap=True)
     return 0
+
+
+def _abort_line(console: Console, sent: dict[str, str]) -> None:
+    """Say which players were told that the match is abandoned (Ctrl-C, an error)."""
+    told = ", ".join(f"{role} ({outcome})" for role, outcome in sent.items())
+    _fault_line(console, f"match abandoned: ABORT sent to {told}" if told
+                else "match abandoned (no HTTP player to tell)")
 
 
 def _seats(manager: GameManager, args: argparse.Namespace) -> list[Seat]:

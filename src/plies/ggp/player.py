@@ -25,8 +25,8 @@ each request with the time it was received.  It plays one match at a time (a
   earlier states (:func:`~plies.ggp.sync.likely_legal`); else a move the rules name.
   Until the propnet is ready the worker plays from the slow machine; once it is built,
   the match state is carried over through its fluents and thinking goes on there, in the
-  middle of a move if need be.  If it cannot be built (the grounding wall, its budget:
-  :meth:`GgpPlayer.build_seconds`), the whole match plays on the slow machine.  The log
+  middle of a move if need be.  If it cannot be built (the grounding wall, its budget in steps:
+  :meth:`GgpPlayer.build_budget`), the whole match plays on the slow machine.  The log
   says which machine chose each move, and why.
 * **STOP** applies the final joint move and logs the goals; **ABORT** ends the match.
   Both free the player and end all work of the match: its thinking and the building of
@@ -48,7 +48,7 @@ from typing import Any
 from plies.budget import Budget, Stopped
 from plies.errors import OptionError, PliesError
 from plies.gdl.game import GdlGame
-from plies.gdl.machine import StateMachine
+from plies.gdl.machine import StateMachine, build_steps
 from plies.gdl.parser import description_from_terms
 from plies.gdl.reasoner import Reasoner
 from plies.gdl.terms import Term, to_kif
@@ -97,8 +97,11 @@ __all__ = [  # Match and Turn live in plies.ggp.match
 
 log = logging.getLogger("plies.ggp")
 
-DEFAULT_MARGIN = 0.5
-"""Seconds kept back from every clock for the network and the manager (default)."""
+DEFAULT_MARGIN = 1.0
+"""Seconds kept back from every clock for the network, the manager and a loaded machine
+(default).  Measured (``benchmarks/ggp_deadline.py``, ``benchmarks/results/ggp_deadline.md``):
+at a load of 10 to 15 on two cores, replies reached the manager up to 0.52 s after the
+player's own deadline (*clock - margin*), so half a second was not enough; a second is."""
 
 MIN_FRACTION = 0.25
 """However large the margin, at least this fraction of a clock is used for thinking."""
@@ -116,7 +119,7 @@ BUILD_FLOOR = 30.0
 game (checkers takes about 14 CPU seconds) is worth the wait."""
 
 BUILD_CAP = 600.0
-"""However long the clocks, building a reasoner never takes more seconds than this."""
+"""However long the clocks, building a reasoner is never allowed more seconds than this."""
 
 ABORT_WAIT = 0.5
 """Seconds an ABORT or STOP waits for the match's background work to end (it stops
@@ -131,6 +134,43 @@ class Reply:
     body: str
     note: str = ""
 
+
+
+class _Plays:
+    """The PLAYs of the current match as they came: to tell a PLAY sent again (a manager
+    that did not get our reply retries) from the next one.
+
+    A PLAY carries no step number, only the joint move just played.  A PLAY whose joint
+    move is the same as the last PLAY's is the same PLAY again if the previous answer is
+    not out yet, or if our move in it is not the move we answered last (the next PLAY
+    would carry that move); otherwise it is a genuine repetition (every role played the
+    same move twice running).  A second ``(play <id> nil)`` is always the first PLAY
+    again.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.last: tuple[Term, ...] | None = None
+        self.turns: dict[int, Turn] = {}
+
+    def is_retry(self, match: Match, moves: tuple[Term, ...] | None) -> bool:
+        step = match.steps
+        if step not in self.turns:
+            return False  # no PLAY answered or under way at this step yet
+        if moves is None:
+            return step == 0
+        if moves != self.last:
+            return False
+        answered = match.replies.get(step)
+        mine = moves[match.role_index] if match.role_index < len(moves) else None
+        return answered is None or mine != answered
+
+    def answer(self, match: Match, step: int, move: Term) -> Term:
+        """Record ``move`` as the answer of ``step`` unless one is recorded already; the
+        answer of the step either way (a step is answered with one move, however often
+        it is asked)."""
+        with self.lock:
+            return match.replies.setdefault(step, move)
 
 
 class GgpPlayer:
@@ -178,14 +218,14 @@ class GgpPlayer:
         self.match: Match | None = None
         self.last: Match | None = None  # the previous match, for inspection until the next START
         self._lock = threading.Lock()
-        self._starting = False
+        self._plays = _Plays()
 
     # -- the public surface ------------------------------------------------------------
 
     @property
     def busy(self) -> bool:
-        """True while a match is running or being started."""
-        return self._starting or self.match is not None
+        """True while a match is running or being started (once its rules are checked)."""
+        return self.match is not None
 
     def budget(self, clock: float) -> float:
         """Seconds allowed for thinking on a ``clock``-second clock, counted from receipt:
@@ -218,11 +258,18 @@ class GgpPlayer:
         self.match = None
 
     def build_seconds(self, start_clock: float, play_clock: float) -> float:
-        """Seconds allowed for building a match's propnet: the start clock's budget plus
-        :data:`BUILD_PLAY_CLOCKS` play clocks (the slow machine plays meanwhile), at least
-        :data:`BUILD_FLOOR` and at most :data:`BUILD_CAP`."""
+        """The allowance for building a match's reasoners, in nominal seconds: the start
+        clock's budget plus :data:`BUILD_PLAY_CLOCKS` play clocks (the slow machine plays
+        meanwhile), at least :data:`BUILD_FLOOR` and at most :data:`BUILD_CAP`."""
         seconds = self.budget(start_clock) + BUILD_PLAY_CLOCKS * self.budget(play_clock)
         return min(BUILD_CAP, max(seconds, BUILD_FLOOR, 0.001))
+
+    def build_budget(self, match: Match) -> Budget:
+        """The budget of each build of ``match``'s reasoners: :meth:`build_seconds` in
+        steps (:func:`plies.gdl.machine.build_steps`: counted in work, never in wall time,
+        so a game gets the same reasoner at any load), and the match's end as its stop."""
+        seconds = self.build_seconds(match.start_clock, match.play_clock)
+        return Budget(steps=build_steps(seconds), stop=match.over)
 
     # -- messages ----------------------------------------------------------------------
 
@@ -237,6 +284,13 @@ class GgpPlayer:
         if kind == "start":
             return self._start(message, received)
         match = self.match
+        last = self.last
+        if (
+            (match is None or match.match_id != message.match_id)
+            and last is not None and last.match_id == message.match_id
+            and kind in ("stop", "abort")
+        ):  # the match is over already: a STOP or ABORT sent again gets the same answer
+            return Reply(200, DONE if kind == "stop" else ABORTED)
         if match is None or match.match_id != message.match_id:
             current = "no match" if match is None else f"match {match.match_id}"
             note = f"{kind} for match {message.match_id}, but this player is in {current}"
@@ -249,80 +303,106 @@ class GgpPlayer:
         return self._abort(match)
 
     def _start(self, message: Message, received: float) -> Reply:
-        with self._lock:
-            if self.busy:
-                current = self.match.match_id if self.match else "another match"
-                note = f"start of {message.match_id} refused: already playing {current}"
-                log.warning(note)
-                return Reply(200, BUSY, note)
-            self._starting = True
+        assert message.match_id is not None and message.role is not None
+        assert message.start_clock is not None and message.play_clock is not None
         try:
-            self.last = None  # the previous match's reasoners go, with what they froze
-            COLLECTOR.release()
-            assert message.match_id is not None and message.role is not None
-            assert message.start_clock is not None and message.play_clock is not None
+            # Checked before the player is claimed: rules that cannot be played never
+            # make it busy, however long reading them takes.
             desc = description_from_terms(message.rules, f"<rules of {message.match_id}>")
             for warning in check(desc):
                 log.info("rules of %s: %s", message.match_id, warning)
             if message.role not in desc.roles:
                 raise ProtocolError(
                     f"{message.role!r} is not a role of this game; its roles are "
-                    + ", ".join(desc.roles)
+                    + _names(desc.roles)
                 )
-            match = Match(
-                message.match_id, message.role, desc.roles.index(message.role), desc,
-                message.start_clock, message.play_clock, random.Random(self.rng.random()),
-                started=received,
-            )
-            # Mixed strategies: draws of their own (the playouts' count depends on the
-            # clock), and the LP solver loaded during metagaming (within the start clock).
-            match.sampler = random.Random(match.rng.getrandbits(64))
-            mixed = self.simultaneous == "mixed" and len(desc.roles) > 1
-            loading = preload() if mixed else None
-            deadline = received + self.budget(message.start_clock)
-            self._launch(match, deadline)
-            # Metagaming is done when the propnet is built and profiled; a game whose
-            # propnet takes longer starts on the slow machine.
-            match.settled.wait(max(0.0, deadline - time.perf_counter()))
-            match.ready.wait(max(0.0, deadline - time.perf_counter()))
-            if match.failure is not None:
-                match.over.set()
-                raise ProtocolError(match.failure)
-            if match.machine is None:
-                log.warning(
-                    "match %s: no reasoner is built yet; answering ready anyway",
-                    match.match_id,
-                )
-            elif match.machine is not match.fast:
-                log.info(
-                    "match %s: %s; starting on %s", match.match_id, match.fast_note,
-                    match.machine.kind,
-                )
-            if loading is not None:
-                loading.join(max(0.0, deadline - time.perf_counter()))
-            self.match = match
-            return Reply(200, READY)
         except PliesError as err:
             log.warning("start of %s refused: %s", message.match_id, err)
             return Reply(400, f"error: cannot play these rules: {err}", str(err))
-        finally:
-            self._starting = False
+        match = Match(
+            message.match_id, message.role, desc.roles.index(message.role), desc,
+            message.start_clock, message.play_clock, random.Random(self.rng.random()),
+            started=received,
+        )
+        with self._lock:
+            if self.busy:
+                current = self.match.match_id if self.match else "another match"
+                note = f"start of {message.match_id} refused: already playing {current}"
+                log.warning(note)
+                return Reply(200, BUSY, note)
+            # The match is the player's from now on, so an ABORT or STOP of it is
+            # honoured while it is still being prepared.
+            self.match = match
+            self._plays = _Plays()
+        try:
+            return self._prepare(match, received)
+        except BaseException:
+            self._finish(match)
+            raise
+
+    def _prepare(self, match: Match, received: float) -> Reply:
+        """Metagaming of a START that claimed the player: build, profile, answer."""
+        self.last = None  # the previous match's reasoners go, with what they froze
+        COLLECTOR.release()
+        # Mixed strategies: draws of their own (the playouts' count depends on the
+        # clock), and the LP solver loaded during metagaming (within the start clock).
+        match.sampler = random.Random(match.rng.getrandbits(64))
+        mixed = self.simultaneous == "mixed" and len(match.description.roles) > 1
+        loading = preload() if mixed else None
+        deadline = received + self.budget(match.start_clock)
+        self._launch(match, deadline)
+        # Metagaming is done when the propnet is built and profiled; a game whose
+        # propnet takes longer starts on the slow machine.  An ABORT or STOP sets both.
+        match.settled.wait(max(0.0, deadline - time.perf_counter()))
+        match.ready.wait(max(0.0, deadline - time.perf_counter()))
+        if match.over.is_set():
+            note = f"match {match.match_id} ended while it was being started"
+            log.info(note)
+            return Reply(200, ABORTED, note)
+        if match.failure is not None:
+            log.warning("start of %s refused: %s", match.match_id, match.failure)
+            self._finish(match)
+            return Reply(
+                400, f"error: cannot play these rules: {match.failure}", match.failure
+            )
+        if match.machine is None:
+            log.warning(
+                "match %s: no reasoner is built yet; answering ready anyway",
+                match.match_id,
+            )
+        elif match.machine is not match.fast:
+            log.info(
+                "match %s: %s; starting on %s", match.match_id, match.fast_note,
+                match.machine.kind,
+            )
+        if loading is not None:
+            loading.join(max(0.0, deadline - time.perf_counter()))
+        return Reply(200, READY)
 
     def _play(self, match: Match, message: Message, received: float) -> Reply:
         deadline = received + self.budget(match.play_clock)
-        previous = match.turn
-        if previous is not None:
-            previous.end()  # a previous move's thinking, if still running, stops now
-        if message.moves is not None:
-            match.receive(tuple(message.moves))
-        step = match.steps
-        turn = Turn(step, deadline)
-        match.turn = turn
+        moves = None if message.moves is None else tuple(message.moves)
+        plays = self._plays
+        with plays.lock:
+            retry = plays.is_retry(match, moves)
+            if not retry:
+                previous = match.turn
+                if previous is not None:
+                    previous.end()  # a previous move's thinking, if still running, stops now
+                if moves is not None:
+                    match.receive(moves)
+                    plays.last = moves
+                step = match.steps
+                turn = Turn(step, deadline)
+                match.turn = turn
+                plays.turns[step] = turn
+        if retry:
+            return self._replay(match, received, deadline)
         self._spawn(match, match.take_turn, (turn,), f"ggp-think-{match.match_id}-{step}")
         turn.done.wait(max(0.0, deadline - time.perf_counter()))
         turn.end()
         move, source, detail = self._answer(match, turn)
-        match.replies[step] = move
+        move = plays.answer(match, step, move)
         why = "" if turn.machine == "propnet" or match.fast is not None else match.fast_note
         log.info(
             "match %s step %d: %s by %s%s (%.2fs)%s",
@@ -331,6 +411,30 @@ class GgpPlayer:
             f"; {why}" if why else "",
         )
         return Reply(200, format_reply(move))
+
+    def _replay(self, match: Match, received: float, deadline: float) -> Reply:
+        """A PLAY sent again (the same joint move as the last one): the same answer as
+        the first time, and the joint move is not applied again.  If the first is still
+        being answered, this one waits for it (until its own deadline)."""
+        plays = self._plays
+        step = match.steps
+        turn = plays.turns.get(step)
+        if turn is not None and step not in match.replies:
+            turn.stop.wait(max(0.0, deadline - time.perf_counter()))
+            with plays.lock:
+                known = match.replies.get(step)
+            if known is None:  # the first answer is not out yet: this one decides
+                turn.end()
+                known = plays.answer(match, step, self._answer(match, turn)[0])
+        else:
+            known = match.replies.get(step)
+        if known is None:  # no turn at all: cannot happen after a first PLAY
+            known = self._answer(match, Turn(step, deadline))[0]
+        log.info(
+            "match %s step %d: the same PLAY again; answered %s again (%.2fs)",
+            match.match_id, step + 1, to_kif(known), time.perf_counter() - received,
+        )
+        return Reply(200, format_reply(known))
 
     def _answer(self, match: Match, turn: Turn) -> tuple[Term, str, str]:
         """The best move known for ``turn`` (see the module docstring's fallbacks)."""
@@ -374,6 +478,9 @@ class GgpPlayer:
 
     def _end(self, match: Match) -> None:
         match.over.set()
+        # A START still preparing the match waits on these: it answers at once.
+        match.settled.set()
+        match.ready.set()
         if match.turn is not None:
             match.turn.end()
 
@@ -475,7 +582,7 @@ class GgpPlayer:
         """Build the slow machine and play from it until the propnet is ready."""
         assert self.slow is not None
         try:
-            machine: StateMachine[Any] = self.slow(match.description, Budget(stop=match.over))
+            machine: StateMachine[Any] = self.slow(match.description, self.build_budget(match))
             if not isinstance(machine, Reasoner):
                 machine = LockedMachine(machine)
             state = machine.initial_state()
@@ -499,13 +606,9 @@ class GgpPlayer:
         match over (:meth:`_switch`).  Ends at once when the match is over."""
         assert self.fast is not None
         try:
-            budget = Budget(
-                seconds=self.build_seconds(match.start_clock, match.play_clock),
-                stop=match.over,
-            )
             try:
                 with COLLECTOR.building():
-                    fast = self.fast(match.description, budget)
+                    fast = self.fast(match.description, self.build_budget(match))
             except BaseException as err:
                 drain(err.__traceback__)
                 raise
@@ -554,3 +657,9 @@ class GgpPlayer:
                 match, match.take_turn, (turn,),
                 f"ggp-think-{match.match_id}-{turn.step}-{fast.kind}",
             )
+
+
+def _names(names: tuple[str, ...] | list[str], most: int = 8) -> str:
+    """``a, b, c`` for a few names; the first ``most`` and a count for many."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"

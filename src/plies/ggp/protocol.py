@@ -54,6 +54,12 @@ BUSY = "busy"
 AVAILABLE = "available"
 
 
+MAX_CLOCK = 3600.0
+"""The longest clock accepted, in seconds (an hour; GGP's clocks are seconds to minutes).
+A START with a longer, non-finite, zero or negative clock is answered 400 before any
+work."""
+
+
 class ProtocolError(PliesError):
     """A request that is not a well-formed GGP message (the reply is HTTP 400)."""
 
@@ -107,7 +113,8 @@ def parse_message(text: str) -> Message:
         return Message("info", keyword=head.lower())
     if kind == "preview":
         _arity(kind, args, 2, "(preview <rules> <clock>)")
-        return Message("preview", rules=_rules(args[0]), start_clock=_clock(args[1], "preview"))
+        clock = _clock(args[1], "preview clock", positive=False)
+        return Message("preview", rules=_rules(args[0]), start_clock=clock)
     if kind == "start":
         _arity(kind, args, 5, "(start <id> <role> (<rules>) <startclock> <playclock>)")
         return Message(
@@ -247,14 +254,24 @@ def _rules(term: Term) -> tuple[Term, ...]:
     return tuple(term)
 
 
-def _clock(term: Term, what: str) -> float:
+def _clock(term: Term, what: str, *, positive: bool = True) -> float:
+    """A clock in seconds: a number above 0 (at least 0 for a preview) and at most
+    :data:`MAX_CLOCK`; anything else (``NaN``, ``1e300``, ``-1``) is refused here, before
+    any work is sized by it."""
     text = term if isinstance(term, str) else ""
     try:
         value = float(text)
     except ValueError:
-        value = -1.0
-    if not value >= 0 or value == float("inf"):
-        raise ProtocolError(f"the {what} must be a number of seconds, got {to_kif(term)!r}")
+        value = float("nan")
+    low_ok = value > 0 if positive else value >= 0
+    if not (low_ok and value <= MAX_CLOCK):  # NaN fails both comparisons
+        shown = to_kif(term)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        low = "above 0" if positive else "at least 0"
+        raise ProtocolError(
+            f"the {what} must be a number of seconds {low} and at most {MAX_CLOCK:g}, "
+            f"got {shown!r}"
+        )
     return value
 
 

@@ -18,11 +18,14 @@ Nothing a request can do takes the player down (issue 11):
 
 * a body is at most :data:`MAX_BODY` bytes (a ``Content-Length`` over it is refused with
   413 before a byte of the body is read) and nests at most :data:`MAX_DEPTH` deep;
-* at most ``max_handlers`` connections are handled at once; one more is answered 503
+* at most ``max_handlers`` connections are handled at once, at most :data:`PER_CLIENT`
+  from one client address, and :data:`RESERVED` of them only for the *manager* (the
+  address whose START the player accepted last); one more is answered 503
   (``Retry-After: 1``) at once, without reading its request;
-* a body over :data:`SMALL_BODY` (only a START carries one: the rules) needs one of
-  :data:`MAX_LARGE` permits, else 503 without reading it, so the memory that parsing
-  takes (tens of bytes per byte of message) is paid for one large message at a time;
+* a body over :data:`SMALL_BODY` (only a START carries one: the rules) needs a permit:
+  the manager has one of its own, other clients share :data:`MAX_LARGE`, one per address;
+  without one, 503 without reading it, so the memory that parsing takes (tens of bytes per
+  byte of message) is paid for a few large messages at a time;
 * a request must arrive whole within :data:`READ_DEADLINE` seconds of its connection,
   however slowly its bytes trickle in;
 * a body without ``Content-Length`` is read in linear time (:class:`MessageScanner`).
@@ -41,7 +44,7 @@ from urllib.parse import unquote_plus
 
 from plies.errors import PliesError
 from plies.ggp.player import GgpPlayer, Reply
-from plies.ggp.protocol import MessageScanner
+from plies.ggp.protocol import READY, MessageScanner, peek_keyword
 
 log = logging.getLogger("plies.ggp")
 
@@ -53,11 +56,19 @@ SMALL_BODY = 16 << 10
 """Bodies up to this size (16 KiB: every message but a START of a large game) are read
 without a large-body permit."""
 
-MAX_LARGE = 1
-"""Bodies over :data:`SMALL_BODY` read and parsed at once."""
+MAX_LARGE = 2
+"""Bodies over :data:`SMALL_BODY` read and parsed at once, from clients other than the
+manager of the current (or last) match, which has a permit of its own."""
 
 MAX_HANDLERS = 32
 """Connections handled at once (default of :class:`GgpServer`); the next is answered 503."""
+
+PER_CLIENT = 8
+"""Connections handled at once from one client address: one client cannot take them all."""
+
+RESERVED = 4
+"""Handler slots only the manager of the current (or last) match may take: a game
+manager's message never waits behind an attacker's, however many addresses it has."""
 
 MAX_DEPTH = 256
 """The deepest nesting of parentheses accepted in a message (GDL needs a few dozen)."""
@@ -97,16 +108,17 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
     received: float = 0.0
 
     def handle(self) -> None:
-        # The play clock runs from receipt: take the time before reading anything.
-        self.received = time.perf_counter()
+        # The play clock runs from receipt: the time the connection was accepted, before
+        # this thread started (which takes a while on a loaded machine).
+        self.received = self.server.accepted(self.request)
         self.server.reading(self, self.received + READ_DEADLINE)
-        self._permit = False
+        self._permit: threading.Semaphore | None = None
         try:
             super().handle()
         finally:
             self.server.reading(self, None)
-            if self._permit:
-                self.server.large.release()
+            if self._permit is not None:
+                self.server.release_large(self.client_address[0], self._permit)
 
     def do_POST(self) -> None:
         try:
@@ -153,6 +165,8 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
             reply = Reply(500, f"error: internal error: {err}")
         if reply.status != 200:
             log.info("%s %s -> %d %s", self.command, _excerpt(text), reply.status, reply.body)
+        elif reply.body == READY and peek_keyword(text) == "start":
+            self.server.manager = self.client_address[0]
         self._send(reply)
 
     def _send(self, reply: Reply, *, retry: bool = False) -> None:
@@ -199,10 +213,10 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
 
     def _large(self) -> None:
         """Take a large-body permit (released when the request ends), or refuse."""
-        if not self._permit:
-            if not self.server.large.acquire(blocking=False):
+        if self._permit is None:
+            self._permit = self.server.acquire_large(self.client_address[0])
+            if self._permit is None:
                 raise _BadRequest(503, "busy with another large message; try again")
-            self._permit = True
 
     def _read_exact(self, n: int) -> bytes:
         parts: list[bytes] = []
@@ -299,6 +313,13 @@ def _drain(sock: socket.socket) -> bool:
         return False
 
 
+def _address(client_address: Any) -> str:
+    """The host part of a client's address (what the per-client caps count by)."""
+    if isinstance(client_address, tuple) and client_address:
+        return str(client_address[0])
+    return str(client_address)
+
+
 def _excerpt(text: str, width: int = 120) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 3] + "..."
@@ -327,13 +348,20 @@ class GgpServer(ThreadingHTTPServer):
             raise ValueError(f"max_handlers must be >= 1, got {max_handlers}")
         self.player = player
         self.max_handlers = max_handlers
-        self.handlers = threading.BoundedSemaphore(max_handlers)
+        self.handlers = 0  # connections handled now
+        self.clients: dict[str, int] = {}  # connections handled now, per client address
         self.large = threading.BoundedSemaphore(MAX_LARGE)
+        self.manager_large = threading.BoundedSemaphore(1)
+        self.large_clients: set[str] = set()  # addresses holding a shared large permit
+        self.manager: str | None = None  # the address whose START was accepted last
         self.refused = 0  # connections answered 503 because every handler was busy
         self._thread: threading.Thread | None = None
         self._guard = threading.Lock()
         self._deadlines: dict[GgpRequestHandler, float] = {}
-        self._holding: set[int] = set()  # ids of the connections that hold a handler slot
+        self._holding: dict[int, str] = {}  # connections holding a slot: their address
+        self._accepted: dict[int, float] = {}  # ... and when each was accepted
+        self._per_client = min(PER_CLIENT, max_handlers)
+        self._reserved = min(RESERVED, max_handlers // 4)
         self._draining: list[tuple[socket.socket, float]] = []
         try:
             super().__init__((host, port), GgpRequestHandler)
@@ -373,18 +401,37 @@ class GgpServer(ThreadingHTTPServer):
     # -- caps ------------------------------------------------------------------------------
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        """Hand the connection to a handler thread if one of ``max_handlers`` is free;
-        else answer 503 at once, in the accepting thread, without reading the request."""
-        if not self.handlers.acquire(blocking=False):
+        """Hand the connection to a handler thread if a slot is free for its client
+        (see the module docstring's caps); else answer 503 at once, in the accepting
+        thread, without reading the request."""
+        now = time.perf_counter()
+        address = _address(client_address)
+        if not self._admit(id(request), address, now):
             self._refuse(request)
             return
-        with self._guard:
-            self._holding.add(id(request))
         try:
             super().process_request(request, client_address)
         except BaseException:  # e.g. Ctrl-C while the thread starts: it may release too
             self._release(request)
             raise
+
+    def _admit(self, key: int, address: str, now: float | None = None) -> bool:
+        with self._guard:
+            # The manager's slots are kept for it (never all taken by others), and one
+            # address never holds more than PER_CLIENT.
+            room = self.max_handlers - (0 if address == self.manager else self._reserved)
+            if self.handlers >= room or self.clients.get(address, 0) >= self._per_client:
+                return False
+            self.handlers += 1
+            self.clients[address] = self.clients.get(address, 0) + 1
+            self._holding[key] = address
+            self._accepted[key] = time.perf_counter() if now is None else now
+            return True
+
+    def accepted(self, request: Any) -> float:
+        """When ``request``'s connection was accepted (``time.perf_counter``)."""
+        with self._guard:
+            return self._accepted.get(id(request), time.perf_counter())
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
@@ -395,10 +442,33 @@ class GgpServer(ThreadingHTTPServer):
     def _release(self, request: Any) -> None:
         """Give back ``request``'s handler slot, once, whichever thread asks first."""
         with self._guard:
-            if id(request) not in self._holding:
+            address = self._holding.pop(id(request), None)
+            self._accepted.pop(id(request), None)
+            if address is None:
                 return
-            self._holding.discard(id(request))
-        self.handlers.release()
+            self.handlers -= 1
+            left = self.clients[address] - 1
+            if left:
+                self.clients[address] = left
+            else:
+                del self.clients[address]
+
+    def acquire_large(self, address: str) -> threading.Semaphore | None:
+        """A permit to read and parse a large body from ``address``, or None: the
+        manager's own permit, else one of the shared ones (one per address)."""
+        if address == self.manager and self.manager_large.acquire(blocking=False):
+            return self.manager_large
+        with self._guard:
+            if address in self.large_clients or not self.large.acquire(blocking=False):
+                return None
+            self.large_clients.add(address)
+        return self.large
+
+    def release_large(self, address: str, permit: threading.Semaphore) -> None:
+        if permit is self.large:
+            with self._guard:
+                self.large_clients.discard(address)
+        permit.release()
 
     def _refuse(self, request: socket.socket) -> None:
         self.refused += 1

@@ -30,6 +30,9 @@ from typing import Any, Final
 
 from plies.errors import OptionError
 from plies.learn.fit import (
+    MAX_ALPHA,
+    MAX_EPOCHS,
+    MAX_L2,
     Fit,
     calibrated_log_loss,
     constant_feature,
@@ -47,6 +50,9 @@ from plies.version import __version__
 METHODS: Final = ("logistic", "td")
 SCALES: Final = ("auto", "hand", "probability", "calibrated")
 PRIORS: Final = ("zero", "hand")
+MAX_GAMES: Final = 1_000_000
+"""The most self-play games one run may play (``--games`` times ``--iterations``): every
+game's positions are kept in memory for the fit."""
 HOLDOUT: Final = 0.2
 """The share of the games (the last ones) kept out of the fit that measures the
 log-loss reported beside the weights; the weights themselves are fitted on every game."""
@@ -91,6 +97,38 @@ def fit(
     raise OptionError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
 
 
+def check_options(
+    method: str, options: Mapping[str, float], games: int = 1, iterations: int = 1
+) -> None:
+    """Refuse fit options and a number of games outside their bounds, before any game is
+    played (:data:`MAX_GAMES`, :data:`MAX_EPOCHS`, :data:`MAX_ALPHA`, :data:`MAX_L2`).
+
+    Raises:
+        OptionError: the option, its value and the range accepted.
+    """
+    if iterations < 1:
+        raise OptionError(f"--iterations must be at least 1, got {iterations}")
+    if games * iterations > MAX_GAMES:
+        raise OptionError(
+            f"{games:,} games x {iterations:,} iterations is more than the cap of "
+            f"{MAX_GAMES:,} self-play games; lower --games or --iterations"
+        )
+    if method == "logistic":
+        l2 = float(options.get("l2", 1.0))
+        if not 0.0 <= l2 <= MAX_L2:
+            raise OptionError(f"--l2 must be in [0, {MAX_L2:g}], got {l2:g}")
+    elif method == "td":
+        lam = float(options.get("lambda", 0.7))
+        alpha = float(options.get("alpha", 0.1))
+        epochs = int(options.get("epochs", 20))
+        if not 0.0 <= lam <= 1.0:
+            raise OptionError(f"--lambda must be in [0, 1], got {lam:g}")
+        if not 0.0 < alpha <= MAX_ALPHA:
+            raise OptionError(f"--alpha must be a step size in (0, {MAX_ALPHA:g}], got {alpha:g}")
+        if not 1 <= epochs <= MAX_EPOCHS:
+            raise OptionError(f"--epochs must be in 1..{MAX_EPOCHS:,}, got {epochs:,}")
+
+
 def learn(
     game: Any,
     plan: SelfPlay,
@@ -125,12 +163,12 @@ def learn(
     intercept in the probability case; ``log(2) = 0.693`` is a coin toss between two).
 
     Raises:
-        OptionError: an unknown method, bad fit options, or a game without a linear
-            evaluation; see :meth:`SelfPlay.check`.
+        OptionError: an unknown method, fit options or a number of games outside their
+            bounds (:func:`check_options`, before any game is played), or a game without
+            a linear evaluation; see :meth:`SelfPlay.check`.
         UnsupportedGameError: the agent cannot play the game.
     """
-    if iterations < 1:
-        raise OptionError(f"--iterations must be at least 1, got {iterations}")
+    check_options(method, options or {}, plan.games, iterations)
     trajectories: list[Trajectory] = []
     current, rounds = game, []
     for k in range(iterations):

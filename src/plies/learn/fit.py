@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from plies.errors import OptionError
 
@@ -105,8 +105,8 @@ def logistic(
     """
     np = _numpy()
     x, y = _checked(np, xs, ys)
-    if not l2 >= 0:
-        raise OptionError(f"--l2 must be 0 or more, got {l2}")
+    if not 0 <= l2 <= MAX_L2:
+        raise OptionError(f"--l2 must be in [0, {MAX_L2:g}], got {l2:g}")
     scale = _scales(np, x)
     z = x / scale
     n, k = z.shape
@@ -142,6 +142,17 @@ def logistic(
     return Fit(tuple(float(a) for a in w), iterations, log_loss(x, y, w))
 
 
+MAX_EPOCHS: Final = 10_000
+"""The most TD sweeps over the games (``--epochs``)."""
+MAX_ALPHA: Final = 100.0
+"""The largest TD step size (``--alpha``); the default is 0.1."""
+MAX_L2: Final = 1e12
+"""The largest L2 penalty (``--l2``): past it the fit is the prior, whatever the games."""
+
+_CLIP: Final = 500.0
+"""The logit at which TD's sigmoid is taken as 0 or 1 (within e^-500)."""
+
+
 def td_lambda(
     trajectories: Sequence[Trajectory],
     *,
@@ -167,8 +178,11 @@ def td_lambda(
     np = _numpy()
     if not 0.0 <= lam <= 1.0:
         raise OptionError(f"--lambda must be in [0, 1], got {lam}")
-    if not alpha > 0 or epochs < 1:
-        raise OptionError(f"TD needs a step size > 0 and at least 1 epoch, got {alpha}, {epochs}")
+    if not 0 < alpha <= MAX_ALPHA or not 1 <= epochs <= MAX_EPOCHS:
+        raise OptionError(
+            f"TD needs a step size in (0, {MAX_ALPHA:g}] and 1..{MAX_EPOCHS:,} epochs, got "
+            f"{alpha:g}, {epochs:,}"
+        )
     finals = [t.outcome for t in trajectories] if labels is None else list(labels)
     games = [(t, final) for t, final in zip(trajectories, finals, strict=True) if t.features]
     if not games:
@@ -182,11 +196,37 @@ def td_lambda(
         (np.asarray([row[p] for row in t.features], float) / scale, final[p])
         for t, final in games for p in range(players)
     ]
+    v = _td_epochs(np, sequences, v, lam=lam, alpha=alpha, epochs=epochs)
+    w = v / scale
+    xs = [f for t, _ in games for row in t.features for f in row]
+    ys = [final[p] for t, final in games for _ in t.features for p in range(players)]
+    return Fit(tuple(float(a) for a in w), epochs, log_loss(xs, ys, w))
+
+
+def _td_epochs(
+    np: Any, sequences: list[tuple[Any, float]], v: Any, *, lam: float, alpha: float,
+    epochs: int,
+) -> Any:
+    """The TD(lambda) sweeps of :func:`td_lambda` from the weights ``v``.
+
+    Raises:
+        OptionError: a weight is no longer finite after a sweep (``alpha`` too large).
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # divergence is checked below
+        return _sweeps(np, sequences, v, lam=lam, alpha=alpha, epochs=epochs)
+
+
+def _sweeps(
+    np: Any, sequences: list[tuple[Any, float]], v: Any, *, lam: float, alpha: float,
+    epochs: int,
+) -> Any:
+    k = len(v)
     for epoch in range(1, epochs + 1):
         rate = alpha / k / math.sqrt(epoch)
         for z, outcome in sequences:
             e = np.zeros(k)
-            values = 1.0 / (1.0 + np.exp(-(z @ v)))
+            # Clipped: exp(710) overflows, and sigmoid(+-500) is 0 or 1 to 200 digits.
+            values = 1.0 / (1.0 + np.exp(-np.clip(z @ v, -_CLIP, _CLIP)))
             for t in range(len(z)):
                 value = values[t]
                 e = lam * e + value * (1 - value) * z[t]
@@ -194,11 +234,14 @@ def td_lambda(
                 v = v + rate * (target - value) * e
                 # The next values change with v; recomputing one value is enough.
                 if t + 1 < len(z):
-                    values[t + 1] = 1.0 / (1.0 + math.exp(-float(z[t + 1] @ v)))
-    w = v / scale
-    xs = [f for t, _ in games for row in t.features for f in row]
-    ys = [final[p] for t, final in games for _ in t.features for p in range(players)]
-    return Fit(tuple(float(a) for a in w), epochs, log_loss(xs, ys, w))
+                    x = min(max(float(z[t + 1] @ v), -_CLIP), _CLIP)
+                    values[t + 1] = 1.0 / (1.0 + math.exp(-x))
+        if not np.all(np.isfinite(v)):
+            raise OptionError(
+                f"TD(lambda) diverged at epoch {epoch} (a weight grew past any float); "
+                f"use a smaller --alpha than {alpha:g}"
+            )
+    return v
 
 
 def to_hand_spread(

@@ -115,7 +115,8 @@ def read_positions(path: str | Path) -> list[Position]:
         InputTooLarge: the file is larger than :data:`plies.budget.MAX_INPUT_BYTES`.
     """
     try:
-        text = read_text(path)  # at most MAX_INPUT_BYTES: /dev/zero is refused, not read
+        # A regular file of at most MAX_INPUT_BYTES, or stdin as "-" under the same cap.
+        text = read_text(path, stdin=True)
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or str(err)
         raise OptionError(f"cannot read positions file {str(path)!r}: {reason}") from None

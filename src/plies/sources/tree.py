@@ -43,6 +43,12 @@ Under ``chance`` each child is ``{"p": 0.5, "node": NODE}`` (``"prob"`` also wor
 Errors raise :class:`~plies.errors.GameFormatError` naming the line and column (text) or
 the field path, e.g. ``root.children[1].p: expected a number`` (JSON).
 
+**Caps.**  A tree file has at most 1,000,000 nodes, 256 levels below its root and 100
+players (:data:`~plies.sources.treeparse.MAX_NODES`, ``MAX_DEPTH``, ``MAX_PLAYERS``);
+a larger one is refused with one line (its nodes are counted before any is built).  Reading ticks a
+:class:`~plies.budget.Meter` of the ``budget`` given (the loader passes ``--time``'s), so
+a budget stops it.
+
 >>> g = TreeGame.from_text("A: max(B: min(3 12 8) C: min(2 4 6) D: min(14 5 2))")
 >>> g.actions(0), g.utility_range, g.label(g.result(0, "C"))
 (('B', 'C', 'D'), (-14.0, 14.0), 'C')
@@ -56,11 +62,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from plies.budget import Budget, read_text
-from plies.errors import GameFormatError
+from plies.budget import UNLIMITED, Budget, Meter, read_text
+from plies.errors import GameFormatError, quoted
 from plies.game import CHANCE, Game
 from plies.game.declaration import Source
-from plies.sources.treeparse import LEAF, PLAYER, RawNode, fail, parse_json, parse_text
+from plies.sources.treeparse import (
+    LEAF,
+    MAX_PLAYERS,
+    PLAYER,
+    PLAYERS_CAP,
+    RawNode,
+    fail,
+    parse_json,
+    parse_text,
+)
+
+_NO_CHILDREN: dict[str, int] = {}
+"""The action map of every leaf, shared: nothing is ever added to it (a dict a leaf took
+64 bytes of each of up to a million leaves)."""
 
 __all__ = ["SOURCE", "TreeGame"]
 
@@ -76,10 +95,16 @@ class TreeGame(Game[int, str]):
         players: int | None = None,
         source: str | None = None,
         name: str = "tree",
+        meter: Meter | None = None,
+        consume: bool = False,
     ) -> None:
-        """Check ``root`` (as parsed) and flatten it; prefer the ``from_*`` constructors."""
+        """Check ``root`` (as parsed) and flatten it, ticking ``meter`` once per node;
+        prefer the ``from_*`` constructors.  With ``consume`` (theirs), ``root`` is emptied
+        as it is flattened, so its memory is given back while the game's arrays grow."""
         self.name = name
         self.source = source
+        if meter is None:
+            meter = UNLIMITED.meter("reading the tree")
         self.num_players = _count_players(root, players, source)
         n = self.num_players
         self._to_move: list[int] = []
@@ -95,6 +120,7 @@ class TreeGame(Game[int, str]):
         stack: list[tuple[RawNode, int, str, int]] = [(root, -1, "", 0)]
         while stack:
             raw, parent, via, next_player = stack.pop()
+            meter.tick()
             node = len(self._to_move)
             self._parent.append(parent)
             self._via.append(via)
@@ -107,7 +133,7 @@ class TreeGame(Game[int, str]):
                     values = (values[0], 0.0 - values[0])
                 self._to_move.append(next_player)
                 self._actions.append(())
-                self._next.append({})
+                self._next.append(_NO_CHILDREN)
                 self._outcomes.append(())
                 self._utilities.append(values)
                 continue
@@ -128,6 +154,8 @@ class TreeGame(Game[int, str]):
             after = (raw.player + 1) % n if raw.kind == PLAYER else next_player
             for child, action in zip(reversed(raw.children), reversed(names), strict=True):
                 stack.append((child, node, action, after))
+            if consume:
+                raw.children = []
         # A node's children are numbered after the node, in order: fill in the action maps.
         for node, parent in enumerate(self._parent):
             if parent >= 0:
@@ -143,13 +171,34 @@ class TreeGame(Game[int, str]):
     # --- construction ---------------------------------------------------------------------
 
     @classmethod
-    def from_text(cls, text: str, *, source: str | None = None, name: str = "tree") -> TreeGame:
-        """The tree written in the compact text form (see the module docstring)."""
-        return cls(parse_text(text, source), source=source, name=name)
+    def from_text(
+        cls, text: str, *, source: str | None = None, name: str = "tree",
+        budget: Budget | None = None,
+    ) -> TreeGame:
+        """The tree written in the compact text form (see the module docstring), read
+        within ``budget`` (None: no bound but the caps).
+
+        Raises:
+            GameFormatError: the text is not a tree, or is past a cap.
+            BudgetExceeded: the budget ran out (or was stopped) while reading.
+        """
+        meter = (budget or UNLIMITED).meter("reading the tree")
+        return cls(
+            parse_text(text, source, meter), source=source, name=name, meter=meter, consume=True
+        )
 
     @classmethod
-    def from_json(cls, obj: Any, *, source: str | None = None, name: str = "tree") -> TreeGame:
-        """The tree in the JSON form, given as decoded JSON or as JSON text."""
+    def from_json(
+        cls, obj: Any, *, source: str | None = None, name: str = "tree",
+        budget: Budget | None = None,
+    ) -> TreeGame:
+        """The tree in the JSON form, given as decoded JSON or as JSON text, read within
+        ``budget`` (None: no bound but the caps).
+
+        Raises:
+            GameFormatError: not JSON, not a tree, or past a cap.
+            BudgetExceeded: the budget ran out (or was stopped) while reading.
+        """
         if isinstance(obj, str):
             try:
                 obj = json.loads(obj)
@@ -157,24 +206,35 @@ class TreeGame(Game[int, str]):
                 raise GameFormatError(
                     f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno
                 ) from None
+            except ValueError:  # int()'s own limit, inside the JSON decoder
+                raise GameFormatError(
+                    "a number of more than 4,300 digits; a tree's numbers are finite floats "
+                    "and its player numbers small integers", source=source,
+                ) from None
             except RecursionError:
                 raise GameFormatError("JSON nested too deeply", source=source) from None
+        meter = (budget or UNLIMITED).meter("reading the tree")
         try:
-            root, players = parse_json(obj, source)
+            root, players = parse_json(obj, source, meter)
         except RecursionError:
             raise GameFormatError("the tree is nested too deeply", source=source) from None
-        return cls(root, players=players, source=source, name=name)
+        del obj  # the decoded JSON: the raw tree holds what is needed
+        return cls(root, players=players, source=source, name=name, meter=meter, consume=True)
 
     @classmethod
-    def from_file(cls, path: str | Path, *, name: str | None = None) -> TreeGame:
+    def from_file(
+        cls, path: str | Path, *, name: str | None = None, budget: Budget | None = None
+    ) -> TreeGame:
         """The tree in ``path``: JSON if it ends in ``.json``, else the text form.
 
         The game is named ``name``, else after the file (``aima-fig-5-2.tree`` gives
         ``aima-fig-5-2``).
 
         Raises:
-            GameFormatError: the file cannot be read, or is not a tree.
+            GameFormatError: the file cannot be read (a FIFO, a device or a directory is
+                not read), or is not a tree, or is past a cap.
             InputTooLarge: the file is larger than :data:`plies.budget.MAX_INPUT_BYTES`.
+            BudgetExceeded: ``budget`` ran out (or was stopped) while reading.
         """
         path = Path(path)
         name = path.stem if name is None else name
@@ -187,8 +247,8 @@ class TreeGame(Game[int, str]):
         except UnicodeDecodeError:
             raise GameFormatError("the tree file is not UTF-8 text", source=source) from None
         if path.suffix.lower() == ".json":
-            return cls.from_json(text, source=source, name=name)
-        return cls.from_text(text, source=source, name=name)
+            return cls.from_json(text, source=source, name=name, budget=budget)
+        return cls.from_text(text, source=source, name=name, budget=budget)
 
     # --- the Game protocol ---------------------------------------------------------------
 
@@ -339,14 +399,17 @@ def _count_players(root: RawNode, declared: int | None, source: str | None) -> i
     if n is None:
         vectors = [leaf for leaf in leaves if not leaf.scalar]
         n = len(vectors[0].values or ()) if vectors else 2
+    if n > MAX_PLAYERS:  # the readers check this; a RawNode built by hand may not be
+        fail(source, root.where, f"{n:,} players: {PLAYERS_CAP}")
     for leaf in leaves:
         size = len(leaf.values or ())
         if leaf.scalar and n != 2:
+            example = " ".join(["0"] * n) if n <= 8 else "0 0 ... 0"
             fail(
                 source,
                 leaf.where,
                 f"a single number is a two-player leaf, but this tree has "
-                f"{n} players: write one value per player, like [{' '.join(['0'] * n)}]",
+                f"{n} players: write one value per player, like [{example}]",
             )
         if not leaf.scalar and size != n:
             fail(source, leaf.where, f"leaf has {size} values but the tree has {n} players")
@@ -366,7 +429,7 @@ def _action_names(raw: RawNode, source: str | None) -> tuple[str, ...]:
                 source,
                 child.entry,
                 f"two children of {raw.describe()} are both reached by "
-                f"action {name!r} (children {seen[folded]} and {position}); "
+                f"action {quoted(name)} (children {seen[folded]} and {position}); "
                 f"give them distinct labels",
             )
         seen[folded] = position
@@ -399,7 +462,7 @@ def _probabilities(
 
 
 def _load(spec: str, options: Mapping[str, Any], budget: Budget | None) -> TreeGame:
-    return TreeGame.from_file(spec)
+    return TreeGame.from_file(spec, budget=budget)
 
 
 def _from_text(text: str, name: str, budget: Budget | None) -> TreeGame:
@@ -409,9 +472,9 @@ def _from_text(text: str, name: str, budget: Budget | None) -> TreeGame:
     for suffix in (".tree", ".json"):
         stem = stem.removesuffix(suffix)
     if text.lstrip().startswith(("{", "[")):
-        return TreeGame.from_json(text, source=name, name=stem or "tree")
+        return TreeGame.from_json(text, source=name, name=stem or "tree", budget=budget)
     try:
-        return TreeGame.from_text(text, source=name, name=stem or "tree")
+        return TreeGame.from_text(text, source=name, name=stem or "tree", budget=budget)
     except RecursionError:
         raise GameFormatError("the tree is nested too deeply", source=name) from None
 

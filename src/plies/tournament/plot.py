@@ -1,7 +1,8 @@
 """A picture of a tournament: each agent's Elo rating with its 95% interval.
 
 Matplotlib is imported only here, and only when a plot is asked for; without it the
-error says how to install it.  The file type follows the name: ``.png`` or ``.svg``.
+error says how to install it.  The file type follows the name: ``.png`` or ``.svg``; the
+file is written atomically (:mod:`plies.outputs`).
 """
 
 from __future__ import annotations
@@ -11,19 +12,27 @@ from pathlib import Path
 from typing import Any
 
 from plies.errors import OptionError
+from plies.outputs import check_target, replacing
 from plies.parallel.backends import BackendError
 from plies.tournament.tournament import TournamentResult
 
 FORMATS = (".png", ".svg")
+CREATOR = "plies tournament --plot"
+"""The program a plot names in its metadata (PNG ``Software``, SVG ``dc:creator``): how
+``--plot`` recognises a file it may replace without ``--force`` (:mod:`plies.outputs`)."""
 
 
-def check_plot_path(path: str | Path) -> Path:
-    """``path`` if it names a PNG or SVG file in an existing folder; else OptionError."""
-    target = Path(path)
-    if target.suffix.lower() not in FORMATS:
+def check_plot_path(path: str | Path, *, force: bool = False) -> Path:
+    """The file to draw ``path``'s plot to, if it names a PNG or SVG file that may be
+    written (:func:`plies.outputs.check_target`: an existing file that is not a plot of
+    plies' needs ``force``) and matplotlib is installed; else
+    :class:`~plies.errors.OptionError`, :class:`~plies.errors.OutputFileError` or
+    :class:`~plies.parallel.backends.BackendError`."""
+    if Path(path).suffix.lower() not in FORMATS:
         raise OptionError(f"--plot {str(path)!r}: the file name must end in .png or .svg")
-    if not target.parent.is_dir():
-        raise OptionError(f"--plot {str(path)!r}: no folder {str(target.parent)!r}")
+    target = check_target(path, option="--plot", kind="a plot plies drew",
+                          signatures=(CREATOR.encode(),), force=force)
+    _figure_class()  # matplotlib missing: say so before the games, not after
     return target
 
 
@@ -43,7 +52,9 @@ def plot_elo(result: TournamentResult, path: str | Path) -> Path:
     Agents are listed best first, top to bottom; the dashed line is the mean (0).
     Returns the path written.
     """
-    target = check_plot_path(path)
+    target = Path(path)
+    if target.suffix.lower() not in FORMATS:
+        raise OptionError(f"--plot {str(path)!r}: the file name must end in .png or .svg")
     figure_class = _figure_class()
     rows = list(reversed(result.standings()))  # matplotlib draws the first row lowest
     height = 1.2 + 0.45 * len(rows)
@@ -65,8 +76,9 @@ def plot_elo(result: TournamentResult, path: str | Path) -> Path:
     ax.set_title(
         f"{result.game}: {len(result.records)} games, seed {result.seed}", fontsize=10
     )
-    if target.suffix.lower() == ".svg":
-        fig.savefig(target, format="svg", metadata={"Date": None})
-    else:
-        fig.savefig(target, format="png", dpi=144)
+    with replacing(target, label="--plot") as file:
+        if target.suffix.lower() == ".svg":
+            fig.savefig(file, format="svg", metadata={"Date": None, "Creator": CREATOR})
+        else:
+            fig.savefig(file, format="png", dpi=144, metadata={"Software": CREATOR})
     return target

@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
 from plies.viz.layout import Layout, tidy
@@ -63,6 +64,10 @@ def text_width(text: str, size: float, *, bold: bool = False) -> float:
     narrow = sum(1 for ch in text if ch in " .,:;ijlft()[]|'")
     em = 0.62 * len(text) + 0.14 * wide - 0.28 * narrow
     return size * em * (1.1 if bold else 1.0)
+
+MARK: Final = "<!-- drawn by plies -->"
+"""The comment after the XML declaration: how ``plies tree -o`` recognises a picture it
+drew, which it may replace without ``--force`` (:mod:`plies.outputs`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +193,7 @@ class _Drawing:
         ox = MARGIN + (inner - span) / 2 - self.extent[0]
         out = [
             '<?xml version="1.0" encoding="UTF-8"?>',
+            MARK,
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" '
             f'height="{_f(height)}" viewBox="0 0 {_f(width)} {_f(height)}" '
             f'font-family="{FONT}" fill="{TEXT}">',

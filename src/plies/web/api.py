@@ -61,6 +61,7 @@ import dataclasses
 import functools
 import json
 import random
+import sys
 import time as clock
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -71,7 +72,7 @@ from typing import Any, Final, cast
 from plies import games
 from plies._compat import deprecated_alias
 from plies.budget import Budget, StopSignal
-from plies.errors import IllegalActionError, PliesError
+from plies.errors import IllegalActionError, PliesError, bounded
 from plies.game import (
     CHANCE,
     SIMULTANEOUS,
@@ -129,17 +130,31 @@ REQUEST_TIME: Final = 15.0
 its searches together (each search is also capped at :data:`MAX_TIME`)."""
 MAX_TREE_TEXT: Final = MAX_BODY
 """Longest tree text (``tree``) in characters: the body cap, whatever the transport."""
+MAX_MESSAGE: Final = 300
+"""Longest error message an answer carries, in characters (:func:`plies.errors.bounded`)."""
+MAX_NESTING: Final = 32
+"""Deepest nesting of lists and objects in a request body (the API needs 3)."""
+MAX_OPTIONS: Final = 64
+"""Most options a request may set."""
+MAX_TEXT: Final = 1000
+"""Longest move, player or file name a request may send, in characters."""
 
 _UNITS: Final = ("ply", "round")
 _TIES: Final = ("first", "random")
 
 
 class ApiError(PliesError):
-    """A request the API cannot serve: an HTTP ``status`` and a one-line message."""
+    """A request the API cannot serve: an HTTP ``status`` and a one-line message (at most
+    :data:`MAX_MESSAGE` characters and a note of the length, :func:`plies.errors.bounded`)."""
 
     def __init__(self, message: str, status: int = 422) -> None:
-        super().__init__(" ".join(message.split()))
+        super().__init__(bounded(message, MAX_MESSAGE))
         self.status = status
+
+
+def error_json(message: str) -> bytes:
+    """The body of every error answer: ``{"error": message}``, message cut to one line."""
+    return encode({"error": bounded(message, MAX_MESSAGE)})
 
 
 # --- reading the request -------------------------------------------------------------------
@@ -196,27 +211,113 @@ def _option_text(key: str, value: Any) -> str:
                    f"got {_kind(value)}")
 
 
+def check_request(body: Mapping[str, Any]) -> None:
+    """Check every field of ``body`` that needs no game, before any work: which game and
+    its types, the number of options, the moves (at most :data:`MAX_MOVES`, texts of at
+    most :data:`MAX_TEXT` characters), the depth, time and node caps, the words and the
+    switches.  The web app runs it before a request takes a worker, and
+    :func:`load_position` before it loads the game, so that a bad field never waits for
+    a GDL grounding or a tree parse.
+
+    Raises:
+        ApiError: the first field that is wrong, with what is accepted.
+    """
+    _source(body)
+    for key in ("name", "player"):
+        value = _get(body, key, (int, str) if key == "player" else str, "a string")
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            raise ApiError(f'"{key}" is longer than {MAX_TEXT:,} characters')
+    _moves(body)
+    _depth(body)
+    _time(body)
+    _max_nodes(body)
+    for key, choices in (("algorithm", tuple(algorithm_choices())), ("unit", _UNITS),
+                         ("tie", _TIES)):
+        _word(body, key, choices, choices[0])
+    for key in ("engine", "quiescence", "analysis"):
+        _get(body, key, bool, "true or false")
+    _get(body, "seed", int, "a whole number")
+    own = _get(body, "own", dict, "an object of players and their own moves") or {}
+    if len(own) > MAX_OPTIONS:
+        raise ApiError(f'"own" names {len(own):,} players; at most {MAX_OPTIONS}')
+
+
+def _source(body: Mapping[str, Any]) -> str:
+    """Which of ``game``, ``tree`` and ``gdl`` the request gives (exactly one), with its
+    type, and ``options`` (only with a game, at most :data:`MAX_OPTIONS`)."""
+    given = [key for key in ("game", "tree", "gdl") if body.get(key) is not None]
+    if len(given) != 1:
+        raise ApiError('give exactly one of "game" (a built-in name), "tree" (the text of a '
+                       f'tree file) or "gdl" (the text of a GDL file); got {len(given)}')
+    what = {"game": "a string (a built-in game name)", "tree": "a string (the text of a "
+            "tree file)", "gdl": "a string (the text of a GDL file)"}[given[0]]
+    _get(body, given[0], str, what)
+    if given[0] != "game" and body.get("options"):
+        raise ApiError(f'"options" go with a built-in "game", not with "{given[0]}"')
+    options = _get(body, "options", dict, "an object of option names and values") or {}
+    if len(options) > MAX_OPTIONS:
+        raise ApiError(f"{len(options):,} options; a game takes at most {MAX_OPTIONS}")
+    return str(given[0])
+
+
+def _moves(body: Mapping[str, Any]) -> list[str]:
+    moves = _get(body, "moves", list, "a list of strings") or []
+    if len(moves) > MAX_MOVES:
+        raise ApiError(f"{len(moves):,} moves; the web app replays at most {MAX_MOVES}")
+    for i, move in enumerate(moves, start=1):
+        if not isinstance(move, str):
+            raise ApiError(f'"moves" must be a list of strings; move {i} is {_kind(move)}')
+        if len(move) > MAX_TEXT:
+            raise ApiError(f"move {i} is longer than {MAX_TEXT:,} characters")
+    return moves
+
+
+def _depth(body: Mapping[str, Any]) -> int | None:
+    depth = _get(body, "depth", int, "a whole number")
+    if depth is not None and not 0 <= depth <= MAX_DEPTH:
+        raise ApiError(f"depth must be between 0 and {MAX_DEPTH}, got {_number(depth)}")
+    return cast("int | None", depth)
+
+
+def _time(body: Mapping[str, Any]) -> float | None:
+    time = _get(body, "time", (int, float), "a number of seconds")
+    if time is not None and not (0 < time <= MAX_TIME):
+        raise ApiError(f"time must be more than 0 and at most {MAX_TIME:g} seconds, "
+                       f"got {_number(time)}")
+    return None if time is None else float(time)
+
+
+def _max_nodes(body: Mapping[str, Any]) -> int:
+    max_nodes = _get(body, "max_nodes", int, "a whole number")
+    if max_nodes is None:
+        return DEFAULT_TREE_NODES
+    if not 1 <= max_nodes <= MAX_TREE_NODES:
+        raise ApiError(f"max_nodes must be between 1 and {MAX_TREE_NODES}, "
+                       f"got {_number(max_nodes)}")
+    return int(max_nodes)
+
+
+def _number(value: float) -> str:
+    """A number for a message: a whole number of more than 20 digits by its size."""
+    if isinstance(value, int) and abs(value) >= 10**20:
+        return f"a number of {len(str(abs(value))):,} digits"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def load_game(body: Mapping[str, Any]) -> Any:
     """The game a request names: ``game`` (+ ``options``), ``tree`` or ``gdl``.
 
     ``game`` is a registered name or one the server added (:func:`serve_games`), never a
     spec or a path; ``options`` are held to the bounds the game itself declares.
     """
-    given = [key for key in ("game", "tree", "gdl") if body.get(key) is not None]
-    if len(given) != 1:
-        raise ApiError('give exactly one of "game" (a built-in name), "tree" (the text of a '
-                       f'tree file) or "gdl" (the text of a GDL file); got {len(given)}')
+    source = _source(body)
     name = _get(body, "name", str, "a string (a file name)")
-    if given[0] != "game" and body.get("options"):
-        raise ApiError(f'"options" go with a built-in "game", not with "{given[0]}"')
-    if given[0] == "tree":
-        text = _get(body, "tree", str, "a string (the text of a tree file)")
-        return _load_tree(text, name or "tree")
-    if given[0] == "gdl":
-        text = _get(body, "gdl", str, "a string (the text of a GDL file)")
-        return _load_gdl(text, name)
-    game_name = _get(body, "game", str, "a string (a built-in game name)")
-    options = _get(body, "options", dict, "an object of option names and values") or {}
+    if source == "tree":
+        return _load_tree(body["tree"], name or "tree")
+    if source == "gdl":
+        return _load_gdl(body["gdl"], name)
+    game_name = body["game"]
+    options = body.get("options") or {}
     # registered names only: never a spec or a path on the server's disk
     info = SERVED.get(game_name) or games.info(game_name)
     items = [f"{key}={_option_text(key, value)}" for key, value in options.items()]
@@ -230,7 +331,32 @@ def load_game(body: Mapping[str, Any]) -> Any:
 def _load_tree(text: str, name: str) -> Any:
     if len(text) > MAX_TREE_TEXT:
         raise ApiError(f"the tree text is longer than {MAX_TREE_TEXT // 1024} KiB", 413)
-    return games.load_text(text, ".tree", name=name)
+    with _parsing("the tree text"):
+        return games.load_text(text, ".tree", name=name)
+
+
+@contextmanager
+def _parsing(what: str) -> Iterator[None]:
+    """Where the web hands a user's text to a parser: what the parser lets through (a
+    number past Python's limit of digits, nesting past the recursion limit) is a 422."""
+    try:
+        yield
+    except PliesError:
+        raise
+    except RecursionError:
+        raise ApiError(f"{what} is nested too deeply") from None
+    except (ValueError, OverflowError) as err:
+        raise ApiError(f"{what}: {_number_trouble(err)}") from None
+
+
+def _number_trouble(err: ValueError | OverflowError) -> str:
+    """A parser's ValueError or OverflowError, said for a user (not "use
+    sys.set_int_max_str_digits()", which a client of the server cannot)."""
+    if "integer string conversion" in str(err):
+        return f"a number has more than {sys.get_int_max_str_digits():,} digits"
+    if isinstance(err, OverflowError):
+        return "a number is too large"
+    return str(err)
 
 
 def _load_gdl(text: str, name: str | None) -> Any:
@@ -238,10 +364,8 @@ def _load_gdl(text: str, name: str | None) -> Any:
         raise ApiError('"gdl" must be the text of a GDL (KIF) description, not a file name')
     if len(text) > MAX_BODY:
         raise ApiError(f"the GDL text is longer than {MAX_BODY // 1024} KiB", 413)
-    try:
+    with _parsing("the GDL description"):
         return _gdl_game(text, name or "gdl")
-    except RecursionError:
-        raise ApiError("the GDL description is nested too deeply") from None
 
 
 @functools.lru_cache(maxsize=4)
@@ -321,17 +445,15 @@ class Position:
 
 
 def load_position(body: Mapping[str, Any]) -> Position:
-    """The game of ``body`` and the state after its ``moves``, each checked for legality."""
+    """The game of ``body`` and the state after its ``moves``, each checked for legality
+    (every field that needs no game first: :func:`check_request`)."""
+    check_request(body)
     game = load_game(body)
-    moves = _get(body, "moves", list, "a list of strings") or []
-    if len(moves) > MAX_MOVES:
-        raise ApiError(f"{len(moves)} moves; the web app replays at most {MAX_MOVES}")
+    moves = _moves(body)
     state = game.initial_state()
     before = None
     played: list[str] = []
     for i, move in enumerate(moves, start=1):
-        if not isinstance(move, str):
-            raise ApiError(f'"moves" must be a list of strings; move {i} is {_kind(move)}')
         try:
             action = parse_action(game, state, move)
             after = play(game, state, action)
@@ -394,12 +516,8 @@ def settings(
     """
     algorithm = _word(body, "algorithm", tuple(algorithm_choices()), "auto")
     engine = _get(body, "engine", bool, "true or false") or False
-    depth = _get(body, "depth", int, "a whole number")
-    if depth is not None and not 0 <= depth <= MAX_DEPTH:
-        raise ApiError(f"depth must be between 0 and {MAX_DEPTH}, got {depth}")
-    time = _get(body, "time", (int, float), "a number of seconds")
-    if time is not None and not (0 < time <= MAX_TIME):
-        raise ApiError(f"time must be more than 0 and at most {MAX_TIME:g} seconds, got {time}")
+    depth = _depth(body)
+    time = _time(body)
     unit = cast(Unit, _word(body, "unit", _UNITS, "ply"))
     tie = _word(body, "tie", _TIES, "first")
     seed = _get(body, "seed", int, "a whole number")
@@ -407,7 +525,7 @@ def settings(
     if depth is not None and time is None:
         limit = Limit(depth=depth, unit=unit)  # as asked; the cap only stops it
     else:
-        budget = DEFAULT_TIME if time is None else float(time)
+        budget = DEFAULT_TIME if time is None else time
         limit = Limit(depth=depth, unit=unit, time=budget, nodes=MAX_NODES)
     who = player if player is not None else _who(body, game, state)
     if player is not None:
@@ -712,11 +830,7 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
     game, here = position.game, position.state
     if game.is_terminal(here):
         raise ApiError("the game is over: there is no search to show")
-    max_nodes = _get(body, "max_nodes", int, "a whole number")
-    if max_nodes is None:
-        max_nodes = DEFAULT_TREE_NODES
-    if not 1 <= max_nodes <= MAX_TREE_NODES:
-        raise ApiError(f"max_nodes must be between 1 and {MAX_TREE_NODES}, got {max_nodes}")
+    max_nodes = _max_nodes(body)
     analysis = _get(body, "analysis", bool, "true or false") or False
     name = _word(body, "algorithm", tuple(algorithm_choices()), "auto")
     if name != "auto" and not ALGORITHMS[name].traceable:
@@ -763,12 +877,30 @@ def decode(raw: bytes) -> dict[str, Any]:
         raise ApiError(f"malformed JSON: {err.msg} (line {err.lineno}, column {err.colno})",
                        400) from None
     except RecursionError:
-        raise ApiError("malformed JSON: nested too deeply", 400) from None
+        raise ApiError(_TOO_DEEP, 400) from None
     except ValueError as err:  # e.g. an integer of more than 4300 digits
-        raise ApiError(f"malformed JSON: {err}", 400) from None
+        raise ApiError(f"malformed JSON: {_number_trouble(err)}", 400) from None
     if not isinstance(data, dict):
         raise ApiError(f"the body must be a JSON object, got {_kind(data)}", 400)
+    if _nesting(data) > MAX_NESTING:
+        raise ApiError(_TOO_DEEP, 400)
     return data
+
+
+_TOO_DEEP: Final = f"malformed JSON: nested too deeply (at most {MAX_NESTING} levels)"
+
+
+def _nesting(data: Any) -> int:
+    """How deep lists and objects nest in ``data`` (a scalar: 0), counted without
+    recursion, and only as far as one level past :data:`MAX_NESTING`."""
+    deepest = 0
+    level: list[Any] = [data]
+    while level and deepest <= MAX_NESTING:
+        inner = [v for x in level for v in (x.values() if isinstance(x, dict) else x)
+                 if isinstance(v, dict | list)]
+        deepest += 1
+        level = inner
+    return deepest
 
 
 def _no_constant(name: str) -> Any:
@@ -776,9 +908,10 @@ def _no_constant(name: str) -> Any:
 
 
 __all__ = [
-    "ENDPOINTS", "MAX_BODY", "MAX_DEPTH", "MAX_NODES", "MAX_TIME", "MAX_TREE_TEXT",
-    "REQUEST_TIME", "ApiError", "Position", "analyze_moves", "budgeted",
-    "catalogue", "decode", "encode", "load_game", "load_position", "move", "search_tree",
+    "ENDPOINTS", "MAX_BODY", "MAX_DEPTH", "MAX_MESSAGE", "MAX_NESTING", "MAX_NODES",
+    "MAX_OPTIONS", "MAX_TEXT", "MAX_TIME", "MAX_TREE_TEXT", "REQUEST_TIME", "ApiError",
+    "Position", "analyze_moves", "budgeted", "catalogue", "check_request",
+    "decode", "encode", "error_json", "load_game", "load_position", "move", "search_tree",
     "state", "view",
 ]
 

@@ -12,8 +12,11 @@ Every answer of the API is JSON.  A bad request gets a 4xx status and
 413 a body over :data:`~.api.MAX_BODY` bytes, 415 a body that is not declared
 ``application/json`` (which also keeps other web sites from posting to the server without
 a CORS preflight), 422 a request the game cannot use, 503 (with ``Retry-After``) when
-every worker is busy and the queue is full.  A 500 carries only an id; the server log has
-the rest.
+every worker is busy and the queue is full, or when the worker serving the request ended
+under it.  Every error message is one line of at most :data:`~.api.MAX_MESSAGE`
+characters, and every field that needs no game is checked (:func:`~.api.check_request`)
+before the request waits for a worker.  A 500 carries only an id; the server log has the
+rest.
 
 Where the work runs: searches and GDL games go to a :class:`~.pool.WorkerPool` of
 processes, each request within a budget of ``request_time`` seconds (grounding included)
@@ -65,8 +68,8 @@ log = logging.getLogger("plies.web")
 
 def error(message: str, status: int) -> Response:
     """``{"error": message}`` with ``status``: every failure of the API looks like this."""
-    return Response(api.encode({"error": " ".join(message.split())}), status,
-                    headers=_API_HEADERS, media_type="application/json")
+    return Response(api.error_json(message), status, headers=_API_HEADERS,
+                    media_type="application/json")
 
 
 def create_app(
@@ -91,6 +94,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await anyio.to_thread.run_sync(pool.start)
+        try:  # made now, so that the first GET /api/games is as cheap as the next ones
+            await games_answer()
+        except Exception:  # the first request makes it then, or says why not
+            log.exception("could not make the list of games at start")
         try:
             yield
         finally:
@@ -123,19 +130,26 @@ def create_app(
             log.info("client %s went away during %s %s", _client(request), request.method,
                      request.url.path)
             return Response(status_code=499)
-        return Response(reply.body, reply.status, headers=_API_HEADERS,
+        headers = dict(_API_HEADERS)
+        if reply.retry_after is not None:
+            headers["Retry-After"] = str(reply.retry_after)
+        return Response(reply.body, reply.status, headers=headers,
                         media_type="application/json")
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=_PAGE_HEADERS)
 
-    async def games(request: Request) -> Response:
+    async def games_answer() -> Response:
+        """``GET /api/games``: the catalogue, made once (it makes every game: a second)."""
         if not catalogue:
             answer = await in_thread(api.catalogue, {})
             if answer.status_code != 200:
                 return answer
             catalogue.append(bytes(answer.body))
         return Response(catalogue[0], headers=_API_HEADERS, media_type="application/json")
+
+    async def games(request: Request) -> Response:
+        return await games_answer()
 
     async def post(request: Request) -> Response:
         name = request.path_params["name"]
@@ -159,6 +173,10 @@ def create_app(
             log.info("client %s went away while sending %s %s", _client(request),
                      request.method, request.url.path)
             return Response(status_code=499)
+        try:
+            api.check_request(body)  # a bad field never waits for a worker
+        except api.ApiError as err:
+            return error(str(err), err.status)
         if name == "state" and body.get("gdl") is None and body.get("tree") is None:
             return await in_thread(endpoint, body)  # a built-in or served game: cheap
         return await in_pool(request, name, body)

@@ -8,10 +8,14 @@ Searches and GDL loading run here, never in the server's own process, so that
   worker stops its work cooperatively at the end of it (:func:`plies.web.api.budgeted`),
   and a worker that has not answered ``grace`` seconds later is killed and replaced;
 - memory stays bounded: a worker whose resident memory passes ``memory`` bytes while it
-  works answers 422 and exits; one that holds more than half of it after a request (its
-  cache of ground GDL games) is replaced by a fresh process;
+  works answers 422 and exits; an allocation past twice ``memory`` of address space
+  (:func:`address_space`) fails at once, also a 422, even in C code that the watch cannot
+  interrupt; one that holds more than half of it after a request (its cache of ground GDL
+  games) is replaced by a fresh process;
 - at most ``size`` requests run and at most ``queue`` wait; the next one gets
-  :class:`PoolFull` (the app answers 503 with ``Retry-After``).
+  :class:`PoolFull` (the app answers 503 with ``Retry-After``);
+- a worker that ends under a request (killed from outside, a crash) answers it 503 with
+  ``Retry-After`` (:data:`RETRY_AFTER`), and a fresh process takes its place.
 
 Workers start with the ``forkserver`` method (``spawn`` where there is none): never a
 plain ``fork`` of a server that runs threads.  They ignore Ctrl-C (the server stops
@@ -58,12 +62,19 @@ class PoolFull(PliesError):
         self.retry_after = retry_after
 
 
+RETRY_AFTER: Final = 2
+"""Seconds after which a client may retry a request whose worker ended under it (a
+fresh worker takes its place within about a second)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """A worker's answer: an HTTP status and the JSON body."""
+    """A worker's answer: an HTTP status and the JSON body; ``retry_after`` (seconds) for
+    a 503 the client may retry."""
 
     status: int
     body: bytes
+    retry_after: int | None = None
 
 
 def internal_error_id() -> str:
@@ -78,9 +89,10 @@ def internal_error(error_id: str) -> bytes:
 
 
 def error_body(message: str) -> bytes:
-    from plies.web.api import encode
+    """``{"error": message}``, the message on one bounded line (:func:`~.api.error_json`)."""
+    from plies.web.api import error_json
 
-    return encode({"error": " ".join(message.split())})
+    return error_json(message)
 
 
 # --- the worker process ----------------------------------------------------------------------
@@ -119,6 +131,8 @@ def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if memory:
+        _cap_address_space(memory)
     logging.basicConfig(format="plies web worker %(process)d: %(message)s")
     if os.environ.get(plugins.DISABLE) != no_plugins:
         if no_plugins is None:
@@ -140,7 +154,34 @@ def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory:
         reply = _answer(api, endpoint, body, seconds, current)
         with current.send:
             current.seq = -1
-            conn.send((seq, reply.status, reply.body, rss()))
+            # After a MemoryError, a fresh process: report the cap, and the pool replaces it.
+            size = memory if reply.body == _NO_MEMORY and memory else rss()
+            conn.send((seq, reply.status, reply.body, size))
+
+
+def _cap_address_space(memory: int) -> None:
+    """A hard ceiling under the watch on resident memory (:func:`_watch`): C code that
+    holds the GIL (a list of a billion items, a string of 2 GB) can allocate far past
+    ``memory`` between two looks of the watcher, which needs the GIL to look.  Past
+    :func:`address_space` bytes of address space an allocation fails instead, with a
+    MemoryError that :func:`_answer` turns into a 422."""
+    import resource
+
+    limit = address_space(memory)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def address_space(memory: int) -> int:
+    """The address space a worker with a cap of ``memory`` resident bytes may map: room
+    for what an interpreter maps without using it (libraries, thread stacks, arenas)."""
+    return max(2 * memory, memory + 1024 * MB)
+
+
+_NO_MEMORY: Final = b'{"error":"the request needs more memory than the server gives one"}'
 
 
 def _answer(api: Any, endpoint: str, body: Mapping[str, Any], seconds: float,
@@ -158,7 +199,7 @@ def _answer(api: Any, endpoint: str, body: Mapping[str, Any], seconds: float,
     except RecursionError:
         return Reply(422, error_body("the game is too deep to search here"))
     except MemoryError:
-        return Reply(422, error_body("the request needs more memory than the server gives one"))
+        return Reply(422, _NO_MEMORY)
     except Exception:
         error_id = internal_error_id()
         log.error("internal error (id %s) on /api/%s\n%s", error_id, endpoint,
@@ -199,10 +240,12 @@ class _Worker:
 
 @dataclass
 class PoolStats:
-    """What the pool did: requests served, workers killed, replaced and full answers."""
+    """What the pool did: requests served, workers killed (over their budget), workers
+    that died under a request, workers replaced for their memory, and full answers."""
 
     served: int = 0
     killed: int = 0
+    died: int = 0
     recycled: int = 0
     full: int = 0
 
@@ -366,7 +409,8 @@ class WorkerPool:
         if worker.broken:
             with self._lock:
                 self._all.discard(worker)
-            _kill(worker)
+            with anyio.CancelScope(shield=True):  # it waits for the process: not here
+                await anyio.to_thread.run_sync(_kill, worker)
             if self._closed:
                 return
             try:
@@ -394,7 +438,7 @@ class WorkerPool:
             now = time.monotonic()
             if self._closed:
                 worker.broken = True
-                return Reply(503, error_body("the server is stopping"))
+                return _stopping()
             if now > limit:
                 worker.broken = True
                 self.stats.killed += 1
@@ -425,13 +469,22 @@ class WorkerPool:
         return None if left else Reply(status, payload)
 
     def _died(self, worker: _Worker, endpoint: str) -> Reply:
+        """The answer to a request whose worker ended under it (killed from outside, by
+        the system's out-of-memory killer, a crash): 503, to retry once a fresh worker
+        (:meth:`_release` starts it) is there.  Never waits here: the event loop serves
+        everyone."""
         if self._closed or worker.killed:
-            return Reply(503, error_body("the server is stopping"))
-        worker.process.join(1)
-        error_id = internal_error_id()
-        log.error("internal error (id %s) on /api/%s: worker %s ended with exit code %s",
-                  error_id, endpoint, worker.process.pid, worker.process.exitcode)
-        return Reply(500, internal_error(error_id))
+            return _stopping()
+        self.stats.died += 1
+        log.warning("worker %s ended during /api/%s (exit code %s); a fresh one replaces it",
+                    worker.process.pid, endpoint, worker.process.exitcode)
+        return Reply(503, error_body(
+            "the worker serving this request ended before it answered; a fresh one is "
+            f"starting: try again in {RETRY_AFTER} s"), RETRY_AFTER)
+
+
+def _stopping() -> Reply:
+    return Reply(503, error_body("the server is stopping"), 5)
 
 
 def _kill(worker: _Worker, *, pipes: bool = True) -> None:
@@ -458,5 +511,5 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-__all__ = ["PoolFull", "PoolStats", "Reply", "WorkerPool", "internal_error",
-           "internal_error_id", "rss"]
+__all__ = ["RETRY_AFTER", "PoolFull", "PoolStats", "Reply", "WorkerPool",
+           "address_space", "internal_error", "internal_error_id", "rss"]

@@ -60,6 +60,7 @@ from functools import cache
 from pathlib import Path
 from typing import ClassVar, Final
 
+from plies.budget import read_text
 from plies.errors import GameFormatError, IllegalActionError
 from plies.game import Game
 from plies.game.board import Board
@@ -114,11 +115,14 @@ def load_positions(path: str | Path) -> list[tuple[str, int]]:
     Raises:
         GameFormatError: a line that is not a digit string and an integer score; the
             message names the file and the line.
-        OSError: the file cannot be read.
+        OSError: the file cannot be read, or is not a regular file
+            (:class:`plies.budget.NotAFile`).
+        InputTooLarge: the file is larger than :data:`plies.budget.MAX_INPUT_BYTES`.
     """
     path = Path(path)
     positions: list[tuple[str, int]] = []
-    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+    # The capped reader: a regular file of at most MAX_INPUT_BYTES.
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         parts = line.split()
