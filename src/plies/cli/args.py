@@ -128,6 +128,11 @@ what was left of ``--time``, plus ``seconds``, have passed: a bound on a hang, w
 after any source that keeps to its budget has stopped by itself."""
 
 
+ALARM_MAX: Final = 1e7
+"""The longest backstop the system's timer is given (seconds; a longer ``--time``
+overflows it)."""
+
+
 @contextmanager
 def _backstop(seconds: float | None, args: argparse.Namespace) -> Iterator[None]:
     """Raise :class:`~plies.budget.BudgetExceeded` in the block once :data:`BACKSTOP`
@@ -152,7 +157,7 @@ def _backstop(seconds: float | None, args: argparse.Namespace) -> Iterator[None]
         )
 
     signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, factor * seconds + extra)
+    signal.setitimer(signal.ITIMER_REAL, min(factor * seconds + extra, ALARM_MAX))
     try:
         yield
     finally:
