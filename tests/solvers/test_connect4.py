@@ -185,13 +185,15 @@ BOUND = 60.0  # seconds for the search to get going: a hang, not a speed, fails 
 
 
 def when_searching(solver: Connect4Solver, then: Callable[[], None]) -> threading.Thread:
-    """A thread that calls ``then`` once ``solver``'s kernel has counted nodes of a
-    null-window test (the counter it writes as it goes), or fails after :data:`BOUND`."""
+    """A thread that calls ``then`` once ``solver``'s kernel has counted many nodes of a
+    null-window test (the counter it writes as it goes: a test that long is one of the
+    long ones), or after :data:`BOUND`."""
+    many = 1_000_000 if solver.backend == "numba" else 20_000
     solver._counter[0] = 0  # what loading the compiled kernel counted
 
     def watch() -> None:
         deadline = time.monotonic() + BOUND
-        while solver._counter[0] == 0 and time.monotonic() < deadline:
+        while solver._counter[0] < many and time.monotonic() < deadline:
             time.sleep(0.001)
         then()
 
