@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from plies.ggp.manager import HttpReply, parse_response
 from plies.ggp.player import GgpPlayer
 from plies.ggp.server import GgpServer
 from tests.data import GDL_DATA
@@ -44,3 +46,11 @@ BOMB = (
 variable of a 30^8 join, so no shortcut applies and only a budget, a stop or the
 grounding's atom cap (after some seconds) ends it (issue 11).  Its only move depends on
 the state, so nothing can be answered before the reasoner is built."""
+
+
+def read_reply(sock: socket.socket) -> HttpReply:
+    """The whole HTTP answer the server sends on ``sock`` (read until it closes)."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return parse_response(data)

@@ -19,11 +19,11 @@ import pytest
 
 from plies.budget import Budget
 from plies.gdl.terms import Description
-from plies.ggp.manager import HttpReply, parse_response, post
+from plies.ggp.manager import HttpReply, post
 from plies.ggp.player import GgpPlayer
 from plies.ggp.protocol import MAX_CLOCK
 from plies.ggp.server import PER_CLIENT, SMALL_BODY, GgpServer
-from tests.ggp.helpers import BOMB, serving
+from tests.ggp.helpers import BOMB, read_reply, serving
 from tests.ggp.test_server import rules_list
 
 WITHIN = 30.0
@@ -240,13 +240,6 @@ def raw_from(address: str, server: GgpServer) -> socket.socket:
     sock.bind((address, 0))
     sock.connect((server.host, server.port))
     return sock
-
-
-def read_reply(sock: socket.socket) -> HttpReply:
-    data = b""
-    while chunk := sock.recv(65536):
-        data += chunk
-    return parse_response(data)
 
 
 @contextmanager

@@ -22,6 +22,7 @@ from plies.ggp.manager import HttpReply, parse_response, post, raw_request
 from plies.ggp.player import GgpPlayer
 from plies.ggp.protocol import MessageScanner
 from plies.ggp.server import MAX_BODY, MAX_DEPTH, SMALL_BODY, GgpServer
+from tests.ggp.helpers import read_reply
 from tests.ggp.test_server import AVAILABLE, rules_list
 
 ATTEMPTS = 100
@@ -31,13 +32,6 @@ ATTEMPTS = 100
 def raw(server: GgpServer, data: bytes) -> HttpReply:
     answer, latency = raw_request(server.host, server.port, data, timeout=5.0)
     return parse_response(answer, latency)
-
-
-def read_reply(sock: socket.socket) -> HttpReply:
-    data = b""
-    while chunk := sock.recv(65536):
-        data += chunk
-    return parse_response(data)
 
 
 @contextmanager
