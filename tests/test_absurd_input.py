@@ -145,7 +145,8 @@ def test_time_bounds_building_a_gdl_game(
     # left of them): no reasoner is chosen (a choice made when the clock runs out would
     # depend on the machine's load).
     message = fail(capsys, "solve", str(path), "--time", "0.3")
-    assert message.startswith("grounding the rules ran out of its budget of 0.")
+    assert message.startswith("--time 0.3 s ran out while loading ")
+    assert "grounding the rules ran out of its budget of 0." in message
     positions = tmp_path / "positions.txt"
     positions.write_text("-\n")
     # A file of positions is analysed in a pool; the game is built first, under --time too.

@@ -236,7 +236,7 @@ class Meter:
             raise BudgetExceeded(f"{self.what} ran out of its budget of {budget.steps:,} steps")
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise BudgetExceeded(
-                f"{self.what} ran out of its budget of {budget.seconds:g} s "
+                f"{self.what} ran out of its budget of {budget.seconds:.3g} s "
                 f"({self.count:,} steps done)"
             )
         if budget.steps is None and budget.seconds is None and budget.stop is None:

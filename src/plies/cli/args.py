@@ -20,7 +20,7 @@ from typing import Any, Final
 from rich.console import Console
 
 from plies import games
-from plies.budget import Budget, BudgetExceeded
+from plies.budget import Budget, BudgetExceeded, Stopped
 from plies.errors import OptionError, UsageError, bounded, quoted
 from plies.game import hook
 from plies.linear import load_weights, weighted
@@ -108,7 +108,14 @@ def game_of(args: argparse.Namespace) -> Any:
     started = monotonic() if started is None else started
     budget = build_budget(args)
     with _backstop(None if budget is None else budget.seconds, args):
-        game = games.load(args.game, args.option, budget=budget)
+        try:
+            game = games.load(args.game, args.option, budget=budget)
+        except BudgetExceeded as err:
+            if budget is None or isinstance(err, (Stopped, LoadingHung)):
+                raise
+            raise BudgetExceeded(
+                f"--time {args.time:g} s ran out while loading {quoted(args.game)}: {err}"
+            ) from None
         choice = getattr(game, "choice", None)  # a GDL game says which reasoner plays it
         path = getattr(args, "weights", None)
         if path is not None:
@@ -119,6 +126,10 @@ def game_of(args: argparse.Namespace) -> Any:
     if choice is not None and choice.kind != "propnet" and not spent:
         print(f"plies: {args.game}: {choice.reason}", file=sys.stderr)
     return game
+
+
+class LoadingHung(BudgetExceeded):
+    """Loading code that does not count its steps ran past ``--time`` (the backstop)."""
 
 
 BACKSTOP: Final = (2.0, 1.0)
@@ -151,7 +162,7 @@ def _backstop(seconds: float | None, args: argparse.Namespace) -> Iterator[None]
     factor, extra = BACKSTOP
 
     def ring(signum: int, frame: Any) -> None:
-        raise BudgetExceeded(
+        raise LoadingHung(
             f"loading the game {quoted(args.game)} did not end within --time "
             f"{args.time:g} s (stopped after {factor:g} times what was left, plus {extra:g} s)"
         )
