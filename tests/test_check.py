@@ -300,7 +300,11 @@ def test_plies_check_reads_your_game_and_its_options(capsys: pytest.CaptureFixtu
         (["chess960"], "unknown game 'chess960'; available games:"),
         (["tests.usergames:Nope"], "module 'tests.usergames' has no attribute 'Nope'"),
         (["nim", "-o", "pile=3"], "unknown option 'pile' for nim"),
-        (["nim", "--playouts", "0"], "--playouts must be at least 1, got 0"),
+        (["nim", "--playouts", "0"], "--playouts must be in 1..100,000, got 0"),
+        # a count that sizes the work is bounded before it starts (it ran for years)
+        (["nim", "--playouts", "18446744073709551617"],
+         "--playouts must be in 1..100,000, got 18446744073709551617"),
+        (["nim", "--max-steps", "1" + "0" * 9], "--max-steps must be in 1..100,000"),
         (["x.kif", "-o", "a=1"], "a GDL file takes no options, got 'a'"),
     ],
 )

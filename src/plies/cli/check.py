@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, Final
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from plies import games
-from plies.errors import OptionError
+from plies.errors import OptionError, bounded
 
 STYLES = {"pass": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
 
@@ -52,13 +52,20 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
+MAX_COUNT: Final = 100_000
+"""The most playouts, and the most steps of one, that ``plies check`` plays (checked
+before the game is loaded: 10^10 steps already take days)."""
+
+
 def run(console: Console, args: argparse.Namespace) -> int:
     """Run ``plies check``; 0 when every check passes, 1 when one fails."""
     from plies.check import check_game
 
     for flag, value in (("--playouts", args.playouts), ("--max-steps", args.max_steps)):
-        if value < 1:
-            raise OptionError(f"{flag} must be at least 1, got {value}")
+        if not 1 <= value <= MAX_COUNT:
+            raise OptionError(
+                f"{flag} must be in 1..{MAX_COUNT:,}, got {bounded(str(value), 40)}"
+            )
     game = games.load(args.game, args.option)
     report = check_game(game, playouts=args.playouts, seed=args.seed, max_steps=args.max_steps)
     if args.json:
