@@ -59,7 +59,7 @@ Warnings (legal GDL that often hides a mistake, after griddle's checks):
 
 from __future__ import annotations
 
-from plies.errors import GdlValidationError
+from plies.errors import GdlValidationError, bounded
 from plies.gdl.diagnostic import Diagnostic, Level
 from plies.gdl.graphcheck import DependencyGraph, keyword_dependencies, recursion, stratification
 from plies.gdl.rulecheck import (
@@ -88,11 +88,10 @@ def check(desc: Description) -> list[Diagnostic]:
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
-        shown = f": {first.sentence}" if first.sentence else ""
-        if len(shown) > 200:  # the message stays one readable line, whatever the rule
-            shown = shown[:195] + " ..."
+        # the message stays one readable line, whatever the rule and the terms it quotes
+        shown = f": {bounded(first.sentence, 200)}" if first.sentence else ""
         raise GdlValidationError(
-            f"invalid GDL [{first.check}]: {first.message}{shown}{more}",
+            f"invalid GDL [{first.check}]: {bounded(first.message, 200)}{shown}{more}",
             source=desc.source,
             line=first.line or None,
             column=first.column or None,
