@@ -69,7 +69,8 @@ class UnknownGameError(PliesError, LookupError):
         aside = f" ({hint})" if hint else ""
         more = f"; {accepts}" if accepts else ""
         super().__init__(
-            f"unknown game {name!r}{aside}; available games: {', '.join(self.known)}{more}"
+            f"unknown game {quoted(name, 60)}{aside}; available games: "
+            f"{', '.join(self.known)}{more}"
         )
 
 

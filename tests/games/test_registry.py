@@ -313,8 +313,8 @@ def test_a_module_that_fails_to_import_says_why(
     (tmp_path / "brokengames.py").write_text("import nosuchdependency\n")
     monkeypatch.chdir(tmp_path)  # the current directory is searched, as uvicorn does
     monkeypatch.syspath_prepend(str(tmp_path))
-    with pytest.raises(GameSpecError, match="importing 'brokengames' failed: No module named "
-                       "'nosuchdependency'"):
+    with pytest.raises(GameSpecError, match="importing 'brokengames' failed: "
+                       "ModuleNotFoundError: No module named 'nosuchdependency'"):
         load("brokengames:Game")
 
 

@@ -401,7 +401,21 @@ def _signal_group(pid: int, sig: int) -> None:
         os.killpg(pid, sig)
 
 
-VERDICTS = ("ok", "traceback", "hang", "wrong exit", "long message", "memory", "5xx")
+VERDICTS = ("ok", "python start-up", "traceback", "hang", "wrong exit", "long message", "memory",
+            "5xx")
+
+STARTUP_FRAMES = ("<frozen ", "plies/_startup.py", "plies/__init__.py\", line 9,")
+"""Where a traceback comes from when a Ctrl-C lands in Python's own start-up, before plies'
+first line has put its handler in place (runpy and importlib finding plies, about the
+first 20-50 ms): a Python package cannot catch it."""
+
+
+def in_python_startup(err: str) -> bool:
+    """Whether every frame of the traceback in ``err`` is Python's start-up (or plies'
+    first line, which installs the quiet Ctrl-C handler)."""
+    frames = [line.strip() for line in err.splitlines() if line.strip().startswith("File ")]
+    return bool(frames) and all(
+        any(mark in frame for mark in STARTUP_FRAMES) for frame in frames)
 
 
 def verdict(case: Case, run: Run) -> str:
@@ -410,7 +424,7 @@ def verdict(case: Case, run: Run) -> str:
     if "MemoryError" in run.err or (run.code == -signal.SIGKILL and run.seconds < case.timeout):
         return "memory"
     if "Traceback" in run.err:
-        return "traceback"
+        return "python start-up" if in_python_startup(run.err) else "traceback"
     if run.code is None or run.seconds >= case.timeout:
         return "hang"
     if run.code not in case.exits:

@@ -25,4 +25,6 @@ def test_ctrl_c_is_quiet_at_any_moment(
     case: Case, runs: dict[str, Future[Run]], files: dict[str, str]
 ) -> None:
     run = runs[case.name].result()
-    assert verdict(case, run) == "ok", explain(case, run, files)
+    # A Ctrl-C in Python's own start-up, before plies' first line runs, is Python's: the
+    # one moment no package can make quiet (it is counted apart by benchmarks/hostile.py).
+    assert verdict(case, run) in ("ok", "python start-up"), explain(case, run, files)

@@ -172,7 +172,7 @@ def unknown_game(spec: str) -> UnknownGameError:
     hint = ""
     word = spec.strip()
     here = Path(f"{word}.py")
-    if re.fullmatch(r"[A-Za-z_]\w*", word) and here.is_file():
+    if re.fullmatch(r"[A-Za-z_]\w{0,200}", word) and _is_file(here):
         classes = _game_classes(here)
         specs = " or ".join(f"{word}:{name}" for name in classes) or f"{word}:YourGameClass"
         hint = f"{here} is here: load your game from it as {specs}"
@@ -183,6 +183,14 @@ def unknown_game(spec: str) -> UnknownGameError:
         "module:attribute or path/to/file.py:Class"
     )
     return UnknownGameError(word, registry.names(), hint=hint, accepts=accepts)
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file here (False for a name the system refuses as too long)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _game_classes(path: Path) -> list[str]:
@@ -203,7 +211,7 @@ def _game_classes(path: Path) -> list[str]:
 
 def is_tree_path(name: str) -> bool:
     """Whether ``name`` is the path of an existing tree file (``.json`` or ``.tree``)."""
-    return source_name(name) in (".tree", ".json") and Path(name.strip()).is_file()
+    return source_name(name) in (".tree", ".json") and _is_file(Path(name.strip()))
 
 
 def load_tree(path: str | Path) -> Any:

@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from plies.budget import Budget
-from plies.errors import GameFormatError, GameSpecError, PliesError
+from plies.errors import GameFormatError, GameSpecError, PliesError, quoted
 from plies.game import REQUIRED, Game, check_definition, missing_members
 from plies.game.declaration import GameInfo, Source, declared_name, game_info, option_texts
 from plies.game.options import LITERAL
@@ -155,7 +155,7 @@ def _import(spec: str, module_name: str) -> ModuleType:
         raise GameSpecError(
             f"cannot load game {spec!r}: importing {module_name!r} failed: {_raised(exc)}"
         ) from exc
-    except PliesError:
+    except (PliesError, MemoryError):
         raise  # plies' own one-line error (the --time budget ran out while it imported)
     except USER_CODE_ERRORS as exc:  # a user's module that raises, or exits, as it loads
         raise GameSpecError(
@@ -167,8 +167,16 @@ def _import_file(spec: str, where: str) -> ModuleType:
     """The module in the file ``where``, imported as its stem (``kalah.py``: ``kalah``),
     with its folder put on ``sys.path`` so that worker processes find it by that name."""
     path = Path(where).expanduser()
-    if not path.is_file():
-        raise GameSpecError(f"cannot load game {spec!r}: there is no file {str(path)!r}")
+    try:
+        is_file = path.is_file()
+    except OSError as exc:  # a name the system refuses (too long, ...)
+        raise GameSpecError(
+            f"cannot load game {quoted(spec)}: {exc.strerror or exc}"
+        ) from None
+    if not is_file:
+        raise GameSpecError(
+            f"cannot load game {quoted(spec)}: there is no file {quoted(str(path))}"
+        )
     path = path.resolve()
     name = path.stem
     loaded = sys.modules.get(name)
@@ -189,7 +197,7 @@ def _import_file(spec: str, where: str) -> ModuleType:
     sys.modules[name] = module
     try:
         found.loader.exec_module(module)
-    except PliesError:
+    except (PliesError, MemoryError):
         sys.modules.pop(name, None)
         raise
     except USER_CODE_ERRORS as exc:
@@ -205,7 +213,8 @@ def _import_file(spec: str, where: str) -> ModuleType:
 
 USER_CODE_ERRORS: Final = (Exception, SystemExit)
 """What a user's module or factory may raise while a game loads, to be reported as one
-line naming the spec (KeyboardInterrupt is Ctrl-C, and goes on)."""
+line naming the spec (KeyboardInterrupt is Ctrl-C, and goes on; a MemoryError goes on
+too, to the front end that bounds memory: the web app replaces its worker)."""
 
 
 def _raised(exc: BaseException, width: int = 200) -> str:
@@ -271,8 +280,8 @@ def _instantiate(spec: str, target: Any, options: dict[str, Any]) -> Game[Any, A
         pass  # no signature to read (a builtin): let the call decide
     try:
         game = target(**options)
-    except PliesError:
-        raise  # the game's own one-line refusal (an option out of its range, ...)
+    except (PliesError, MemoryError):
+        raise  # the game's own one-line refusal; memory is the caller's to handle
     except USER_CODE_ERRORS as exc:
         raise GameSpecError(
             f"cannot load game {spec!r}: calling it failed: {_raised(exc)}"

@@ -71,7 +71,7 @@ from plies.errors import GameFormatError
 from plies.game.text import number as value_text
 from plies.viz.dot import tree_to_dot
 from plies.viz.model import TreeNode
-from plies.viz.svg import tree_to_svg
+from plies.viz.svg import MARK, tree_to_svg
 
 __all__ = [
     "NODE_KEYS",
@@ -151,6 +151,7 @@ class SearchTree:
         svg = self.to_svg()
         if svg.startswith("<?xml"):  # a declaration is not allowed inside HTML
             svg = svg.split("?>", 1)[1].lstrip()
+        svg = svg.removeprefix(MARK).lstrip()  # the mark is for files plies may replace
         value = value_text(self.value)  # as the picture and the command line write it
         caption = (
             f"{self.game}: {self.algorithm}, value {value} for {self.player}; "
