@@ -89,9 +89,9 @@ def check(desc: Description) -> list[Diagnostic]:
         first = errors[0]
         more = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
         # the message stays one readable line, whatever the rule and the terms it quotes
-        shown = f": {bounded(first.sentence, 150)}" if first.sentence else ""
+        shown = f": {bounded(first.sentence, 120)}" if first.sentence else ""
         raise GdlValidationError(
-            f"invalid GDL [{first.check}]: {bounded(first.message, 150)}{shown}{more}",
+            f"invalid GDL [{first.check}]: {bounded(first.message, 200)}{shown}{more}",
             source=desc.source,
             line=first.line or None,
             column=first.column or None,
