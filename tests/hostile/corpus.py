@@ -440,8 +440,12 @@ def verdict(case: Case, run: Run) -> str:
 def explain(case: Case, run: Run, files: dict[str, str] | None = None) -> str:
     """One line for a failed assertion: the verdict, the command, what it printed."""
     tail = run.err.strip().splitlines()[-1:] or [""]
+    frames = [line.strip() for line in run.err.splitlines() if line.strip().startswith("File ")
+              and not any(mark in line for mark in STARTUP_FRAMES)]
+    where = f", frames outside Python's start-up: {frames[-3:]}" if frames else ""
     return (f"{verdict(case, run)}: {case.command(files)} -> exit {run.code} after "
-            f"{run.seconds:.1f} s, {run.err_bytes} bytes on stderr, last: {tail[0][:200]!r}")
+            f"{run.seconds:.1f} s, {run.err_bytes} bytes on stderr, last: {tail[0][:200]!r}"
+            f"{where}")
 
 
 # --- web requests --------------------------------------------------------------------------
