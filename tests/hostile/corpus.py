@@ -404,15 +404,24 @@ def _signal_group(pid: int, sig: int) -> None:
 VERDICTS = ("ok", "python start-up", "traceback", "hang", "wrong exit", "long message", "memory",
             "5xx")
 
-STARTUP_FRAMES = ("<frozen ", "plies/_startup.py", "plies/__init__.py\", line 9,")
+STARTUP_FRAMES = ("<frozen ", "plies/_startup.py", "plies/__init__.py\", line 9,",
+                  "/__editable__", "File \"<string>\", line 1, in <module>",
+                  "/bin/plies\", line 3, in <module>")
 """Where a traceback comes from when a Ctrl-C lands in Python's own start-up, before plies'
-first line has put its handler in place (runpy and importlib finding plies, about the
-first 20-50 ms): a Python package cannot catch it."""
+first line has put its handler in place (the site module running the ``.pth`` lines of
+site-packages, an editable install's finder, the ``plies`` script's import line, runpy
+and importlib finding plies: about the first 20-50 ms, longer under load): a Python
+package cannot catch it."""
+
+SITE_FAILED = "Fatal Python error: init_import_site"
+"""What Python prints when a Ctrl-C stops its site module, before any package runs."""
 
 
 def in_python_startup(err: str) -> bool:
     """Whether every frame of the traceback in ``err`` is Python's start-up (or plies'
     first line, which installs the quiet Ctrl-C handler)."""
+    if SITE_FAILED in err:
+        return True
     frames = [line.strip() for line in err.splitlines() if line.strip().startswith("File ")]
     return bool(frames) and all(
         any(mark in frame for mark in STARTUP_FRAMES) for frame in frames)
