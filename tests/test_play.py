@@ -107,7 +107,7 @@ def test_play_question_mark_shows_every_moves_value_best_first(
     head, _, listing = lines[0].partition("): ")
     assert head.startswith("value of every move for White, best first (alphabeta, depth 1, ")
     pairs = [item.rsplit(" ", 2) for item in listing.split(", ")]
-    assert sorted(m for m, _, _ in pairs) == sorted(START_MOVES)
+    assert sorted(m.removesuffix(":") for m, _, _ in pairs) == sorted(START_MOVES)
     values = [int(v) for _, v, unit in pairs if unit == "cp"]
     assert len(values) == 20 and values == sorted(values, reverse=True)
     assert "plays" not in out  # asking costs no move
@@ -119,7 +119,7 @@ def test_play_question_mark_names_a_mate(
     fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
     out = play(capsys, monkeypatch, "?\nq\n", "chess", "-o", f"fen={fen}", "--depth", "1")
     assert "best first (alphabeta, depth 1, " in out
-    assert "): Ra8# mate in 1, " in out
+    assert "): Ra8#: mate in 1, " in out
 
 
 def test_play_help_says_how_to_write_moves(
@@ -138,7 +138,7 @@ def test_play_hint_works_for_every_game_and_a_move_named_like_a_command_wins(
 ) -> None:
     out = play(capsys, monkeypatch, "5\n?\nq\n", "tictactoe")
     assert "value of every move for X, best first (alphabeta, depth 7, exact, " in out
-    assert re.search(r"\): (\d) 0, (\d) 0, ", out)  # a draw whatever X plays
+    assert re.search(r"\): (\d): 0, (\d): 0, ", out)  # a draw whatever X plays
     assert "X to move; legal: 2, 3, 4, 6, 7, 8, 9 (q to quit)" in out  # as before
 
 

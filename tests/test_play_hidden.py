@@ -59,7 +59,7 @@ def test_the_hint_weighs_the_moves_over_the_worlds(
 ) -> None:
     out = play(capsys, monkeypatch, "?\nq\n", "kuhn", "--seed", "1", "--worlds", "all")
     hint = re.search(r"^value of every move for P0, best first \(determinize, every world, "
-                     r".*\): (pass|bet) -?[\d.]+, (pass|bet) -?[\d.]+$", out, re.MULTILINE)
+                     r".*\): (pass|bet): [+-]?[\d.]+, (pass|bet): [+-]?[\d.]+$", out, re.MULTILINE)
     assert hint, out
     assert out.rstrip().endswith("bye")
 

@@ -49,6 +49,7 @@ from plies.search import (
 from plies.search.craft import TranspositionTable
 from plies.version import __version__ as __version__
 from plies.wrappers import (
+    EvaluatedTerminals,
     GameWrapper,
     MultiMoveRules,
     MultiMoveState,
@@ -66,6 +67,7 @@ __all__ = [
     "BudgetExceeded",
     "Check",
     "CheckReport",
+    "EvaluatedTerminals",
     "Game",
     "GameDefinitionError",
     "GameFormatError",

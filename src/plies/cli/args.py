@@ -84,6 +84,11 @@ def search_arguments(
         "--weights", metavar="FILE",
         help="evaluate with the feature weights in FILE (written by plies learn)",
     )
+    common.add_argument(
+        "--strict-cutoffs", action="store_true",
+        help="alpha-beta cuts only when a bound is strictly passed (v > beta at MAX, "
+        "v < alpha at MIN), as some courses' autograders expect",
+    )
     if engine:
         common.add_argument(
             "--engine", action="store_true",
@@ -265,6 +270,7 @@ def request_of(
         weak=getattr(args, "weak", False),
         all_values=all_values,
         traced=traced,
+        strict_cutoffs=getattr(args, "strict_cutoffs", False),
     )
 
 

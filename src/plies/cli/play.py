@@ -235,7 +235,7 @@ def _engine_move(console: Console, table: Session, state: Any, mover: int) -> An
     if not engine.tuned:
         request = SearchRequest(
             algorithm=args.algorithm, limit=table.plain_limit, player=mover, tie=args.tie,
-            seed=seed, engine=args.engine,
+            seed=seed, engine=args.engine, strict_cutoffs=args.strict_cutoffs,
         )
         chosen = plan(game, state, request)
         result = chosen.run(game, state)
@@ -269,6 +269,12 @@ def _engine_move(console: Console, table: Session, state: Any, mover: int) -> An
     return action
 
 
+def signed(value: float) -> str:
+    """A move's value for people, with its sign: ``+2``, ``0``, ``-4``."""
+    text = number(value)
+    return f"+{text}" if value > 0 else text
+
+
 def _chosen(game: Any, mover: int, action: Any) -> Any:
     if action is None:  # e.g. --depth 0: a value, but no move was compared
         raise OptionError(
@@ -292,7 +298,7 @@ def _hint(console: Console, table: Session, state: Any, mover: int) -> None:
     with console.status("weighing every move...", spinner="dots"):
         if table.fair:
             result = _determinized(table, state, mover, seed)
-            shown = {a: number(v) for a, v in (result.action_values or {}).items()}
+            shown = {a: signed(v) for a, v in (result.action_values or {}).items()}
             name = _fair_name(table)
         elif engine.tuned:
             result = engine.run(
@@ -305,14 +311,15 @@ def _hint(console: Console, table: Session, state: Any, mover: int) -> None:
             request = SearchRequest(
                 algorithm=args.algorithm, limit=table.plain_limit, player=mover,
                 tie=args.tie, seed=seed, engine=args.engine, all_values=True,
+                strict_cutoffs=args.strict_cutoffs,
             )
             chosen = plan(game, state, request)
             result = chosen.run(game, state)
-            shown = {a: number(v) for a, v in (result.action_values or {}).items()}
+            shown = {a: signed(v) for a, v in (result.action_values or {}).items()}
             name = chosen.name
     values = result.action_values or {}
     order = sorted(values, key=lambda a: -values[a])  # stable: ties keep the game's order
-    moves = ", ".join(f"{format_action(game, state, a)} {shown[a]}" for a in order)
+    moves = ", ".join(f"{format_action(game, state, a)}: {shown[a]}" for a in order)
     say(console, f"value of every move for {player_name(game, mover)}, best first "
                  f"({name}, {_stats(result)}): {moves or '-'}")
 

@@ -89,6 +89,9 @@ class SearchRequest:
     ``craft``: more engine switches for an ``engine`` alpha-beta search, by
     :class:`~plies.search.craft.Craft` field name, such as the selective ones of
     :func:`selective_craft` (ignored by an exact search, which has no horizon).
+    ``strict_cutoffs``: alpha-beta's strict cut rule (``v > beta`` at a MAX node, ``v <
+    alpha`` at a MIN node; see :func:`plies.alphabeta`), for an algorithm that declares
+    the option.
     """
 
     algorithm: str = "auto"
@@ -102,6 +105,7 @@ class SearchRequest:
     all_values: bool = False
     traced: bool = False
     craft: Mapping[str, Any] = field(default_factory=dict)
+    strict_cutoffs: bool = False
 
 
 def algorithm_choices() -> list[str]:
@@ -269,6 +273,12 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
     if request.threshold is not None:
         options["threshold"] = request.threshold
     options.update(_craft(game, chosen, request))
+    if request.strict_cutoffs:
+        if "strict_cutoffs" not in chosen.options:
+            able = ", ".join(names(lambda a: "strict_cutoffs" in a.options))
+            raise OptionError(f"{chosen.name} makes no alpha-beta cuts, so strict cutoffs "
+                              f"do not apply; use one of: {able}")
+        options["strict_cutoffs"] = True
     if request.weak:
         if "weak" not in chosen.switches or request.limit is not None:
             raise OptionError("a weak solution needs an exact alpha-beta search (no depth, "
@@ -279,7 +289,7 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
         # Every action gets a full window: no null windows, no pruning at chance nodes.
         options.pop("pruning", None)
         options.pop("pvs", None)
-    kind: Kind = "engine" if options.keys() - {"threshold"} else "plain"
+    kind: Kind = "engine" if options.keys() - {"threshold", "strict_cutoffs"} else "plain"
     return Plan(kind, chosen, chosen.name, request, options)
 
 
@@ -291,6 +301,7 @@ def _solver(
     if (
         request.algorithm != "auto" or request.engine or request.limit is not None
         or request.threshold is not None or request.tie != "first" or request.traced
+        or request.strict_cutoffs
         or chosen.name != "alphabeta" or game.is_terminal(state)
     ):
         return None

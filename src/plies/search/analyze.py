@@ -72,7 +72,7 @@ def analyze(
     cls = searcher_class(algorithm)
     configure: Callable[[Any], None] | None = None
     if craft:
-        if algorithm != "alphabeta":
+        if algorithm != "alphabeta" and not set(craft) <= set(entry.options):
             raise OptionError(f"engine options are for alphabeta, not {algorithm}")
         cls, configure = engine_setup(game, **craft)
     return search_with(

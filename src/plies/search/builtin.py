@@ -27,7 +27,8 @@ ALPHABETA: Final = Algorithm(
     "alphabeta", alphabeta, AlphaBetaSearcher,
     "alpha-beta: minimax's value with fewer nodes; the engine craft lives here",
     "paranoid minimax value for the searching player",
-    switches=ENGINE_SWITCHES, options=("order",), engine=("tt", "ordering", "pvs"),
+    switches=ENGINE_SWITCHES, options=("order", "strict_cutoffs"),
+    engine=("tt", "ordering", "pvs"),
 )
 
 MINIMAX: Final = Algorithm(
@@ -78,7 +79,7 @@ PARANOID: Final = Algorithm(
     "alpha-beta under its multi-player name: every opponent minimises the searcher's "
     "utility (Sturtevant and Korf 2000)",
     "paranoid minimax value for the searching player",
-    options=("order",),
+    options=("order", "strict_cutoffs"),
 )
 
 BRS: Final = Algorithm(

@@ -155,6 +155,7 @@ def capture(
         options["threshold"] = threshold
     searcher_player = resolve_player(game, state, player)
     recorder = _Recorder(game, searcher_player, entry.rule, max_nodes, threshold)
+    recorder.strict = bool(craft.get("strict_cutoffs"))
     if all_values:
         result: SearchResult = analyze(
             game, state, limit, algorithm=algorithm, trace=recorder, **options
@@ -211,6 +212,8 @@ class _Recorder:
     last pass is the result.  A child entered again replaces its earlier visit (see the
     module doc); the craft's events become notes on the node they are about.
     """
+
+    strict = False  # the strict cut rule: prunes are worded by the passed bound
 
     def __init__(
         self, game: Any, player: int, rule: str, max_nodes: int, threshold: float | None
@@ -380,8 +383,9 @@ class _Recorder:
 
     def reason(self, event: TraceEvent) -> str:
         """Why the rest of a node's children were skipped, in the narrator's words
-        ("alpha=3 >= beta=2" at a max node, "beta=2 <= alpha=3" at a min node); pictures
-        write it with Greek letters."""
+        ("alpha=3 >= beta=2" at a max node, "beta=2 <= alpha=3" at a min node; under the
+        strict cut rule "v=5 > beta=4" and "v=2 < alpha=3"); pictures write it with Greek
+        letters."""
         maximizing = event.mover == self.player
         if event.action is NULL_MOVE:
             return "null move: passing fails " + ("high" if maximizing else "low")
@@ -389,6 +393,9 @@ class _Recorder:
             a, b = format_number(event.alpha), format_number(event.beta)
             if event.mover == CHANCE:
                 return f"Star1: {format_number(event.value)} outside alpha={a}, beta={b}"
+            if self.strict:  # the bound was passed by the node's value so far
+                got = format_number(event.value)
+                return f"v={got} > beta={b}" if maximizing else f"v={got} < alpha={a}"
             return f"alpha={a} >= beta={b}" if maximizing else f"beta={b} <= alpha={a}"
         # No window: a utility bound or bounded minimax's satisficing threshold was
         # reached, or the root's value was known (bisection found it) and a move reached it.

@@ -7,6 +7,8 @@
   :class:`MultiMoveRules`, in :class:`MultiMoveState` states;
 - :class:`OpponentsAsChance` turns chosen players into chance nodes (uniformly random or
   a given policy), as in expectimax Pacman;
+- :class:`EvaluatedTerminals` scores terminal states with the evaluation function (a
+  course convention);
 - :class:`Sequentialized` makes every simultaneous node a turn per player (states in
   between: :class:`PartialJoint`), so the turn-based searches bound its value.
 """
@@ -15,8 +17,10 @@ from plies.wrappers.base import GameWrapper
 from plies.wrappers.multimove import MultiMoveRules, MultiMoveState, MultiMoveTurns
 from plies.wrappers.opponents import OpponentsAsChance, Policy
 from plies.wrappers.sequentialized import PartialJoint, Sequentialized
+from plies.wrappers.terminals import EvaluatedTerminals
 
 __all__ = [
+    "EvaluatedTerminals",
     "GameWrapper",
     "MultiMoveRules",
     "MultiMoveState",

@@ -40,6 +40,12 @@ class Switches:
 
     ``star1`` and ``star2``: chance nodes are searched with Ballard's Star1 (and Star2's
     probing); see :mod:`plies.search.alphabeta.chance`.
+
+    ``strict``: the cut rule.  Off (the default), a node's remaining children are cut
+    when ``alpha >= beta``; on, only when a bound is strictly passed (``v > beta`` at a
+    MAX node, ``v < alpha`` at a MIN node), the rule of courses whose autograders count
+    the states an alpha-beta generates.  Every part (the move loops, the table's and the
+    game's bounds, null moves, stand-pat, Star1) cuts by the same rule.
     """
 
     order: Order | None = None
@@ -59,6 +65,7 @@ class Switches:
     null_reduction: int = 2
     quiet: Callable[[Any, Any], bool] | None = None
     hint_depth: int = HINT_DEPTH
+    strict: bool = False
 
 
 PLAIN_CORE = Switches()

@@ -102,7 +102,7 @@ def alphabeta_kernel(
     step = 0 if rounds else 1
     selective = horizon != NEVER and not rounds
     node_depth = rounds_depth(ops, player) if rounds else _same
-    order, pvs = sw.order, sw.pvs
+    order, pvs, strict = sw.order, sw.pvs, sw.strict
     lines: list[Line] = [None] * 64
     tally = Tally()
     nodes = leaves = evals = cutoffs = deepest = 0
@@ -204,7 +204,7 @@ def alphabeta_kernel(
                         best, line = v, (action, lines[child])
                         if v > alpha:
                             alpha = v
-                            if alpha >= beta:
+                            if alpha >= beta and (alpha > beta or not strict):
                                 if i + 1 < len(moves):
                                     cutoffs += 1
                                     if emit is not None:
@@ -230,7 +230,7 @@ def alphabeta_kernel(
                         best, line = v, (action, lines[child])
                         if v < beta:
                             beta = v
-                            if alpha >= beta:
+                            if alpha >= beta and (alpha > beta or not strict):
                                 if i + 1 < len(moves):
                                     cutoffs += 1
                                     if emit is not None:
@@ -241,7 +241,7 @@ def alphabeta_kernel(
             raise no_actions(state)
         lines[ply] = line
         if entry is not None:
-            after(entry, best, alpha >= beta, line)  # type: ignore[misc]
+            after(entry, best, alpha > beta or (alpha == beta and not strict), line)  # type: ignore[misc]
         if emit is not None:
             emit("backup", state, ply, depth, mover, best, alpha, beta)
         return best

@@ -44,10 +44,11 @@ class AlphaBetaSearcher(Searcher):
     algorithm = "alphabeta"
     windowed = True
     order: Order | None = None
+    strict: bool = False  # the strict cut rule (``strict_cutoffs``)
 
     def compile(self) -> Kernel:
         return alphabeta_kernel(
-            self.ops, self.player, self.max_depth, Switches(order=self.order),
+            self.ops, self.player, self.max_depth, Switches(order=self.order, strict=self.strict),
             rounds=self.rounds, deadline=self.deadline, budget=self.kernel_budget(),
             stop=self.stop, game=self.game, trace=self.trace,
         )
@@ -251,6 +252,7 @@ class CraftSearcher(AlphaBetaSearcher):
             # A game whose captures matter (quiescence) orders by its hint at every node:
             # captures first pays in chess, where Connect Four's hint did not near the leaves.
             hint_depth=0 if craft.quiescence is not None else HINT_DEPTH,
+            strict=self.strict,
         )
 
 

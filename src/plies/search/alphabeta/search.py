@@ -48,6 +48,7 @@ def alphabeta(
     craft: Craft | None = None,
     on_iteration: Callable[[SearchResult], None] | None = None,
     stop: StopSignal | None = None,
+    strict_cutoffs: bool = False,
 ) -> SearchResult:
     """Alpha-beta search: :func:`plies.minimax`'s value with fewer nodes.
 
@@ -99,6 +100,15 @@ def alphabeta(
     ``on_iteration(result)`` is called after every completed iteration.  ``stop`` (a
     ``threading.Event`` or anything with ``is_set()``) ends the search from outside.
 
+    ``strict_cutoffs`` chooses the cut rule.  By default a node's remaining children
+    are cut as soon as ``alpha >= beta``; with ``strict_cutoffs=True`` only when a bound
+    is strictly passed: ``v > beta`` at a MAX node, ``v < alpha`` at a MIN node (the rule
+    of courses whose autograders count the states alpha-beta generates, such as the
+    Berkeley Pacman projects).  Both give minimax's value and action; the strict rule
+    searches more nodes (it also explores the children after a tie with a bound).  Every
+    switch above follows the chosen rule (the table's and the game's bounds settle a node
+    only when its value strictly passes the window); chance nodes keep Star1's bounds.
+
     ``trace`` gets every step of the search that runs, with every switch: the plain
     algorithm's events and what the craft does (a table hit, the order the moves were
     tried in, a null-window test and its re-search, a null move, an extension, a
@@ -141,9 +151,9 @@ def alphabeta(
         return unwrap(alphabeta(
             wrapped, wrapped.root(state), limit, player=player, tie=tie, seed=seed,
             trace=inner, craft=dataclasses.replace(craft, mate=False), on_iteration=report,
-            stop=stop,
+            stop=stop, strict_cutoffs=strict_cutoffs,
         ))
-    cls, configure = setup(game, craft, stop=stop)
+    cls, configure = setup(game, craft, stop=stop, strict=strict_cutoffs)
     deepen = craft.deepens and limit is not None and limit.depth is not None
     return search_with(
         cls, game, state, limit, player, tie, seed, trace, configure,
@@ -161,9 +171,11 @@ def _unwrapped_states(trace: Trace) -> Trace:
 
 
 def setup(
-    game: Game[Any, Any], craft: Craft, *, stop: StopSignal | None = None
+    game: Game[Any, Any], craft: Craft, *, stop: StopSignal | None = None,
+    strict: bool = False,
 ) -> tuple[type[AlphaBetaSearcher], Callable[[Any], None]]:
-    """The searcher class for ``craft`` and a ``configure`` that sets it on one searcher.
+    """The searcher class for ``craft`` and a ``configure`` that sets it on one searcher
+    (``strict``: the strict cut rule, see :func:`alphabeta`'s ``strict_cutoffs``).
 
     ``mate`` wraps the game, which only :func:`alphabeta` does: it is refused here.
     """
@@ -177,6 +189,7 @@ def setup(
     def configure(searcher: AlphaBetaSearcher) -> None:
         searcher.order = craft.order
         searcher.stop = stop
+        searcher.strict = strict
         if isinstance(searcher, CraftSearcher):
             searcher.craft, searcher.table, searcher.memory, searcher.hint = (
                 craft, table, memory, hint
@@ -189,8 +202,10 @@ def setup(
 def engine_setup(
     game: Game[Any, Any], **switches: Any
 ) -> tuple[type[AlphaBetaSearcher], Callable[[Any], None]]:
-    """:func:`setup` with the switches as keywords (``Craft.from_kwargs`` checks them)."""
-    return setup(game, Craft.from_kwargs(**switches))
+    """:func:`setup` with the switches as keywords (``Craft.from_kwargs`` checks them;
+    ``strict_cutoffs`` is the cut rule, not a switch)."""
+    strict = bool(switches.pop("strict_cutoffs", False))
+    return setup(game, Craft.from_kwargs(**switches), strict=strict)
 
 
 HOOK_OF: Final = {"extensions": "extension", "null_move": "null_move", "reductions": "is_quiet"}

@@ -88,7 +88,7 @@ def selective_part(
 def _quiescence(ctx: Context, sw: Switches) -> Quiesce | None:
     if sw.quiescence is None or sw.noisy is None:
         return None
-    qmax, noisy_actions = sw.quiescence, sw.noisy
+    qmax, noisy_actions, strict = sw.quiescence, sw.noisy, sw.strict
     player, kernel, lines, tally, emit, count = (
         ctx.player, ctx.kernel, ctx.lines, ctx.tally, ctx.emit, ctx.count
     )
@@ -109,7 +109,10 @@ def _quiescence(ctx: Context, sw: Switches) -> Quiesce | None:
             emit.arrive("stand", state, ply, depth, stand, alpha, beta, settled=True)
         maximizing = mover == player
         moves: Sequence[Any] = ()
-        if not (q >= qmax or mover < 0 or (stand >= beta if maximizing else stand <= alpha)):
+        if not (q >= qmax or mover < 0 or (
+            (stand > beta if maximizing else stand < alpha) if strict
+            else (stand >= beta if maximizing else stand <= alpha)
+        )):
             moves = noisy_actions(state)
         if not moves:
             tally.leaves += 1
@@ -147,7 +150,7 @@ def _quiescence(ctx: Context, sw: Switches) -> Quiesce | None:
                 best, line = v, (action, lines[child])
                 if v < beta:
                     beta = v
-            if alpha >= beta:
+            if alpha >= beta and (alpha > beta or not strict):
                 if i + 1 < len(moves):
                     tally.cutoffs += 1
                     if emit is not None:
@@ -163,7 +166,7 @@ def _quiescence(ctx: Context, sw: Switches) -> Quiesce | None:
 
 
 def _null_move(ctx: Context, sw: Switches) -> NullTest | None:
-    null_move, reduction = sw.null_move, sw.null_reduction
+    null_move, reduction, strict = sw.null_move, sw.null_reduction, sw.strict
     if null_move is None:
         return None
     player, lines, tally, emit, value = ctx.player, ctx.lines, ctx.tally, ctx.emit, ctx.value
@@ -190,7 +193,12 @@ def _null_move(ctx: Context, sw: Switches) -> NullTest | None:
             return None
         # R, one more far from the horizon (adaptive null-move pruning, Heinz 1999).
         below = depth + 1 + reduction + (horizon - depth >= NULL_DEEP)
-        low, high = (nextafter(beta, -INF), beta) if maximizing else (alpha, nextafter(alpha, INF))
+        if strict:  # "does passing pass the bound strictly?"
+            low, high = (beta, nextafter(beta, INF)) if maximizing else (
+                nextafter(alpha, -INF), alpha)
+        else:
+            low, high = (nextafter(beta, -INF), beta) if maximizing else (
+                alpha, nextafter(alpha, INF))
         if emit is not None:
             emit("null", state, ply, depth, mover, static, low, high)
             emit.step(ply, NULL_MOVE)
@@ -199,7 +207,7 @@ def _null_move(ctx: Context, sw: Switches) -> NullTest | None:
             v = value(passed, below, ply + 1, low, high)
         finally:
             after_null = outer
-        if not (v >= beta if maximizing else v <= alpha):
+        if not (v >= high if maximizing else v <= low):
             return None
         tally.cutoffs += 1
         lines[ply] = None
@@ -216,7 +224,7 @@ def _null_move(ctx: Context, sw: Switches) -> NullTest | None:
 def _forward(ctx: Context, sw: Switches, singular: float | None) -> Children:
     player, lines, tally, emit, value = ctx.player, ctx.lines, ctx.tally, ctx.emit, ctx.value
     result, horizon = ctx.ops.result, ctx.horizon
-    extension, quiet, pvs = sw.extension, sw.quiet, sw.pvs
+    extension, quiet, pvs, strict = sw.extension, sw.quiet, sw.pvs, sw.strict
     slots = sw.table.slots if sw.table is not None else None
     # Extensions stop this deep (a series of checks must not extend a line for ever).
     reach = EXTENSION_REACH * horizon
@@ -320,7 +328,7 @@ def _forward(ctx: Context, sw: Switches, singular: float | None) -> Children:
                 best, line = v, (action, lines[child])
                 if v < beta:
                     beta = v
-            if alpha >= beta:
+            if alpha >= beta and (alpha > beta or not strict):
                 if i + 1 < count:
                     tally.cutoffs += 1
                     if emit is not None:

@@ -62,7 +62,7 @@ def table_part(
         return None, None, None
     player, lines, tally, emit = ctx.player, ctx.lines, ctx.tally, ctx.emit
     actions, key_of = ctx.ops.actions, ctx.ops.key
-    horizon, rounds, hint_depth = ctx.horizon, ctx.rounds, sw.hint_depth
+    horizon, rounds, hint_depth, strict = ctx.horizon, ctx.rounds, sw.hint_depth, sw.strict
     slots = table.slots if table is not None else None
     size = table.modulus if table is not None else 1
     age = table.age if table is not None else 0
@@ -76,12 +76,14 @@ def table_part(
         alpha0, beta0 = alpha, beta
         if bounds is not None:  # exact searches only: bounds on the true value
             low, high = bounds(state, player)
-            if low >= beta or high <= alpha or low == high:
+            if low == high or (
+                (low > beta or high < alpha) if strict else (low >= beta or high <= alpha)
+            ):
                 tally.leaves += 1
                 if ply > tally.deepest:
                     tally.deepest = ply
                 lines[ply] = None
-                settled = low if low >= beta else high
+                settled = low if low == high or (low > beta if strict else low >= beta) else high
                 if emit is not None:
                     emit("bounds", state, ply, depth, mover, settled, alpha, beta)
                     emit("backup", state, ply, depth, mover, settled, alpha, beta)
@@ -116,7 +118,7 @@ def table_part(
                         alpha = beta = stored
                     if emit is not None:
                         emit("table", state, ply, depth, mover, stored, alpha, beta, action=first)
-                    if alpha >= beta:
+                    if alpha >= beta and (alpha > beta or not strict or flag == EXACT):
                         tally.tt_hits += 1
                         lines[ply] = (first, None) if first is not None else None
                         if emit is not None:
