@@ -291,6 +291,24 @@ def test_tree_of_aima_figure_5_2(client: TestClient) -> None:
     assert not any(n["pruned"] for c in plain["root"]["children"] for n in c["children"])
 
 
+def test_strict_cutoffs_reach_the_web_searches(client: TestClient) -> None:
+    tree = ok(client, "tree", {"game": "aima-5-2", "strict_cutoffs": True})["tree"]
+    pruned = [n["pruned_by"] for c in tree["root"]["children"] for n in c["children"]
+              if n["pruned"]]
+    assert pruned == ["v=2 < alpha=3", "v=2 < alpha=3"]
+    body = {"game": "tictactoe", "algorithm": "alphabeta", "depth": 9}
+    default = ok(client, "move", body)["search"]
+    strict = ok(client, "move", {**body, "strict_cutoffs": True})["search"]
+    assert strict["value"] == default["value"]
+    assert strict["stats"]["nodes"] > default["stats"]["nodes"]
+    refused(client.post("/api/move", json={**body, "algorithm": "minimax",
+                                           "strict_cutoffs": True}), 422, "strict cutoffs")
+    refused(client.post("/api/move", json={**body, "strict_cutoffs": "yes"}), 422,
+            "strict_cutoffs")
+    info = client.get("/api/games").json()
+    assert "strict_cutoffs" in info["capabilities"]["alphabeta"]["options"]
+
+
 def test_tree_node_cap_and_depth(client: TestClient) -> None:
     refused(client.post("/api/tree", json={"game": "tictactoe"}), 422, "more than 2,000 nodes")
     tree = ok(client, "tree", {"game": "tictactoe", "depth": 1})["tree"]

@@ -234,7 +234,7 @@ def check_request(body: Mapping[str, Any]) -> None:
     for key, choices in (("algorithm", tuple(algorithm_choices())), ("unit", _UNITS),
                          ("tie", _TIES)):
         _word(body, key, choices, choices[0])
-    for key in ("engine", "quiescence", "analysis"):
+    for key in ("engine", "quiescence", "analysis", "strict_cutoffs"):
         _get(body, key, bool, "true or false")
     _get(body, "seed", int, "a whole number")
     own = _get(body, "own", dict, "an object of players and their own moves") or {}
@@ -522,6 +522,7 @@ def settings(
     tie = _word(body, "tie", _TIES, "first")
     seed = _get(body, "seed", int, "a whole number")
     quiescence = _get(body, "quiescence", bool, "true or false") or False
+    strict = _get(body, "strict_cutoffs", bool, "true or false") or False
     if depth is not None and time is None:
         limit = Limit(depth=depth, unit=unit)  # as asked; the cap only stops it
     else:
@@ -545,7 +546,7 @@ def settings(
         }
     request = SearchRequest(
         algorithm=algorithm, limit=limit, player=who, tie=tie, seed=seed, engine=engine,
-        all_values=all_values, craft=craft,
+        all_values=all_values, craft=craft, strict_cutoffs=strict,
     )
     if quiescence and not craft:  # games without noisy moves keep their static evaluation
         searched = Quiescent(game)

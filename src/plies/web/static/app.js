@@ -69,6 +69,7 @@ function searchSettings() {
   const settings = {
     algorithm: $("algorithm").value, engine: $("engine").checked, quiescence: $("quiescence").checked,
   };
+  if ($("strict-cutoffs").checked && !$("strict-cutoffs").disabled) settings.strict_cutoffs = true;
   const byDepth = document.querySelector("input[name=limit]:checked").value === "depth";
   if (byDepth) settings.depth = Number.parseInt($("depth").value, 10);
   else settings.time = Number.parseFloat($("time").value);
@@ -895,6 +896,10 @@ function updateCraft() {
   const ok = !caps || caps.engine.length > 0;
   $("engine").disabled = !ok;
   if (!ok) $("engine").checked = false;
+  // The strict cut rule, for the algorithms that declare it (alpha-beta and paranoid).
+  const strictOk = !caps || caps.options.includes("strict_cutoffs");
+  $("strict-cutoffs").disabled = !strictOk;
+  if (!strictOk) $("strict-cutoffs").checked = false;
   const depthOk = !caps || caps.depth;
   const byDepth = document.querySelector("input[name=limit][value=depth]");
   for (const input of [byDepth, $("depth"), $("unit")]) input.disabled = !depthOk;
