@@ -90,7 +90,8 @@ class Check:
 
     ``status``: ``"pass"``; ``"warn"`` (passed, with something worth a look: a declared
     fact the playouts never met, or one the game leaves at its default); ``"fail"``
-    (``reason`` names the first broken state); ``"skip"`` (not run: the model is broken).
+    (``reason`` names the first broken state); ``"skip"`` (not run: the model is broken,
+    or the playouts never reached what the check tests; ``reason`` names the likely cause).
     """
 
     name: str
@@ -204,6 +205,9 @@ class _Checker:
         self.zero_sum_total: float | None = None
         self.sums: set[float] = set()
         self.boards = self.positions = 0  # states whose board / position text was checked
+        self.results = self.texts = 0  # actions whose result / text was checked
+        self.inner = self.rendered = 0  # non-terminal states checked; states rendered
+        self.stopped_by: dict[str, int] = {}  # the failed checks that ended playouts
 
     # --- recording ---
 
@@ -255,8 +259,10 @@ class _Checker:
             try:
                 self.playout(ops, playout)
                 report.playouts += 1
-            except _Broken:
+            except _Broken as broken:
                 report.abandoned += 1
+                name = str(broken.args[0]) if broken.args else "?"
+                self.stopped_by[name] = self.stopped_by.get(name, 0) + 1
         self.where = ""
         report.checks = [self.verdict(name) for name in CHECKS]
         return report
@@ -351,6 +357,8 @@ class _Checker:
                     )
             except _Broken:
                 pass  # a picture is for people: the playout goes on
+            else:
+                self.rendered += 1
         if self.report.states <= KNOWLEDGE_STATES:
             self.check_board(ops, state)
             self.check_positions(ops, state)
@@ -446,6 +454,7 @@ class _Checker:
             if list(ops.actions(state)) != actions:
                 self.fail("actions", "actions() changed between two calls")
         self.check_evaluate(ops, state)
+        self.inner += 1
         if mover == CHANCE:
             self.check_chance(ops, state, actions)
         elif mover == SIMULTANEOUS:
@@ -545,6 +554,8 @@ class _Checker:
                     )
             except _Broken:
                 pass  # text is for people: the playout goes on
+            else:
+                self.texts += 1
         name = "result is pure"
         before = copy.deepcopy(state)
         before_hash = hash(state)
@@ -563,6 +574,7 @@ class _Checker:
                 self.fail(
                     "hashing and keys", f"equal results of {action!r} have different hashes or keys"
                 )
+        self.results += 1
 
     # --- verdicts ---
 
@@ -576,6 +588,9 @@ class _Checker:
             return self.fact_verdict(name)
         if name == "zero_sum":
             return self.zero_sum_verdict()
+        unmet = self.unmet(name)
+        if unmet is not None:
+            return Check(name, "skip", f"not run: {unmet}{self.likely_cause()}")
         counts = {
             "initial state": "equal on every call",
             "to_move": f"a player 0..{self.game.num_players - 1}, CHANCE or SIMULTANEOUS "
@@ -600,9 +615,50 @@ class _Checker:
         }
         return Check(name, "pass", counts[name])
 
+    def unmet(self, name: str) -> str | None:
+        """Why check ``name`` never ran, or None when the playouts exercised it."""
+        r = self.report
+        never = {
+            "to_move": self.inner == 0, "actions": self.inner == 0,
+            "evaluate": self.inner == 0, "result is pure": self.results == 0,
+            "action text": self.texts == 0, "utilities": r.terminals == 0,
+            "hashing and keys": r.states == 0,
+            "render": self.rendered == 0 and getattr(self.game, "render", None) is not None,
+        }
+        if not never.get(name, False):
+            return None
+        what = {
+            "utilities": "no playout reached a terminal state",
+            "result is pure": "no move was played through result()",
+            "action text": "no move was checked",
+        }
+        return what.get(name, "the playouts met no state to check it on")
+
+    def likely_cause(self) -> str:
+        """``; the likely cause: ...`` for a check that never ran, from what stopped the
+        playouts (empty when nothing did)."""
+        if not self.stopped_by:
+            r = self.report
+            if r.unfinished:
+                return (f" (the playouts were cut off after {self.max_steps} steps: give them "
+                        "more, --max-steps)")
+            return ""
+        first = max(self.stopped_by, key=lambda k: self.stopped_by[k])
+        why = self.failed.get(first, "")
+        if first == "hashing and keys" and "not hashable" in why:
+            cause = "an unhashable state (use a tuple, not a list)"
+        elif first == "result is pure":
+            cause = "a result() that changes the state it is given"
+        else:
+            cause = f"the failed check {first!r}"
+        return f"; the playouts stopped early, likely cause: {cause}"
+
     def playouts_verdict(self) -> Check:
         r = self.report
         done = r.playouts
+        if done == 0 and r.abandoned:
+            return Check("playouts", "skip", f"not run: all {r.abandoned} playouts stopped at a "
+                         f"failed check{self.likely_cause()}")
         text = f"{done} playouts: {r.terminals} reached a terminal state"
         if r.unfinished:
             text += f", {r.unfinished} were cut off after {self.max_steps} steps"

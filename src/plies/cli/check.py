@@ -91,7 +91,9 @@ def run(console: Console, args: argparse.Namespace) -> int:
     table.add_column("result", no_wrap=True)
     table.add_column("why", overflow="fold")
     for check in report.checks:
-        table.add_row(check.name, Text(check.status, style=STYLES[check.status]), check.reason)
+        shown = "not run" if check.status == "skip" else check.status
+        reason = check.reason.removeprefix("not run: ") if check.status == "skip" else check.reason
+        table.add_row(check.name, Text(shown, style=STYLES[check.status]), reason)
     console.print(table)
     failed = len(report.failures)
     warned = sum(check.status == "warn" for check in report.checks)

@@ -57,7 +57,7 @@ from plies.game.model import (
     play,
     uniform,
 )
-from plies.game.ops import GameOps, default_random_playout, game_ops
+from plies.game.ops import GameOps, default_random_playout, game_ops, no_actions
 
 __all__ = [
     "CHANCE",
@@ -86,6 +86,7 @@ __all__ = [
     "legal_actions",
     "match_action",
     "missing_members",
+    "no_actions",
     "parse_action",
     "play",
     "uniform",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import reprlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,21 @@ from plies.game.model import (
     hook,
     uniform,
 )
+
+
+def no_actions(state: Any) -> UnsupportedGameError:
+    """The error for a non-terminal state without legal actions, naming the usual cause.
+
+    A ``result`` that changes the state it is given (appending to a list state, say) is
+    the common cause: the search then sees a state change under it, so the message sends
+    the reader to ``plies check``, which tests for exactly that.
+    """
+    shown = reprlib.repr(state)
+    return UnsupportedGameError(
+        f"non-terminal state without legal actions: {shown} (is_terminal is False there "
+        "but actions() is empty; if result() changes the state it is given, searches see "
+        "states change under them: run plies check on the game)"
+    )
 
 
 def _no_player(state: Any) -> int | None:
@@ -165,7 +181,7 @@ def _random_moves(
                 )
             legal = actions(state)
             if not legal:
-                raise UnsupportedGameError(f"non-terminal state without legal actions: {state!r}")
+                raise no_actions(state)
             action = legal[int(draw() * len(legal))]
         state = result(state, action)
     return state

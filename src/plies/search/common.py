@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeVar
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
-from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops
+from plies.game import CHANCE, SIMULTANEOUS, GameOps, game_ops, no_actions
 from plies.search.kernels import INF as INF
 from plies.search.kernels import NOBODY as NOBODY
 from plies.search.kernels import Kernel
@@ -122,6 +122,11 @@ class Searcher:
         self.check_budget = self.first_check
 
     # -- the game's declared facts --------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Load what the search will need (a lazily imported solver, say) before the
+        clock starts, so that a first search does not report an import as search time.
+        The default needs nothing."""
 
     @classmethod
     def refuse(cls, game: Any) -> None:
@@ -265,9 +270,7 @@ class Searcher:
         """The actions at a non-leaf node; a non-terminal state without any is an error."""
         actions = self.ops.actions(state)
         if not actions:
-            raise UnsupportedGameError(
-                f"non-terminal state without legal actions: {state!r}"
-            )
+            raise no_actions(state)
         return actions
 
     def emit(
@@ -536,6 +539,7 @@ def run(
     limit = limit or Limit()
     probe = searcher_factory(limit.depth)
     probe.refuse(probe.game)
+    probe.prepare()  # imports are not search time: the clock starts after them
     origin = Origin(probe.game, state)  # every result knows what it was searched on
     start = time.perf_counter()
     total = SearchStats()

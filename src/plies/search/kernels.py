@@ -32,6 +32,7 @@ from typing import Any
 from plies._compat import deprecated_alias
 from plies.errors import UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS
+from plies.game import no_actions as no_actions  # re-exported: the searches import it here
 from plies.search.craft import Staged
 from plies.search.limits import NEVER as NEVER
 from plies.search.result import SearchStats, Trace, TraceEvent
@@ -135,8 +136,6 @@ def refuse_node(algorithm: str, game: Any, mover: int) -> UnsupportedGameError:
     return not_a_player(game, mover)
 
 
-def no_actions(state: Any) -> UnsupportedGameError:
-    return UnsupportedGameError(f"non-terminal state without legal actions: {state!r}")
 
 
 class Emitter:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from plies.errors import UnsupportedGameError
-from plies.game import CHANCE, SIMULTANEOUS, GameOps, default_player_actions
+from plies.game import CHANCE, SIMULTANEOUS, GameOps, default_player_actions, no_actions
 from plies.search.common import SearchStats, not_a_player
 
 ANTI_DECISIVE: Final = 32
@@ -181,7 +181,7 @@ class Tree:
                 raise not_a_player(self.game, mover)
             moves = ops.actions(state)
             if not moves:
-                raise UnsupportedGameError(f"non-terminal state without legal actions: {state!r}")
+                raise no_actions(state)
         return Node(state, mover, False, moves, probs, list(range(len(moves))),
                     totals=[0.0] * players)
 

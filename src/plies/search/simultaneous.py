@@ -25,6 +25,7 @@ bound.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -205,6 +206,12 @@ class SimultaneousSearcher(Searcher):
         self.player_actions = custom or partial(default_player_actions, self.game)
         self.stage = None
         self.scored = []
+
+    def prepare(self) -> None:
+        """Import SciPy's LP solver now (when installed), not inside the timed search."""
+        if getattr(self.game, "has_simultaneous", False):
+            with contextlib.suppress(ImportError):
+                import scipy.optimize  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
 
     def depth_here(self, depth: int, mover: int, last: int) -> int:
         """A simultaneous stage gives the turn back to the searching player (rounds)."""
