@@ -469,6 +469,8 @@ async function newGame() {
   // game, which starts with the next "New game", not in the middle of this one.
   app.spec = gameSpec();
   app.busy = false; // an engine move still in flight belongs to the old game
+  app.analyzeQueued = false;
+  $("analyze").textContent = "Analyze position";
   app.moves = [];
   app.tree = null;
   app.lastSearch = null;
@@ -606,6 +608,11 @@ async function engineMove() {
     if (generation === app.generation) {
       app.busy = false;
       renderPosition();
+      if (app.analyzeQueued) {
+        app.analyzeQueued = false;
+        $("analyze").textContent = "Analyze position";
+        analyze();
+      }
     }
   }
 }
@@ -646,6 +653,12 @@ function setPaused(paused) {
 async function analyze() {
   const v = app.view;
   if (!v || v.terminal) return;
+  if (app.busy) {
+    // The engine is thinking: analyze the position its move leads to, as soon as it is in.
+    app.analyzeQueued = true;
+    $("analyze").textContent = "Analyze position (queued: after the engine's move)";
+    return;
+  }
   const generation = app.generation;
   const moves = app.moves;
   const settings = searchSettings();
@@ -658,7 +671,8 @@ async function analyze() {
     app.lastSearch = { moves, settings, extra, analysis: true,
       depth: answer.search.stats.depth, exact: answer.search.exact };
     showSearch(answer.search, `Analysis: ${answer.search.to_move || "chance"} to move`);
-    showValues(answer.search);
+    if (answer.strategies) showStrategies(answer.strategies);
+    else showValues(answer.search);
     app.analyzed = moves;
     app.values = { moves, best: answer.search.action,
       byMove: new Map(answer.search.move_values.map((r) => [r.move, r.value])) };
@@ -701,6 +715,32 @@ function showSearch(search, title) {
     );
   }
   $("r-stats").replaceChildren(...rows);
+}
+
+// Where everyone moves at once there is no best move: each player's optimal mixed
+// strategy (the probability of every move) and the value it secures, whatever the others do.
+function showStrategies(strategies) {
+  $("analysis").hidden = false;
+  $("analysis-title").textContent = "Mixed strategies: everyone moves at once";
+  const rows = [];
+  for (const s of strategies) {
+    rows.push(el("tr", { class: "strategy-head" },
+      el("th", { text: s.player }),
+      el("th", { class: "num", text: "probability" }),
+      el("th", { text: `secures ${num(s.value)}${s.exact ? "" : " (heuristic)"}` }),
+      el("th", { text: "" })));
+    for (const m of s.strategy) {
+      const bar = el("span", { class: "bar good" });
+      bar.style.width = `${Math.max(100 * m.probability, 0.6)}%`;
+      bar.style.left = "0%";
+      rows.push(el("tr", { "data-move": m.move, "data-player": s.player },
+        el("td", { text: m.move }),
+        el("td", { class: "num", text: `${(100 * m.probability).toFixed(1)}%` }),
+        el("td", { class: "barcell" }, el("span", { class: "track" }, bar)),
+        el("td", { class: "tagcell" })));
+    }
+  }
+  $("values").replaceChildren(...rows);
 }
 
 function showValues(search) {
