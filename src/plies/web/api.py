@@ -108,6 +108,7 @@ from plies.search.common import Unit
 from plies.search.registry import available as available_algorithms
 from plies.search.registry import names as algorithm_names
 from plies.viz import capture
+from plies.viz.capture import TreeTooLargeError
 from plies.viz.tree import number as json_number
 from plies.web.view import mover_label, own_actions, page_search, view
 
@@ -872,12 +873,26 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
     # cap bounds its work (capture stops with TreeTooLargeError past max_nodes).
     limit = None if chosen.depth is None else Limit(depth=chosen.depth, unit=chosen.limit.unit)
     craft = {k: v for k, v in chosen.plan.options.items() if k != "threshold"}
-    tree = capture(
-        game, here, algorithm=chosen.plan.algorithm.name, limit=limit, max_nodes=max_nodes,
-        player=request.player, tie=request.tie, seed=request.seed, all_values=analysis,
-        **craft,
-    )
-    return {"state": view(game, here, position.moves, position.before), "tree": tree.to_json()}
+    steps: list[dict[str, Any]] = []
+    with _node_cap(max_nodes):
+        tree = capture(
+            game, here, algorithm=chosen.plan.algorithm.name, limit=limit,
+            max_nodes=max_nodes, player=request.player, tie=request.tie, seed=request.seed,
+            all_values=analysis, steps=steps, **craft,
+        )
+    return {"state": view(game, here, position.moves, position.before), "tree": tree.to_json(),
+            "svg": tree.to_svg(), "steps": steps}
+
+
+@contextmanager
+def _node_cap(max_nodes: int) -> Iterator[None]:
+    """A tree over the cap is refused in the page's words: the "node cap"."""
+    try:
+        yield
+    except TreeTooLargeError:
+        raise ApiError(f"the search visited more than {max_nodes:,} nodes, the node cap: "
+                       "give it less depth, or raise the node cap (at most "
+                       f"{MAX_TREE_NODES:,})") from None
 
 
 ENDPOINTS: Final[dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
@@ -886,7 +901,8 @@ ENDPOINTS: Final[dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
     "analyze": analyze_moves,
     "tree": search_tree,
 }
-"""The POST endpoints under ``/api/``, by name."""
+"""The POST endpoints under ``/api/``, by name (:mod:`plies.web.trees` adds ``ordering``:
+the app and its workers import it)."""
 
 
 def encode(data: Any) -> bytes:

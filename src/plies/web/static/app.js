@@ -1,3 +1,4 @@
+import { compareOrdering, drawPicture, wireTree } from "./tree.js";
 // plies web: the page.  Plain ES module, no build step.
 //
 // The server is stateless: the page keeps the game (a built-in name with its options, or
@@ -669,7 +670,8 @@ async function analyze() {
     const answer = await api("analyze", request({ ...settings, ...extra }));
     if (generation !== app.generation || moves !== app.moves) return;
     app.lastSearch = { moves, settings, extra, analysis: true,
-      depth: answer.search.stats.depth, exact: answer.search.exact };
+      depth: answer.search.stats.depth, exact: answer.search.exact,
+      nodes: answer.search.stats.nodes };
     showSearch(answer.search, `Analysis: ${answer.search.to_move || "chance"} to move`);
     if (answer.strategies) showStrategies(answer.strategies);
     else showValues(answer.search);
@@ -786,6 +788,11 @@ function showValues(search) {
 function clearTree() {
   $("tree").replaceChildren();
   $("tree-legend").hidden = true;
+  $("tree-picture").hidden = true;
+  $("tree-tools").hidden = true;
+  $("tree-note").hidden = true;
+  $("ordering").hidden = true;
+  $("tree-step-text").textContent = "";
   $("tree-summary").textContent =
     "Search a position first (Analyze, or let the engine move); then show its tree.";
 }
@@ -805,12 +812,15 @@ async function showTree() {
     $("tree").replaceChildren();
     return;
   }
+  // After Analyze too, the tree is that of the search that chooses the move (one window
+  // for every move, so it prunes); the analysis's exact values are shown beside it.
   const body = {
     ...app.spec, moves: last.moves, ...last.extra,
     algorithm: last.settings.algorithm, unit: last.settings.unit,
-    tie: last.settings.tie, analysis: last.analysis,
+    tie: last.settings.tie, analysis: false,
     max_nodes: Number.parseInt($("tree-nodes").value, 10) || 2000,
   };
+  if (last.settings.strict_cutoffs) body.strict_cutoffs = true;
   // The same search: an analysis or a move's search, to the depth it reached (a time
   // budget is not a picture: the tree shows the last depth the search completed).
   const depthText = $("tree-depth").value.trim();
@@ -822,13 +832,36 @@ async function showTree() {
   try {
     const answer = await api("tree", body);
     app.tree = answer.tree;
+    app.treeBody = body;
     drawTree(answer.tree, body.depth);
+    drawPicture(answer);
+    explainAnalysis(answer.tree, last);
   } catch (err) {
     $("tree-summary").textContent = `Cannot show the tree: ${err.message}`;
     $("tree").replaceChildren();
   } finally {
     $("show-tree").disabled = false;
   }
+}
+
+// Beside the tree of the search that chose the move, the analysis's exact value of every
+// move, and why the two differ.
+function explainAnalysis(tree, last) {
+  const box = $("tree-note");
+  if (!last.analysis || !app.values || app.values.moves !== last.moves) {
+    box.hidden = true;
+    return;
+  }
+  const exact = [...app.values.byMove].map(([m, v]) => `${m} ${num(v)}`).join(", ");
+  const pruned = tree.stats.pruned;
+  box.textContent = `Exact value of every move (the analysis): ${exact}. The tree is the `
+    + `${tree.algorithm} search that chooses the move: all moves share one window, so once a `
+    + `good move is found the others only need to be shown no better, and ${pruned} `
+    + `branch${pruned === 1 ? " is" : "es are"} pruned; its values for those moves are bounds. `
+    + `The analysis searches every move with a full window to get each exact value, so it `
+    + `visits more nodes (${last.nodes.toLocaleString("en")} there, `
+    + `${tree.stats.nodes.toLocaleString("en")} here).`;
+  box.hidden = false;
 }
 
 function drawTree(tree, depth) {
@@ -978,6 +1011,10 @@ async function main() {
   $("analyze").addEventListener("click", () => analyze());
   $("algorithm").addEventListener("change", updateCraft);
   $("show-tree").addEventListener("click", () => showTree());
+  wireTree();
+  $("tree-ordering").addEventListener("click", () => {
+    if (app.treeBody) compareOrdering(api, app.treeBody);
+  });
   $("tree-expand").addEventListener("click", expandAll);
   $("tree-collapse").addEventListener("click", collapseToPv);
   for (const id of ["time", "depth"]) {
