@@ -1,3 +1,4 @@
+import { hideQuiz, wireQuiz } from "./quiz.js";
 import { compareOrdering, drawPicture, wireTree } from "./tree.js";
 // plies web: the page.  Plain ES module, no build step.
 //
@@ -247,6 +248,10 @@ function isHumanTurn() {
 function renderPosition() {
   const v = app.view;
   if (!v) return;
+  if (app.shownMoves !== app.moves) { // a new position: a quiz was about the old one
+    app.shownMoves = app.moves;
+    hideQuiz();
+  }
   let status;
   if (v.terminal) status = `Game over: ${v.result}`;
   else if (v.to_move === CHANCE) status = "Chance to move";
@@ -1012,6 +1017,7 @@ async function main() {
   $("algorithm").addEventListener("change", updateCraft);
   $("show-tree").addEventListener("click", () => showTree());
   wireTree();
+  wireQuiz(api, () => request({ ...searchSettings() }));
   $("tree-ordering").addEventListener("click", () => {
     if (app.treeBody) compareOrdering(api, app.treeBody);
   });
