@@ -103,6 +103,7 @@ class _Drawing:
         self.tree = tree
         self.looks: dict[int, Look] = {}
         self.boxes: dict[int, _Box] = {}
+        self.nodes = {node.id: node for node in tree.nodes()}
         for node in tree.nodes():
             lk = look(node.kind, tree)
             self.looks[node.id] = lk
@@ -171,10 +172,16 @@ class _Drawing:
                 )
                 right = (
                     layout.x[row[i + 1]] - self.boxes[row[i + 1]].width / 2
+                    - self._label_room(row[i + 1])
                     if i + 1 < len(row) else layout.width + SIDE_ROOM
                 ) - x - half
                 room[node_id] = (left, right)
         return room
+
+    def _label_room(self, node_id: int) -> float:
+        """The room a node's label takes on its left (labels name nodes: they come first)."""
+        label = self.nodes[node_id].label
+        return text_width(label, VALUE_SIZE) + 10 if label else 0.0
 
     # -- drawing -----------------------------------------------------------------------
 

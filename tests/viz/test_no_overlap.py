@@ -1,0 +1,78 @@
+"""Tree pictures never write one text over another, on every built-in tree and every
+traceable algorithm that can search it (the windows, values, labels, edge labels and
+bounds that ``plies tree`` writes beside and under the nodes)."""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+
+import pytest
+
+from plies.errors import PliesError
+from plies.games import load
+from plies.search.registry import algorithm, names
+from plies.viz import capture
+from plies.viz.svg import text_width
+
+TREES = ("aima-5-2", "aima-5-4", "chance-demo")
+TAG = re.compile(r'<g\b([^>]*)>|</g>|<text ([^>]*)>([^<]*)</text>')
+ATTR = re.compile(r'([\w-]+)="([^"]*)"')
+SHIFT = re.compile(r"translate\(([-\d.]+),\s*([-\d.]+)\)")
+
+
+def boxes(svg: str) -> list[tuple[str, float, float, float, float]]:
+    """Every text's ``(text, left, top, right, bottom)`` on the page, from its anchor,
+    its size and the translations of the groups around it."""
+    out = []
+    shifts: list[tuple[float, float]] = [(0.0, 0.0)]
+    for match in TAG.finditer(svg):
+        group, attrs, raw = match.groups()
+        if match.group(0) == "</g>":
+            shifts.pop()
+            continue
+        if group is not None:
+            moved = SHIFT.search(group)
+            dx, dy = (float(moved[1]), float(moved[2])) if moved else (0.0, 0.0)
+            shifts.append((shifts[-1][0] + dx, shifts[-1][1] + dy))
+            continue
+        a = dict(ATTR.findall(attrs))
+        text = html.unescape(raw)
+        size = float(a.get("font-size", "12"))
+        x, y = float(a["x"]) + shifts[-1][0], float(a["y"]) + shifts[-1][1]
+        width = text_width(text, size, bold=a.get("font-weight") == "bold")
+        anchor = a.get("text-anchor", "start")
+        left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+        out.append((text, left, y - size * 0.8, left + width, y + size * 0.2))
+    return out
+
+
+def overlaps(svg: str) -> list[tuple[str, str]]:
+    found = []
+    for (t1, l1, u1, r1, d1), (t2, l2, u2, r2, d2) in itertools.combinations(boxes(svg), 2):
+        if min(r1, r2) - max(l1, l2) > 1 and min(d1, d2) - max(u1, u2) > 1:
+            found.append((t1, t2))
+    return found
+
+
+def searchable() -> list[tuple[str, str]]:
+    """Every (tree, traceable algorithm) pair the algorithm accepts (the others are
+    refused before anything is drawn)."""
+    pairs = []
+    for tree in TREES:
+        game = load(tree)
+        for name in names(lambda a: a.traceable):
+            try:
+                algorithm(name).check(game, game.initial_state())
+            except PliesError:
+                continue
+            pairs.append((tree, name))
+    return pairs
+
+
+@pytest.mark.parametrize(("tree", "name"), searchable())
+def test_no_two_texts_of_a_tree_picture_overlap(tree: str, name: str) -> None:
+    game = load(tree)
+    picture = capture(game, game.initial_state(), name).to_svg()
+    assert overlaps(picture) == []
