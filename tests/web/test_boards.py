@@ -137,13 +137,10 @@ def test_chess_move_values_are_those_of_the_plain_analysis(client: TestClient) -
     game = games.load("chess")
     state = game.play_moves(" ".join(moves))
     plain = analyze(game, state, Limit(depth=2))
-    assert {r["move"]: r["value"] for r in search["move_values"]} == {
-        format_action(game, state, a): v for a, v in plain.action_values.items()
-    }
-    ranked = [r["value"] for r in search["move_values"]]
-    assert ranked == sorted(ranked, reverse=True)  # best first, each with its unit
-    assert all(r["text"].endswith((" cp", " discs")) or r["text"] == "0"
-               for r in search["move_values"])
+    assert search["move_values"] == [
+        {"move": format_action(game, state, a), "value": v}
+        for a, v in plain.action_values.items()
+    ]
     assert search["value"] == plain.value and search["action"] == format_action(
         game, state, plain.action)
     assert search["stats"]["nodes"] == plain.stats.nodes and search["quiescence"] is False
@@ -258,13 +255,10 @@ def test_othello_move_values_are_those_of_the_plain_analysis(client: TestClient)
     game = games.load("othello")
     state = play(game, game.initial_state(), "d3")
     plain = analyze(game, state, Limit(depth=3))
-    assert {r["move"]: r["value"] for r in search["move_values"]} == {
-        format_action(game, state, a): v for a, v in plain.action_values.items()
-    }
-    ranked = [r["value"] for r in search["move_values"]]
-    assert ranked == sorted(ranked, reverse=True)  # best first, each with its unit
-    assert all(r["text"].endswith((" cp", " discs")) or r["text"] == "0"
-               for r in search["move_values"])
+    assert search["move_values"] == [
+        {"move": format_action(game, state, a), "value": v}
+        for a, v in plain.action_values.items()
+    ]
     assert search["pv"][0] == search["action"]
 
 

@@ -41,25 +41,6 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def value_text(value: float, unit: str = "", utility_range: tuple[float, float] | None = None,
-               *, decimals: int = 2) -> str:
-    """A move's value for people: ``+35 cp``, ``-11.85 discs``, ``3``; a value at an end of
-    a finite ``utility_range`` with a unit is ``win`` or ``loss`` (a mate in chess)."""
-    value = clean(value)
-    if utility_range is not None and unit and all(map(math.isfinite, utility_range)):
-        low, high = utility_range
-        if value >= high:
-            return "win (mate)" if unit == "cp" else "win"
-        if value <= low:
-            return "loss (mated)" if unit == "cp" else "loss"
-    if not math.isfinite(value):
-        return number(value)
-    shown = number(round(value, decimals))
-    if unit:
-        return f"{'+' if value > 0 else ''}{shown} {unit}"
-    return shown
-
-
 def outcome(utility_range: tuple[float, float], value: float) -> str:
     """Win, draw or loss: ``value`` against the middle of the utility range."""
     low, high = utility_range
@@ -104,5 +85,5 @@ def report(
 
 __all__ = [
     "NOISE", "clean", "jsonable", "mover_name", "number", "outcome", "own_action_text",
-    "pv_text", "report", "value_text",
+    "pv_text", "report",
 ]

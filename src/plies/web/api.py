@@ -60,7 +60,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import math
 import random
 import sys
 import time as clock
@@ -85,7 +84,6 @@ from plies.game import (
 )
 from plies.game.declaration import GameInfo
 from plies.game.options import BOOL, FLOAT, INT, INTS, LITERAL, OPTIONAL_INT, TEXT, Option
-from plies.imperfect import is_imperfect
 from plies.plugins import PluginError
 from plies.policy import (
     ALGORITHMS,
@@ -105,8 +103,7 @@ from plies.policy import (
     players_text,
     report,
 )
-from plies.policy.text import value_text
-from plies.search import Limit, Quiescent, SearchResult, determinize
+from plies.search import Limit, Quiescent, SearchResult
 from plies.search.common import Unit
 from plies.search.registry import available as available_algorithms
 from plies.search.registry import names as algorithm_names
@@ -228,8 +225,8 @@ def check_request(body: Mapping[str, Any]) -> None:
         ApiError: the first field that is wrong, with what is accepted.
     """
     _source(body)
-    for key in ("name", "player", "viewer"):
-        value = _get(body, key, (int, str) if key != "name" else str, "a string")
+    for key in ("name", "player"):
+        value = _get(body, key, (int, str) if key == "player" else str, "a string")
         if isinstance(value, str) and len(value) > MAX_TEXT:
             raise ApiError(f'"{key}" is longer than {MAX_TEXT:,} characters')
     _moves(body)
@@ -447,15 +444,6 @@ class Position:
     state: Any
     moves: list[str]
     before: Any = None
-    viewer: int | None = None  # the player whose eyes the page shows a hidden game through
-
-    def shown(self, state: Any = None, moves: list[str] | None = None,
-              before: Any = None) -> dict[str, Any]:
-        """:func:`~plies.web.view.view` of ``state`` (default: this position) as the
-        viewer sees it."""
-        if state is None:
-            return view(self.game, self.state, self.moves, self.before, viewer=self.viewer)
-        return view(self.game, state, moves or [], before, viewer=self.viewer)
 
 
 def load_position(body: Mapping[str, Any]) -> Position:
@@ -477,9 +465,7 @@ def load_position(body: Mapping[str, Any]) -> Position:
             ) from None
         played.append(format_action(game, state, action))
         before, state = state, after
-    seen = _get(body, "viewer", (int, str), "a player number or name")
-    viewer = None if seen is None else find_player(game, str(seen))
-    return Position(game, state, played, before, viewer)
+    return Position(game, state, played, before)
 
 
 # --- searches --------------------------------------------------------------------------------
@@ -597,26 +583,9 @@ def _search_report(
     if settings.quiescent is not None:  # not in the main search's nodes
         data["stats"]["quiescence_nodes"] = settings.quiescent.nodes
     values = data.pop("action_values", None)
-    defaults = play_defaults(game)
-    unit = defaults.unit if defaults is not None else ""
-    data["unit"] = unit
     if values is not None:  # a list: JavaScript sorts number-like object keys
-        # Best first for the player (ties keep the game's order), each with its text:
-        # "+35 cp", "win (mate)", Othello's discs to two decimals.
-        span = game_ops(game).utility_range
-        ranked = sorted(values.items(), key=lambda mv: -_rank(mv[1]))
-        data["move_values"] = [
-            {"move": m, "value": v, "text": value_text(_rank(v), unit, span)}
-            for m, v in ranked
-        ]
+        data["move_values"] = [{"move": m, "value": v} for m, v in values.items()]
     return data
-
-
-def _rank(value: Any) -> float:
-    """A JSON value back to a number (``"+inf"`` and ``"-inf"`` are strings there)."""
-    if isinstance(value, str):
-        return math.inf if value.startswith("+") else -math.inf
-    return float(value)
 
 
 # --- endpoints -------------------------------------------------------------------------------
@@ -742,7 +711,7 @@ def _option_info(option: Option) -> dict[str, Any]:
 def state(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/state``: the position after ``moves`` (see :func:`view`)."""
     position = load_position(body)
-    return position.shown()
+    return view(position.game, position.state, position.moves, position.before)
 
 
 def move(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -773,22 +742,12 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
     else:
         # The engine plays for the mover, whatever "player" says about whose value to show.
         chosen = settings(body, game, before, player=game.to_move(before))
-        if is_imperfect(game) and _word(body, "algorithm", tuple(algorithm_choices()),
-                                        "auto") == "auto":
-            # Hidden cards: the engine sees only its own, and plays by determinization
-            # (every world it cannot tell from the real one, searched and averaged).
-            result = determinize(game, before, WORLDS, chosen.limit,
-                                 player=game.to_move(before), seed=seed)
-            extra["determinized"] = WORLDS
-        else:
-            result = chosen.run(game, before)
+        result = chosen.run(game, before)
         if result.action is None:  # e.g. depth 0: a value, but no move was compared
             raise ApiError("the engine chose no move within the limit; give it depth 1 or "
                            "more, or a time")
         action = result.action
         search = _search_report(position, chosen, result)
-        if "determinized" in extra:
-            search["algorithm"] = f"determinize ({WORLDS} worlds)"
     text = format_action(game, before, action)
     after = game.result(before, action)
     return {
@@ -797,7 +756,7 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
         "mover": mover,
         "search": search,
         **extra,
-        "state": position.shown(after, [*position.moves, text], before),
+        "state": view(game, after, [*position.moves, text], before),
     }
 
 
@@ -854,21 +813,12 @@ def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     """
     position = load_position(body)
     game, here = position.game, position.state
-    shown = position.shown()
+    shown = view(game, here, position.moves, position.before)
     if game.is_terminal(here):
         return {"state": shown, "search": None}
     chosen = settings(body, game, here, all_values=True)
-    if is_imperfect(game) and _word(body, "algorithm", tuple(algorithm_choices()),
-                                    "auto") == "auto" and game.to_move(here) >= 0:
-        # Hidden cards: the values a player can know, averaged over the worlds it cannot
-        # tell apart, never those of the real deal.
-        result = determinize(game, here, WORLDS, chosen.limit, player=game.to_move(here),
-                             seed=_get(body, "seed", int, "a whole number"))
-        data = _search_report(position, chosen, result)
-        data["algorithm"] = f"determinize ({WORLDS} worlds)"
-    else:
-        result = chosen.run(game, here)
-        data = _search_report(position, chosen, result)
+    result = chosen.run(game, here)
+    data = _search_report(position, chosen, result)
     data.setdefault("move_values", [])
     answer: dict[str, Any] = {"state": shown, "search": data}
     if game.to_move(here) == SIMULTANEOUS:
@@ -930,7 +880,7 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
             max_nodes=max_nodes, player=request.player, tie=request.tie, seed=request.seed,
             all_values=analysis, steps=steps, **craft,
         )
-    return {"state": position.shown(), "tree": tree.to_json(),
+    return {"state": view(game, here, position.moves, position.before), "tree": tree.to_json(),
             "svg": tree.to_svg(), "steps": steps}
 
 
@@ -943,10 +893,6 @@ def _node_cap(max_nodes: int) -> Iterator[None]:
         raise ApiError(f"the search visited more than {max_nodes:,} nodes, the node cap: "
                        "give it less depth, or raise the node cap (at most "
                        f"{MAX_TREE_NODES:,})") from None
-
-
-WORLDS: Final = 20
-"""Worlds an engine with hidden cards searches per move (as ``plies play``'s default)."""
 
 
 ENDPOINTS: Final[dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {

@@ -17,6 +17,7 @@ from plies.errors import PliesError
 from plies.policy.quiz import KINDS, Kind, Question, move_texts, prompt
 from plies.viz.tree import number as json_number
 from plies.web.api import ENDPOINTS, ApiError, _get, _word, load_position, settings
+from plies.web.view import view
 
 
 def quiz(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -31,7 +32,7 @@ def quiz(body: Mapping[str, Any]) -> dict[str, Any]:
     if mover < 0:
         raise ApiError("nobody chooses alone here (chance, or everyone at once): a quiz asks "
                        "where one player is to move")
-    shown = position.shown()
+    shown = view(game, here, position.moves, position.before)
     if answer is None:  # the question only: nothing is searched before the answer
         return {"state": shown, "question": prompt(game, here, mover, kind), "kind": kind,
                 "player": shown.get("to_move_name"), "moves": move_texts(game, here)}

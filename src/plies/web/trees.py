@@ -32,6 +32,7 @@ from plies.web.api import (
     load_position,
     settings,
 )
+from plies.web.view import view
 
 MAX_ORDERED_NODES: Final = 3_000
 """The largest tree (as the game lists its moves) ordered best and worst first: those
@@ -76,7 +77,7 @@ def ordering(body: Mapping[str, Any]) -> dict[str, Any]:
     if {"tt", "ordering"} <= set(chosen.plan.algorithm.switches):
         orders.append(picture("engine ordering + table (deepening: every pass counted)",
                           tt=True, ordering=True))
-    return {"state": position.shown(), "orders": orders,
+    return {"state": view(game, here, position.moves, position.before), "orders": orders,
             "algorithm": name, "ordered_up_to": MAX_ORDERED_NODES}
 
 

@@ -56,12 +56,11 @@ from plies.game import (
     legal_actions,
 )
 from plies.game.text import result_text
-from plies.imperfect import is_imperfect, render_for
 from plies.policy import mover_name, play_defaults, player_name
 
 
 def view(
-    game: Any, state: Any, moves: list[str], before: Any = None, *, viewer: int | None = None
+    game: Any, state: Any, moves: list[str], before: Any = None
 ) -> dict[str, Any]:
     """What the page shows of a position: the picture, whose turn, the legal moves.
 
@@ -86,12 +85,6 @@ def view(
         "board": board(game, state, before, moves[-1] if moves else None),
         "position": position_text(game, state),
     }
-    if viewer is not None and not terminal and is_imperfect(game):
-        # A game with hidden cards, seen through one player's eyes: only what that player
-        # knows (the game's observation), no board that would show the rest.
-        data["render"] = render_for(game, state, viewer)
-        data["board"] = None
-        data["seen_by"] = player_name(game, viewer)
     if mover == SIMULTANEOUS:  # each player picks an own action; together they are a move
         data["own_moves"] = [
             [format_player_action(game, state, p, a) for a in own_actions(game, state, p)]

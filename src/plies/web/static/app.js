@@ -86,11 +86,7 @@ function viewpoint() {
 }
 
 function request(extra = {}) {
-  // A game with hidden cards is shown through the eyes of the human player (the server
-  // ignores the viewer in games of perfect information); with no human, all is shown.
-  const human = app.roles.indexOf("human");
-  const viewer = human >= 0 ? { viewer: human } : {};
-  return { ...app.spec, moves: app.moves, ...viewer, ...extra };
+  return { ...app.spec, moves: app.moves, ...extra };
 }
 
 // --- formatting ----------------------------------------------------------------------------
@@ -640,7 +636,7 @@ async function undo() {
   if (app.roles.includes("human")) {
     const humans = new Set(app.roles.flatMap((r, i) => (r === "human" ? [i] : [])));
     while (moves.length) {
-      const view = await api("state", request({ moves }));
+      const view = await api("state", { ...app.spec, moves });
       if (view.to_move !== null && humans.has(view.to_move)) break;
       moves = moves.slice(0, -1);
     }
@@ -784,7 +780,7 @@ function showValues(search) {
       return el(
         "tr", { class: best ? "best" : null, "data-move": row.move },
         moveCell,
-        el("td", { class: "num", text: row.text ?? num(row.value) }),
+        el("td", { class: "num", text: num(row.value) }),
         el("td", { class: "barcell" }, el("span", { class: "track" }, bar)),
         el("td", { class: "tagcell" }, best ? el("span", { class: "tag", text: "best" }) : null),
       );
