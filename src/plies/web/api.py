@@ -92,6 +92,7 @@ from plies.policy import (
     Deadline,
     Plan,
     SearchRequest,
+    SearchSession,
     algorithm_choices,
     auto_algorithm,
     find_player,
@@ -108,6 +109,7 @@ from plies.search.common import Unit
 from plies.search.registry import available as available_algorithms
 from plies.search.registry import names as algorithm_names
 from plies.viz import capture
+from plies.web.values import scored
 from plies.web.view import mover_label, own_actions, page_search, view
 
 MAX_BODY: Final = 256 * 1024
@@ -477,6 +479,7 @@ class Settings:
     depth: int | None  # as asked
     quiescent: Quiescent[Any, Any] | None = None  # the game searched, when not the game
     quiescence: bool = False  # asked for: by the engine's craft, or by ``quiescent``
+    session: SearchSession | None = None  # mate scores: the game searched is its own
 
     @property
     def limit(self) -> Limit:
@@ -491,9 +494,13 @@ class Settings:
         Raises:
             ApiError: a depth-limited search stopped before it finished one pass.
         """
-        searched = game if self.quiescent is None else self.quiescent
+        searched, root = game, state
+        if self.session is not None:  # mate scores (chess): values say how far a mate is
+            searched, root = self.session.searched, self.session.root(state)
+        if self.quiescent is not None:
+            searched = self.quiescent
         stop = _FirstOf(Deadline(MAX_TIME), _ENDS.get() or _NO_END)
-        result = self.plan.run(searched, state, stop=stop)
+        result = self.plan.run(searched, root, stop=stop).about(game, state)
         if result.stopped and result.stats.depth == 0 and self.depth:
             # Not one pass finished: the search's fallback (the first legal move) would
             # be shown as the engine's choice.
@@ -548,10 +555,14 @@ def settings(
         algorithm=algorithm, limit=limit, player=who, tie=tie, seed=seed, engine=engine,
         all_values=all_values, craft=craft, strict_cutoffs=strict,
     )
+    session = SearchSession(game)
+    if session.mated is None:
+        session = None
+    base, root = (game, state) if session is None else (session.searched, session.root(state))
     if quiescence and not craft:  # games without noisy moves keep their static evaluation
-        searched = Quiescent(game)
-        return Settings(plan(searched, state, request), depth, searched, True)
-    return Settings(plan(game, state, request), depth, None, quiescence)
+        searched = Quiescent(base)
+        return Settings(plan(searched, root, request), depth, searched, True, session)
+    return Settings(plan(base, root, request), depth, None, quiescence, session)
 
 
 def _who(body: Mapping[str, Any], game: Any, state: Any) -> int | None:
@@ -577,9 +588,8 @@ def _search_report(
     data["quiescence"] = settings.quiescence
     if settings.quiescent is not None:  # not in the main search's nodes
         data["stats"]["quiescence_nodes"] = settings.quiescent.nodes
-    values = data.pop("action_values", None)
-    if values is not None:  # a list: JavaScript sorts number-like object keys
-        data["move_values"] = [{"move": m, "value": v} for m, v in values.items()]
+    data.pop("action_values", None)
+    data.update(scored(game, state, result, settings.session))
     return data
 
 

@@ -103,6 +103,14 @@ function short(value) {
   return String(Math.abs(value) >= 10 ? Math.round(value) : Number(value.toPrecision(2)));
 }
 
+// A move's value on a square: "M2" for a mate in 2 ("-M1" mated), else short(value).
+function shortScore(row) {
+  if (row.mate !== null && row.mate !== undefined) {
+    return row.mate === 0 ? short(row.value) : `${row.mate < 0 ? "-" : ""}M${Math.abs(row.mate)}`;
+  }
+  return short(row.value);
+}
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -387,8 +395,9 @@ function renderBoard(v) {
     const shown = targets.has(i) ? pickPromotion(targets.get(i)).move
       : b.cell_moves.length || row === 0 ? move : null;
     if (values && shown && values.byMove.has(shown)) {
-      const value = values.byMove.get(shown);
-      cell.append(el("span", { class: "cell-value", title: num(value), text: short(value) }));
+      const row = values.byMove.get(shown);
+      cell.append(el("span", { class: "cell-value", title: row.score || num(row.value),
+        text: shortScore(row) }));
     }
     grid.append(cell);
   }
@@ -661,7 +670,7 @@ async function analyze() {
     showValues(answer.search);
     app.analyzed = moves;
     app.values = { moves, best: answer.search.action,
-      byMove: new Map(answer.search.move_values.map((r) => [r.move, r.value])) };
+      byMove: new Map(answer.search.move_values.map((r) => [r.move, r])) };
     renderBoard(app.view);
   } catch (err) {
     showError(err.message);
@@ -677,7 +686,7 @@ function showSearch(search, title) {
   const kind = search.exact ? "exact" : "heuristic";
   const early = search.stopped_early ? ", stopped early by the server's cap" : "";
   $("r-value-label").textContent = `value for ${search.player}`;
-  $("r-value").textContent = `${num(search.value)} (${kind}, ${search.algorithm}`
+  $("r-value").textContent = `${search.score || num(search.value)} (${kind}, ${search.algorithm}`
     + `${search.engine ? " + engine craft" : ""}${search.quiescence ? " + quiescence" : ""}${early})`;
   $("r-pv").replaceChildren(...search.pv.map((m) => el("span", { class: "chip static", text: m })));
   if (!search.pv.length) $("r-pv").textContent = "–";
@@ -733,7 +742,7 @@ function showValues(search) {
       return el(
         "tr", { class: best ? "best" : null, "data-move": row.move },
         moveCell,
-        el("td", { class: "num", text: num(row.value) }),
+        el("td", { class: "num", text: row.score || num(row.value) }),
         el("td", { class: "barcell" }, el("span", { class: "track" }, bar)),
         el("td", { class: "tagcell" }, best ? el("span", { class: "tag", text: "best" }) : null),
       );
