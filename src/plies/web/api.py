@@ -30,6 +30,8 @@ player     whose value to report (a number or a name; default: the mover; a move
 seed       seeds chance moves and the ``random`` tie rule
 tie        ``first`` (default) or ``random``
 max_nodes  nodes to keep in a captured tree (:func:`search_tree`)
+viewer     the player at the page (a number or a name): a game with hidden
+           information is shown as it sees it (:func:`~plies.web.view.view`)
 ========== ===================================================================
 
 What runs for a request is the policy layer's choice (:func:`plies.policy.plan`), the
@@ -104,8 +106,10 @@ from plies.policy import (
     players_text,
     report,
 )
-from plies.search import Limit, Quiescent, SearchResult
+from plies.imperfect import is_imperfect
+from plies.search import Limit, Quiescent, SearchResult, determinize
 from plies.search.common import Unit
+from plies.search.determinize import WORLDS
 from plies.search.registry import available as available_algorithms
 from plies.search.registry import names as algorithm_names
 from plies.viz import capture
@@ -713,7 +717,8 @@ def _option_info(option: Option) -> dict[str, Any]:
 def state(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/state``: the position after ``moves`` (see :func:`view`)."""
     position = load_position(body)
-    return view(position.game, position.state, position.moves, position.before)
+    return view(position.game, position.state, position.moves, position.before,
+                _viewer(body, position.game))
 
 
 def move(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -737,6 +742,10 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
     seed = _get(body, "seed", int, "a whole number")
     if game.to_move(before) == SIMULTANEOUS:
         action, search, extra["strategies"] = _joint_move(body, position, seed)
+    elif hidden_cards(body, game):
+        # Cards the mover cannot see: the engine plays by determinization, never reading them.
+        chosen = settings(body, game, before, player=game.to_move(before))
+        action, search = _determinized(position, chosen, seed)
     elif game.to_move(before) == CHANCE:
         outcomes = list(game_ops(game).chance_outcomes(before))
         rng = random.Random(seed)
@@ -758,7 +767,7 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
         "mover": mover,
         "search": search,
         **extra,
-        "state": view(game, after, [*position.moves, text], before),
+        "state": view(game, after, [*position.moves, text], before, _viewer(body, game)),
     }
 
 
@@ -807,6 +816,35 @@ def _joint_move(
     return tuple(joint), search, strategies
 
 
+def _viewer(body: Mapping[str, Any], game: Any) -> int | None:
+    """The ``viewer`` field: the player at the page (None: show everything)."""
+    field = _get(body, "viewer", (int, str), "a player number or name")
+    return find_player(game, None if field is None else str(field))
+
+
+def hidden_cards(body: Mapping[str, Any], game: Any) -> bool:
+    """Whether the engine must not read the state: a game with hidden information
+    searched with ``auto`` (another algorithm reads every card, as ``plies play``'s)."""
+    return is_imperfect(game) and _word(
+        body, "algorithm", tuple(algorithm_choices()), "auto") == "auto"
+
+
+def _determinized(
+    position: Position, chosen: Settings, seed: int | None
+) -> tuple[Any, dict[str, Any]]:
+    """The mover's move by determinization (:func:`plies.determinize`, its default
+    number of sampled worlds, each searched within the request's limit) and its report."""
+    game, state = position.game, position.state
+    if game.to_move(state) < 0:
+        raise ApiError(f"nobody chooses a move here ({mover_label(game, state)})")
+    result = determinize(game, state, limit=chosen.limit, player=game.to_move(state),
+                         seed=seed)
+    data = _search_report(position, chosen, result)
+    data["algorithm"] = f"determinize ({WORLDS} worlds, expectiminimax in each)"
+    data["engine"] = False
+    return result.action, data
+
+
 def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/analyze``: the value of every legal move (``search.move_values``).
 
@@ -815,12 +853,19 @@ def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     """
     position = load_position(body)
     game, here = position.game, position.state
-    shown = view(game, here, position.moves, position.before)
+    viewer = _viewer(body, game)
+    shown = view(game, here, position.moves, position.before, viewer)
     if game.is_terminal(here):
         return {"state": shown, "search": None}
     chosen = settings(body, game, here, all_values=True)
-    result = chosen.run(game, here)
-    data = _search_report(position, chosen, result)
+    if hidden_cards(body, game):
+        mover = game.to_move(here)
+        if viewer is not None and mover != viewer:
+            raise ApiError(f"{player_name(game, mover)}'s cards are hidden from "
+                           f"{player_name(game, viewer)}: analyze when you are to move")
+        data = _determinized(position, chosen, _get(body, "seed", int, "a whole number"))[1]
+    else:
+        data = _search_report(position, chosen, chosen.run(game, here))
     data.setdefault("move_values", [])
     return {"state": shown, "search": data}
 

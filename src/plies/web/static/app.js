@@ -84,7 +84,16 @@ function viewpoint() {
 }
 
 function request(extra = {}) {
-  return { ...app.spec, moves: app.moves, ...extra };
+  return { ...app.spec, moves: app.moves, ...viewer(), ...extra };
+}
+
+// Who sits at the page: a game with hidden cards is shown as this player sees it (the
+// human to move, else the first human; nobody when engines play each other).
+function viewer() {
+  const humans = app.roles.flatMap((r, i) => (r === "human" ? [i] : []));
+  if (!humans.length) return {};
+  const mover = app.view ? app.view.to_move : null;
+  return { viewer: humans.includes(mover) ? mover : humans[0] };
 }
 
 // --- formatting ----------------------------------------------------------------------------
@@ -208,7 +217,7 @@ function fillRoles(players) {
     select.value = app.roles[i];
     select.addEventListener("change", () => {
       app.roles[i] = select.value;
-      step();
+      load(); // whose cards a game with hidden cards shows may have changed
     });
     box.append(el("label", { class: "field inline role" }, `${name} `, select));
   });
@@ -267,6 +276,10 @@ function renderPosition() {
   const statusBox = $("status");
   statusBox.textContent = status;
   statusBox.className = v.terminal ? "status over" : "status";
+  if (v.hidden) {
+    statusBox.append(el("span", { class: "scores", text: ` (you see ${v.players[viewer().viewer]}'s`
+      + " cards only; the engine plays by determinization)" }));
+  }
   if (v.terminal) {
     const scores = v.players.map((p, i) => `${p} ${num(v.utilities[i])}`).join(", ");
     statusBox.append(el("span", { class: "scores", text: ` (${scores})` }));
@@ -317,7 +330,7 @@ function renderPosition() {
   $("legal-wrap").hidden = v.terminal || playableBoard(v.board);
 
   const history = $("history");
-  history.replaceChildren(...v.moves.map((m, i) => el(
+  history.replaceChildren(...(v.shown_moves || v.moves).map((m, i) => el(
     "span", { class: "ply" }, el("span", { class: "ply-number", text: moveNumber(v, i) }), ` ${m}`,
   )));
   $("undo").disabled = app.moves.length === 0;
