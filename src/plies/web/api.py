@@ -742,7 +742,7 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
     seed = _get(body, "seed", int, "a whole number")
     if game.to_move(before) == SIMULTANEOUS:
         action, search, extra["strategies"] = _joint_move(body, position, seed)
-    elif hidden_cards(body, game):
+    elif game.to_move(before) >= 0 and hidden_cards(body, game):
         # Cards the mover cannot see: the engine plays by determinization, never reading them.
         chosen = settings(body, game, before, player=game.to_move(before))
         action, search = _determinized(position, chosen, seed)

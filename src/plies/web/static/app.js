@@ -4,6 +4,8 @@
 // the text of a tree or GDL file) and the moves from the start, and sends them with every
 // request.  The server replays and checks them (see plies/web/api.py).
 
+import { finishBoard } from "./board.js";
+
 const $ = (id) => document.getElementById(id);
 
 const ENGINE_DELAY_MS = 350; // pause between two engine moves, so a game can be watched
@@ -410,7 +412,7 @@ function renderBoard(v) {
     if (values && shown && values.byMove.has(shown)) {
       const row = values.byMove.get(shown);
       cell.append(el("span", { class: "cell-value", title: row.score || num(row.value),
-        text: shortScore(row) }));
+        "data-move": shown, text: shortScore(row) }));
     }
     grid.append(cell);
   }
@@ -433,6 +435,7 @@ function renderBoard(v) {
     below.append(el("label", { class: "field inline" }, "promote to ", select));
   }
   if (below.childElementCount) box.append(below);
+  finishBoard(box, values);
 }
 
 // A board on which a click (or a button beside it) plays a move; the list of legal moves
