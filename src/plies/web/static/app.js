@@ -4,7 +4,7 @@
 // the text of a tree or GDL file) and the moves from the start, and sends them with every
 // request.  The server replays and checks them (see plies/web/api.py).
 
-import { finishBoard } from "./board.js";
+import { finishBoard, markShape, paintGround } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -402,8 +402,9 @@ function renderBoard(v) {
       onclick: () => clickCell(i, move, targets),
     });
     if (drawn && drawn.color) cell.style.setProperty("--mark", drawn.color);
+    paintGround(cell, b, i);
     if (drawn && drawn.shape === "text") cell.append(el("span", { class: "piece", text: drawn.text }));
-    else cell.append(el("span", { class: drawn && drawn.shape === "dot" ? "disc dot" : "disc" }));
+    else cell.append(markShape(drawn));
     if (text) cell.append(el("span", { class: "cell-label", text }));
     // The engine's value of the move a click here plays, once the position is analyzed.
     // (A column's value goes on its top cell.)

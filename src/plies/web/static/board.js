@@ -65,3 +65,27 @@ export function finishBoard(box, values) {
   const size = fit(box);
   if (size && size < VALUE_CELL) valuesOutside(box, values);
 }
+
+// The shape of a mark that is not text: a disc, a dot, a block or a square, with the
+// small disc inside it that some marks have (a unit in its city).
+export function markShape(drawn) {
+  const shape = drawn ? drawn.shape : "";
+  const span = document.createElement("span");
+  span.className = shape === "dot" ? "disc dot" : shape === "square" ? "disc square" : "disc";
+  if (drawn && drawn.inner) {
+    const inner = document.createElement("span");
+    inner.className = "inner";
+    inner.style.background = drawn.inner;
+    span.append(inner);
+  }
+  return span;
+}
+
+// A cell's own ground (terrain) and the tint laid over it (a territory), if the board has them.
+export function paintGround(cell, b, i) {
+  if (b.grounds && b.grounds[i]) cell.style.setProperty("--ground", b.grounds[i]);
+  if (b.tints && b.tints[i]) {
+    cell.classList.add("tinted");
+    cell.style.setProperty("--tint", b.tints[i]);
+  }
+}
