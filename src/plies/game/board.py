@@ -126,6 +126,9 @@ class Board:
     thinly over it (a region, such as the territory of an empire; ``""``: none);
     ``ground_text[i]`` the ground of an empty cell as plain text (``"^"`` hills); each
     may be empty.
+
+    ``player_marks[p]``: the mark that stands for player ``p`` (Connect Four's red
+    stone for X), drawn beside the player's name; empty: none.
     """
 
     rows: int
@@ -150,6 +153,7 @@ class Board:
     grounds: tuple[str, ...] = ()
     tints: tuple[str, ...] = ()
     ground_text: tuple[str, ...] = ()
+    player_marks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         size = self.rows * self.columns
@@ -234,6 +238,7 @@ class Board:
             "grounds": list(self.grounds),
             "tints": list(self.tints),
             "ground_text": list(self.ground_text),
+            "player_marks": list(self.player_marks),
         }
 
     # --- pictures ----------------------------------------------------------------------------

@@ -102,6 +102,7 @@ def empire_board(
         grounds=tuple(TERRAIN[t] for t in rules.terrain),
         tints=tuple("" if p is None else COLOURS[p] for p in owners),
         ground_text=tuple(t if t != PLAIN else "" for t in rules.terrain),
+        player_marks=tuple(LETTERS[:rules.num_players]),
     )
 
 

@@ -4,7 +4,7 @@
 // the text of a tree or GDL file) and the moves from the start, and sends them with every
 // request.  The server replays and checks them (see plies/web/api.py).
 
-import { finishBoard, markShape, paintGround } from "./board.js";
+import { finishBoard, markShape, paintGround, swatch } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -221,7 +221,8 @@ function fillRoles(players) {
       app.roles[i] = select.value;
       load(); // whose cards a game with hidden cards shows may have changed
     });
-    box.append(el("label", { class: "field inline role" }, `${name} `, select));
+    box.append(el("label", { class: "field inline role" }, swatch(app.view && app.view.board, i),
+      `${name} `, select));
   });
 }
 
@@ -277,6 +278,8 @@ function renderPosition() {
   else status = `${v.to_move_name} to move (${app.roles[v.to_move] || "?"})`;
   const statusBox = $("status");
   statusBox.textContent = status;
+  const own = v.to_move >= 0 ? swatch(v.board, v.to_move) : null;
+  if (own) statusBox.prepend(own);
   statusBox.className = v.terminal ? "status over" : "status";
   if (v.hidden) {
     statusBox.append(el("span", { class: "scores", text: ` (you see ${v.players[viewer().viewer]}'s`

@@ -89,3 +89,17 @@ export function paintGround(cell, b, i) {
     cell.style.setProperty("--tint", b.tints[i]);
   }
 }
+
+// The mark that stands for `player` (Connect Four's red stone for X), drawn small beside
+// the player's name; null when the board names none.
+export function swatch(b, player) {
+  const mark = b && b.player_marks ? b.player_marks[player] : "";
+  const drawn = mark ? b.marks[mark] : null;
+  if (!drawn) return null;
+  const span = document.createElement("span");
+  span.className = `swatch shape-${drawn.shape}`;
+  span.style.setProperty("--mark", drawn.color || "currentColor");
+  span.setAttribute("aria-hidden", "true");
+  if (drawn.shape === "text") span.textContent = drawn.text;
+  return span;
+}
