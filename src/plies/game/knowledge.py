@@ -47,8 +47,8 @@ class PlayDefaults:
     fastest win and report a forced end as "mate in N" (needs a finite
     ``utility_range``).  ``unit``: what values count, shown after them (``"cp"``,
     ``"discs"``), or ``""``.  ``digits``: decimals a value is shown with (Othello's
-    evaluation in tenths of a disc: 1), None: up to four.  ``moves_help``: how a person writes a move, for error
-    messages and ``help``.  ``exact_when``: a test of a state at which a request without
+    evaluation in tenths of a disc: 1), None: up to four.  ``moves_help``: how a person
+    writes a move, for error messages and ``help``.  ``exact_when``: a test of a state at which a request without
     a limit is solved exactly instead (by the game's ``solver``), None: never.
     """
 

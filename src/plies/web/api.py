@@ -86,6 +86,7 @@ from plies.game import (
 )
 from plies.game.declaration import GameInfo
 from plies.game.options import BOOL, FLOAT, INT, INTS, LITERAL, OPTIONAL_INT, TEXT, Option
+from plies.imperfect import is_imperfect
 from plies.plugins import PluginError
 from plies.policy import (
     ALGORITHMS,
@@ -106,7 +107,6 @@ from plies.policy import (
     players_text,
     report,
 )
-from plies.imperfect import is_imperfect
 from plies.search import Limit, Quiescent, SearchResult, determinize
 from plies.search.common import Unit
 from plies.search.determinize import WORLDS
@@ -559,9 +559,8 @@ def settings(
         algorithm=algorithm, limit=limit, player=who, tie=tie, seed=seed, engine=engine,
         all_values=all_values, craft=craft, strict_cutoffs=strict,
     )
-    session = SearchSession(game)
-    if session.mated is None:
-        session = None
+    tuned = SearchSession(game)
+    session = tuned if tuned.mated is not None else None
     base, root = (game, state) if session is None else (session.searched, session.root(state))
     if quiescence and not craft:  # games without noisy moves keep their static evaluation
         searched = Quiescent(base)
