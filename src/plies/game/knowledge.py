@@ -48,8 +48,9 @@ class PlayDefaults:
     ``utility_range``).  ``unit``: what values count, shown after them (``"cp"``,
     ``"discs"``), or ``""``.  ``digits``: decimals a value is shown with (Othello's
     evaluation in tenths of a disc: 1), None: up to four.  ``moves_help``: how a person
-    writes a move, for error messages and ``help``.  ``exact_when``: a test of a state at which a request without
-    a limit is solved exactly instead (by the game's ``solver``), None: never.
+    writes a move, for error messages and ``help``.  ``exact_when``: a test of a state at
+    which a request without a limit is solved exactly instead (by the game's ``solver``),
+    None: never.
     """
 
     time: float = MOVE_TIME
