@@ -583,3 +583,32 @@ def test_the_old_page_search_table_warns() -> None:
 
     with pytest.warns(DeprecationWarning, match="plies.web.view.page_search"):
         assert api.PAGE_SEARCH is page_search
+
+
+def test_a_simultaneous_game_analysed_shows_every_players_mixed_strategy(
+    client: TestClient,
+) -> None:
+    answer = ok(client, "analyze", {"game": "rps", "depth": 2})
+    strategies = answer["strategies"]
+    assert [s["player"] for s in strategies] == ["Row", "Column"]
+    for s in strategies:
+        assert s["value"] == 0.0 and s["exact"]
+        assert [m["move"] for m in s["strategy"]] == ["rock", "paper", "scissors"]
+        assert all(abs(m["probability"] - 1 / 3) < 1e-9 for m in s["strategy"])
+    # A turn-based game has no strategies section; its moves have values.
+    assert "strategies" not in ok(client, "analyze", {"game": "tictactoe", "depth": 1})
+
+
+def test_a_simultaneous_games_tree_needs_no_player_field(client: TestClient) -> None:
+    tree = ok(client, "tree", {"game": "rps", "depth": 2})["tree"]
+    assert tree["player"] == "Row" and tree["value"] == 0.0
+
+
+def test_a_served_gdl_game_is_described_by_its_file_and_roles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(api, "SERVED", {})
+    (name,) = api.serve_games(["tests/data/gdl/nim1.kif"])
+    entry = next(g for g in api.catalogue()["games"] if g["name"] == name)
+    assert entry["description"].startswith("a GDL file (tests/data/gdl/nim1.kif); players: ")
+    assert len(entry["description"]) < 200 and "Rule(" not in entry["description"]

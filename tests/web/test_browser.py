@@ -118,7 +118,8 @@ def test_play_tictactoe_against_the_engine(page: Any, live_server: str) -> None:
 
     # The tree of that search: values, the principal variation, the pruned branches.
     page.click("#show-tree")
-    page.wait_for_selector("#tree li.node")
+    page.wait_for_selector("#tree li.node", state="attached")
+    page.click(".outline-box summary")
     summary = page.locator("#tree-summary").inner_text()
     assert "alphabeta to the end of the game" in summary and "pruned" in summary
     root = page.locator("#tree > li")
@@ -201,13 +202,17 @@ def test_connect4_column_click_and_a_tree_file(page: Any, tmp_path: Path) -> Non
     values = {r.get_attribute("data-move"): r.locator("td").nth(1).inner_text()
               for r in page.locator("#values tr[data-move]").all()}
     assert values == {"a1": "3", "a2": "2", "a3": "2"}
-    # The tree of that analysis is the analysis's own search: every move with a full
-    # window, so nothing is pruned and all 13 nodes are drawn.
+    # After Analyze the tree is the alpha-beta search that chooses the move, with its
+    # pruning; the analysis's exact values are beside it, with why the counts differ.
     page.click("#show-tree")
-    page.wait_for_selector("#tree li.node")
+    page.wait_for_selector("#tree-picture svg g.node", state="attached")
+    note = page.locator("#tree-note").inner_text()
+    assert "Exact value of every move (the analysis): a1 3, a2 2, a3 2." in note
+    assert "2 branches are pruned" in note and "(17 there, 11 here)" in note  # 2 passes
+    page.click(".outline-box summary")
     page.click("#tree-expand")
-    assert page.locator("#tree li.pruned").count() == 0
-    assert page.locator("#tree li.node").count() == 13
+    assert page.locator("#tree li.pruned").count() == 2
+    assert page.locator("#tree li.node").count() == 13  # 11 searched and 2 pruned stubs
     # The engine's move is one alpha-beta search: its tree shows the pruned branches.
     page.click("#engine-move")
     page.wait_for_function("() => document.getElementById('last-title').textContent"

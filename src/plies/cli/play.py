@@ -41,6 +41,7 @@ from typing import Any, Final
 from rich.console import Console
 
 from plies.cli.args import game_of, limit_of, player_of, position_of, say, show
+from plies.cli.progress import watch
 from plies.errors import IllegalActionError, OptionError, quoted
 from plies.game import (
     CHANCE,
@@ -238,7 +239,10 @@ def _engine_move(console: Console, table: Session, state: Any, mover: int) -> An
             seed=seed, engine=args.engine, strict_cutoffs=args.strict_cutoffs,
         )
         chosen = plan(game, state, request)
-        result = chosen.run(game, state)
+        with console.status(f"{chosen.name} is thinking...", spinner="dots") as status:
+            progress = watch(console, status, f"{chosen.name} is thinking",
+                             exact=table.plain_limit is None)
+            result = chosen.run(game, state, stop=progress)
         action = _chosen(game, mover, result.action)
         say(
             console,

@@ -42,6 +42,7 @@ BUILTIN: Final = {
     "solve": "plies.cli.solve",
     "analyze": "plies.cli.solve",
     "trace": "plies.cli.trace",
+    "quiz": "plies.cli.quiz",
     "play": "plies.cli.play",
     "tree": "plies.cli.tree",
     "web": "plies.cli.web",

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plies.cli.args import game_of, position_of, real, request_of, say, show
+from plies.cli.progress import watch
 from plies.policy import (
     Plan,
     Score,
@@ -102,24 +103,31 @@ def _search(
         say(console, f"test score > {t.m}: {'yes' if t.answer > t.m else 'no'}; {known}; "
                      f"{t.nodes:,} nodes, {t.elapsed:.2f}s")
 
-    def on_iteration(r: SearchResult) -> None:
-        line = " ".join(pv_text(game, state, r.pv))
-        say(console, f"depth {r.stats.depth}: value {number(r.value)}, pv {line or '-'}, "
-                     f"{r.stats.nodes:,} nodes, {r.stats.elapsed:.2f}s")
-
     show_iterations = not args.json and chosen.kind == "engine" and "tt" in chosen.options
+    anytime = chosen.request.limit is not None and chosen.request.limit.anytime
     what = f"solving with the {chosen.name}" if chosen.kind == "solver" else (
         f"searching with {chosen.name}"
     )
     with console.status(f"{what}...", spinner="dots") as status:
+        progress = watch(console, status, what,
+                         exact=chosen.request.limit is None and chosen.kind != "solver")
+
+        def on_iteration(r: SearchResult) -> None:
+            progress.iteration(r)
+            if show_iterations:
+                line = " ".join(pv_text(game, state, r.pv))
+                say(console, f"depth {r.stats.depth}: value {number(r.value)}, pv "
+                             f"{line or '-'}, {r.stats.nodes:,} nodes, {r.stats.elapsed:.2f}s")
 
         def on_progress(p: MemoProgress) -> None:
             status.update(f"{what}: {p.states:,} states solved, {p.nodes:,} nodes, "
                           f"{p.tt_hits:,} table hits, {p.elapsed:.1f}s")
 
         result = chosen.run(
-            game, state, on_test=on_test if live else None,
-            on_iteration=on_iteration if show_iterations else None,
+            game, state, stop=progress, on_test=on_test if live else None,
+            # (Only where the search deepens anyway: on_iteration makes a depth-limited
+            # search deepen iteratively.)
+            on_iteration=on_iteration if show_iterations or anytime else None,
             on_progress=on_progress if console.is_terminal else None,
         )
     return chosen, result
@@ -155,10 +163,18 @@ def _engine_search(
                      f"{r.stats.nodes:,} nodes, {r.stats.elapsed:.2f}s")
 
     live = not args.json and not all_values and limit is not None
-    with console.status("searching with the engine...", spinner="dots"):
+    with console.status("searching with the engine...", spinner="dots") as status:
+        progress = watch(console, status, "searching with the engine", exact=limit is None)
+
+        def iterated(r: SearchResult) -> None:
+            progress.iteration(r)
+            if live:
+                on_iteration(r)
+
         result = session.run(
             state, limit, algorithm=args.algorithm, player=request.player, tie=args.tie,
-            seed=args.seed, all_values=all_values, on_iteration=on_iteration if live else None,
+            seed=args.seed, all_values=all_values, stop=progress,
+            on_iteration=iterated if live or (limit is not None and limit.anytime) else None,
         )
     assert session.plan is not None
     score = session.score(result)

@@ -14,6 +14,7 @@ from plies.search.bounded import bounded_minimax
 from plies.search.brs import brs, brs_plus
 from plies.search.common import Limit, SearchResult, SearchStats, StopSignal, TraceEvent
 from plies.search.determinize import determinize
+from plies.search.limits import Progress, ProgressReport
 from plies.search.maxn import maxn
 from plies.search.mcts import MctsTree, mcts
 from plies.search.minimax import expectiminimax, minimax
@@ -29,6 +30,8 @@ __all__ = [
     "MatrixSolution",
     "MctsTree",
     "Narrator",
+    "Progress",
+    "ProgressReport",
     "Quiescent",
     "SearchResult",
     "SearchStats",

@@ -62,6 +62,76 @@ class OutOfBudget(Exception):
     """Raised inside a search when its time or node budget is spent, or it is stopped."""
 
 
+@dataclass(frozen=True, slots=True)
+class ProgressReport:
+    """How far a running search has come: ``nodes`` visited (every pass of an iterative
+    deepening counted), ``elapsed`` seconds since it started, ``nps`` nodes a second,
+    ``passes`` the passes begun (1 for a single search; each deepening iteration and each
+    re-search of the root starts one)."""
+
+    nodes: int
+    elapsed: float
+    nps: float
+    passes: int
+
+
+class Progress:
+    """A stop signal that reports progress: pass it as ``stop=`` to any search.
+
+    Every search looks at its stop signal about once a millisecond
+    (:func:`budget_check`); at most every ``every`` seconds this calls ``report`` with a
+    :class:`ProgressReport`.  ``stop`` (optional) is the signal it stands in for: the
+    search stops when that one is set.  ``report`` runs in the searching thread, so it
+    should be quick (update a status line, store the report).
+
+    >>> import plies
+    >>> seen = []
+    >>> game = plies.games.load("tictactoe")
+    >>> r = plies.minimax(game, game.initial_state(), stop=Progress(seen.append, every=0))
+    >>> seen[-1].nodes <= r.stats.nodes and seen[-1].passes == 1
+    True
+    """
+
+    def __init__(
+        self, report: Callable[[ProgressReport], None], every: float = 0.25,
+        stop: StopSignal | None = None,
+    ) -> None:
+        self.report, self.every, self.stop = report, every, stop
+        self.started = time.perf_counter()
+        self.next_report = self.started + every
+        self.done = 0  # nodes of the passes that have ended
+        self.last = 0  # the current pass's count at the last look
+        self.passes = 0
+
+    def is_set(self) -> bool:
+        return self.stop is not None and self.stop.is_set()
+
+    @property
+    def can_stop(self) -> bool:
+        """Whether this signal can ever be set (only through the ``stop`` it wraps)."""
+        return self.stop is not None
+
+    def tick(self, nodes: int) -> None:
+        """A look of the search at ``nodes`` nodes into its current pass."""
+        if nodes < self.last or self.passes == 0:  # a new pass counts from the start again
+            self.done += self.last
+            self.passes += 1
+        self.last = nodes
+        now = time.perf_counter()
+        if now >= self.next_report:
+            self.next_report = now + self.every
+            elapsed = now - self.started
+            total = self.done + nodes
+            self.report(ProgressReport(total, elapsed, total / elapsed if elapsed else 0.0,
+                                       self.passes))
+
+
+def can_stop(stop: StopSignal | None) -> bool:
+    """Whether ``stop`` may end a search: a signal, but not a :class:`Progress` that
+    wraps none (a search with no other budget then runs its default course)."""
+    return stop is not None and bool(getattr(stop, "can_stop", True))
+
+
 def budget_check(
     deadline: float | None,
     budget: int | None,
@@ -86,11 +156,14 @@ def budget_check(
     interval = every or CHECK_FIRST
     clock = time.perf_counter
     last = clock()
+    tick = getattr(stop, "tick", None)  # a Progress: told the node count at every look
 
     def check(nodes: int) -> int:
         nonlocal interval, last
         if budget is not None and nodes > budget:
             raise OutOfBudget
+        if tick is not None:
+            tick(nodes)
         if stop is not None and stop.is_set():
             raise OutOfBudget
         now = clock()

@@ -68,6 +68,7 @@ from plies.search.common import (
     check_tie,
     resolve_player,
 )
+from plies.search.limits import can_stop
 from plies.search.mcts_tree import (
     ANTI_DECISIVE,
     Node,
@@ -192,7 +193,7 @@ class MctsTree:
         if tree.solver:
             tree.scan_root()
         budget = limit.nodes
-        if budget is None and limit.time is None and stop is None:
+        if budget is None and limit.time is None and not can_stop(stop):
             budget = ITERATIONS
         deadline = None if limit.time is None else start + limit.time
         next_look, look = budget_check(deadline, None, stop)

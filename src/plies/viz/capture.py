@@ -41,7 +41,7 @@ from plies.errors import OptionError, SearchLimitError
 from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
-from plies.search.narrate import format_number, window_text
+from plies.search.narrate import Narrator, format_number, window_text
 from plies.search.registry import algorithm as registered
 from plies.search.registry import names as algorithm_names
 from plies.search.result import NULL_MOVE, step_state, step_text
@@ -114,6 +114,7 @@ def capture(
     seed: int | None = None,
     threshold: float | None = None,
     all_values: bool = False,
+    steps: list[dict[str, Any]] | None = None,
     **craft: Any,
 ) -> SearchTree:
     """Run ``algorithm`` from ``state`` with a trace and return the tree it explored.
@@ -129,6 +130,12 @@ def capture(
     is then that of the engine's search (see the module doc).
     The tree's values are the search's own: the root's value is exactly
     the search result's value, and the path marked ``pv`` is its principal variation.
+
+    ``steps``, a list, gets the search step by step, as ``plies trace`` tells it: one
+    ``{"node": id, "kind": event kind, "text": sentence}`` per sentence, ``node`` the
+    id of the tree node it is about (the node entered, tested, backed up; the parent of
+    pruned children).  Only the last pass of a search that searches its root again
+    (iterative deepening) is kept, since the tree is that pass's.
 
     Raises :class:`TreeTooLargeError` as soon as the search visits more than
     ``max_nodes`` nodes (pruned stubs are not counted: they are never visited), and
@@ -156,12 +163,15 @@ def capture(
     searcher_player = resolve_player(game, state, player)
     recorder = _Recorder(game, searcher_player, entry.rule, max_nodes, threshold)
     recorder.strict = bool(craft.get("strict_cutoffs"))
+    trace: Callable[[TraceEvent], None] = recorder
+    if steps is not None:
+        trace = _stepper(game, state, searcher_player, entry.rule, recorder, steps)
     if all_values:
         result: SearchResult = analyze(
-            game, state, limit, algorithm=algorithm, trace=recorder, **options
+            game, state, limit, algorithm=algorithm, trace=trace, **options
         )
     else:
-        result = entry.search(game, state, limit, trace=recorder, **options)
+        result = entry.search(game, state, limit, trace=trace, **options)
     root = recorder.finish()
     _mark_pv(root, result.pv)
     names = tuple(player_name(game, p) for p in range(game.num_players))
@@ -182,6 +192,28 @@ def capture(
         root=root,
         stats=stats,
     )
+
+
+def _stepper(
+    game: Any, state: Any, player: int, rule: str, recorder: _Recorder,
+    steps: list[dict[str, Any]],
+) -> Callable[[TraceEvent], None]:
+    """A trace that feeds ``recorder`` and writes every narrated step into ``steps``."""
+    narrator = Narrator(game, state, player, rule=rule)
+
+    def trace(event: TraceEvent) -> None:
+        if event.kind == "enter" and not event.path:
+            steps.clear()  # the root searched again: the tree will be this pass's
+        about = recorder.stack[-1].id if recorder.stack and event.kind != "enter" else None
+        recorder(event)
+        if event.kind == "enter" and recorder.stack:
+            about = recorder.stack[-1].id
+        said = len(narrator.lines)
+        narrator(event)
+        if len(narrator.lines) > said:
+            steps.append({"node": about, "kind": event.kind, "text": narrator.lines[-1]})
+
+    return trace
 
 
 def _pv_text(game: Any, state: Any, pv: tuple[Any, ...]) -> list[str]:

@@ -113,6 +113,8 @@ from plies.search.determinize import WORLDS
 from plies.search.registry import available as available_algorithms
 from plies.search.registry import names as algorithm_names
 from plies.viz import capture
+from plies.viz.capture import TreeTooLargeError
+from plies.viz.tree import number as json_number
 from plies.web.values import scored
 from plies.web.view import mover_label, own_actions, page_search, view
 
@@ -569,8 +571,11 @@ def settings(
 
 
 def _who(body: Mapping[str, Any], game: Any, state: Any) -> int | None:
-    """The ``player`` field: a number or a name; None, the mover (refused at chance)."""
+    """The ``player`` field: a number or a name; None, the mover (the first player where
+    everyone moves at once; refused at chance, where nobody does)."""
     field = _get(body, "player", (int, str), "a player number or name")
+    if field is None and not game.is_terminal(state) and game.to_move(state) == SIMULTANEOUS:
+        return 0
     if field is None and not game.is_terminal(state) and game.to_move(state) < 0:
         raise ApiError(f'nobody is to move here ({mover_label(game, state)}); say whose value '
                        f'to report with "player" ({players_text(game)})')
@@ -626,6 +631,9 @@ def serve_games(specs: Sequence[str]) -> list[str]:
             name = spec
         own = getattr(game, "description", None)  # what the game says of itself, if text
         described = own if isinstance(own, str) and own else info.description
+        if described and not (isinstance(own, str) and own):  # say who plays a file's game
+            roles = ", ".join(player_name(game, p) for p in range(game.num_players))
+            described = bounded(f"{described}; players: {roles}", 300)
         SERVED[name] = dataclasses.replace(
             info, name=name, description=described or f"added by the server ({spec})"
         )
@@ -866,7 +874,28 @@ def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     else:
         data = _search_report(position, chosen, chosen.run(game, here))
     data.setdefault("move_values", [])
-    return {"state": shown, "search": data}
+    answer: dict[str, Any] = {"state": shown, "search": data}
+    if game.to_move(here) == SIMULTANEOUS:
+        answer["strategies"] = _strategies(body, game, here)
+    return answer
+
+
+def _strategies(body: Mapping[str, Any], game: Any, state: Any) -> list[dict[str, Any]]:
+    """Every player's optimal mixed strategy where everyone moves at once, and the value
+    it secures (:func:`plies.simultaneous` from each player's side): ``[{"player",
+    "value", "exact", "strategy": [{"move", "probability"}, ...]}, ...]``."""
+    out: list[dict[str, Any]] = []
+    for p in range(game.num_players):
+        picked = settings(body, game, state, player=p)
+        result = picked.run(game, state)
+        strategy = result.strategy or {result.action: 1.0}
+        out.append({
+            "player": player_name(game, p), "value": json_number(result.value),
+            "exact": result.exact,
+            "strategy": [{"move": own_action_text(game, state, p, a), "probability": q}
+                         for a, q in strategy.items()],
+        })
+    return out
 
 
 def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -898,12 +927,26 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
     # cap bounds its work (capture stops with TreeTooLargeError past max_nodes).
     limit = None if chosen.depth is None else Limit(depth=chosen.depth, unit=chosen.limit.unit)
     craft = {k: v for k, v in chosen.plan.options.items() if k != "threshold"}
-    tree = capture(
-        game, here, algorithm=chosen.plan.algorithm.name, limit=limit, max_nodes=max_nodes,
-        player=request.player, tie=request.tie, seed=request.seed, all_values=analysis,
-        **craft,
-    )
-    return {"state": view(game, here, position.moves, position.before), "tree": tree.to_json()}
+    steps: list[dict[str, Any]] = []
+    with _node_cap(max_nodes):
+        tree = capture(
+            game, here, algorithm=chosen.plan.algorithm.name, limit=limit,
+            max_nodes=max_nodes, player=request.player, tie=request.tie, seed=request.seed,
+            all_values=analysis, steps=steps, **craft,
+        )
+    return {"state": view(game, here, position.moves, position.before), "tree": tree.to_json(),
+            "svg": tree.to_svg(), "steps": steps}
+
+
+@contextmanager
+def _node_cap(max_nodes: int) -> Iterator[None]:
+    """A tree over the cap is refused in the page's words: the "node cap"."""
+    try:
+        yield
+    except TreeTooLargeError:
+        raise ApiError(f"the search visited more than {max_nodes:,} nodes, the node cap: "
+                       "give it less depth, or raise the node cap (at most "
+                       f"{MAX_TREE_NODES:,})") from None
 
 
 ENDPOINTS: Final[dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
@@ -912,7 +955,8 @@ ENDPOINTS: Final[dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
     "analyze": analyze_moves,
     "tree": search_tree,
 }
-"""The POST endpoints under ``/api/``, by name."""
+"""The POST endpoints under ``/api/``, by name (:mod:`plies.web.trees` adds ``ordering``:
+the app and its workers import it)."""
 
 
 def encode(data: Any) -> bytes:

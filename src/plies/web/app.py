@@ -45,7 +45,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from plies.errors import PliesError
-from plies.web import api
+from plies.web import api, quiz, trees  # noqa: F401  (they register /api/quiz, /api/ordering)
 from plies.web.pool import MB, PoolFull, WorkerPool, internal_error, internal_error_id
 
 STATIC: Final = Path(__file__).parent / "static"

@@ -142,7 +142,7 @@ def _serve(conn: Connection, lifeline: Connection, specs: Sequence[str], memory:
         plugins.refresh()
     current = _Current()
     threading.Thread(target=_watch, args=(conn, lifeline, current, memory), daemon=True).start()
-    from plies.web import api
+    from plies.web import api, quiz, trees  # noqa: F401  (they register /api/quiz, /api/ordering)
 
     api.serve_games(specs)
     while True:

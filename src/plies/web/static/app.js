@@ -1,3 +1,5 @@
+import { hideQuiz, wireQuiz } from "./quiz.js";
+import { compareOrdering, drawPicture, wireTree } from "./tree.js";
 // plies web: the page.  Plain ES module, no build step.
 //
 // The server is stateless: the page keeps the game (a built-in name with its options, or
@@ -266,6 +268,10 @@ function isHumanTurn() {
 function renderPosition() {
   const v = app.view;
   if (!v) return;
+  if (app.shownMoves !== app.moves) { // a new position: a quiz was about the old one
+    app.shownMoves = app.moves;
+    hideQuiz();
+  }
   let status;
   if (v.terminal) status = `Game over: ${v.result}`;
   else if (v.to_move === CHANCE) status = "Chance to move";
@@ -498,6 +504,8 @@ async function newGame() {
   // game, which starts with the next "New game", not in the middle of this one.
   app.spec = gameSpec();
   app.busy = false; // an engine move still in flight belongs to the old game
+  app.analyzeQueued = false;
+  $("analyze").textContent = "Analyze position";
   app.moves = [];
   app.tree = null;
   app.lastSearch = null;
@@ -635,6 +643,11 @@ async function engineMove() {
     if (generation === app.generation) {
       app.busy = false;
       renderPosition();
+      if (app.analyzeQueued) {
+        app.analyzeQueued = false;
+        $("analyze").textContent = "Analyze position";
+        analyze();
+      }
     }
   }
 }
@@ -675,6 +688,12 @@ function setPaused(paused) {
 async function analyze() {
   const v = app.view;
   if (!v || v.terminal) return;
+  if (app.busy) {
+    // The engine is thinking: analyze the position its move leads to, as soon as it is in.
+    app.analyzeQueued = true;
+    $("analyze").textContent = "Analyze position (queued: after the engine's move)";
+    return;
+  }
   const generation = app.generation;
   const moves = app.moves;
   const settings = searchSettings();
@@ -685,9 +704,11 @@ async function analyze() {
     const answer = await api("analyze", request({ ...settings, ...extra }));
     if (generation !== app.generation || moves !== app.moves) return;
     app.lastSearch = { moves, settings, extra, analysis: true,
-      depth: answer.search.stats.depth, exact: answer.search.exact };
+      depth: answer.search.stats.depth, exact: answer.search.exact,
+      nodes: answer.search.stats.nodes };
     showSearch(answer.search, `Analysis: ${answer.search.to_move || "chance"} to move`);
-    showValues(answer.search);
+    if (answer.strategies) showStrategies(answer.strategies);
+    else showValues(answer.search);
     app.analyzed = moves;
     app.values = { moves, best: answer.search.action,
       byMove: new Map(answer.search.move_values.map((r) => [r.move, r])) };
@@ -730,6 +751,32 @@ function showSearch(search, title) {
     );
   }
   $("r-stats").replaceChildren(...rows);
+}
+
+// Where everyone moves at once there is no best move: each player's optimal mixed
+// strategy (the probability of every move) and the value it secures, whatever the others do.
+function showStrategies(strategies) {
+  $("analysis").hidden = false;
+  $("analysis-title").textContent = "Mixed strategies: everyone moves at once";
+  const rows = [];
+  for (const s of strategies) {
+    rows.push(el("tr", { class: "strategy-head" },
+      el("th", { text: s.player }),
+      el("th", { class: "num", text: "probability" }),
+      el("th", { text: `secures ${num(s.value)}${s.exact ? "" : " (heuristic)"}` }),
+      el("th", { text: "" })));
+    for (const m of s.strategy) {
+      const bar = el("span", { class: "bar good" });
+      bar.style.width = `${Math.max(100 * m.probability, 0.6)}%`;
+      bar.style.left = "0%";
+      rows.push(el("tr", { "data-move": m.move, "data-player": s.player },
+        el("td", { text: m.move }),
+        el("td", { class: "num", text: `${(100 * m.probability).toFixed(1)}%` }),
+        el("td", { class: "barcell" }, el("span", { class: "track" }, bar)),
+        el("td", { class: "tagcell" })));
+    }
+  }
+  $("values").replaceChildren(...rows);
 }
 
 function showValues(search) {
@@ -775,6 +822,11 @@ function showValues(search) {
 function clearTree() {
   $("tree").replaceChildren();
   $("tree-legend").hidden = true;
+  $("tree-picture").hidden = true;
+  $("tree-tools").hidden = true;
+  $("tree-note").hidden = true;
+  $("ordering").hidden = true;
+  $("tree-step-text").textContent = "";
   $("tree-summary").textContent =
     "Search a position first (Analyze, or let the engine move); then show its tree.";
 }
@@ -794,12 +846,15 @@ async function showTree() {
     $("tree").replaceChildren();
     return;
   }
+  // After Analyze too, the tree is that of the search that chooses the move (one window
+  // for every move, so it prunes); the analysis's exact values are shown beside it.
   const body = {
     ...app.spec, moves: last.moves, ...last.extra,
     algorithm: last.settings.algorithm, unit: last.settings.unit,
-    tie: last.settings.tie, analysis: last.analysis,
+    tie: last.settings.tie, analysis: false,
     max_nodes: Number.parseInt($("tree-nodes").value, 10) || 2000,
   };
+  if (last.settings.strict_cutoffs) body.strict_cutoffs = true;
   // The same search: an analysis or a move's search, to the depth it reached (a time
   // budget is not a picture: the tree shows the last depth the search completed).
   const depthText = $("tree-depth").value.trim();
@@ -811,13 +866,36 @@ async function showTree() {
   try {
     const answer = await api("tree", body);
     app.tree = answer.tree;
+    app.treeBody = body;
     drawTree(answer.tree, body.depth);
+    drawPicture(answer);
+    explainAnalysis(answer.tree, last);
   } catch (err) {
     $("tree-summary").textContent = `Cannot show the tree: ${err.message}`;
     $("tree").replaceChildren();
   } finally {
     $("show-tree").disabled = false;
   }
+}
+
+// Beside the tree of the search that chose the move, the analysis's exact value of every
+// move, and why the two differ.
+function explainAnalysis(tree, last) {
+  const box = $("tree-note");
+  if (!last.analysis || !app.values || app.values.moves !== last.moves) {
+    box.hidden = true;
+    return;
+  }
+  const exact = [...app.values.byMove].map(([m, v]) => `${m} ${num(v)}`).join(", ");
+  const pruned = tree.stats.pruned;
+  box.textContent = `Exact value of every move (the analysis): ${exact}. The tree is the `
+    + `${tree.algorithm} search that chooses the move: all moves share one window, so once a `
+    + `good move is found the others only need to be shown no better, and ${pruned} `
+    + `branch${pruned === 1 ? " is" : "es are"} pruned; its values for those moves are bounds. `
+    + `The analysis searches every move with a full window to get each exact value, so it `
+    + `visits more nodes (${last.nodes.toLocaleString("en")} there, `
+    + `${tree.stats.nodes.toLocaleString("en")} here).`;
+  box.hidden = false;
 }
 
 function drawTree(tree, depth) {
@@ -967,6 +1045,11 @@ async function main() {
   $("analyze").addEventListener("click", () => analyze());
   $("algorithm").addEventListener("change", updateCraft);
   $("show-tree").addEventListener("click", () => showTree());
+  wireTree();
+  wireQuiz(api, () => request({ ...searchSettings() }));
+  $("tree-ordering").addEventListener("click", () => {
+    if (app.treeBody) compareOrdering(api, app.treeBody);
+  });
   $("tree-expand").addEventListener("click", expandAll);
   $("tree-collapse").addEventListener("click", collapseToPv);
   for (const id of ["time", "depth"]) {

@@ -1,0 +1,202 @@
+"""The lecture's question, "is this a good move?": a quiz graded by the engine's values.
+
+:func:`ask` poses a question at a position: *which move is best for the player to move?*
+(``kind="move"``) or *what is this position worth to that player?* (``kind="value"``).
+The engine answers it at once (:func:`plies.analyze`: the value of every legal move,
+each searched with a full window), but keeps the answer until :meth:`Question.grade`
+reads the student's; the verdict says right or wrong and gives the engine's values as
+the reason.  Every move as good as the best is a right answer.
+
+:func:`quiz_position` picks a position to ask about: a seeded number of random moves
+from the start (or from a given position), never a finished game.
+
+>>> from plies.games import load
+>>> game = load("aima-5-2")
+>>> q = ask(game, game.initial_state())
+>>> q.prompt
+'Which move is best for MAX? (a1, a2, a3)'
+>>> v = q.grade("a2")
+>>> v.right, v.text
+(False, 'Wrong: a2 is worth 2 to MAX; the best move is a1, worth 3 (a1 3, a2 2, a3 2).')
+>>> ask(game, game.initial_state(), kind="value").grade("3").text
+'Right: the position is worth 3 to MAX (best move a1).'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from plies.errors import OptionError
+from plies.game import CHANCE, SIMULTANEOUS, format_action, legal_actions, parse_action
+from plies.game.text import number, player_name
+from plies.policy.plan import SearchRequest, plan
+from plies.search import Limit, SearchResult
+
+Kind = Literal["move", "value"]
+
+KINDS: Final = ("move", "value")
+TOLERANCE: Final = 1e-9
+"""How far a value answer may be from the engine's and still be right."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The grade of one answer: ``right``, the ``best`` moves (their text), every move's
+    value for the player (``values``, by text, in the game's order), and ``text``: one
+    sentence for the student with the engine's values as the reason."""
+
+    right: bool
+    answer: str
+    best: tuple[str, ...]
+    value: float
+    values: dict[str, float]
+    text: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question about ``state`` for ``player`` (the player to move), answered by
+    ``result`` (the engine's analysis: ``result.action_values``)."""
+
+    game: Any
+    state: Any
+    player: int
+    kind: Kind
+    result: SearchResult
+
+    @property
+    def moves(self) -> list[str]:
+        """The legal moves, as the game writes them."""
+        return move_texts(self.game, self.state)
+
+    @property
+    def prompt(self) -> str:
+        """The question, as the student reads it."""
+        return prompt(self.game, self.state, self.player, self.kind)
+
+    def values(self) -> dict[str, float]:
+        """Every legal move's value for the player, by its text, in the game's order."""
+        found = self.result.action_values or {}
+        return {format_action(self.game, self.state, a): v for a, v in found.items()}
+
+    def best(self) -> tuple[str, ...]:
+        """Every move whose value equals the best one's."""
+        values = self.values()
+        top = max(values.values())
+        return tuple(m for m, v in values.items() if v == top)
+
+    def grade(self, answer: str) -> Verdict:
+        """Grade ``answer``: a move's text (``kind="move"``) or a number (``"value"``).
+
+        Raises:
+            IllegalActionError: a move answer that names no legal move (the message
+                lists them).
+            OptionError: a value answer that is not a number.
+        """
+        who = player_name(self.game, self.player)
+        values, best = self.values(), self.best()
+        top = values[best[0]]
+        listed = ", ".join(f"{m} {number(v)}" for m, v in values.items())
+        exact = "" if self.result.exact else f" at depth {self.result.stats.depth}"
+        if self.kind == "value":
+            given = _number(answer)
+            right = math.isclose(given, top, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+            head = "Right" if right else f"Wrong: not {number(given)};"
+            text = (f"{head}: the position is worth {number(top)} to {who}{exact} "
+                    f"(best move {' or '.join(best)})." if right else
+                    f"{head} the position is worth {number(top)} to {who}{exact} "
+                    f"(best move {' or '.join(best)}: {listed}).")
+            return Verdict(right, answer, best, top, values, text)
+        action = parse_action(self.game, self.state, answer)
+        chosen = format_action(self.game, self.state, action)
+        mine = values[chosen]
+        right = mine == top
+        also = [m for m in best if m != chosen]
+        if right:
+            tie = f"; {' and '.join(also)} {'is' if len(also) == 1 else 'are'} as good" if also \
+                else ""
+            text = f"Right: {chosen} is worth {number(mine)} to {who}{exact}, the best{tie} " \
+                   f"({listed})."
+        else:
+            text = (f"Wrong: {chosen} is worth {number(mine)} to {who}{exact}; the best move "
+                    f"is {' or '.join(best)}, worth {number(top)} ({listed}).")
+        return Verdict(right, chosen, best, top, values, text)
+
+
+def move_texts(game: Any, state: Any) -> list[str]:
+    """The legal moves at ``state``, as the game writes them."""
+    return [format_action(game, state, a) for a in legal_actions(game, state)]
+
+
+def prompt(game: Any, state: Any, player: int, kind: Kind) -> str:
+    """The question ``kind`` about ``state`` for ``player``, as the student reads it."""
+    who = player_name(game, player)
+    if kind == "value":
+        return f"What is this position worth to {who}? (a number)"
+    return f"Which move is best for {who}? ({', '.join(move_texts(game, state))})"
+
+
+def ask(
+    game: Any, state: Any, *, kind: Kind = "move", limit: Limit | None = None,
+    algorithm: str = "auto", strict_cutoffs: bool = False,
+) -> Question:
+    """The question ``kind`` at ``state``, answered by the engine (``limit`` None: exactly).
+
+    Raises:
+        OptionError: an unknown kind, a finished game, or a position where nobody chooses
+            (chance, or everyone moving at once: no single best move).
+    """
+    if kind not in KINDS:
+        raise OptionError(f"unknown question {kind!r}; ask one of: {', '.join(KINDS)}")
+    if game.is_terminal(state):
+        raise OptionError("the game is over here: there is no move to ask about")
+    mover = game.to_move(state)
+    if mover in (CHANCE, SIMULTANEOUS) or mover < 0:
+        what = "chance moves" if mover == CHANCE else "everyone moves at once"
+        raise OptionError(f"{what} here: a quiz asks where one player chooses")
+    request = SearchRequest(algorithm=algorithm, limit=limit, player=mover, all_values=True,
+                            strict_cutoffs=strict_cutoffs)
+    result = plan(game, state, request).run(game, state)
+    return Question(game, state, mover, kind, result)
+
+
+def quiz_position(
+    game: Any, start: Any, rng: random.Random, *, most: int = 8
+) -> tuple[Any, list[str]]:
+    """A position ``0..most`` random moves after ``start`` where one player is to choose
+    (chance moves drawn by their odds): the state and the moves' text."""
+    for _ in range(20):
+        state, played = start, []
+        for _ in range(rng.randint(0, most)):
+            if game.is_terminal(state):
+                break
+            actions: Sequence[Any] = legal_actions(game, state)
+            if game.to_move(state) == CHANCE:
+                odds = list(game.chance_outcomes(state))
+                action = rng.choices([a for a, _ in odds], [p for _, p in odds])[0]
+            else:
+                action = rng.choice(list(actions))
+            played.append(format_action(game, state, action))
+            state = game.result(state, action)
+        if not game.is_terminal(state) and game.to_move(state) >= 0:
+            return state, played
+    return start, []
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise OptionError(f"answer with a number, e.g. 3 or -0.5; got {text.strip()[:40]!r}") \
+            from None
+    if not math.isfinite(value):
+        raise OptionError(f"answer with a finite number; got {text.strip()[:40]!r}")
+    return value
+
+
+__all__ = ["KINDS", "Kind", "Question", "Verdict", "ask", "move_texts", "prompt",
+           "quiz_position"]

@@ -1,0 +1,55 @@
+"""``POST /api/quiz``: "is this a good move?" in the web app (:mod:`plies.policy.quiz`).
+
+Without ``answer`` the reply is the question: ``{"question", "kind", "player",
+"moves"}``.  With ``answer`` (a move's text, or a number for ``"ask": "value"``) it is
+graded: ``{"verdict": {"right", "answer", "best", "value", "values": [{"move",
+"value"}], "text"}}``.  The engine's search is the one the request's settings describe
+(``algorithm``, ``depth``, ``time``, ... as for ``/api/analyze``), within the server's
+caps; the answer is never sent before the student's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from plies.errors import PliesError
+from plies.policy.quiz import KINDS, Kind, Question, move_texts, prompt
+from plies.viz.tree import number as json_number
+from plies.web.api import ENDPOINTS, ApiError, _get, _word, load_position, settings
+from plies.web.view import view
+
+
+def quiz(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The question at the position, or the grade of ``answer`` (module doc)."""
+    position = load_position(body)
+    game, here = position.game, position.state
+    kind = cast(Kind, _word(body, "ask", KINDS, "move"))
+    answer = _get(body, "answer", str, "a move's text or a number")
+    if game.is_terminal(here):
+        raise ApiError("the game is over here: there is no move to ask about")
+    mover = game.to_move(here)
+    if mover < 0:
+        raise ApiError("nobody chooses alone here (chance, or everyone at once): a quiz asks "
+                       "where one player is to move")
+    shown = view(game, here, position.moves, position.before)
+    if answer is None:  # the question only: nothing is searched before the answer
+        return {"state": shown, "question": prompt(game, here, mover, kind), "kind": kind,
+                "player": shown.get("to_move_name"), "moves": move_texts(game, here)}
+    chosen = settings(body, game, here, all_values=True, player=mover)
+    question = Question(game, here, mover, kind, chosen.run(game, here))
+    try:
+        verdict = question.grade(answer)
+    except PliesError as err:
+        raise ApiError(str(err)) from None
+    return {"state": shown, "verdict": {
+        "right": verdict.right, "answer": verdict.answer, "best": list(verdict.best),
+        "value": json_number(verdict.value),
+        "values": [{"move": m, "value": json_number(v)} for m, v in verdict.values.items()],
+        "text": verdict.text,
+    }}
+
+
+ENDPOINTS["quiz"] = quiz  # served where the app and its workers serve the others
+
+__all__ = ["quiz"]
