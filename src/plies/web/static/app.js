@@ -27,7 +27,7 @@ const app = {
   tree: null,
   selected: null, // the cell of the piece picked on a two-click board (chess)
   promotion: "q", // what a pawn becomes
-  values: null, // {moves, byMove, best}: the last analysis, drawn on the board
+  values: null, // {moves, byMove: move -> its row of move_values, best}: the last analysis
 };
 
 // --- talking to the server -------------------------------------------------------------
@@ -886,7 +886,8 @@ function explainAnalysis(tree, last) {
     box.hidden = true;
     return;
   }
-  const exact = [...app.values.byMove].map(([m, v]) => `${m} ${num(v)}`).join(", ");
+  const exact = [...app.values.byMove].map(([m, r]) => `${m} ${r.score || num(r.value)}`)
+    .join(", ");
   const pruned = tree.stats.pruned;
   box.textContent = `Exact value of every move (the analysis): ${exact}. The tree is the `
     + `${tree.algorithm} search that chooses the move: all moves share one window, so once a `
