@@ -788,7 +788,10 @@ function showValues(search) {
     table.replaceChildren(el("tr", {}, el("td", { text: "no moves to compare here" })));
     return;
   }
-  const finite = rows.map((r) => r.value).filter((x) => typeof x === "number");
+  // A mate is a full bar: it would dwarf every other value on the scale.
+  const mated = (r) => r.mate !== null && r.mate !== undefined;
+  const finite = rows.filter((r) => !mated(r)).map((r) => r.value)
+    .filter((x) => typeof x === "number");
   const scale = Math.max(...finite.map(Math.abs), 0) || 1;
   const human = isHumanTurn();
   table.replaceChildren(
@@ -797,7 +800,9 @@ function showValues(search) {
     ...rows.map((row) => {
       const best = row.move === search.action;
       // A bar from the middle: right and green for a gain, left and red for a loss.
-      const value = typeof row.value === "number" ? row.value : row.value === "+inf" ? scale : -scale;
+      const high = mated(row) ? row.mate > 0 || (row.mate === 0 && row.value > 0)
+        : row.value === "+inf";
+      const value = typeof row.value === "number" && !mated(row) ? row.value : high ? scale : -scale;
       const bar = el("span", { class: `bar ${value > 0 ? "good" : value < 0 ? "bad" : "even"}` });
       bar.style.width = `${Math.max((50 * Math.abs(value)) / scale, 0.6)}%`;
       bar.style.left = value < 0 ? `${50 - (50 * Math.abs(value)) / scale}%` : "50%";
