@@ -241,8 +241,10 @@ def test_analyze_nim_agrees_with_bouton(client: TestClient) -> None:
     expected = []
     for action in legal_actions(game, state):
         after = game.result(state, action)
-        expected.append({"move": game.format_action(state, action),
-                         "value": 1.0 if nim_sum(after.piles) == 0 else -1.0})
+        value = 1.0 if nim_sum(after.piles) == 0 else -1.0
+        expected.append({"move": game.format_action(state, action), "value": value,
+                         "score": "+1" if value > 0 else "-1", "mate": None})
+    expected.sort(key=lambda row: -row["value"])  # best first, ties in the game's order
     search = data["search"]
     assert search["move_values"] == expected
     assert search["exact"] is True and search["value"] == 1.0  # nim-sum 6: the mover wins
@@ -436,7 +438,8 @@ def test_gdl_sticks_agrees_with_the_built_in_sticks(client: TestClient) -> None:
                                       "options": {"sticks": 4, "max_take": 2}})["search"]
     as_goals = [{"move": f"(take {r['move']})", "value": 50 + 50 * r["value"]}
                 for r in built_in["move_values"]]
-    assert gdl["search"]["move_values"] == as_goals == [
+    gdl_values = [{"move": r["move"], "value": r["value"]} for r in gdl["search"]["move_values"]]
+    assert gdl_values == as_goals == [
         {"move": "(take 1)", "value": 100.0}, {"move": "(take 2)", "value": 0.0},
     ]
     data = ok(client, "state", {"gdl": GDL_STICKS, "moves": ["take 1", "(take 2)", "take 1"]})

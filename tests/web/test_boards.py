@@ -57,6 +57,13 @@ def picture_cells(render: str, rows: range) -> list[str]:
     return [c if c != "." else "" for r in rows for c in lines[r].split()[1:9]]
 
 
+def best_first(game: Any, state: Any, plain: Any) -> list[tuple[str, float]]:
+    """The values of an analysis as the page lists them: best first, ties in the game's order."""
+    values = plain.action_values
+    order = sorted(values, key=lambda a: -values[a])
+    return [(format_action(game, state, a), values[a]) for a in order]
+
+
 # --- chess -----------------------------------------------------------------------------------
 
 
@@ -137,10 +144,8 @@ def test_chess_move_values_are_those_of_the_plain_analysis(client: TestClient) -
     game = games.load("chess")
     state = game.play_moves(" ".join(moves))
     plain = analyze(game, state, Limit(depth=2))
-    assert search["move_values"] == [
-        {"move": format_action(game, state, a), "value": v}
-        for a, v in plain.action_values.items()
-    ]
+    assert [(r["move"], r["value"]) for r in search["move_values"]] == best_first(
+        game, state, plain)
     assert search["value"] == plain.value and search["action"] == format_action(
         game, state, plain.action)
     assert search["stats"]["nodes"] == plain.stats.nodes and search["quiescence"] is False
@@ -255,10 +260,8 @@ def test_othello_move_values_are_those_of_the_plain_analysis(client: TestClient)
     game = games.load("othello")
     state = play(game, game.initial_state(), "d3")
     plain = analyze(game, state, Limit(depth=3))
-    assert search["move_values"] == [
-        {"move": format_action(game, state, a), "value": v}
-        for a, v in plain.action_values.items()
-    ]
+    assert [(r["move"], r["value"]) for r in search["move_values"]] == best_first(
+        game, state, plain)
     assert search["pv"][0] == search["action"]
 
 
@@ -323,3 +326,123 @@ def test_scared_pacman_ghosts_are_drawn_scared(client: TestClient) -> None:
     cells = data["board"]["cells"]
     assert "S1" in cells and "C" not in cells
     assert data["board"]["caption"].endswith("ghosts scared for 40 more moves")
+
+
+# --- values as people read them, hidden cards, maps (issue: the classroom's boards) ------------
+
+
+def test_chess_values_are_centipawns_best_first(client: TestClient) -> None:
+    search = ok(client, "analyze", {"game": "chess", "moves": ["e4", "e5"], "depth": 2})["search"]
+    rows = search["move_values"]
+    values = [r["value"] for r in rows]
+    assert values == sorted(values, reverse=True) and len(rows) == 29
+    for row in rows:
+        cp = round(row["value"])
+        assert row["score"] == (f"+{cp} cp" if cp > 0 else f"{cp} cp"), row
+        assert row["mate"] is None
+    assert search["score"].endswith(" cp") and search["action"] == rows[0]["move"]
+
+
+def test_chess_mate_is_written_mate_in_n(client: TestClient) -> None:
+    search = ok(client, "analyze", {"game": "chess", "moves": SCHOLAR, "depth": 3})["search"]
+    first = search["move_values"][0]
+    assert first == {"move": "Qxf7#", "value": 100000.0, "score": "mate in 1", "mate": 1}
+    assert search["score"] == "mate in 1" and search["value"] == 100000.0
+    # Mated in one after a blunder: every other move is worse than the mate, not a mate.
+    assert all(r["mate"] is None and r["score"].endswith(" cp")
+               for r in search["move_values"][1:])
+
+
+def test_the_engine_prefers_the_shorter_mate() -> None:
+    """With mate distances (chess's play defaults) the engine's search sees mate in 1 and
+    mate in 2 apart: it plays the first, and says so."""
+    fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8# at once
+    data = api.move({"game": "chess", "options": {"fen": fen}, "moves": [], "depth": 3})
+    assert data["move"] == "Ra8#" and data["search"]["score"] == "mate in 1"
+
+
+def test_othello_values_are_discs_to_one_decimal(client: TestClient) -> None:
+    search = ok(client, "analyze", {"game": "othello", "moves": ["d3"], "depth": 3})["search"]
+    for row in search["move_values"]:
+        shown = f"{row['value']:.1f}"
+        shown = "0" if float(shown) == 0 else ("+" + shown if row["value"] > 0 else shown)
+        assert row["score"] == f"{shown} discs", row
+
+
+def test_connect_four_stones_are_coloured_discs(client: TestClient) -> None:
+    board = ok(client, "state", {"game": "connect4", "moves": ["4", "4"]})["board"]
+    marks = board["marks"]
+    assert {m: (marks[m]["shape"], marks[m]["color"]) for m in "XO"} == {
+        "X": ("disc", "#e03131"), "O": ("disc", "#fab005")}
+    assert board["player_marks"] == ["X", "O"]  # the page draws each player's stone by its name
+
+
+def test_kuhn_shows_only_the_humans_card(client: TestClient) -> None:
+    # P0 (the human at the page) holds the queen, the engine the king.
+    seen = ok(client, "state", {"game": "kuhn", "moves": ["QK"], "viewer": 0})
+    assert seen["render"] == "your card Q; betting: (none)" and "K" not in seen["render"]
+    assert seen["hidden"] is True and seen["shown_moves"] == ["dealt"]
+    assert seen["moves"] == ["QK"] and seen["board"] is None and seen["position"] is None
+    # Without a viewer (engines playing each other) everything is shown ...
+    assert "P1: K" in ok(client, "state", {"game": "kuhn", "moves": ["QK"]})["render"]
+    # ... and when the hand is over the cards are turned face up.
+    over = ok(client, "state", {"game": "kuhn",
+                                "moves": ["QK", "pass", "pass"], "viewer": 0})
+    assert over["hidden"] is False and "P1: K" in over["render"]
+
+
+def test_leduc_deals_are_hidden_but_the_public_card_is_not(client: TestClient) -> None:
+    moves = ["JsQh", "call", "call"]
+    shown = ok(client, "state", {"game": "leduc", "moves": moves, "viewer": 1})
+    assert shown["shown_moves"] == ["dealt", "call", "call"]
+    assert "Qh" in shown["render"] and "Js" not in shown["render"]
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_the_engine_never_reads_the_hidden_card(client: TestClient, game: str) -> None:
+    """Determinization: the engine's move and values depend on what it can see only. Two
+    deals that differ only in the human's card give the engine the same search."""
+    # The engine is P0 (the first to act) and keeps its card; the human's P1 card differs.
+    deals = {"kuhn": ["QK", "QJ"], "leduc": ["JsKh", "JsQh"]}[game]
+    answers = [ok(client, "move", {"game": game, "moves": [deal], "viewer": 1, "seed": 7,
+                                   "depth": 6}) for deal in deals]
+    first, second = (a["search"] for a in answers)
+    assert first["algorithm"].startswith("determinize")
+    assert (first["action"], first["move_values"]) == (second["action"], second["move_values"])
+    # Another algorithm reads every card, as plies play's --algorithm does.
+    full = ok(client, "move", {"game": game, "moves": [deals[0]], "viewer": 1, "depth": 6,
+                               "algorithm": "expectiminimax"})["search"]
+    assert full["algorithm"] == "expectiminimax"
+
+
+def test_kuhn_analysis_is_for_the_human_to_move_only(client: TestClient) -> None:
+    mine = ok(client, "analyze", {"game": "kuhn", "moves": ["QK"], "viewer": 0, "seed": 1})
+    assert [r["move"] for r in mine["search"]["move_values"]] != []
+    assert mine["search"]["algorithm"].startswith("determinize")
+    refused(client.post("/api/analyze", json={"game": "kuhn", "moves": ["QK"], "viewer": 1}),
+            422, "P0's cards are hidden from P1")
+
+
+def test_empire_is_drawn_as_a_map(client: TestClient) -> None:
+    data = ok(client, "state", {"game": "empire", "options": {"map": "small"}})
+    board = data["board"]
+    game = games.load("empire", map="small")
+    rules = game.empire
+    assert board["grounds"] == [{".": "#e9f1da", "^": "#c8b48f", "~": "#74c0fc"}[t]
+                                for t in rules.terrain]
+    # A capital with its unit is a square with a disc inside; its territory is tinted.
+    capital = rules.capitals[0]
+    assert board["cells"][capital] == "A+" and board["marks"]["A+"]["shape"] == "square"
+    assert board["marks"]["A+"]["inner"] and board["labels"][capital] == "A2a3"
+    red = board["tints"][capital]
+    r, c = divmod(capital, rules.width)
+    near = [rr * rules.width + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+            if 0 <= rr < rules.height and 0 <= cc < rules.width
+            and rules.terrain[rr * rules.width + cc] != "~"]
+    assert red and all(board["tints"][sq] == red for sq in near)
+    far = rules.capitals[1]
+    assert board["tints"][far] not in ("", red)
+    assert board["player_marks"] == ["A", "B", "C"]
+    # A terminal without colour still shows the terrain and the cities.
+    text = game.board(game.initial_state()).text()
+    assert "^" in text and "~" in text and "A2a3" in text

@@ -201,13 +201,13 @@ def test_connect4_column_click_and_a_tree_file(page: Any, tmp_path: Path) -> Non
     page.wait_for_selector("#values tr[data-move='a1']")
     values = {r.get_attribute("data-move"): r.locator("td").nth(1).inner_text()
               for r in page.locator("#values tr[data-move]").all()}
-    assert values == {"a1": "3", "a2": "2", "a3": "2"}
+    assert values == {"a1": "+3", "a2": "+2", "a3": "+2"}
     # After Analyze the tree is the alpha-beta search that chooses the move, with its
     # pruning; the analysis's exact values are beside it, with why the counts differ.
     page.click("#show-tree")
     page.wait_for_selector("#tree-picture svg g.node", state="attached")
     note = page.locator("#tree-note").inner_text()
-    assert "Exact value of every move (the analysis): a1 3, a2 2, a3 2." in note
+    assert "Exact value of every move (the analysis): a1 +3, a2 +2, a3 +2." in note
     assert "2 branches are pruned" in note and "(17 there, 11 here)" in note  # 2 passes
     page.click(".outline-box summary")
     page.click("#tree-expand")
@@ -251,7 +251,7 @@ def test_a_gdl_game_from_a_file(page: Any, live_server: str, tmp_path: Path) -> 
     page.wait_for_selector("#values tr[data-move]")
     values = {r.get_attribute("data-move"): r.locator("td").nth(1).inner_text()
               for r in page.locator("#values tr[data-move]").all()}
-    assert values == {"(take 1)": "100", "(take 2)": "0"}  # take 1, leave 3: a win
+    assert values == {"(take 1)": "+100", "(take 2)": "0"}  # take 1, leave 3: a win
     page.check("#auto-analyze")  # from now on, play the best move of each analysis
     while not status(page).startswith("Game over"):
         count = len(plies_played(page))
@@ -336,7 +336,7 @@ def test_play_chess_by_clicking_e2_then_e4(page: Any, live_server: str) -> None:
     table = {r.get_attribute("data-move"): r.locator("td").nth(1).inner_text()
              for r in page.locator("#values tr[data-move]").all()}
     f3 = page.locator("[data-square=f3] .cell-value")
-    assert float(f3.get_attribute("title")) == float(table["Nf3"])
+    assert f3.get_attribute("title") == table["Nf3"] and table["Nf3"].endswith(" cp")
     shot(page, "chess")
 
 

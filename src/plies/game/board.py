@@ -46,8 +46,8 @@ if TYPE_CHECKING:  # Rich is an optional extra, imported when a board is printed
     from rich.console import Console, ConsoleOptions, RenderResult
     from rich.text import Text
 
-Shape = Literal["text", "disc", "dot", "block"]
-SHAPES: Final = ("text", "disc", "dot", "block")
+Shape = Literal["text", "disc", "dot", "block", "square"]
+SHAPES: Final = ("text", "disc", "dot", "block", "square")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +56,19 @@ class Mark:
 
     ``shape``: ``"text"`` (``text`` written in the cell: a letter or a glyph such as
     ``"♚"``), ``"disc"`` (a stone filling the cell), ``"dot"`` (a small disc, a
-    pellet) or ``"block"`` (the whole cell, a wall or water).  ``color``: a CSS colour
-    (``"#e03131"``); ``""`` is the front end's ink.  ``plain``: the mark as text where
-    nothing is drawn in colour (a terminal without colour, a text copy), such as ``"%"``
-    for a wall; ``""`` is the mark itself.
+    pellet), ``"block"`` (the whole cell, a wall or water) or ``"square"`` (a square
+    inside the cell, a building or a city).  ``color``: a CSS colour (``"#e03131"``);
+    ``""`` is the front end's ink.  ``plain``: the mark as text where nothing is drawn
+    in colour (a terminal without colour, a text copy), such as ``"%"`` for a wall;
+    ``""`` is the mark itself.  ``inner``: the colour of a small disc drawn inside the
+    mark (a unit standing in its city), ``""`` for none.
     """
 
     shape: Shape = "text"
     text: str = ""
     color: str = ""
     plain: str = ""
+    inner: str = ""
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:
@@ -117,6 +120,15 @@ class Board:
     check"; lines split at newlines).  ``checkered``: light and dark squares.
     ``rotatable``: a front end may turn the board round for the second player.
     ``blank``: an empty cell as plain text (``"."``; a maze's floor may be ``" "``).
+
+    Map colours: ``grounds[i]`` the colour of cell ``i``'s ground (terrain: plains,
+    hills, water; ``""``: the board's background) and ``tints[i]`` a colour laid
+    thinly over it (a region, such as the territory of an empire; ``""``: none);
+    ``ground_text[i]`` the ground of an empty cell as plain text (``"^"`` hills); each
+    may be empty.
+
+    ``player_marks[p]``: the mark that stands for player ``p`` (Connect Four's red
+    stone for X), drawn beside the player's name; empty: none.
     """
 
     rows: int
@@ -138,6 +150,10 @@ class Board:
     checkered: bool = False
     rotatable: bool = False
     blank: str = "."
+    grounds: tuple[str, ...] = ()
+    tints: tuple[str, ...] = ()
+    ground_text: tuple[str, ...] = ()
+    player_marks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         size = self.rows * self.columns
@@ -145,6 +161,7 @@ class Board:
         if self.rows < 1 or self.columns < 1:
             problems.append(f"it has {self.rows} rows and {self.columns} columns")
         for name, length in (("cells", size), ("labels", size), ("cell_moves", size),
+                             ("grounds", size), ("tints", size), ("ground_text", size),
                              ("column_moves", self.columns), ("files", self.columns),
                              ("ranks", self.rows)):
             have = len(getattr(self, name))
@@ -198,7 +215,7 @@ class Board:
             "cells": list(self.cells),
             "marks": {
                 name: {"shape": m.shape, "text": m.text or name, "color": m.color,
-                       "plain": m.plain or name}
+                       "plain": m.plain or name, "inner": m.inner}
                 for name, m in self.marks.items()
             },
             "background": self.background,
@@ -218,6 +235,10 @@ class Board:
             "checkered": self.checkered,
             "rotatable": self.rotatable,
             "blank": self.blank,
+            "grounds": list(self.grounds),
+            "tints": list(self.tints),
+            "ground_text": list(self.ground_text),
+            "player_marks": list(self.player_marks),
         }
 
     # --- pictures ----------------------------------------------------------------------------
@@ -232,6 +253,8 @@ class Board:
         if mark:
             look = self.marks.get(mark)
             return (look.plain if look is not None and look.plain else mark)
+        if self.ground_text and self.ground_text[i]:
+            return self.ground_text[i]
         move = self.cell_moves[i] if self.cell_moves else None
         return move if move is not None and len(move) == 1 else self.blank
 
@@ -304,12 +327,28 @@ def luminance(color: str) -> float | None:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+TINT: Final = 0.35
+"""How strongly a cell's tint covers its ground."""
+
+
 def _cell_ground(board: Board, i: int) -> str:
-    """The colour under cell ``i`` (before highlights)."""
+    """The colour under cell ``i`` (before highlights): its ground with its tint."""
     if board.checkered:
         row, column = divmod(i, board.columns)
         return DARK if (row + column) % 2 else LIGHT
-    return board.background or GROUND
+    ground = (board.grounds[i] if board.grounds else "") or board.background or GROUND
+    tint = board.tints[i] if board.tints else ""
+    return blend(ground, tint, TINT) if tint else ground
+
+
+def blend(under: str, over: str, amount: float) -> str:
+    """``over`` laid on ``under`` with opacity ``amount`` (``#rrggbb`` colours; another
+    notation of either leaves ``under``)."""
+    if luminance(under) is None or luminance(over) is None:
+        return under
+    mixed = (round(int(under[k:k + 2], 16) * (1 - amount) + int(over[k:k + 2], 16) * amount)
+             for k in (1, 3, 5))
+    return "#" + "".join(f"{c:02x}" for c in mixed)
 
 
 def _ink_on(ground: str) -> str:
@@ -342,7 +381,7 @@ def board_svg(board: Board) -> str:
         row, column = divmod(i, board.columns)
         x, y = left + pad + column * c, pad + row * c
         ground = _cell_ground(board, i)
-        if board.checkered or not board.background:
+        if board.checkered or not board.background or board.grounds or board.tints:
             stroke = "" if board.checkered else f' stroke="{LINES}"'
             out.append(f'<rect x="{x}" y="{y}" width="{c}" height="{c}" '
                        f'fill="{escape(ground)}"{stroke}/>')
@@ -385,6 +424,11 @@ def _mark_svg(look: Mark, mark: str, x: float, y: float, ground: str) -> str:
         return f'<circle cx="{cx}" cy="{cy}" r="{c * 0.12}" fill="{color}"/>'
     if look.shape == "block":
         return f'<rect x="{x}" y="{y}" width="{c}" height="{c}" fill="{color}"/>'
+    if look.shape == "square":
+        inner = (f'<circle cx="{cx}" cy="{cy}" r="{c * 0.17}" fill="{escape(look.inner)}" '
+                 f'stroke="#00000055"/>' if look.inner else "")
+        return (f'<rect x="{x + c * 0.14}" y="{y + c * 0.14}" width="{c * 0.72}" '
+                f'height="{c * 0.72}" rx="3" fill="{color}" stroke="#00000055"/>{inner}')
     text = look.text or mark
     light = luminance(look.color) if look.color else None
     outline = (' stroke="#333333" stroke-width="0.8" paint-order="stroke"'
@@ -446,10 +490,13 @@ def _rich_cell(board: Board, i: int) -> tuple[str, str, str | None]:
         return "\u2022", color, None  # a bullet
     if look.shape == "block":
         return "", color, own or INK
+    if look.shape == "square":
+        return ("\u25a3" if look.inner else "\u25a0"), color, None  # a square (with a dot)
     return look.text or mark, color, None
 
 
 __all__ = [
-    "CELL", "SHAPES", "Board", "FromTo", "Mark", "Shape", "board_svg", "luminance", "rich_board",
+    "CELL", "SHAPES", "Board", "FromTo", "Mark", "Shape", "blend", "board_svg", "luminance",
+    "rich_board",
 ]
 

@@ -46,15 +46,18 @@ class PlayDefaults:
     "singular": 50}``), for the hooks the game provides.  ``mate_scores``: prefer the
     fastest win and report a forced end as "mate in N" (needs a finite
     ``utility_range``).  ``unit``: what values count, shown after them (``"cp"``,
-    ``"discs"``), or ``""``.  ``moves_help``: how a person writes a move, for error
-    messages and ``help``.  ``exact_when``: a test of a state at which a request without
-    a limit is solved exactly instead (by the game's ``solver``), None: never.
+    ``"discs"``), or ``""``.  ``digits``: decimals a value is shown with (Othello's
+    evaluation in tenths of a disc: 1), None: up to four.  ``moves_help``: how a person
+    writes a move, for error messages and ``help``.  ``exact_when``: a test of a state at
+    which a request without a limit is solved exactly instead (by the game's ``solver``),
+    None: never.
     """
 
     time: float = MOVE_TIME
     craft: Mapping[str, Any] = field(default_factory=dict)
     mate_scores: bool = False
     unit: str = ""
+    digits: int | None = None
     moves_help: str = ""
     exact_when: Callable[[Any], bool] | None = None
 

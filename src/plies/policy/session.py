@@ -72,24 +72,46 @@ class Score:
     win or loss, no distance left in it).  ``mate``: moves to a forced end found by the
     search, positive when the player wins, negative when it loses, 0 when the position
     is already won or lost; None otherwise.  ``unit``: the game's unit of values
-    (``"cp"``, ``"discs"``) or ``""``.
+    (``"cp"``, ``"discs"``) or ``""``.  ``digits``: decimals shown (None: up to four).
 
     >>> str(Score(35.0, None, "cp")), str(Score(1e5, 2, "cp")), str(Score(-1e5, -1, "cp"))
     ('35 cp', 'mate in 2', 'mated in 1')
-    >>> str(Score(-1e5, 0, "cp"))
-    'mated'
+    >>> str(Score(-1e5, 0, "cp")), str(Score(11.5071, None, "discs", 1))
+    ('mated', '11.5 discs')
+    >>> Score(35.0, None, "cp").signed, Score(-0.04, None, "", 1).signed
+    ('+35 cp', '0')
     """
 
     value: float
     mate: int | None = None
     unit: str = ""
+    digits: int | None = None
 
     def __str__(self) -> str:
+        return self._text(signed=False)
+
+    @property
+    def signed(self) -> str:
+        """The score with the sign of a gain: ``+35 cp``, ``-2``, ``0``, ``mate in 2``."""
+        return self._text(signed=True)
+
+    @property
+    def number(self) -> str:
+        """The value alone, rounded to :attr:`digits` (``"11.5"``, ``"35"``)."""
+        if self.digits is None or not math.isfinite(self.value):
+            return number(self.value)
+        text = f"{self.value:.{self.digits}f}"
+        return "0" if float(text) == 0 else text
+
+    def _text(self, *, signed: bool) -> str:
         if self.mate == 0:  # the position is already over: mated (nobody mates on its move)
             return "mated" if self.value < 0 else "won"
         if self.mate is not None:
             return f"mate in {self.mate}" if self.mate > 0 else f"mated in {-self.mate}"
-        return number(self.value) + (f" {self.unit}" if self.unit else "")
+        text = self.number
+        if signed and text != "0" and not text.startswith(("-", "+")):
+            text = "+" + text
+        return text + (f" {self.unit}" if self.unit else "")
 
 
 class _Either:
@@ -233,15 +255,16 @@ class SearchSession:
         return {a: self._score(v, 1) for a, v in (result.action_values or {}).items()}
 
     def _score(self, value: float, pv_length: int) -> Score:
-        unit = self.defaults.unit if self.defaults is not None else ""
+        d = self.defaults
+        unit, digits = ("", None) if d is None else (d.unit, d.digits)
         mated = self.mated
         if mated is None:
-            return Score(value, None, unit)
+            return Score(value, None, unit, digits)
         exact = mated.exact_value(value)
         if exact == 0:
-            return Score(value, None, unit)
+            return Score(value, None, unit, digits)
         moves = mate_moves(mated, value, pv_length)
-        return Score(value if moves is None else exact, moves, unit)
+        return Score(value if moves is None else exact, moves, unit, digits)
 
 
 def mate_moves(mated: MateDistance, value: float, pv_length: int) -> int | None:

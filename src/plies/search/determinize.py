@@ -29,7 +29,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from plies.errors import OptionError, UnsupportedGameError
 from plies.game import Game
@@ -37,11 +37,14 @@ from plies.imperfect import check_imperfect
 from plies.search.analyze import analyze
 from plies.search.common import Limit, SearchResult, SearchStats
 
+WORLDS: Final = 20
+"""Worlds sampled a move unless told otherwise."""
+
 
 def determinize(
     game: Game[Any, Any],
     state: Any,
-    worlds: int | None = 20,
+    worlds: int | None = WORLDS,
     limit: Limit | None = None,
     *,
     player: int | None = None,

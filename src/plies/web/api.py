@@ -30,6 +30,8 @@ player     whose value to report (a number or a name; default: the mover; a move
 seed       seeds chance moves and the ``random`` tie rule
 tie        ``first`` (default) or ``random``
 max_nodes  nodes to keep in a captured tree (:func:`search_tree`)
+viewer     the player at the page (a number or a name): a game with hidden
+           information is shown as it sees it (:func:`~plies.web.view.view`)
 ========== ===================================================================
 
 What runs for a request is the policy layer's choice (:func:`plies.policy.plan`), the
@@ -84,6 +86,7 @@ from plies.game import (
 )
 from plies.game.declaration import GameInfo
 from plies.game.options import BOOL, FLOAT, INT, INTS, LITERAL, OPTIONAL_INT, TEXT, Option
+from plies.imperfect import is_imperfect
 from plies.plugins import PluginError
 from plies.policy import (
     ALGORITHMS,
@@ -92,6 +95,7 @@ from plies.policy import (
     Deadline,
     Plan,
     SearchRequest,
+    SearchSession,
     algorithm_choices,
     auto_algorithm,
     find_player,
@@ -103,13 +107,15 @@ from plies.policy import (
     players_text,
     report,
 )
-from plies.search import Limit, Quiescent, SearchResult
+from plies.search import Limit, Quiescent, SearchResult, determinize
 from plies.search.common import Unit
+from plies.search.determinize import WORLDS
 from plies.search.registry import available as available_algorithms
 from plies.search.registry import names as algorithm_names
 from plies.viz import capture
 from plies.viz.capture import TreeTooLargeError
 from plies.viz.tree import number as json_number
+from plies.web.values import scored
 from plies.web.view import mover_label, own_actions, page_search, view
 
 MAX_BODY: Final = 256 * 1024
@@ -479,6 +485,7 @@ class Settings:
     depth: int | None  # as asked
     quiescent: Quiescent[Any, Any] | None = None  # the game searched, when not the game
     quiescence: bool = False  # asked for: by the engine's craft, or by ``quiescent``
+    session: SearchSession | None = None  # mate scores: the game searched is its own
 
     @property
     def limit(self) -> Limit:
@@ -493,9 +500,13 @@ class Settings:
         Raises:
             ApiError: a depth-limited search stopped before it finished one pass.
         """
-        searched = game if self.quiescent is None else self.quiescent
+        searched, root = game, state
+        if self.session is not None:  # mate scores (chess): values say how far a mate is
+            searched, root = self.session.searched, self.session.root(state)
+        if self.quiescent is not None:
+            searched = self.quiescent
         stop = _FirstOf(Deadline(MAX_TIME), _ENDS.get() or _NO_END)
-        result = self.plan.run(searched, state, stop=stop)
+        result = self.plan.run(searched, root, stop=stop).about(game, state)
         if result.stopped and result.stats.depth == 0 and self.depth:
             # Not one pass finished: the search's fallback (the first legal move) would
             # be shown as the engine's choice.
@@ -550,10 +561,13 @@ def settings(
         algorithm=algorithm, limit=limit, player=who, tie=tie, seed=seed, engine=engine,
         all_values=all_values, craft=craft, strict_cutoffs=strict,
     )
+    tuned = SearchSession(game)
+    session = tuned if tuned.mated is not None else None
+    base, root = (game, state) if session is None else (session.searched, session.root(state))
     if quiescence and not craft:  # games without noisy moves keep their static evaluation
-        searched = Quiescent(game)
-        return Settings(plan(searched, state, request), depth, searched, True)
-    return Settings(plan(game, state, request), depth, None, quiescence)
+        searched = Quiescent(base)
+        return Settings(plan(searched, root, request), depth, searched, True, session)
+    return Settings(plan(base, root, request), depth, None, quiescence, session)
 
 
 def _who(body: Mapping[str, Any], game: Any, state: Any) -> int | None:
@@ -582,9 +596,8 @@ def _search_report(
     data["quiescence"] = settings.quiescence
     if settings.quiescent is not None:  # not in the main search's nodes
         data["stats"]["quiescence_nodes"] = settings.quiescent.nodes
-    values = data.pop("action_values", None)
-    if values is not None:  # a list: JavaScript sorts number-like object keys
-        data["move_values"] = [{"move": m, "value": v} for m, v in values.items()]
+    data.pop("action_values", None)
+    data.update(scored(game, state, result, settings.session))
     return data
 
 
@@ -711,7 +724,8 @@ def _option_info(option: Option) -> dict[str, Any]:
 def state(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/state``: the position after ``moves`` (see :func:`view`)."""
     position = load_position(body)
-    return view(position.game, position.state, position.moves, position.before)
+    return view(position.game, position.state, position.moves, position.before,
+                _viewer(body, position.game))
 
 
 def move(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -735,6 +749,10 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
     seed = _get(body, "seed", int, "a whole number")
     if game.to_move(before) == SIMULTANEOUS:
         action, search, extra["strategies"] = _joint_move(body, position, seed)
+    elif game.to_move(before) >= 0 and hidden_cards(body, game):
+        # Cards the mover cannot see: the engine plays by determinization, never reading them.
+        chosen = settings(body, game, before, player=game.to_move(before))
+        action, search = _determinized(position, chosen, seed)
     elif game.to_move(before) == CHANCE:
         outcomes = list(game_ops(game).chance_outcomes(before))
         rng = random.Random(seed)
@@ -756,7 +774,7 @@ def move(body: Mapping[str, Any]) -> dict[str, Any]:
         "mover": mover,
         "search": search,
         **extra,
-        "state": view(game, after, [*position.moves, text], before),
+        "state": view(game, after, [*position.moves, text], before, _viewer(body, game)),
     }
 
 
@@ -805,6 +823,35 @@ def _joint_move(
     return tuple(joint), search, strategies
 
 
+def _viewer(body: Mapping[str, Any], game: Any) -> int | None:
+    """The ``viewer`` field: the player at the page (None: show everything)."""
+    field = _get(body, "viewer", (int, str), "a player number or name")
+    return find_player(game, None if field is None else str(field))
+
+
+def hidden_cards(body: Mapping[str, Any], game: Any) -> bool:
+    """Whether the engine must not read the state: a game with hidden information
+    searched with ``auto`` (another algorithm reads every card, as ``plies play``'s)."""
+    return is_imperfect(game) and _word(
+        body, "algorithm", tuple(algorithm_choices()), "auto") == "auto"
+
+
+def _determinized(
+    position: Position, chosen: Settings, seed: int | None
+) -> tuple[Any, dict[str, Any]]:
+    """The mover's move by determinization (:func:`plies.determinize`, its default
+    number of sampled worlds, each searched within the request's limit) and its report."""
+    game, state = position.game, position.state
+    if game.to_move(state) < 0:
+        raise ApiError(f"nobody chooses a move here ({mover_label(game, state)})")
+    result = determinize(game, state, limit=chosen.limit, player=game.to_move(state),
+                         seed=seed)
+    data = _search_report(position, chosen, result)
+    data["algorithm"] = f"determinize ({WORLDS} worlds, expectiminimax in each)"
+    data["engine"] = False
+    return result.action, data
+
+
 def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/analyze``: the value of every legal move (``search.move_values``).
 
@@ -813,12 +860,19 @@ def analyze_moves(body: Mapping[str, Any]) -> dict[str, Any]:
     """
     position = load_position(body)
     game, here = position.game, position.state
-    shown = view(game, here, position.moves, position.before)
+    viewer = _viewer(body, game)
+    shown = view(game, here, position.moves, position.before, viewer)
     if game.is_terminal(here):
         return {"state": shown, "search": None}
     chosen = settings(body, game, here, all_values=True)
-    result = chosen.run(game, here)
-    data = _search_report(position, chosen, result)
+    if hidden_cards(body, game):
+        mover = game.to_move(here)
+        if viewer is not None and mover != viewer:
+            raise ApiError(f"{player_name(game, mover)}'s cards are hidden from "
+                           f"{player_name(game, viewer)}: analyze when you are to move")
+        data = _determinized(position, chosen, _get(body, "seed", int, "a whole number"))[1]
+    else:
+        data = _search_report(position, chosen, chosen.run(game, here))
     data.setdefault("move_values", [])
     answer: dict[str, Any] = {"state": shown, "search": data}
     if game.to_move(here) == SIMULTANEOUS:

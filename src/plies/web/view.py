@@ -33,6 +33,21 @@ Every key is present; a board that names no move leaves playing to the list of l
 moves.  ``position`` is the position in the game's own notation (its
 ``write_position`` hook: a chess FEN), or None.
 
+A game with hidden information (information sets, :mod:`plies.imperfect`: Kuhn and
+Leduc poker) is shown as one player sees it, the ``viewer`` (the person at the page):
+``render`` is :func:`plies.imperfect.render_for` (the viewer's own card, not the
+others'), no board or position text gives the rest away, and ``shown_moves`` writes
+each chance move as ``dealt`` (``moves`` keeps the moves themselves: the page sends them
+back to replay).  When the hand is over every card is turned face up.
+
+>>> from plies.games import load
+>>> kuhn = load("kuhn")
+>>> start = kuhn.initial_state()
+>>> dealt = kuhn.result(start, kuhn.parse_action(start, "JQ"))
+>>> seen = view(kuhn, dealt, ["JQ"], viewer=1)
+>>> seen["render"], seen["shown_moves"], seen["hidden"]
+('your card Q; betting: (none)', ['dealt'], True)
+
 >>> from plies.games import load
 >>> ttt = load("tictactoe")
 >>> shown = view(ttt, ttt.result(ttt.initial_state(), 4), ["5"])
@@ -56,11 +71,12 @@ from plies.game import (
     legal_actions,
 )
 from plies.game.text import result_text
+from plies.imperfect import is_imperfect, render_for
 from plies.policy import mover_name, play_defaults, player_name
 
 
 def view(
-    game: Any, state: Any, moves: list[str], before: Any = None
+    game: Any, state: Any, moves: list[str], before: Any = None, viewer: int | None = None
 ) -> dict[str, Any]:
     """What the page shows of a position: the picture, whose turn, the legal moves.
 
@@ -68,22 +84,28 @@ def view(
     None; ``render`` is the game's own text picture, for every game.  ``before`` is the
     state before the last of ``moves`` (None: not known), so the board can mark the last
     move.  At a chance node ``chance`` lists the outcomes and their probabilities; at
-    the end ``utilities`` and ``result`` say who won.
+    the end ``utilities`` and ``result`` say who won.  ``viewer``: the player whose
+    view of a game with hidden information is shown (see the module docstring); None
+    shows everything.
     """
     terminal = bool(game.is_terminal(state))
+    hidden = viewer is not None and not terminal and is_imperfect(game)
     mover = None if terminal else int(game.to_move(state))
     render = getattr(game, "render", None)
     data: dict[str, Any] = {
         "game": getattr(game, "name", "game"),
         "players": [player_name(game, p) for p in range(game.num_players)],
         "moves": moves,
-        "render": str(state) if render is None else str(render(state)),
+        "render": (render_for(game, state, viewer) if hidden and viewer is not None
+                   else str(state) if render is None else str(render(state))),
         "terminal": terminal,
         "to_move": mover,
         "to_move_name": None if terminal else mover_label(game, state),
         "legal": [format_action(game, state, a) for a in legal_actions(game, state)],
-        "board": board(game, state, before, moves[-1] if moves else None),
-        "position": position_text(game, state),
+        "board": None if hidden else board(game, state, before, moves[-1] if moves else None),
+        "position": None if hidden else position_text(game, state),
+        "hidden": hidden,
+        "shown_moves": _dealt(game, moves) if hidden else list(moves),
     }
     if mover == SIMULTANEOUS:  # each player picks an own action; together they are a move
         data["own_moves"] = [
@@ -100,6 +122,15 @@ def view(
         data["utilities"] = utilities
         data["result"] = result_text(game, utilities)
     return data
+
+
+def _dealt(game: Any, moves: list[str]) -> list[str]:
+    """``moves`` with every chance move written ``dealt`` (it may hold a hidden card)."""
+    state, shown = game.initial_state(), []
+    for text in moves:
+        shown.append("dealt" if game.to_move(state) == CHANCE else text)
+        state = game.result(state, game.parse_action(state, text))
+    return shown
 
 
 def mover_label(game: Any, state: Any) -> str:

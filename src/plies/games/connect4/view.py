@@ -42,7 +42,7 @@ def connect4_board(
     return Board(
         height, width, tuple(cells), kind="connect4", marks=LOOKS, background="#2d5fb8",
         files=tuple(str(col + 1) for col in range(width)), column_moves=tuple(column_moves),
-        last=dropped,
+        last=dropped, player_marks=tuple(MARKS),
     )
 
 

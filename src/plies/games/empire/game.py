@@ -30,7 +30,7 @@ from plies.games.empire.rules import (
     EmpireRules,
     EmpireState,
 )
-from plies.games.empire.view import empire_board
+from plies.games.empire.view import LEGEND, empire_board
 from plies.wrappers import MultiMoveState, MultiMoveTurns
 
 _WORDS: Final = frozenset({"grow", "study", "train", "settle"})
@@ -155,7 +155,7 @@ class Empire(MultiMoveTurns[EmpireState, Action]):
         actions = [] if over else [(a, self.format_action(state, a)) for a in self.actions(state)]
         picture = self.render(state).splitlines()
         legend = next(i for i, line in enumerate(picture) if line.startswith("A3 = city"))
-        caption = "\n".join(picture[legend:])
+        caption = "\n".join([LEGEND, *picture[legend + 1:]])
         return empire_board(self.empire, state.base, actions, caption, last)
 
     def render(self, state: MultiMoveState[EmpireState]) -> str:

@@ -350,7 +350,7 @@ class Othello(Game[OthelloState, int]):
         """Engine craft and two seconds a move; a request without a limit is solved
         exactly (:meth:`solver`) once at most :data:`EXACT_EMPTIES` squares are empty.
         Values are discs (the evaluation's estimate of the final disc difference)."""
-        return PlayDefaults(unit="discs", moves_help=MOVES_HELP, exact_when=few_empties)
+        return PlayDefaults(unit="discs", digits=1, moves_help=MOVES_HELP, exact_when=few_empties)
 
     def solver(self, backend: str = "auto") -> Solver:
         """The exact endgame solver (:class:`~plies.games.othello.solver.OthelloSolver`,

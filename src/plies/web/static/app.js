@@ -6,6 +6,8 @@ import { compareOrdering, drawPicture, wireTree } from "./tree.js";
 // the text of a tree or GDL file) and the moves from the start, and sends them with every
 // request.  The server replays and checks them (see plies/web/api.py).
 
+import { finishBoard, markShape, paintGround, swatch } from "./board.js";
+
 const $ = (id) => document.getElementById(id);
 
 const ENGINE_DELAY_MS = 350; // pause between two engine moves, so a game can be watched
@@ -25,7 +27,7 @@ const app = {
   tree: null,
   selected: null, // the cell of the piece picked on a two-click board (chess)
   promotion: "q", // what a pawn becomes
-  values: null, // {moves, byMove, best}: the last analysis, drawn on the board
+  values: null, // {moves, byMove: move -> its row of move_values, best}: the last analysis
 };
 
 // --- talking to the server -------------------------------------------------------------
@@ -86,7 +88,16 @@ function viewpoint() {
 }
 
 function request(extra = {}) {
-  return { ...app.spec, moves: app.moves, ...extra };
+  return { ...app.spec, moves: app.moves, ...viewer(), ...extra };
+}
+
+// Who sits at the page: a game with hidden cards is shown as this player sees it (the
+// human to move, else the first human; nobody when engines play each other).
+function viewer() {
+  const humans = app.roles.flatMap((r, i) => (r === "human" ? [i] : []));
+  if (!humans.length) return {};
+  const mover = app.view ? app.view.to_move : null;
+  return { viewer: humans.includes(mover) ? mover : humans[0] };
 }
 
 // --- formatting ----------------------------------------------------------------------------
@@ -103,6 +114,14 @@ function short(value) {
   // A number that fits on a square: whole from 10 up, else two significant digits.
   if (typeof value !== "number") return num(value);
   return String(Math.abs(value) >= 10 ? Math.round(value) : Number(value.toPrecision(2)));
+}
+
+// A move's value on a square: "M2" for a mate in 2 ("-M1" mated), else short(value).
+function shortScore(row) {
+  if (row.mate !== null && row.mate !== undefined) {
+    return row.mate === 0 ? short(row.value) : `${row.mate < 0 ? "-" : ""}M${Math.abs(row.mate)}`;
+  }
+  return short(row.value);
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -202,9 +221,10 @@ function fillRoles(players) {
     select.value = app.roles[i];
     select.addEventListener("change", () => {
       app.roles[i] = select.value;
-      step();
+      load(); // whose cards a game with hidden cards shows may have changed
     });
-    box.append(el("label", { class: "field inline role" }, `${name} `, select));
+    box.append(el("label", { class: "field inline role" }, swatch(app.view && app.view.board, i),
+      `${name} `, select));
   });
 }
 
@@ -264,7 +284,13 @@ function renderPosition() {
   else status = `${v.to_move_name} to move (${app.roles[v.to_move] || "?"})`;
   const statusBox = $("status");
   statusBox.textContent = status;
+  const own = v.to_move >= 0 ? swatch(v.board, v.to_move) : null;
+  if (own) statusBox.prepend(own);
   statusBox.className = v.terminal ? "status over" : "status";
+  if (v.hidden) {
+    statusBox.append(el("span", { class: "scores", text: ` (you see ${v.players[viewer().viewer]}'s`
+      + " cards only; the engine plays by determinization)" }));
+  }
   if (v.terminal) {
     const scores = v.players.map((p, i) => `${p} ${num(v.utilities[i])}`).join(", ");
     statusBox.append(el("span", { class: "scores", text: ` (${scores})` }));
@@ -315,7 +341,7 @@ function renderPosition() {
   $("legal-wrap").hidden = v.terminal || playableBoard(v.board);
 
   const history = $("history");
-  history.replaceChildren(...v.moves.map((m, i) => el(
+  history.replaceChildren(...(v.shown_moves || v.moves).map((m, i) => el(
     "span", { class: "ply" }, el("span", { class: "ply-number", text: moveNumber(v, i) }), ` ${m}`,
   )));
   $("undo").disabled = app.moves.length === 0;
@@ -385,16 +411,18 @@ function renderBoard(v) {
       onclick: () => clickCell(i, move, targets),
     });
     if (drawn && drawn.color) cell.style.setProperty("--mark", drawn.color);
+    paintGround(cell, b, i);
     if (drawn && drawn.shape === "text") cell.append(el("span", { class: "piece", text: drawn.text }));
-    else cell.append(el("span", { class: drawn && drawn.shape === "dot" ? "disc dot" : "disc" }));
+    else cell.append(markShape(drawn));
     if (text) cell.append(el("span", { class: "cell-label", text }));
     // The engine's value of the move a click here plays, once the position is analyzed.
     // (A column's value goes on its top cell.)
     const shown = targets.has(i) ? pickPromotion(targets.get(i)).move
       : b.cell_moves.length || row === 0 ? move : null;
     if (values && shown && values.byMove.has(shown)) {
-      const value = values.byMove.get(shown);
-      cell.append(el("span", { class: "cell-value", title: num(value), text: short(value) }));
+      const row = values.byMove.get(shown);
+      cell.append(el("span", { class: "cell-value", title: row.score || num(row.value),
+        "data-move": shown, text: shortScore(row) }));
     }
     grid.append(cell);
   }
@@ -417,6 +445,7 @@ function renderBoard(v) {
     below.append(el("label", { class: "field inline" }, "promote to ", select));
   }
   if (below.childElementCount) box.append(below);
+  finishBoard(box, values);
 }
 
 // A board on which a click (or a button beside it) plays a move; the list of legal moves
@@ -682,7 +711,7 @@ async function analyze() {
     else showValues(answer.search);
     app.analyzed = moves;
     app.values = { moves, best: answer.search.action,
-      byMove: new Map(answer.search.move_values.map((r) => [r.move, r.value])) };
+      byMove: new Map(answer.search.move_values.map((r) => [r.move, r])) };
     renderBoard(app.view);
   } catch (err) {
     showError(err.message);
@@ -698,7 +727,7 @@ function showSearch(search, title) {
   const kind = search.exact ? "exact" : "heuristic";
   const early = search.stopped_early ? ", stopped early by the server's cap" : "";
   $("r-value-label").textContent = `value for ${search.player}`;
-  $("r-value").textContent = `${num(search.value)} (${kind}, ${search.algorithm}`
+  $("r-value").textContent = `${search.score || num(search.value)} (${kind}, ${search.algorithm}`
     + `${search.engine ? " + engine craft" : ""}${search.quiescence ? " + quiescence" : ""}${early})`;
   $("r-pv").replaceChildren(...search.pv.map((m) => el("span", { class: "chip static", text: m })));
   if (!search.pv.length) $("r-pv").textContent = "–";
@@ -759,7 +788,10 @@ function showValues(search) {
     table.replaceChildren(el("tr", {}, el("td", { text: "no moves to compare here" })));
     return;
   }
-  const finite = rows.map((r) => r.value).filter((x) => typeof x === "number");
+  // A mate is a full bar: it would dwarf every other value on the scale.
+  const mated = (r) => r.mate !== null && r.mate !== undefined;
+  const finite = rows.filter((r) => !mated(r)).map((r) => r.value)
+    .filter((x) => typeof x === "number");
   const scale = Math.max(...finite.map(Math.abs), 0) || 1;
   const human = isHumanTurn();
   table.replaceChildren(
@@ -768,7 +800,9 @@ function showValues(search) {
     ...rows.map((row) => {
       const best = row.move === search.action;
       // A bar from the middle: right and green for a gain, left and red for a loss.
-      const value = typeof row.value === "number" ? row.value : row.value === "+inf" ? scale : -scale;
+      const high = mated(row) ? row.mate > 0 || (row.mate === 0 && row.value > 0)
+        : row.value === "+inf";
+      const value = typeof row.value === "number" && !mated(row) ? row.value : high ? scale : -scale;
       const bar = el("span", { class: `bar ${value > 0 ? "good" : value < 0 ? "bad" : "even"}` });
       bar.style.width = `${Math.max((50 * Math.abs(value)) / scale, 0.6)}%`;
       bar.style.left = value < 0 ? `${50 - (50 * Math.abs(value)) / scale}%` : "50%";
@@ -780,7 +814,7 @@ function showValues(search) {
       return el(
         "tr", { class: best ? "best" : null, "data-move": row.move },
         moveCell,
-        el("td", { class: "num", text: num(row.value) }),
+        el("td", { class: "num", text: row.score || num(row.value) }),
         el("td", { class: "barcell" }, el("span", { class: "track" }, bar)),
         el("td", { class: "tagcell" }, best ? el("span", { class: "tag", text: "best" }) : null),
       );
@@ -857,7 +891,8 @@ function explainAnalysis(tree, last) {
     box.hidden = true;
     return;
   }
-  const exact = [...app.values.byMove].map(([m, v]) => `${m} ${num(v)}`).join(", ");
+  const exact = [...app.values.byMove].map(([m, r]) => `${m} ${r.score || num(r.value)}`)
+    .join(", ");
   const pruned = tree.stats.pruned;
   box.textContent = `Exact value of every move (the analysis): ${exact}. The tree is the `
     + `${tree.algorithm} search that chooses the move: all moves share one window, so once a `
