@@ -507,6 +507,7 @@ async function newGame() {
   app.analyzeQueued = false;
   $("analyze").textContent = "Analyze position";
   app.moves = [];
+  app.view = null; // the board on the page is the old game's until this one loads
   app.tree = null;
   app.lastSearch = null;
   app.values = null;
@@ -528,10 +529,20 @@ async function load() {
     if (generation !== app.generation) return;
     setView(view);
   } catch (err) {
-    if (generation === app.generation) showError(err.message);
+    if (generation === app.generation) {
+      showError(err.message);
+      if (!app.view) clearPosition(); // never an error over another game's board
+    }
     return;
   }
   step();
+}
+
+// No position: what the page showed belonged to the game before the one that failed.
+function clearPosition() {
+  app.view = null;
+  for (const id of ["board", "render", "status", "history"]) $(id).replaceChildren();
+  $("position").hidden = true;
 }
 
 function setView(view) {
