@@ -51,4 +51,5 @@ def test_rock_paper_scissors_analysed_shows_its_mixed_strategies(page: Any) -> N
         cells = rows.nth(i).locator("td").all_inner_texts()
         assert cells[0] in ("rock", "paper", "scissors") and cells[1] == "33.3%"
     assert "BEST" not in page.locator("#values").inner_text().upper()
+    assert page.locator("#r-move").text_content() == "none alone: play the mixed strategy below"
     shot(page, "webcat-rps-analysed")

@@ -718,10 +718,13 @@ async function analyze() {
       depth: answer.search.stats.depth, exact: answer.search.exact,
       nodes: answer.search.stats.nodes };
     showSearch(answer.search, `Analysis: ${answer.search.to_move || "chance"} to move`);
-    if (answer.strategies) showStrategies(answer.strategies);
-    else showValues(answer.search);
+    if (answer.strategies) { // no pure move is best: the mixed strategies are the answer
+      $("r-move").textContent = "none alone: play the mixed strategy below";
+      $("r-pv").textContent = "–";
+      showStrategies(answer.strategies);
+    } else showValues(answer.search);
     app.analyzed = moves;
-    app.values = { moves, best: answer.search.action,
+    app.values = { moves, best: answer.strategies ? null : answer.search.action,
       byMove: new Map(answer.search.move_values.map((r) => [r.move, r])) };
     renderBoard(app.view);
   } catch (err) {
