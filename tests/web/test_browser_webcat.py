@@ -53,3 +53,18 @@ def test_rock_paper_scissors_analysed_shows_its_mixed_strategies(page: Any) -> N
     assert "BEST" not in page.locator("#values").inner_text().upper()
     assert page.locator("#r-move").text_content() == "none alone: play the mixed strategy below"
     shot(page, "webcat-rps-analysed")
+
+
+def test_analyze_clicked_while_the_engine_thinks_is_queued(page: Any) -> None:  # noqa: F811
+    choose(page, "tictactoe")
+    page.check("input[name=limit][value=time]")
+    page.fill("#time", "3")  # the engine's first move (a full search of the empty board)
+    page.select_option(".role select >> nth=0", "engine")  # X, to move: the engine starts
+    page.wait_for_selector("#engine-move:disabled")  # the engine is thinking
+    page.click("#analyze")
+    assert "queued" in page.locator("#analyze").text_content()
+    # The analysis comes once the engine has moved: it is of O's position.
+    page.wait_for_selector("#analysis:not([hidden]) tr.best")
+    assert page.locator("#history .ply").count() == 1
+    assert "O" in page.locator("#last-title").text_content()
+    assert page.locator("#analyze").text_content() == "Analyze position"
