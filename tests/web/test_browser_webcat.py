@@ -17,7 +17,8 @@ from .test_browser_boards import choose
 def test_empire_starts_with_its_own_default_options(page: Any) -> None:  # noqa: F811
     choose(page, "empire")
     options = page.eval_on_selector_all(
-        "#options [data-option]", "xs => Object.fromEntries(xs.map(x => [x.dataset.option, x.value]))")
+        "#options [data-option]",
+        "xs => Object.fromEntries(xs.map(x => [x.dataset.option, x.value]))")
     assert options["turns"] == "300" and options["science"] == "400"
     assert page.locator("#error").is_hidden()
     shot(page, "webcat-empire-defaults")
