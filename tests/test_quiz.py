@@ -99,3 +99,21 @@ def test_the_quiz_endpoint_asks_first_and_grades_after() -> None:
         assert bad.status_code == 422 and "illegal move" in bad.json()["error"]
         chance = client.post("/api/quiz", json={"game": "rps"})
         assert chance.status_code == 422
+
+
+def test_quiz_chess_without_a_limit_searches_with_its_play_defaults() -> None:
+    # Regression: an exact search of chess ran into Python's recursion limit.
+    game = load("chess")
+    question = ask(game, game.initial_state())  # the game's time a move, mate scores
+    assert not question.result.exact and question.result.action_values
+    verdict = question.grade("a3")
+    assert " cp" in verdict.text and " at depth " in verdict.text
+    listed = verdict.text[verdict.text.index("(") + 1:-2].split(", ")
+    assert listed[0].split(" ")[0] in verdict.best  # the values come best first
+
+
+def test_a_right_move_among_many_as_good_names_them_once() -> None:
+    game = load("tictactoe")
+    text = ask(game, game.initial_state()).grade("1").text
+    assert text.startswith("Right: 1 is worth 0 to X, the best; 2, 3, 4, 5, 6, 7, 8 and 9 "
+                           "are as good (")

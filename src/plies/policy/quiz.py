@@ -27,13 +27,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from plies.errors import OptionError
 from plies.game import CHANCE, SIMULTANEOUS, format_action, legal_actions, parse_action
 from plies.game.text import number, player_name
 from plies.policy.plan import SearchRequest, plan
+from plies.policy.session import SearchSession
 from plies.search import Limit, SearchResult
 
 Kind = Literal["move", "value"]
@@ -60,13 +61,16 @@ class Verdict:
 @dataclass(frozen=True)
 class Question:
     """A question about ``state`` for ``player`` (the player to move), answered by
-    ``result`` (the engine's analysis: ``result.action_values``)."""
+    ``result`` (the engine's analysis: ``result.action_values``).  ``scores``: each
+    action's value as people read it (``+35 cp``, ``mate in 2``), for a game with play
+    defaults; the numbers are written plainly without it."""
 
     game: Any
     state: Any
     player: int
     kind: Kind
     result: SearchResult
+    scores: dict[Any, str] = field(default_factory=dict)
 
     @property
     def moves(self) -> list[str]:
@@ -100,15 +104,21 @@ class Question:
         who = player_name(self.game, self.player)
         values, best = self.values(), self.best()
         top = values[best[0]]
-        listed = ", ".join(f"{m} {number(v)}" for m, v in values.items())
+        shown = {format_action(self.game, self.state, a): t for a, t in self.scores.items()}
+
+        def worth(move: str) -> str:
+            return shown.get(move) or number(values[move])
+
+        ranked = sorted(values, key=lambda m: -values[m])  # best first; ties as listed
+        listed = ", ".join(f"{m} {worth(m)}" for m in ranked)
         exact = "" if self.result.exact else f" at depth {self.result.stats.depth}"
         if self.kind == "value":
             given = _number(answer)
             right = math.isclose(given, top, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
             head = "Right" if right else f"Wrong: not {number(given)};"
-            text = (f"{head}: the position is worth {number(top)} to {who}{exact} "
+            text = (f"{head}: the position is worth {worth(best[0])} to {who}{exact} "
                     f"(best move {' or '.join(best)})." if right else
-                    f"{head} the position is worth {number(top)} to {who}{exact} "
+                    f"{head} the position is worth {worth(best[0])} to {who}{exact} "
                     f"(best move {' or '.join(best)}: {listed}).")
             return Verdict(right, answer, best, top, values, text)
         action = parse_action(self.game, self.state, answer)
@@ -117,13 +127,13 @@ class Question:
         right = mine == top
         also = [m for m in best if m != chosen]
         if right:
-            tie = f"; {' and '.join(also)} {'is' if len(also) == 1 else 'are'} as good" if also \
-                else ""
-            text = f"Right: {chosen} is worth {number(mine)} to {who}{exact}, the best{tie} " \
+            tie = "" if not also else f"; {also[0]} is as good" if len(also) == 1 else \
+                f"; {', '.join(also[:-1])} and {also[-1]} are as good"
+            text = f"Right: {chosen} is worth {worth(chosen)} to {who}{exact}, the best{tie} " \
                    f"({listed})."
         else:
-            text = (f"Wrong: {chosen} is worth {number(mine)} to {who}{exact}; the best move "
-                    f"is {' or '.join(best)}, worth {number(top)} ({listed}).")
+            text = (f"Wrong: {chosen} is worth {worth(chosen)} to {who}{exact}; the best move "
+                    f"is {' or '.join(best)}, worth {worth(best[0])} ({listed}).")
         return Verdict(right, chosen, best, top, values, text)
 
 
@@ -144,7 +154,11 @@ def ask(
     game: Any, state: Any, *, kind: Kind = "move", limit: Limit | None = None,
     algorithm: str = "auto", strict_cutoffs: bool = False,
 ) -> Question:
-    """The question ``kind`` at ``state``, answered by the engine (``limit`` None: exactly).
+    """The question ``kind`` at ``state``, answered by the engine.
+
+    ``limit`` None: exactly, or, for a game with play defaults (chess, Othello), as
+    :class:`~plies.policy.SearchSession` searches it (its time a move, mate scores; the
+    values are then the engine's estimates and the verdict says at which depth).
 
     Raises:
         OptionError: an unknown kind, a finished game, or a position where nobody chooses
@@ -158,6 +172,13 @@ def ask(
     if mover in (CHANCE, SIMULTANEOUS) or mover < 0:
         what = "chance moves" if mover == CHANCE else "everyone moves at once"
         raise OptionError(f"{what} here: a quiz asks where one player chooses")
+    session = SearchSession(game)
+    if session.tuned and not strict_cutoffs:
+        chosen = session.limit(state=state) if limit is None else session.limit(
+            limit.depth, limit.time, limit.nodes, limit.unit)
+        found = session.run(state, chosen, algorithm=algorithm, player=mover, all_values=True)
+        scores = {a: s.signed for a, s in session.action_scores(found).items()}
+        return Question(game, state, mover, kind, found, scores)
     request = SearchRequest(algorithm=algorithm, limit=limit, player=mover, all_values=True,
                             strict_cutoffs=strict_cutoffs)
     result = plan(game, state, request).run(game, state)
