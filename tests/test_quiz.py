@@ -117,3 +117,13 @@ def test_a_right_move_among_many_as_good_names_them_once() -> None:
     text = ask(game, game.initial_state()).grade("1").text
     assert text.startswith("Right: 1 is worth 0 to X, the best; 2, 3, 4, 5, 6, 7, 8 and 9 "
                            "are as good (")
+
+
+def test_the_quiz_endpoint_writes_chess_values_in_centipawns_best_first() -> None:
+    with TestClient(create_app()) as client:
+        graded = client.post("/api/quiz", json={"game": "chess", "depth": 1,
+                                                "answer": "e4"}).json()["verdict"]
+    rows = graded["values"]
+    assert [r["value"] for r in rows] == sorted((r["value"] for r in rows), reverse=True)
+    assert all(r["score"].endswith(" cp") for r in rows) and " cp" in graded["text"]
+    assert rows[0]["move"] in graded["best"]

@@ -42,6 +42,8 @@ Kind = Literal["move", "value"]
 KINDS: Final = ("move", "value")
 TOLERANCE: Final = 1e-9
 """How far a value answer may be from the engine's and still be right."""
+LISTED: Final = 6
+"""How many moves' values a verdict names, best first (the answer's is named too)."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,16 @@ class Question:
             return shown.get(move) or number(values[move])
 
         ranked = sorted(values, key=lambda m: -values[m])  # best first; ties as listed
-        listed = ", ".join(f"{m} {worth(m)}" for m in ranked)
+
+        def listing(chosen: str | None) -> str:
+            """The values, best first: the first few (chess has 20) and the answer's."""
+            named = ranked[:LISTED]
+            text = ", ".join(f"{m} {worth(m)}" for m in named)
+            if chosen is not None and chosen not in named:
+                text += f", ... {chosen} {worth(chosen)}"
+            rest = len(ranked) - len(named) - (chosen is not None and chosen not in named)
+            return text + (f" and {rest} more" if rest else "")
+
         exact = "" if self.result.exact else f" at depth {self.result.stats.depth}"
         if self.kind == "value":
             given = _number(answer)
@@ -119,12 +130,13 @@ class Question:
             text = (f"{head}: the position is worth {worth(best[0])} to {who}{exact} "
                     f"(best move {' or '.join(best)})." if right else
                     f"{head} the position is worth {worth(best[0])} to {who}{exact} "
-                    f"(best move {' or '.join(best)}: {listed}).")
+                    f"(best move {' or '.join(best)}: {listing(None)}).")
             return Verdict(right, answer, best, top, values, text)
         action = parse_action(self.game, self.state, answer)
         chosen = format_action(self.game, self.state, action)
         mine = values[chosen]
         right = mine == top
+        listed = listing(chosen)
         also = [m for m in best if m != chosen]
         if right:
             tie = "" if not also else f"; {also[0]} is as good" if len(also) == 1 else \
