@@ -127,3 +127,22 @@ def test_the_quiz_endpoint_writes_chess_values_in_centipawns_best_first() -> Non
     assert [r["value"] for r in rows] == sorted((r["value"] for r in rows), reverse=True)
     assert all(r["score"].endswith(" cp") for r in rows) and " cp" in graded["text"]
     assert rows[0]["move"] in graded["best"]
+
+
+def test_a_min_node_is_asked_in_max_values_as_the_lecture_writes_them() -> None:
+    game = load("aima-5-2")
+    from plies.policy import position
+
+    b, _ = position(game, "a1")  # node B: MIN chooses among 3, 12, 8
+    assert ask(game, b, kind="value").prompt == "What is this position worth to MAX? (a number)"
+    assert ask(game, b, kind="value").grade("3").right
+    verdict = ask(game, b).grade("b2")
+    assert verdict.text == ("Wrong: b2 is worth 12 to MAX; the best move for MIN is b1, "
+                            "worth 3 (b1 3, b3 8, b2 12).")
+    assert ask(game, b, player=1).grade("b1").text.startswith("Right: b1 is worth -3 to MIN,")
+
+
+def test_another_players_values_only_in_a_two_player_zero_sum_game() -> None:
+    game = load("aima-5-4")  # max^n: three players, each its own utility
+    with pytest.raises(OptionError, match="leave out the player"):
+        ask(game, game.initial_state(), player=2)

@@ -18,7 +18,7 @@ from typing import Any, cast
 from plies.errors import PliesError
 from plies.game import format_action
 from plies.policy import SearchSession
-from plies.policy.quiz import KINDS, Kind, Question, move_texts, prompt
+from plies.policy.quiz import KINDS, Kind, Question, move_texts, prompt, viewer_of
 from plies.policy.text import number
 from plies.viz.tree import number as json_number
 from plies.web.api import ENDPOINTS, ApiError, _get, _word, load_position, settings
@@ -37,16 +37,18 @@ def quiz(body: Mapping[str, Any]) -> dict[str, Any]:
     if mover < 0:
         raise ApiError("nobody chooses alone here (chance, or everyone at once): a quiz asks "
                        "where one player is to move")
+    viewer = viewer_of(game, mover)  # MAX's values in a two-player zero-sum game
     shown = view(game, here, position.moves, position.before)
     if answer is None:  # the question only: nothing is searched before the answer
-        return {"state": shown, "question": prompt(game, here, mover, kind), "kind": kind,
+        return {"state": shown, "question": prompt(game, here, mover, kind, viewer),
+                "kind": kind,
                 "player": shown.get("to_move_name"), "moves": move_texts(game, here)}
-    chosen = settings(body, game, here, all_values=True, player=mover)
+    chosen = settings(body, game, here, all_values=True, player=viewer)
     result = chosen.run(game, here)
     reader = chosen.session if chosen.session is not None else SearchSession(game)
     scores = {a: s.signed for a, s in reader.action_scores(result).items()} \
         if reader.tuned else {}  # in the game's unit: "+33 cp", "mate in 2"
-    question = Question(game, here, mover, kind, result, scores)
+    question = Question(game, here, mover, kind, result, scores, viewer)
     try:
         verdict = question.grade(answer)
     except PliesError as err:
