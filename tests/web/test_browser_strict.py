@@ -18,7 +18,7 @@ def test_the_strict_cutoffs_box_gives_the_strict_rules_tree_and_steps(page: Any)
     page.click("#show-tree")
     page.wait_for_selector("#tree-picture svg g.node", state="attached")
     assert page.locator("#tree-picture svg g.node.pruned").count() == 2
-    assert "v=2 &lt; α=3" in page.locator("#tree-picture svg").inner_html()
+    assert "v=2 &lt; \u03b1=3" in page.locator("#tree-picture svg").inner_html()
     page.click("#tree-step-first")
     for _ in range(8):
         page.click("#tree-step-next")
