@@ -640,3 +640,13 @@ def test_every_traced_search_can_be_stepped_through(
     assert all(s["node"] in ids and s["text"].strip() for s in steps)
     assert steps[0]["node"] == 0 and steps[-1]["node"] == 0  # root first, root's backup last
     assert "<svg " in answer["svg"] and 'id="node-0"' in answer["svg"]
+
+
+@pytest.mark.parametrize("path", ["tree", "ordering", "quiz"])
+def test_a_search_that_reads_hidden_cards_is_not_shown_to_a_player(
+    client: TestClient, path: str
+) -> None:
+    body = {"game": "kuhn", "moves": ["JQ"], "depth": 2, "algorithm": "expectiminimax"}
+    refused(client.post(f"/api/{path}", json={**body, "viewer": 0}), 422, "hides cards")
+    if path == "tree":  # the referee's view (no human) draws the tree
+        assert client.post(f"/api/{path}", json=body).status_code == 200
