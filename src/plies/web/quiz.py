@@ -21,7 +21,15 @@ from plies.policy import SearchSession
 from plies.policy.quiz import KINDS, Kind, Question, move_texts, prompt, viewer_of
 from plies.policy.text import number
 from plies.viz.tree import number as json_number
-from plies.web.api import ENDPOINTS, ApiError, _get, _word, load_position, settings
+from plies.web.api import (
+    ENDPOINTS,
+    ApiError,
+    _get,
+    _word,
+    keep_hidden,
+    load_position,
+    settings,
+)
 from plies.web.view import view
 
 
@@ -33,6 +41,7 @@ def quiz(body: Mapping[str, Any]) -> dict[str, Any]:
     answer = _get(body, "answer", str, "a move's text or a number")
     if game.is_terminal(here):
         raise ApiError("the game is over here: there is no move to ask about")
+    keep_hidden(body, position, "a quiz graded by its search")
     mover = game.to_move(here)
     if mover < 0:
         raise ApiError("nobody chooses alone here (chance, or everyone at once): a quiz asks "
