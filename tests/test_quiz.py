@@ -146,3 +146,13 @@ def test_another_players_values_only_in_a_two_player_zero_sum_game() -> None:
     game = load("aima-5-4")  # max^n: three players, each its own utility
     with pytest.raises(OptionError, match="leave out the player"):
         ask(game, game.initial_state(), player=2)
+
+
+def test_the_quiz_endpoint_at_a_min_node_sends_the_position_and_min_s_best_first() -> None:
+    with TestClient(create_app()) as client:
+        reply = client.post("/api/quiz", json={"game": "aima-5-2", "moves": ["a1"],
+                                               "answer": "b2"}).json()
+    assert reply["state"]["to_move_name"] == "MIN"  # the position, as /api/state sends it
+    assert [(r["move"], r["value"]) for r in reply["verdict"]["values"]] == [
+        ("b1", 3), ("b3", 8), ("b2", 12)]
+    assert reply["verdict"]["best"] == ["b1"] and not reply["verdict"]["right"]

@@ -62,12 +62,14 @@ def quiz(body: Mapping[str, Any]) -> dict[str, Any]:
         verdict = question.grade(answer)
     except PliesError as err:
         raise ApiError(str(err)) from None
-    shown = {format_action(game, here, a): text for a, text in scores.items()}
+    texts = {format_action(game, here, a): text for a, text in scores.items()}
+    sign = 1 if viewer == mover else -1  # MIN's best is MAX's lowest
+    ranked = sorted(verdict.values.items(), key=lambda mv: -sign * mv[1])  # the mover's best first
     return {"state": shown, "verdict": {
         "right": verdict.right, "answer": verdict.answer, "best": list(verdict.best),
         "value": json_number(verdict.value),
-        "values": [{"move": m, "value": json_number(v), "score": shown.get(m, number(v))}
-                   for m, v in sorted(verdict.values.items(), key=lambda mv: -mv[1])],
+        "values": [{"move": m, "value": json_number(v), "score": texts.get(m, number(v))}
+                   for m, v in ranked],
         "text": verdict.text,
     }}
 
