@@ -60,3 +60,21 @@ def test_chess_quiz_values_are_centipawns_best_first(page: Any) -> None:  # noqa
     numbers = [float(c.split()[0]) for c in cells]
     assert numbers == sorted(numbers, reverse=True)
     shot(page, "quiz-chess", at="#quiz")
+
+
+def test_a_min_node_is_asked_in_max_values(page: Any) -> None:  # noqa: F811
+    load_aima_5_2(page)
+    page.select_option("[data-role='1']", "human")  # MIN waits for the student
+    page.click("#legal button:text-is('a1')")
+    page.wait_for_function("() => document.getElementById('render').textContent"
+                           ".includes('node B')")
+    page.click("#quiz-value")
+    page.wait_for_selector("#quiz-value-form:not([hidden])")
+    assert page.locator("#quiz-question").inner_text() == \
+        "What is this position worth to MAX? (a number)"
+    page.fill("#quiz-number", "12")
+    page.click("#quiz-value-form button")
+    page.wait_for_selector("#quiz-verdict.wrong")
+    assert page.locator("#quiz-verdict").inner_text() == (
+        "Wrong: not 12; the position is worth 3 to MAX (best move for MIN b1: b1 3, b3 8, b2 12).")
+    shot(page, "quiz-min-node", at="#quiz")
