@@ -99,3 +99,60 @@ def test_the_quiz_endpoint_asks_first_and_grades_after() -> None:
         assert bad.status_code == 422 and "illegal move" in bad.json()["error"]
         chance = client.post("/api/quiz", json={"game": "rps"})
         assert chance.status_code == 422
+
+
+def test_quiz_chess_without_a_limit_searches_with_its_play_defaults() -> None:
+    # Regression: an exact search of chess ran into Python's recursion limit.
+    game = load("chess")
+    question = ask(game, game.initial_state())  # the game's time a move, mate scores
+    assert not question.result.exact and question.result.action_values
+    verdict = question.grade("a3")
+    assert " cp" in verdict.text and " at depth " in verdict.text
+    listed = verdict.text[verdict.text.index("(") + 1:-2].split(", ")
+    assert listed[0].split(" ")[0] in verdict.best  # the values come best first
+
+
+def test_a_right_move_among_many_as_good_names_them_once() -> None:
+    game = load("tictactoe")
+    text = ask(game, game.initial_state()).grade("1").text
+    assert text.startswith("Right: 1 is worth 0 to X, the best; 2, 3, 4, 5, 6, 7, 8 and 9 "
+                           "are as good (")
+
+
+def test_the_quiz_endpoint_writes_chess_values_in_centipawns_best_first() -> None:
+    with TestClient(create_app()) as client:
+        graded = client.post("/api/quiz", json={"game": "chess", "depth": 1,
+                                                "answer": "e4"}).json()["verdict"]
+    rows = graded["values"]
+    assert [r["value"] for r in rows] == sorted((r["value"] for r in rows), reverse=True)
+    assert all(r["score"].endswith(" cp") for r in rows) and " cp" in graded["text"]
+    assert rows[0]["move"] in graded["best"]
+
+
+def test_a_min_node_is_asked_in_max_values_as_the_lecture_writes_them() -> None:
+    game = load("aima-5-2")
+    from plies.policy import position
+
+    b, _ = position(game, "a1")  # node B: MIN chooses among 3, 12, 8
+    assert ask(game, b, kind="value").prompt == "What is this position worth to MAX? (a number)"
+    assert ask(game, b, kind="value").grade("3").right
+    verdict = ask(game, b).grade("b2")
+    assert verdict.text == ("Wrong: b2 is worth 12 to MAX; the best move for MIN is b1, "
+                            "worth 3 (b1 3, b3 8, b2 12).")
+    assert ask(game, b, player=1).grade("b1").text.startswith("Right: b1 is worth -3 to MIN,")
+
+
+def test_another_players_values_only_in_a_two_player_zero_sum_game() -> None:
+    game = load("aima-5-4")  # max^n: three players, each its own utility
+    with pytest.raises(OptionError, match="leave out the player"):
+        ask(game, game.initial_state(), player=2)
+
+
+def test_the_quiz_endpoint_at_a_min_node_sends_the_position_and_min_s_best_first() -> None:
+    with TestClient(create_app()) as client:
+        reply = client.post("/api/quiz", json={"game": "aima-5-2", "moves": ["a1"],
+                                               "answer": "b2"}).json()
+    assert reply["state"]["to_move_name"] == "MIN"  # the position, as /api/state sends it
+    assert [(r["move"], r["value"]) for r in reply["verdict"]["values"]] == [
+        ("b1", 3), ("b3", 8), ("b2", 12)]
+    assert reply["verdict"]["best"] == ["b1"] and not reply["verdict"]["right"]

@@ -237,7 +237,7 @@ def test_budgets_are_refused(limit: Limit) -> None:
         ({"on_iteration": print}, "no iterations"),
         *[
             ({name: True}, "plies.alphabeta")
-            for name in ("weak", "mate")
+            for name in ("weak", "mate", "strict_cutoffs")
             if name in inspect.signature(plies.alphabeta).parameters
         ],
     ],

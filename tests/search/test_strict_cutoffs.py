@@ -22,6 +22,7 @@ import plies
 from plies import textbook
 from plies.games import load
 from plies.wrappers import EvaluatedTerminals
+from tests.clirun import plain_pipe, run  # noqa: F401  (plain_pipe: an autouse fixture)
 from tests.search.randomtree import (
     LIMITS,
     SWITCHES,
@@ -217,6 +218,25 @@ def test_the_strict_rule_says_so_where_it_prunes() -> None:
     tree = capture(game, game.initial_state(), strict_cutoffs=True)
     reasons = [n.pruned_by for n in tree.nodes() if n.pruned]
     assert reasons and all(" < alpha=" in r for r in reasons)
+
+
+def test_plies_trace_explains_a_strict_prune_by_the_bound_it_passed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    strict = run(capsys, "trace", "aima-5-2", "-a", "alphabeta", "--strict-cutoffs")
+    assert "Prune c2, c3: v=2 < alpha=3." in strict
+    default = run(capsys, "trace", "aima-5-2", "-a", "alphabeta")
+    assert "Prune c2, c3: alpha=3 >= beta=2." in default
+
+
+def test_the_web_steps_of_a_strict_search_explain_its_prunes() -> None:
+    from plies.viz import capture
+
+    game = load("aima-5-2")
+    steps: list[dict[str, Any]] = []
+    capture(game, game.initial_state(), strict_cutoffs=True, steps=steps)
+    said = [s["text"].strip() for s in steps if s["kind"] == "prune"]
+    assert said == ["Prune c2, c3: v=2 < alpha=3."]
 
 
 @pytest.mark.parametrize("ghosts,depth", [(1, 2), (2, 1), (2, 2)])

@@ -612,3 +612,41 @@ def test_a_served_gdl_game_is_described_by_its_file_and_roles(
     entry = next(g for g in api.catalogue()["games"] if g["name"] == name)
     assert entry["description"].startswith("a GDL file (tests/data/gdl/nim1.kif); players: ")
     assert len(entry["description"]) < 200 and "Rule(" not in entry["description"]
+
+
+@pytest.mark.parametrize(("game", "algorithm", "kinds"), [
+    ("aima-5-2", "minimax", {"expand", "terminal", "backup"}),
+    ("aima-5-2", "alphabeta", {"expand", "terminal", "backup", "prune"}),
+    ("chance-demo", "expectiminimax", {"expand", "terminal", "backup"}),
+    ("aima-5-4", "maxn", {"expand", "terminal", "backup"}),
+    ("aima-5-4", "paranoid", {"expand", "terminal", "backup", "prune"}),
+    ("civ", "alphabeta", {"expand", "terminal", "backup"}),  # several moves a turn
+])
+def test_every_traced_search_can_be_stepped_through(
+    client: TestClient, game: str, algorithm: str, kinds: set[str]
+) -> None:
+    body: dict[str, Any] = {"game": game, "algorithm": algorithm}
+    if game == "civ":
+        body.update(depth=1, unit="round", options={"players": 2, "moves": 2, "rounds": 1})
+    answer = ok(client, "tree", body)
+    steps, tree = answer["steps"], answer["tree"]
+    ids = set()
+    stack = [tree["root"]]
+    while stack:
+        node = stack.pop()
+        ids.add(node["id"])
+        stack.extend(node["children"])
+    assert steps and {s["kind"] for s in steps} >= kinds
+    assert all(s["node"] in ids and s["text"].strip() for s in steps)
+    assert steps[0]["node"] == 0 and steps[-1]["node"] == 0  # root first, root's backup last
+    assert "<svg " in answer["svg"] and 'id="node-0"' in answer["svg"]
+
+
+@pytest.mark.parametrize("path", ["tree", "ordering", "quiz"])
+def test_a_search_that_reads_hidden_cards_is_not_shown_to_a_player(
+    client: TestClient, path: str
+) -> None:
+    body = {"game": "kuhn", "moves": ["JQ"], "depth": 2, "algorithm": "expectiminimax"}
+    refused(client.post(f"/api/{path}", json={**body, "viewer": 0}), 422, "hides cards")
+    if path == "tree":  # the referee's view (no human) draws the tree
+        assert client.post(f"/api/{path}", json=body).status_code == 200

@@ -81,22 +81,3 @@ def test_rock_paper_scissors_analysed_shows_the_mixed_strategies(page: Any) -> N
     page.wait_for_selector("#tree-picture svg g.node", state="attached")  # no player field needed
     shot(page, "rps-analysed", at="#analysis")
 
-
-def test_the_quiz_grades_a_move_with_the_engines_values(page: Any) -> None:  # noqa: F811
-    load_aima_5_2(page)
-    page.click("#quiz-move")
-    page.wait_for_selector("#quiz-moves button[data-move='a2']")
-    assert page.locator("#quiz-question").inner_text() == "Which move is best for MAX? (a1, a2, a3)"
-    assert page.locator("#quiz-values tr").count() == 0  # nothing revealed before the answer
-    page.click("#quiz-moves button[data-move='a2']")
-    page.wait_for_selector("#quiz-verdict.wrong")
-    assert page.locator("#quiz-verdict").inner_text() == (
-        "Wrong: a2 is worth 2 to MAX; the best move is a1, worth 3 (a1 3, a2 2, a3 2).")
-    assert page.locator("#quiz-values tr.best").get_attribute("data-move") == "a1"
-    shot(page, "quiz", at="#quiz")
-    page.click("#quiz-value")
-    page.wait_for_selector("#quiz-value-form:not([hidden])")
-    page.fill("#quiz-number", "3")
-    page.click("#quiz-value-form button")
-    page.wait_for_selector("#quiz-verdict.right")
-    assert page.locator("#quiz-verdict").inner_text().startswith("Right: the position is worth 3")

@@ -1,7 +1,9 @@
 """``plies quiz``: "is this a good move?", graded by the engine (:mod:`plies.policy.quiz`).
 
 Each question shows a position and asks which move is best for the player to move
-(``--ask value``: what the position is worth to that player).  Answers are read one a
+(``--ask value``: what the position is worth).  Values are the first player's in a
+two-player zero-sum game (MAX's, as the lecture's minimax tree writes them), else the
+mover's; ``--player`` names another player.  Answers are read one a
 line, from the terminal or a pipe (``--answer`` gives them on the command line); each is
 graded at once, with the engine's value of every move as the reason.  The first question
 is about the position ``--moves`` names (the start without it); with ``--questions N``
@@ -19,6 +21,7 @@ from rich.console import Console
 
 from plies.cli.args import game_of, limit_of, position_of, say, show
 from plies.errors import PliesError
+from plies.policy.games import find_player
 from plies.policy.quiz import KINDS, Question, ask, quiz_position
 
 
@@ -52,7 +55,8 @@ def run(console: Console, args: argparse.Namespace) -> int:
     for number in range(1, count + 1):
         state, played = (start, []) if number == 1 else quiz_position(game, start, rng)
         question = ask(game, state, kind=args.ask, limit=limit_of(args),
-                       algorithm=args.algorithm, strict_cutoffs=args.strict_cutoffs)
+                       algorithm=args.algorithm, strict_cutoffs=args.strict_cutoffs,
+                       player=None if args.player is None else find_player(game, args.player))
         say(console, f"question {number} of {count}" + (
             f" ({' '.join(played)} further on)" if played else ""))
         show(console, game, state)

@@ -40,7 +40,8 @@ def cmd_trace(console: Console, args: argparse.Namespace) -> int:
         say(console, line)
 
     narrator = Narrator(
-        game, state, who, echo=echo, limit=args.max_lines, rule=chosen.algorithm.rule
+        game, state, who, echo=echo, limit=args.max_lines, rule=chosen.algorithm.rule,
+        strict=bool(chosen.options.get("strict_cutoffs")),
     )
     switches = [k for k, v in chosen.options.items() if k != "threshold" and v is not False]
     name = f"{chosen.name} with {', '.join(switches)}" if switches else chosen.name

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any, Final
 
 from plies.game.actions import format_action, format_player_action
@@ -70,12 +71,31 @@ def mover_name(game: Any, state: Any) -> str:
 
 
 def pv_text(game: Any, state: Any, pv: Sequence[Any]) -> list[str]:
-    """The moves of a principal variation as the game writes them."""
+    """The moves of a principal variation as the game writes them.
+
+    Where it is not plain who makes each move (a player moves several times in a row,
+    or more than two players take turns), each mover's first move of a turn is written
+    with the mover's name: ``["A Rome: farm", "build", "B Egypt: raid"]``.
+    """
     out: list[str] = []
+    movers: list[int | None] = []
     for action in pv:
         out.append(format_action(game, state, action))
+        movers.append(None if game.is_terminal(state) else game.to_move(state))
         state = game.result(state, action)
-    return out
+    repeated = any(a == b and a is not None and a >= 0 for a, b in pairwise(movers))
+    if not (repeated or game.num_players > 2):
+        return out
+    named: list[str] = []
+    last: int | None = None
+    for text, mover in zip(out, movers, strict=True):
+        if mover is not None and mover != last:
+            who = "chance" if mover == CHANCE else player_name(game, mover) if mover >= 0 \
+                else "everyone"
+            text = f"{who}: {text}"
+        named.append(text)
+        last = mover
+    return named
 
 
 def result_text(game: Any, utilities: Sequence[float]) -> str:

@@ -27,13 +27,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from plies.errors import OptionError
 from plies.game import CHANCE, SIMULTANEOUS, format_action, legal_actions, parse_action
 from plies.game.text import number, player_name
 from plies.policy.plan import SearchRequest, plan
+from plies.policy.session import SearchSession
 from plies.search import Limit, SearchResult
 
 Kind = Literal["move", "value"]
@@ -41,6 +42,8 @@ Kind = Literal["move", "value"]
 KINDS: Final = ("move", "value")
 TOLERANCE: Final = 1e-9
 """How far a value answer may be from the engine's and still be right."""
+LISTED: Final = 6
+"""How many moves' values a verdict names, best first (the answer's is named too)."""
 
 
 @dataclass(frozen=True)
@@ -60,13 +63,29 @@ class Verdict:
 @dataclass(frozen=True)
 class Question:
     """A question about ``state`` for ``player`` (the player to move), answered by
-    ``result`` (the engine's analysis: ``result.action_values``)."""
+    ``result`` (the engine's analysis: ``result.action_values``).  ``scores``: each
+    action's value as people read it (``+35 cp``, ``mate in 2``), for a game with play
+    defaults; the numbers are written plainly without it."""
 
     game: Any
     state: Any
     player: int
     kind: Kind
     result: SearchResult
+    scores: dict[Any, str] = field(default_factory=dict)
+    viewer: int | None = None
+    """Whose values the question speaks of (None: the mover's); in a two-player zero-sum
+    game, the opponent's: the values of the lecture's minimax tree are MAX's at every
+    node, and the mover (MIN) picks the lowest."""
+
+    @property
+    def judge(self) -> int:
+        """The player the values are for."""
+        return self.player if self.viewer is None else self.viewer
+
+    def _prefers(self, value: float) -> float:
+        """The mover's preference for a value of :attr:`judge` (higher is better)."""
+        return value if self.judge == self.player else -value
 
     @property
     def moves(self) -> list[str]:
@@ -76,7 +95,7 @@ class Question:
     @property
     def prompt(self) -> str:
         """The question, as the student reads it."""
-        return prompt(self.game, self.state, self.player, self.kind)
+        return prompt(self.game, self.state, self.player, self.kind, self.judge)
 
     def values(self) -> dict[str, float]:
         """Every legal move's value for the player, by its text, in the game's order."""
@@ -86,7 +105,7 @@ class Question:
     def best(self) -> tuple[str, ...]:
         """Every move whose value equals the best one's."""
         values = self.values()
-        top = max(values.values())
+        top = max(values.values(), key=self._prefers)
         return tuple(m for m, v in values.items() if v == top)
 
     def grade(self, answer: str) -> Verdict:
@@ -97,33 +116,52 @@ class Question:
                 lists them).
             OptionError: a value answer that is not a number.
         """
-        who = player_name(self.game, self.player)
+        who = player_name(self.game, self.judge)
+        mover = "" if self.judge == self.player else \
+            f" for {player_name(self.game, self.player)}"
         values, best = self.values(), self.best()
         top = values[best[0]]
-        listed = ", ".join(f"{m} {number(v)}" for m, v in values.items())
+        shown = {format_action(self.game, self.state, a): t for a, t in self.scores.items()}
+
+        def worth(move: str) -> str:
+            return shown.get(move) or number(values[move])
+
+        ranked = sorted(values, key=lambda m: -self._prefers(values[m]))  # best first
+
+        def listing(chosen: str | None) -> str:
+            """The values, best first: the first few (chess has 20) and the answer's."""
+            named = ranked[:LISTED]
+            text = ", ".join(f"{m} {worth(m)}" for m in named)
+            if chosen is not None and chosen not in named:
+                text += f", ... {chosen} {worth(chosen)}"
+            rest = len(ranked) - len(named) - (chosen is not None and chosen not in named)
+            return text + (f" and {rest} more" if rest else "")
+
         exact = "" if self.result.exact else f" at depth {self.result.stats.depth}"
         if self.kind == "value":
             given = _number(answer)
             right = math.isclose(given, top, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
             head = "Right" if right else f"Wrong: not {number(given)};"
-            text = (f"{head}: the position is worth {number(top)} to {who}{exact} "
-                    f"(best move {' or '.join(best)})." if right else
-                    f"{head} the position is worth {number(top)} to {who}{exact} "
-                    f"(best move {' or '.join(best)}: {listed}).")
+            text = (f"{head}: the position is worth {worth(best[0])} to {who}{exact} "
+                    f"(best move{mover} {' or '.join(best)})." if right else
+                    f"{head} the position is worth {worth(best[0])} to {who}{exact} "
+                    f"(best move{mover} {' or '.join(best)}: {listing(None)}).")
             return Verdict(right, answer, best, top, values, text)
         action = parse_action(self.game, self.state, answer)
         chosen = format_action(self.game, self.state, action)
         mine = values[chosen]
         right = mine == top
+        listed = listing(chosen)
         also = [m for m in best if m != chosen]
         if right:
-            tie = f"; {' and '.join(also)} {'is' if len(also) == 1 else 'are'} as good" if also \
-                else ""
-            text = f"Right: {chosen} is worth {number(mine)} to {who}{exact}, the best{tie} " \
+            tie = "" if not also else f"; {also[0]} is as good" if len(also) == 1 else \
+                f"; {', '.join(also[:-1])} and {also[-1]} are as good"
+            text = f"Right: {chosen} is worth {worth(chosen)} to {who}{exact}, the best" \
+                   f"{mover}{tie} " \
                    f"({listed})."
         else:
-            text = (f"Wrong: {chosen} is worth {number(mine)} to {who}{exact}; the best move "
-                    f"is {' or '.join(best)}, worth {number(top)} ({listed}).")
+            text = (f"Wrong: {chosen} is worth {worth(chosen)} to {who}{exact}; the best move"
+                    f"{mover} is {' or '.join(best)}, worth {worth(best[0])} ({listed}).")
         return Verdict(right, chosen, best, top, values, text)
 
 
@@ -132,19 +170,43 @@ def move_texts(game: Any, state: Any) -> list[str]:
     return [format_action(game, state, a) for a in legal_actions(game, state)]
 
 
-def prompt(game: Any, state: Any, player: int, kind: Kind) -> str:
-    """The question ``kind`` about ``state`` for ``player``, as the student reads it."""
-    who = player_name(game, player)
+def prompt(game: Any, state: Any, player: int, kind: Kind, viewer: int | None = None) -> str:
+    """The question ``kind`` about ``state`` for ``player`` (the mover), as the student
+    reads it; ``viewer``: whose value a value question asks for (None: the mover's)."""
     if kind == "value":
+        who = player_name(game, player if viewer is None else viewer)
         return f"What is this position worth to {who}? (a number)"
+    who = player_name(game, player)
     return f"Which move is best for {who}? ({', '.join(move_texts(game, state))})"
+
+
+def viewer_of(game: Any, mover: int, player: int | None = None) -> int:
+    """Whose values a question at a ``mover``'s turn speaks of: ``player`` when given,
+    else in a two-player zero-sum game the first player's (MAX's, as the lecture's
+    minimax values are), else the mover's.
+
+    Raises:
+        OptionError: ``player`` is not the mover in a game where one player's loss is
+            not the other's gain (the mover's best move cannot be read from its values).
+    """
+    zero_sum = getattr(game, "zero_sum", False) and getattr(game, "num_players", 0) == 2
+    if player is not None and player != mover and not zero_sum:
+        raise OptionError("a quiz speaks of the mover's values, or of either player's in a "
+                          "two-player zero-sum game; leave out the player")
+    if player is not None:
+        return player
+    return 0 if zero_sum else mover
 
 
 def ask(
     game: Any, state: Any, *, kind: Kind = "move", limit: Limit | None = None,
-    algorithm: str = "auto", strict_cutoffs: bool = False,
+    algorithm: str = "auto", strict_cutoffs: bool = False, player: int | None = None,
 ) -> Question:
-    """The question ``kind`` at ``state``, answered by the engine (``limit`` None: exactly).
+    """The question ``kind`` at ``state``, answered by the engine.
+
+    ``limit`` None: exactly, or, for a game with play defaults (chess, Othello), as
+    :class:`~plies.policy.SearchSession` searches it (its time a move, mate scores; the
+    values are then the engine's estimates and the verdict says at which depth).
 
     Raises:
         OptionError: an unknown kind, a finished game, or a position where nobody chooses
@@ -158,10 +220,18 @@ def ask(
     if mover in (CHANCE, SIMULTANEOUS) or mover < 0:
         what = "chance moves" if mover == CHANCE else "everyone moves at once"
         raise OptionError(f"{what} here: a quiz asks where one player chooses")
-    request = SearchRequest(algorithm=algorithm, limit=limit, player=mover, all_values=True,
+    viewer = viewer_of(game, mover, player)
+    session = SearchSession(game)
+    if session.tuned and not strict_cutoffs:
+        chosen = session.limit(state=state) if limit is None else session.limit(
+            limit.depth, limit.time, limit.nodes, limit.unit)
+        found = session.run(state, chosen, algorithm=algorithm, player=viewer, all_values=True)
+        scores = {a: s.signed for a, s in session.action_scores(found).items()}
+        return Question(game, state, mover, kind, found, scores, viewer)
+    request = SearchRequest(algorithm=algorithm, limit=limit, player=viewer, all_values=True,
                             strict_cutoffs=strict_cutoffs)
     result = plan(game, state, request).run(game, state)
-    return Question(game, state, mover, kind, result)
+    return Question(game, state, mover, kind, result, viewer=viewer)
 
 
 def quiz_position(
@@ -199,4 +269,4 @@ def _number(text: str) -> float:
 
 
 __all__ = ["KINDS", "Kind", "Question", "Verdict", "ask", "move_texts", "prompt",
-           "quiz_position"]
+           "quiz_position", "viewer_of"]

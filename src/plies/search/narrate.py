@@ -34,7 +34,9 @@ from plies.search.registry import ALGORITHMS, RULES, algorithm, names
 from plies.search.result import NULL_MOVE, SearchResult, TraceEvent, step_state, step_text
 from plies.wrappers import OpponentsAsChance
 
-__all__ = ["NOISE", "RULES", "Narrator", "format_number", "narration_rule", "window_text"]
+__all__ = [
+    "NOISE", "RULES", "Narrator", "cut_reason", "format_number", "narration_rule", "window_text",
+]
 
 def narration_rule(rule_or_algorithm: str) -> str:
     """The decision rule (one of :data:`RULES`) named by ``rule_or_algorithm``: a rule
@@ -100,6 +102,25 @@ def _vector(values: tuple[float, ...]) -> str:
     return "(" + ", ".join(format_number(v) for v in values) + ")"
 
 
+def cut_reason(
+    maximizing: bool, alpha: float, beta: float, value: float | None, *, strict: bool = False
+) -> str:
+    """Why alpha-beta cut off a node's remaining children, in the narrator's words.
+
+    The default rule cuts when the window closes: "alpha=3 >= beta=2" (a MAX node),
+    "beta=2 <= alpha=3" (a MIN node).  The strict rule cuts only when the node's value
+    so far (``value``) strictly passes a bound: "v=5 > beta=4", "v=2 < alpha=3".
+
+    >>> cut_reason(False, 3.0, 2.0, 2.0), cut_reason(False, 3.0, 2.0, 2.0, strict=True)
+    ('beta=2 <= alpha=3', 'v=2 < alpha=3')
+    """
+    a, b = format_number(alpha), format_number(beta)
+    if strict:
+        got = format_number(value)
+        return f"v={got} > beta={b}" if maximizing else f"v={got} < alpha={a}"
+    return f"alpha={a} >= beta={b}" if maximizing else f"beta={b} <= alpha={a}"
+
+
 class Narrator:
     """Collects one sentence per trace event in :attr:`lines` (and passes each to ``echo``).
 
@@ -120,6 +141,10 @@ class Narrator:
     Raises :class:`~plies.errors.OptionError` for an unknown rule, and from inside the
     search when the events do not fit the rule (a max^n search, whose events carry
     utility vectors, narrated with the paranoid rule).
+
+    ``strict``: the search cuts by alpha-beta's strict rule (``strict_cutoffs``), so a
+    prune is explained by the bound its value passed ("v=2 < alpha=3", see
+    :func:`cut_reason`).
     """
 
     def __init__(
@@ -131,6 +156,7 @@ class Narrator:
         echo: Callable[[str], None] | None = None,
         limit: int | None = None,
         rule: str = "paranoid",
+        strict: bool = False,
     ) -> None:
         if limit is not None and limit < 0:
             raise OptionError(f"the line limit must be >= 0, got {limit}")
@@ -140,6 +166,7 @@ class Narrator:
         self.echo = echo
         self.limit = limit
         self.rule = narration_rule(rule)
+        self.strict = strict
         self.lines: list[str] = []
         self.truncated = 0
         self.done = threading.Event()
@@ -275,11 +302,13 @@ class Narrator:
                 f"alpha={format_number(e.alpha)}, beta={format_number(e.beta)} "
                 f"(Star1: {format_number(e.value)} is a bound)."
             )
-        why = (
-            f"alpha={format_number(e.alpha)} >= beta={format_number(e.beta)}"
-            if e.alpha is not None and e.beta is not None
-            else f"{format_number(e.value)} cannot be improved on"
-        )
+        if self.strict and e.alpha is not None and e.beta is not None:
+            why = cut_reason(e.mover == self.player, e.alpha, e.beta, e.value, strict=True)
+        elif e.alpha is not None and e.beta is not None:
+            # The window closed; said the same way at MAX and MIN nodes.
+            why = f"alpha={format_number(e.alpha)} >= beta={format_number(e.beta)}"
+        else:
+            why = f"{format_number(e.value)} cannot be improved on"
         return f"Prune {skipped}: {why}."
 
     def _craft(self, e: TraceEvent) -> str:

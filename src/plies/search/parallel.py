@@ -100,6 +100,11 @@ REFUSED = {
     "stop": "a parallel search cannot be stopped from outside yet; use plies.alphabeta",
     "weak": "a weak solution is only a bound; solve it with plies.alphabeta",
     "mate": "mate-distance scores are not split across processes; use plies.alphabeta",
+    "strict_cutoffs": (
+        "the strict cut rule is there to generate the states a course's alpha-beta "
+        "generates, in its order, which a search split across processes does not; use "
+        "plies.alphabeta"
+    ),
 }
 """Options of :func:`plies.alphabeta` that have no parallel meaning, and why."""
 

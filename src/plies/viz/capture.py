@@ -41,7 +41,7 @@ from plies.errors import OptionError, SearchLimitError
 from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
-from plies.search.narrate import Narrator, format_number, window_text
+from plies.search.narrate import Narrator, cut_reason, format_number, window_text
 from plies.search.registry import algorithm as registered
 from plies.search.registry import names as algorithm_names
 from plies.search.result import NULL_MOVE, step_state, step_text
@@ -199,7 +199,7 @@ def _stepper(
     steps: list[dict[str, Any]],
 ) -> Callable[[TraceEvent], None]:
     """A trace that feeds ``recorder`` and writes every narrated step into ``steps``."""
-    narrator = Narrator(game, state, player, rule=rule)
+    narrator = Narrator(game, state, player, rule=rule, strict=recorder.strict)
 
     def trace(event: TraceEvent) -> None:
         if event.kind == "enter" and not event.path:
@@ -422,13 +422,11 @@ class _Recorder:
         if event.action is NULL_MOVE:
             return "null move: passing fails " + ("high" if maximizing else "low")
         if event.alpha is not None and event.beta is not None:  # alpha-beta
-            a, b = format_number(event.alpha), format_number(event.beta)
             if event.mover == CHANCE:
+                a, b = format_number(event.alpha), format_number(event.beta)
                 return f"Star1: {format_number(event.value)} outside alpha={a}, beta={b}"
-            if self.strict:  # the bound was passed by the node's value so far
-                got = format_number(event.value)
-                return f"v={got} > beta={b}" if maximizing else f"v={got} < alpha={a}"
-            return f"alpha={a} >= beta={b}" if maximizing else f"beta={b} <= alpha={a}"
+            return cut_reason(maximizing, event.alpha, event.beta, event.value,
+                              strict=self.strict)
         # No window: a utility bound or bounded minimax's satisficing threshold was
         # reached, or the root's value was known (bisection found it) and a move reached it.
         value = format_number(event.value)

@@ -829,6 +829,21 @@ def _viewer(body: Mapping[str, Any], game: Any) -> int | None:
     return find_player(game, None if field is None else str(field))
 
 
+def keep_hidden(body: Mapping[str, Any], position: Position, what: str) -> None:
+    """Refuse ``what`` (a search tree, a quiz) for a viewer of a game with hidden cards
+    before its end: its search reads every hand, so it would show the others' cards.
+
+    Raises:
+        ApiError: the viewer would see what it cannot know.
+    """
+    game, state = position.game, position.state
+    viewer = _viewer(body, game)
+    if viewer is not None and is_imperfect(game) and not game.is_terminal(state):
+        raise ApiError(f"{getattr(game, 'name', 'this game')} hides cards: {what} would show "
+                       f"{player_name(game, viewer)} the other hands; it is shown when no "
+                       "human plays (engine against engine) or once the hand is over")
+
+
 def hidden_cards(body: Mapping[str, Any], game: Any) -> bool:
     """Whether the engine must not read the state: a game with hidden information
     searched with ``auto`` (another algorithm reads every card, as ``plies play``'s)."""
@@ -914,6 +929,7 @@ def search_tree(body: Mapping[str, Any]) -> dict[str, Any]:
     game, here = position.game, position.state
     if game.is_terminal(here):
         raise ApiError("the game is over: there is no search to show")
+    keep_hidden(body, position, "its search tree")
     max_nodes = _max_nodes(body)
     analysis = _get(body, "analysis", bool, "true or false") or False
     name = _word(body, "algorithm", tuple(algorithm_choices()), "auto")

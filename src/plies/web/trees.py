@@ -29,6 +29,7 @@ from plies.web.api import (
     _get,
     _max_nodes,
     _node_cap,
+    keep_hidden,
     load_position,
     settings,
 )
@@ -46,6 +47,7 @@ def ordering(body: Mapping[str, Any]) -> dict[str, Any]:
     game, here = position.game, position.state
     if game.is_terminal(here):
         raise ApiError("the game is over: there is no search to show")
+    keep_hidden(body, position, "its search trees")
     max_nodes = _max_nodes(body)
     _get(body, "analysis", bool, "true or false")
     chosen = settings(body, game, here)

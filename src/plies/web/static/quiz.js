@@ -52,7 +52,7 @@ async function grade(api, text) {
       tr.dataset.move = r.move;
       if (verdict.best.includes(r.move)) tr.className = "best";
       if (r.move === verdict.answer) tr.classList.add("picked");
-      for (const text of [r.move, String(r.value)]) {
+      for (const text of [r.move, r.score ?? String(r.value)]) {
         const td = document.createElement("td");
         td.textContent = text;
         tr.append(td);
