@@ -507,7 +507,7 @@ async function newGame() {
   app.analyzeQueued = false;
   $("analyze").textContent = "Analyze position";
   app.moves = [];
-  app.view = null; // the board on the page is the old game's until this one loads
+  app.stale = true; // the board on the page is the old game's until this one loads
   app.tree = null;
   app.lastSearch = null;
   app.values = null;
@@ -531,7 +531,7 @@ async function load() {
   } catch (err) {
     if (generation === app.generation) {
       showError(err.message);
-      if (!app.view) clearPosition(); // never an error over another game's board
+      if (app.stale) clearPosition(); // never an error over another game's board
     }
     return;
   }
@@ -547,6 +547,7 @@ function clearPosition() {
 
 function setView(view) {
   app.view = view;
+  app.stale = false;
   app.moves = view.moves;
   fillRoles(view.players);
   renderPosition();
