@@ -34,6 +34,7 @@ def test_an_error_is_never_drawn_over_another_games_board(page: Any) -> None:  #
     assert "turns" in page.locator("#error").inner_text()
     assert page.locator("#board").inner_html() == ""
     assert page.locator("#status").inner_text() == ""
+    shot(page, "webcat-error-no-stale-board")
     page.problems.clear()  # the 422 answer was the point
 
 
