@@ -58,15 +58,16 @@ def test_rock_paper_scissors_analysed_shows_its_mixed_strategies(page: Any) -> N
 
 
 def test_analyze_clicked_while_the_engine_thinks_is_queued(page: Any) -> None:  # noqa: F811
-    choose(page, "tictactoe")
+    choose(page, "connect4")
     page.check("input[name=limit][value=time]")
-    page.fill("#time", "3")  # the engine's first move (a full search of the empty board)
-    page.select_option(".role select >> nth=0", "engine")  # X, to move: the engine starts
+    page.fill("#time", "2")  # Connect Four is not solved in 2 s: the engine uses them all
+    page.select_option(".role select >> nth=0", "engine")  # the first player: it starts
     page.wait_for_selector("#engine-move:disabled")  # the engine is thinking
     page.click("#analyze")
     assert "queued" in page.locator("#analyze").text_content()
-    # The analysis comes once the engine has moved: it is of O's position.
+    # The analysis comes once the engine has moved: it is of the second player's position.
+    page.wait_for_function(
+        "() => document.querySelector('#last-title').textContent.startsWith('Analysis')")
     page.wait_for_selector("#analysis:not([hidden]) tr.best")
     assert page.locator("#history .ply").count() == 1
-    assert "O" in page.locator("#last-title").text_content()
     assert page.locator("#analyze").text_content() == "Analyze position"
