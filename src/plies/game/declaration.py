@@ -50,6 +50,7 @@ from typing import Any, Final, Literal, TypeVar, Union
 
 from plies.budget import Budget
 from plies.errors import GameFormatError, quoted
+from plies.game.model import Game
 from plies.game.options import (
     BOOL,
     FLOAT,
@@ -229,12 +230,24 @@ def game_info(name: str, target: Any) -> GameInfo:
 
 def declared_name(target: Any) -> str:
     """The name ``target`` declares (a ``name`` attribute that is text), else its own
-    ``__name__`` (a class or function), else its class's."""
+    ``__name__`` (a class or function), else its class's.  The ``Game`` base class's
+    placeholder ``"game"``, inherited, is not a declaration: a subclass that names
+    nothing is known by its class's name."""
     name = getattr(target, "name", None)
-    if isinstance(name, str) and name:
+    if isinstance(name, str) and name and not _placeholder(target):
         return name
     own = getattr(target, "__name__", None)
     return own if isinstance(own, str) else type(target).__name__
+
+
+def _placeholder(target: Any) -> bool:
+    """Whether ``target``'s ``name`` is the one :class:`plies.game.Game` gives every
+    subclass (a class attribute it inherits from there, not its own or its instance's)."""
+    if not isinstance(target, type) and "name" in getattr(target, "__dict__", {}):
+        return False
+    cls = target if isinstance(target, type) else type(target)
+    owner = next((c for c in cls.__mro__ if "name" in vars(c)), None)
+    return owner is Game
 
 
 def first_line(target: Any) -> str:

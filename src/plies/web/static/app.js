@@ -507,6 +507,7 @@ async function newGame() {
   app.analyzeQueued = false;
   $("analyze").textContent = "Analyze position";
   app.moves = [];
+  app.stale = true; // the board on the page is the old game's until this one loads
   app.tree = null;
   app.lastSearch = null;
   app.values = null;
@@ -528,14 +529,25 @@ async function load() {
     if (generation !== app.generation) return;
     setView(view);
   } catch (err) {
-    if (generation === app.generation) showError(err.message);
+    if (generation === app.generation) {
+      showError(err.message);
+      if (app.stale) clearPosition(); // never an error over another game's board
+    }
     return;
   }
   step();
 }
 
+// No position: what the page showed belonged to the game before the one that failed.
+function clearPosition() {
+  app.view = null;
+  for (const id of ["board", "render", "status", "history"]) $(id).replaceChildren();
+  $("position").hidden = true;
+}
+
 function setView(view) {
   app.view = view;
+  app.stale = false;
   app.moves = view.moves;
   fillRoles(view.players);
   renderPosition();
@@ -707,10 +719,13 @@ async function analyze() {
       depth: answer.search.stats.depth, exact: answer.search.exact,
       nodes: answer.search.stats.nodes };
     showSearch(answer.search, `Analysis: ${answer.search.to_move || "chance"} to move`);
-    if (answer.strategies) showStrategies(answer.strategies);
-    else showValues(answer.search);
+    if (answer.strategies) { // no pure move is best: the mixed strategies are the answer
+      $("r-move").textContent = "none alone: play the mixed strategy below";
+      $("r-pv").textContent = "–";
+      showStrategies(answer.strategies);
+    } else showValues(answer.search);
     app.analyzed = moves;
-    app.values = { moves, best: answer.search.action,
+    app.values = { moves, best: answer.strategies ? null : answer.search.action,
       byMove: new Map(answer.search.move_values.map((r) => [r.move, r])) };
     renderBoard(app.view);
   } catch (err) {
