@@ -46,7 +46,7 @@ def test_progress_passes_a_stop_through() -> None:
 
 
 def test_the_terminal_line_names_nodes_rate_time_and_depth() -> None:
-    report = ProgressReport(nodes=1_234_567, elapsed=10.26, nps=120_331.5, passes=3)
+    report = ProgressReport(nodes=1_234_567, elapsed=10.26, nps=120_331.5, passes=3, deepest=9)
     assert progress.line("searching with alphabeta", report, 5) == (
         "searching with alphabeta: 1,234,567 nodes, 120,332 nodes/s, 10.3 s, depth 5 done"
     )
@@ -85,3 +85,15 @@ def test_on_a_terminal_the_status_shows_the_count_and_the_hint(
     assert lines and lines[-1].startswith("searching with alphabeta: ")
     assert " nodes/s, " in lines[-1]
     assert progress.HINT in buffer.getvalue()
+
+
+def test_an_exact_search_reports_how_deep_it_has_gone() -> None:
+    seen: list[ProgressReport] = []
+    game = load("kalah", options=["pits=3", "seeds=2"])
+    result = plies.alphabeta(game, game.initial_state(), stop=Progress(seen.append, every=0))
+    assert seen and 0 < seen[-1].deepest <= result.stats.seldepth
+    assert progress.line("searching", seen[-1]).endswith(f", {seen[-1].deepest} plies deep")
+    ttt = load("tictactoe")  # a search of the textbook kind (node_value) reports it too
+    plain: list[ProgressReport] = []
+    plies.maxn(ttt, ttt.initial_state(), plies.Limit(depth=3), stop=Progress(plain.append, every=0))
+    assert plain and 1 <= plain[-1].deepest <= 3

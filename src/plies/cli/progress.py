@@ -62,8 +62,10 @@ class Watch(Progress):
 
 
 def line(what: str, report: ProgressReport, depth: int | None = None) -> str:
-    """``searching with alphabeta: 1,234,567 nodes, 120,000 nodes/s, 10.3 s, depth 5``."""
-    reached = "" if depth is None else f", depth {depth} done"
+    """``searching with alphabeta: 1,234,567 nodes, 120,000 nodes/s, 10.3 s, depth 5
+    done`` (a deepening search), or ``..., 31 plies deep`` (an exact one)."""
+    reached = (f", depth {depth} done" if depth is not None
+               else f", {report.deepest} plies deep" if report.deepest else "")
     return (f"{what}: {report.nodes:,} nodes, {report.nps:,.0f} nodes/s, "
             f"{report.elapsed:.1f} s{reached}")
 

@@ -107,7 +107,7 @@ class Searcher:
     keeps_partial: bool = field(init=False, default=False)
     provisional: tuple[float, Any, list[Any]] | None = field(init=False, default=None)
     next_check: int = field(init=False, default=1)  # the node count of the next budget look
-    check_budget: Callable[[int], int] = field(init=False)
+    check_budget: Callable[..., int] = field(init=False)
     chance_ok: ClassVar[bool] = False
     simultaneous_ok: ClassVar[bool] = False
     max_players: ClassVar[int | None] = None
@@ -166,12 +166,12 @@ class Searcher:
             while len(self.pv) <= ply + 1:
                 self.pv.append([])
         if stats.nodes >= self.next_check:
-            self.next_check = self.check_budget(stats.nodes)
+            self.next_check = self.check_budget(stats.nodes, self.max_ply)
 
-    def first_check(self, nodes: int) -> int:
+    def first_check(self, nodes: int, deepest: int = 0) -> int:
         """Arm :func:`budget_check` at the first node (the limits are set after ``__init__``)."""
         first, self.check_budget = budget_check(self.deadline, self.budget_nodes, self.stop)
-        return first if first > nodes else self.check_budget(nodes)
+        return first if first > nodes else self.check_budget(nodes, deepest)
 
     def actor(self, state: Any, mover: int) -> int:
         """Who decides at this node, for depth: the mover, or the player modelled as chance.

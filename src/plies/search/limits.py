@@ -67,12 +67,14 @@ class ProgressReport:
     """How far a running search has come: ``nodes`` visited (every pass of an iterative
     deepening counted), ``elapsed`` seconds since it started, ``nps`` nodes a second,
     ``passes`` the passes begun (1 for a single search; each deepening iteration and each
-    re-search of the root starts one)."""
+    re-search of the root starts one), ``deepest`` the deepest ply below the root reached
+    so far (0 when the search does not say)."""
 
     nodes: int
     elapsed: float
     nps: float
     passes: int
+    deepest: int = 0
 
 
 class Progress:
@@ -102,6 +104,7 @@ class Progress:
         self.done = 0  # nodes of the passes that have ended
         self.last = 0  # the current pass's count at the last look
         self.passes = 0
+        self.deepest = 0
 
     def is_set(self) -> bool:
         return self.stop is not None and self.stop.is_set()
@@ -111,8 +114,11 @@ class Progress:
         """Whether this signal can ever be set (only through the ``stop`` it wraps)."""
         return self.stop is not None
 
-    def tick(self, nodes: int) -> None:
-        """A look of the search at ``nodes`` nodes into its current pass."""
+    def tick(self, nodes: int, deepest: int = 0) -> None:
+        """A look of the search at ``nodes`` nodes into its current pass, ``deepest``
+        plies deep at most so far."""
+        if deepest > self.deepest:
+            self.deepest = deepest
         if nodes < self.last or self.passes == 0:  # a new pass counts from the start again
             self.done += self.last
             self.passes += 1
@@ -123,7 +129,7 @@ class Progress:
             elapsed = now - self.started
             total = self.done + nodes
             self.report(ProgressReport(total, elapsed, total / elapsed if elapsed else 0.0,
-                                       self.passes))
+                                       self.passes, self.deepest))
 
 
 def can_stop(stop: StopSignal | None) -> bool:
@@ -137,10 +143,11 @@ def budget_check(
     budget: int | None,
     stop: StopSignal | None = None,
     every: int = 0,
-) -> tuple[int, Callable[[int], int]]:
+) -> tuple[int, Callable[..., int]]:
     """When to look at the budget next, and the look: ``(first, check)``.
 
-    A search counts its nodes and calls ``check(nodes)`` once the count reaches the node
+    A search counts its nodes and calls ``check(nodes)`` (or ``check(nodes, deepest)``,
+    the deepest ply reached, which a :class:`Progress` reports) once the count reaches the node
     count last returned (``first`` to begin with).  ``check`` raises
     :class:`OutOfBudget` when more than ``budget`` nodes were visited, the clock is past
     ``deadline`` or ``stop`` is set, and otherwise returns the node count of the next
@@ -158,12 +165,12 @@ def budget_check(
     last = clock()
     tick = getattr(stop, "tick", None)  # a Progress: told the node count at every look
 
-    def check(nodes: int) -> int:
+    def check(nodes: int, deepest: int = 0) -> int:
         nonlocal interval, last
         if budget is not None and nodes > budget:
             raise OutOfBudget
         if tick is not None:
-            tick(nodes)
+            tick(nodes, deepest)
         if stop is not None and stop.is_set():
             raise OutOfBudget
         now = clock()

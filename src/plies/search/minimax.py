@@ -92,7 +92,7 @@ def minimax_kernel(
         nonlocal nodes, leaves, evals, deepest, next_check, lines
         nodes += 1
         if nodes >= next_check:
-            next_check = check(nodes)
+            next_check = check(nodes, deepest)
         if is_terminal(state):
             leaves += 1
             if ply > deepest:

@@ -122,7 +122,7 @@ def alphabeta_kernel(
         # -- the node prelude: count, budget, terminal test, depth, cutoff test --------
         nodes += 1
         if nodes >= next_check:
-            next_check = check(nodes)
+            next_check = check(nodes, deepest)
         if is_terminal(state):
             leaves += 1
             if ply > deepest:
