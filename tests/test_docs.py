@@ -1,4 +1,4 @@
-"""Every shell command shown in README.md and docs/*.md is run, and its output compared.
+"""Every shell command shown in README.md and docs/**/*.md is run, and its output compared.
 
 A fenced block whose first line starts with ``$ `` is a terminal transcript: each ``$ ``
 line is a command and the lines up to the next ``$ `` (or the end of the block) are what
@@ -58,7 +58,15 @@ import pytest
 from plies.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+# Every page of the site, tutorials and how-tos included (not generated or copied files).
+DOCS = [
+    REPO / "README.md",
+    *sorted(
+        page
+        for page in (REPO / "docs").rglob("*.md")
+        if not page.relative_to(REPO / "docs").parts[0].startswith("_")
+    ),
+]
 UPDATE = os.environ.get("PLIES_UPDATE_DOCS") == "1"
 
 # Files a transcript uses without showing them (their content is what the docs describe).
