@@ -427,7 +427,6 @@ def test_minimax_on_a_chance_game_says_use_expectiminimax(
         (["solve", "tictactoe", "--algorithm", "foo"], "invalid choice: 'foo'"),
         (["solve", "tictactoe", "--threshold", "1", "--algorithm", "minimax"],
          "a threshold needs the bounded algorithm"),
-        ([], "command"),
         (["frobnicate"], "invalid choice"),
         (["solve"], "game"),
         (["analyze", "tictactoe", "--threshold", "1"], "unrecognized arguments"),
@@ -438,8 +437,22 @@ def test_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], expected
     assert expected in fail(capsys, *argv)
 
 
+def test_plies_alone_prints_its_help_and_version_prints_the_version(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from plies.version import __version__
+
+    out = run(capsys)
+    assert out.startswith("usage: plies")
+    assert "solve" in out and "'plies COMMAND --help'" in out
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"plies {__version__}\n"
+
+
 def test_usage_error_points_to_the_right_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert fail(capsys).endswith("(see 'plies --help')")
+    assert fail(capsys, "--bogus").endswith("(see 'plies --help')")
     assert fail(capsys, "solve", "tictactoe", "-a", "x").endswith("(see 'plies solve --help')")
 
 
