@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+import plies
+
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
@@ -47,6 +49,10 @@ def kernel_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         json.dumps({"argv": argv, "display_name": "plies tests", "language": "python"})
     )
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    # The kernel (and any `python -m plies` a notebook starts) imports this plies.
+    here = str(Path(plies.__file__).resolve().parents[1])
+    paths = [str(Path(p).resolve()) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([here, *paths]))
     monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")  # no migration warning from jupyter_core
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
     monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # no debugger note on stderr
