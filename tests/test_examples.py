@@ -51,7 +51,8 @@ def kernel_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
     # The kernel (and any `python -m plies` a notebook starts) imports this plies.
     here = str(Path(plies.__file__).resolve().parents[1])
-    paths = [str(Path(p).resolve()) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    given = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    paths = [str(Path(p).resolve()) for p in given if p]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([here, *paths]))
     monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")  # no migration warning from jupyter_core
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
@@ -89,7 +90,8 @@ def test_notebook_runs(path: Path, kernel_home: Path) -> None:
 
 def clean(nb: Any) -> Any:
     """The notebook without what changes at every run but the outputs: execution
-    timing, the kernel's name on this machine, the interpreter's patch version."""
+    timing, the kernel's name on this machine, the interpreter's patch version, random
+    cell ids; and prints to a stream in one output."""
     nb.metadata = {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
         "language_info": {"name": "python"},
@@ -97,7 +99,25 @@ def clean(nb: Any) -> Any:
     for number, cell in enumerate(nb.cells):
         cell.id = f"{number:02d}"
         cell.metadata = {}
+        if cell.cell_type == "code":
+            cell.outputs = coalesce(cell.outputs)
     return nb
+
+
+def coalesce(outputs: list[Any]) -> list[Any]:
+    """Consecutive prints to one stream as one output, as Jupyter shows them (how the kernel
+    happened to flush them is noise)."""
+    merged: list[Any] = []
+    for output in outputs:
+        last = merged[-1] if merged else None
+        if (
+            last is not None and output.output_type == "stream" == last.output_type
+            and output.name == last.name
+        ):
+            last.text += output.text
+        else:
+            merged.append(output)
+    return merged
 
 
 def test_notebooks_are_committed_clean() -> None:
