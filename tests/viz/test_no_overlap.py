@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import itertools
 import re
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +77,43 @@ def test_no_two_texts_of_a_tree_picture_overlap(tree: str, name: str) -> None:
     game = load(tree)
     picture = capture(game, game.initial_state(), name).to_svg()
     assert overlaps(picture) == []
+
+
+# The pictures the docs draw (tree files, tic-tac-toe with and without the engine) and
+# the shapes a course draws beyond them: the strict cut rule's longer prune reasons,
+# several moves a turn (civ, Kalah's extra moves), chance (pig), Pacman's ghosts in
+# rounds, and simultaneous moves.
+PICTURES = [
+    ["src/plies/games/trees/aima-fig-5-2.tree"],
+    ["src/plies/games/trees/aima-fig-5-4.tree", "--algorithm", "paranoid"],
+    ["src/plies/games/trees/chance-demo.tree"],
+    ["src/plies/games/trees/aima-fig-5-2.json"],
+    ["aima-5-2", "--strict-cutoffs"],
+    ["aima-5-2", "--engine", "--strict-cutoffs"],
+    ["aima-5-4", "--algorithm", "paranoid", "--strict-cutoffs"],
+    ["chance-demo", "--engine"],
+    ["tictactoe", "--depth", "2"],
+    ["tictactoe", "--depth", "2", "--strict-cutoffs"],
+    ["tictactoe", "--moves", "5,1", "--depth", "2", "--engine"],
+    ["tictactoe", "--moves", "5,1", "--depth", "2"],
+    ["civ", "--depth", "2"],
+    ["civ", "--depth", "2", "--algorithm", "maxn"],
+    ["civ", "--depth", "1", "--unit", "round", "--algorithm", "paranoid"],
+    ["civ", "--depth", "2", "--algorithm", "brs"],
+    ["kalah", "--option", "pits=3", "--option", "seeds=2", "--depth", "3"],
+    ["pig", "--depth", "2"],
+    ["pacman", "--depth", "1", "--unit", "round"],
+    ["rps", "--player", "0"],
+    ["goofspiel", "--option", "cards=2", "--player", "0"],
+]
+
+
+@pytest.mark.parametrize("argv", PICTURES, ids=" ".join)
+def test_no_two_texts_of_a_drawn_picture_overlap(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plies.cli import main
+
+    out = tmp_path / "tree.svg"
+    assert main(["tree", *argv, "-o", str(out)]) == 0, capsys.readouterr().err
+    assert overlaps(out.read_text(encoding="utf-8")) == []
