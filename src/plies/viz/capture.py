@@ -38,8 +38,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from plies.errors import OptionError, SearchLimitError
-from plies.game import CHANCE, SIMULTANEOUS, game_ops
-from plies.game.text import pv_text
+from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
 from plies.search import Limit, SearchResult, TraceEvent, analyze
 from plies.search.common import resolve_player
 from plies.search.narrate import Narrator, cut_reason, format_number, window_text
@@ -189,7 +188,7 @@ def capture(
         value=result.value,
         values=result.values,
         exact=result.exact,
-        pv=tuple(pv_text(game, state, result.pv)),
+        pv=tuple(_pv_text(game, state, result.pv)),
         root=root,
         stats=stats,
     )
@@ -215,6 +214,14 @@ def _stepper(
             steps.append({"node": about, "kind": event.kind, "text": narrator.lines[-1]})
 
     return trace
+
+
+def _pv_text(game: Any, state: Any, pv: tuple[Any, ...]) -> list[str]:
+    out: list[str] = []
+    for action in pv:
+        out.append(format_action(game, state, action))
+        state = game.result(state, action)
+    return out
 
 
 def _mark_pv(root: TreeNode, pv: tuple[Any, ...]) -> None:
