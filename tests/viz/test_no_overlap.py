@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import html
 import itertools
+import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -114,6 +117,44 @@ def test_no_two_texts_of_a_drawn_picture_overlap(
 ) -> None:
     from plies.cli import main
 
-    out = tmp_path / "tree.svg"
-    assert main(["tree", *argv, "-o", str(out)]) == 0, capsys.readouterr().err
-    assert overlaps(out.read_text(encoding="utf-8")) == []
+    out, data = tmp_path / "tree.svg", tmp_path / "tree.json"
+    for path in (out, data):
+        assert main(["tree", *argv, "-o", str(path)]) == 0, capsys.readouterr().err
+    svg = out.read_text(encoding="utf-8")
+    assert overlaps(svg) == []
+
+    def walk(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        yield node
+        for child in node["children"]:
+            yield from walk(child)
+
+    root = json.loads(data.read_text(encoding="utf-8"))["root"]
+    windows = [n for n in walk(root) if n["children"] and (n["alpha"], n["beta"]) != (None, None)]
+    assert svg.count('class="window"') == len(windows)  # none left out for want of room
+
+
+def windows_drawn(svg: str) -> int:
+    return svg.count('class="window"')
+
+
+ENGINE = {"tt": True, "ordering": True}
+WINDOWED = [(tree, name, {}) for tree, name in searchable()] + [
+    (tree, name, ENGINE) for tree, name in searchable() if name == "alphabeta"
+]
+
+
+@pytest.mark.parametrize(("tree", "name", "craft"), WINDOWED,
+                         ids=lambda p: "engine" if p == ENGINE else "plain" if p == {} else p)
+def test_every_window_of_a_tree_picture_is_written(
+    tree: str, name: str, craft: dict[str, bool]
+) -> None:
+    """Room is made for each inner node's window beside it (the paranoid AIMA 5.4
+    picture once lost C1's and C2's, the windows the lecture's slide explains)."""
+    from plies.viz.style import window_text
+
+    game = load(tree)
+    picture = capture(game, game.initial_state(), name, **craft)
+    inner = [n for n in picture.nodes() if not n.is_leaf and window_text(n)]
+    svg = picture.to_svg()
+    assert svg.count('class="window"') == len(inner)
+    assert overlaps(svg) == []
