@@ -562,3 +562,23 @@ def test_solve_of_a_game_that_never_ends_is_one_line_not_a_recursion_traceback(
     RecursionError traceback."""
     message = fail(capsys, "solve", "pig", "-o", "max_turns=none")
     assert "deeper than Python's recursion allows" in message and "depth" in message
+
+
+def test_games_lists_a_game_whose_extra_is_missing_with_the_line_that_installs_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bare install (no python-chess) lists every game; chess says what it needs."""
+    import plies.games.chess.rules as rules
+
+    monkeypatch.setitem(sys.modules, "chess", None)  # `import chess` raises ImportError
+    monkeypatch.setattr(rules, "_chess", None)
+    listed = {row["name"]: row for row in json.loads(run(capsys, "games", "--json"))}
+    assert listed["chess"]["needs"] == "needs python-chess: pip install 'plies[chess]'"
+    assert listed["chess"]["players"] is None
+    assert listed["tictactoe"] == {
+        "name": "tictactoe", "players": 2, "description": listed["tictactoe"]["description"],
+        "options": [], "needs": None, "plugin": None, "problem": None,
+    }
+    table = run(capsys, "games")
+    assert "needs python-chess: pip install" in table and "tictactoe" in table
+    assert fail(capsys, "solve", "chess") == "chess needs python-chess: pip install 'plies[chess]'"
