@@ -128,3 +128,11 @@ def test_notebooks_are_committed_clean() -> None:
         assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1)), path
         assert all(cell.metadata == {} for cell in nb.cells), path
         assert set(nb.metadata) == {"kernelspec", "language_info"}, path
+
+
+def test_every_notebook_is_listed_on_the_examples_page_and_in_the_readme() -> None:
+    page = (EXAMPLES.parent / "docs" / "examples.md").read_text()
+    readme = (EXAMPLES / "README.md").read_text()
+    for path in NOTEBOOKS:
+        assert f"\n_examples/{path.stem}\n" in page, f"docs/examples.md's toctree lacks {path.stem}"
+        assert f"]({path.name})" in readme, f"examples/README.md lacks {path.name}"
