@@ -1,0 +1,58 @@
+"""Sphinx configuration of the plies documentation site (``make docs``).
+
+Pages are MyST Markdown; the API reference is autodoc's, the CLI reference is generated
+from the ``plies`` parser by ``_ext/plies_docs.py``.  Build with warnings as errors and
+nitpicky references: ``sphinx-build -W --keep-going -n -b html docs build/docs``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+REPO = DOCS.parent
+sys.path.insert(0, str(DOCS / "_ext"))
+sys.path.insert(0, str(REPO / "src"))
+
+from plies import __version__  # noqa: E402
+
+project = "plies"
+author = "the plies authors"
+copyright = "the plies authors, MIT license"  # noqa: A001
+release = __version__
+version = __version__
+
+extensions = [
+    "myst_nb",  # Markdown pages (it brings myst-parser) and notebooks, shown unexecuted
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx_copybutton",
+    "plies_docs",  # _ext/plies_docs.py
+]
+
+source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
+root_doc = "index"
+exclude_patterns = ["_build", "images/*.dot", "**/README.md", ".ipynb_checkpoints"]
+
+# --- MyST ---------------------------------------------------------------------------------
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+# Pages written as sections of a longer text start at ## or ###: the level is cosmetic.
+suppress_warnings = ["myst.header"]
+myst_all_links_external = False  # a broken [x](page.md) is a warning, so an error
+nb_execution_mode = "off"  # the test suite executes the notebooks; the site shows them
+
+# --- the API reference --------------------------------------------------------------------
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+
+# --- HTML ---------------------------------------------------------------------------------
+html_theme = "furo"
+html_title = f"plies {__version__}"
+html_static_path: list[str] = []
+copybutton_prompt_text = r"\$ |>>> |\.\.\. "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
