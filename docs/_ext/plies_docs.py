@@ -4,17 +4,31 @@
   ``../benchmarks/results/web_load.md``) is the same relative link that works on a code
   host; on the site it becomes a download of that file, so it is checked (a missing file
   is a warning) and never a dead link.
+- A reference in a docstring to a name of plies by another path than the one it is
+  documented under (``plies.search.common.SearchResult`` for :class:`plies.SearchResult`,
+  ``Game`` inside :mod:`plies.game`) links to where the object is documented: the name is
+  imported, and the documented name of the same object is found.  A name that exists but
+  is not documented on its own links to its module's entry; a name that does not import
+  stays a warning (a typo).  Type variables are shown as text; names of the standard
+  library link to docs.python.org.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import os
+import re
+import sys
+import typing
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util.nodes import make_refnode
 
 
 def repository_links(app: Sphinx, doctree: nodes.document) -> None:
@@ -43,7 +57,176 @@ def repository_links(app: Sphinx, doctree: nodes.document) -> None:
         node.replace_self(download)
 
 
+# --- references by any path ---------------------------------------------------------------
+
+_MISSING = object()
+
+
+def import_path(path: str) -> Any:
+    """The object ``path`` names (``package.module.Class.attr``), or :data:`_MISSING`."""
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        except Exception:  # a module that cannot be imported here: not a target
+            return _MISSING
+        for name in parts[cut:]:
+            obj = getattr(obj, name, _MISSING)
+            if obj is _MISSING:
+                return _MISSING
+        return obj
+    return _MISSING
+
+
+def _identity_map(env: BuildEnvironment) -> dict[int, str]:
+    """id(object) -> the name it is documented under, for modules, classes and functions
+    (plain values are not told apart by identity: -1 is every -1)."""
+    cached = getattr(env, "_plies_identities", None)
+    if cached is not None:
+        return cached
+    found: dict[int, str] = {}
+    keep: list[Any] = []
+    objects = env.get_domain("py").objects
+    for name in sorted(objects, key=lambda n: (n.count("."), n)):  # the shortest wins
+        if objects[name].aliased:
+            continue
+        obj = import_path(name)
+        if inspect.ismodule(obj) or inspect.isclass(obj) or inspect.isroutine(obj):
+            found.setdefault(id(obj), name)
+            keep.append(obj)
+    env._plies_identities = found  # type: ignore[attr-defined]
+    env._plies_keep = keep  # type: ignore[attr-defined]
+    return found
+
+
+def _candidates(node: Any) -> list[str]:
+    """The names ``node``'s target may mean, from the most to the least specific: in the
+    documented class and module, then in the modules that define them."""
+    target = str(node["reftarget"]).lstrip(".~")
+    module, cls = node.get("py:module"), node.get("py:class")
+    names = [target]
+    if module:
+        if cls:
+            names.append(f"{module}.{cls}.{target}")
+        names.append(f"{module}.{target}")
+        context = import_path(f"{module}.{cls}" if cls else module)
+        home = getattr(context, "__module__", None) if inspect.isclass(context) else None
+        if home:
+            names.append(f"{home}.{target}")
+    # The object whose docstring holds the reference, and the modules around it.
+    holder = node
+    while holder is not None and not holder.source:
+        holder = holder.parent
+    source = re.search(r"docstring of ([\w.]+)", str(getattr(holder, "source", "") or ""))
+    if source:
+        prefix = source[1]
+        while "." in prefix:
+            prefix = prefix.rpartition(".")[0]
+            names.append(f"{prefix}.{target}")
+    return names
+
+
+# Third-party documentation, for the few names of other packages plies' docstrings use.
+EXTERNAL = {"rich": "https://rich.readthedocs.io/en/stable/reference/{tail}.html#{name}"}
+
+
+def resolve_any_path(
+    app: Sphinx, env: BuildEnvironment, node: Any, contnode: nodes.Element
+) -> nodes.Element | None:
+    """Resolve a Python reference that Sphinx did not find (see the module docstring)."""
+    if node.get("refdomain") != "py":
+        return None
+    objects = env.get_domain("py").objects
+    identities = _identity_map(env)
+
+    def link(name: str) -> nodes.Element:
+        entry = objects[name]
+        return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id,
+                            contnode, name)
+
+    for name in _candidates(node):
+        root = name.split(".")[0]
+        if (root in sys.stdlib_module_names or root in EXTERNAL) and "." in name:
+            module = name.rsplit(".", 1)[0]
+            if import_path(name) is not _MISSING:
+                pattern = EXTERNAL.get(root, "https://docs.python.org/3/library/{module}.html#{name}")
+                uri = pattern.format(module=module, name=name, tail=module.split(".", 1)[-1])
+                reference = nodes.reference("", "", internal=False, refuri=uri)
+                reference += contnode
+                return reference
+        obj = import_path(name)
+        parent, _, last = name.rpartition(".")
+        if obj is _MISSING:
+            owner = identities.get(id(import_path(parent))) if parent else None
+            if owner is not None and node.get("reftype") in ("attr", "meth"):
+                return link(owner)  # an attribute set in __init__: its class's entry
+            continue
+        if isinstance(obj, typing.TypeVar):
+            return contnode
+        documented = identities.get(id(obj))
+        if documented is not None and (
+            inspect.ismodule(obj) or inspect.isclass(obj) or inspect.isroutine(obj)
+        ):
+            return link(documented)
+        owner = identities.get(id(import_path(parent))) if parent else None
+        if owner is not None and f"{owner}.{last}" in objects:
+            return link(f"{owner}.{last}")
+        # Not documented on its own: its module's entry, the closest documented place.
+        module_name = getattr(obj, "__module__", None) if not inspect.ismodule(obj) else None
+        for candidate in (module_name, parent):
+            while candidate:
+                if candidate in objects and objects[candidate].objtype == "module":
+                    return link(candidate)
+                candidate = candidate.rpartition(".")[0]
+    target = str(node["reftarget"]).lstrip(".~")
+    if "." not in target:
+        # A bare name from a module that does not import it (a docstring naming a
+        # neighbour): the one documented object of that name, or a type variable.
+        matches = [name for name in objects if name.endswith("." + target)]
+        if len(matches) == 1:
+            return link(matches[0])
+        found = {}
+        for module in [m for n, m in sys.modules.items() if n.startswith("plies.")]:
+            obj = getattr(module, target, None)
+            if isinstance(obj, typing.TypeVar):
+                return contnode
+            if inspect.isclass(obj) or inspect.isroutine(obj):
+                found[id(obj)] = obj
+        if len(found) == 1:  # one object of plies has that name
+            (obj,) = found.values()
+            if id(obj) in identities:
+                return link(identities[id(obj)])
+            module_name = obj.__module__
+            while module_name:
+                if module_name in objects and objects[module_name].objtype == "module":
+                    return link(module_name)
+                module_name = module_name.rpartition(".")[0]
+    return None
+
+
+def attribute_docstrings_as_written(app: Sphinx) -> None:
+    """Napoleon reads an attribute's docstring ``"Every command by name: ..."`` as
+    ``type: description``; plies' attribute docstrings are prose, so napoleon is kept
+    for functions and classes (their ``Args:`` and ``Raises:``) only."""
+    from sphinx.ext import napoleon
+
+    listeners = app.events.listeners.get("autodoc-process-docstring", [])
+    for listener in list(listeners):
+        if listener.handler is napoleon._process_docstring:
+            app.disconnect(listener.id)
+
+            def process(app: Sphinx, what: str, *args: Any) -> None:
+                if what not in ("attribute", "data", "property"):
+                    napoleon._process_docstring(app, what, *args)
+
+            app.connect("autodoc-process-docstring", process, priority=listener.priority)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("missing-reference", resolve_any_path)
+    app.connect("builder-inited", attribute_docstrings_as_written)
     # Before Sphinx's own collector (priority 500) gathers the downloads of the page.
     app.connect("doctree-read", repository_links, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
