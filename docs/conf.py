@@ -19,7 +19,7 @@ from plies import __version__  # noqa: E402
 
 project = "plies"
 author = "the plies authors"
-copyright = "the plies authors, MIT license"  # noqa: A001
+copyright = "the plies authors, MIT license"
 release = __version__
 version = __version__
 
