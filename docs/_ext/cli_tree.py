@@ -1,0 +1,120 @@
+"""The ``plies`` command as data: every command, its usage and its options, read from the
+parser itself (:func:`plies.cli.main.build_parser`).
+
+The CLI reference (``docs/reference/cli.md``, through ``plies_docs.py``) is written from
+this, and ``tests/test_docs_site.py`` checks with it that every option has a help text.
+No Sphinx here: the test runs without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+WIDTH = 88  # usage lines are wrapped at this width, whatever the terminal
+
+
+@dataclass
+class Option:
+    """One argument of a command: its spellings, metavar, help, default and choices."""
+
+    names: list[str]  # ["--depth", "-d"], or ["game"] for a positional
+    metavar: str | None  # "DEPTH", None for a flag
+    help: str | None  # the help text with %(default)s and the like expanded
+    default: object
+    choices: list[str] | None
+    required: bool
+    positional: bool
+
+
+@dataclass
+class Command:
+    """One command (``plies solve``) or sub-command (``plies ggp serve``)."""
+
+    path: list[str]  # ["plies", "ggp", "serve"]
+    summary: str | None  # the help line of the command in its parent's list
+    description: str | None
+    usage: str
+    epilog: str | None
+    options: list[Option]
+    commands: list[Command] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return " ".join(self.path)
+
+    def walk(self) -> Iterator[Command]:
+        """This command and every sub-command under it, depth first."""
+        yield self
+        for command in self.commands:
+            yield from command.walk()
+
+
+@contextmanager
+def _columns(width: int) -> Iterator[None]:
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+
+
+def _options(parser: argparse.ArgumentParser) -> list[Option]:
+    formatter = parser._get_formatter()
+    options = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) or action.help == argparse.SUPPRESS:
+            continue
+        positional = not action.option_strings
+        if action.nargs == 0:
+            metavar = None
+        else:
+            metavar = formatter._format_args(action, formatter._get_default_metavar_for_optional(action)
+                                             if not positional else action.dest)
+        options.append(Option(
+            names=list(action.option_strings) or [action.metavar or action.dest],
+            metavar=None if positional else metavar,
+            help=formatter._expand_help(action) if action.help else None,
+            default=action.default,
+            choices=[str(c) for c in action.choices] if action.choices and not positional
+            else None,
+            required=bool(action.required),
+            positional=positional,
+        ))
+    return options
+
+
+def command(parser: argparse.ArgumentParser, path: list[str], summary: str | None) -> Command:
+    """The command that ``parser`` parses, with its sub-commands."""
+    with _columns(WIDTH):
+        usage = parser.format_usage().strip()
+    node = Command(path, summary, parser.description, usage, parser.epilog, _options(parser))
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, sub in action.choices.items():
+                node.commands.append(command(sub, [*path, name], helps.get(name)))
+    return node
+
+
+def plies_command() -> Command:
+    """The ``plies`` command, every command of plies' own (built in or declared by the
+    ``plies`` distribution, as ``ggp`` is) and their sub-commands."""
+    from plies.cli.main import build_parser
+    from plies.cli.registry import COMMANDS
+
+    root = command(build_parser(), ["plies"], None)
+    own = []
+    for sub in root.commands:
+        entry = COMMANDS.entry(sub.path[1])
+        if entry is not None and (entry.builtin or entry.distribution == "plies"):
+            own.append(sub)
+    root.commands = own
+    return root
