@@ -15,7 +15,21 @@ REPO = DOCS.parent
 sys.path.insert(0, str(DOCS / "_ext"))
 sys.path.insert(0, str(REPO / "src"))
 
+import plies.plugins  # noqa: E402
 from plies import __version__  # noqa: E402
+
+# The site documents plies as it is distributed: the registries (the CLI's commands and
+# --algorithm choices, above all) leave out the plug-ins of the environment that builds
+# it (the test suite's own plug-in, in a development environment).
+_declared_entries = plies.plugins.declared_entries
+
+
+def _plies_entries_only(group: str) -> tuple[plies.plugins.Entry, ...]:
+    return tuple(e for e in _declared_entries(group) if e.distribution == "plies")
+
+
+plies.plugins.declared_entries = _plies_entries_only
+plies.plugins.refresh()
 
 project = "plies"
 author = "the plies authors"
@@ -34,6 +48,9 @@ extensions = [
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
 exclude_patterns = ["_build", "images/*.dot", "**/README.md", ".ipynb_checkpoints"]
+
+# "--depth" stays two hyphens and quotes stay straight: pages are full of command lines.
+smartquotes = False
 
 # --- MyST ---------------------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist"]

@@ -66,6 +66,12 @@ def _columns(width: int) -> Iterator[None]:
             os.environ["COLUMNS"] = old
 
 
+def _renamed(action: argparse.Action, metavar: str) -> argparse.Action:
+    """``action`` with ``metavar`` as its metavar (argparse otherwise shows the choices)."""
+    return argparse.Action(action.option_strings, action.dest, nargs=action.nargs,
+                           metavar=metavar)
+
+
 def _options(parser: argparse.ArgumentParser) -> list[Option]:
     formatter = parser._get_formatter()
     options = []
@@ -73,11 +79,14 @@ def _options(parser: argparse.ArgumentParser) -> list[Option]:
         if isinstance(action, argparse._SubParsersAction) or action.help == argparse.SUPPRESS:
             continue
         positional = not action.option_strings
-        if action.nargs == 0:
+        if action.nargs == 0 or positional:
             metavar = None
-        else:
-            metavar = formatter._format_args(action, formatter._get_default_metavar_for_optional(action)
-                                             if not positional else action.dest)
+        else:  # a name, not the list of choices (listed apart)
+            named = action.choices is not None and action.metavar is None
+            shown = _renamed(action, action.dest.upper()) if named else action
+            metavar = formatter._format_args(
+                shown, formatter._get_default_metavar_for_optional(action)
+            )
         options.append(Option(
             names=list(action.option_strings) or [action.metavar or action.dest],
             metavar=None if positional else metavar,

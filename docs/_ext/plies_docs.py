@@ -1,5 +1,10 @@
 """plies' own Sphinx extension: what the site needs that no package gives.
 
+- ``{plies-cli}``: the reference of every ``plies`` command, written from the parser at
+  build time (:mod:`cli_tree`), so it cannot go stale: each command's usage, description
+  and every option (``.. option::``, so ``{option}`` links reach it).
+- ``{plies-hooks}``: the table of the game model's members and hooks, read from the
+  :class:`plies.Game` docstring, the one place it is written.
 - A link from a page to a file of the repository outside ``docs/`` (``../CONTRIBUTING.md``,
   ``../benchmarks/results/web_load.md``) is the same relative link that works on a code
   host; on the site it becomes a download of that file, so it is checked (a missing file
@@ -25,10 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
-from sphinx.util.nodes import make_refnode
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_refnode, nested_parse_with_titles
+
+import cli_tree
 
 
 def repository_links(app: Sphinx, doctree: nodes.document) -> None:
@@ -224,7 +233,78 @@ def attribute_docstrings_as_written(app: Sphinx) -> None:
             app.connect("autodoc-process-docstring", process, priority=listener.priority)
 
 
+# --- the CLI reference --------------------------------------------------------------------
+
+
+def md_text(text: str) -> str:
+    """``text`` as literal Markdown prose: every punctuation mark that could be markup
+    escaped (CommonMark allows a backslash before any of them)."""
+    return "".join("\\" + ch if ch in "\\*_`[]<>|#{}$~!" else ch for ch in text)
+
+
+def _fence(directive: str, argument: str, body: list[str]) -> list[str]:
+    return [f"````{{{directive}}} {argument}".rstrip(), *body, "````", ""]
+
+
+def _option_lines(option: cli_tree.Option) -> list[str]:
+    if option.positional:
+        signature = option.names[0]
+    else:
+        signature = ", ".join(
+            name if option.metavar is None else f"{name} {option.metavar}"
+            for name in option.names
+        )
+    body = md_text(option.help or "")
+    if option.choices:
+        body += ". Choices: " + ", ".join(f"`{c}`" for c in option.choices)
+    if (
+        not option.positional
+        and option.metavar is not None
+        and option.default not in (None, [], "", False)
+        and "default" not in (option.help or "")
+    ):
+        body += f". Default: `{option.default}`"
+    if option.required and not option.positional:
+        body += ". Required"
+    return _fence("option", signature, [body.strip() + ("." if body else "")])
+
+
+def command_md(command: cli_tree.Command, level: int) -> list[str]:
+    """MyST Markdown for ``command`` and its sub-commands: a section each."""
+    lines = [f"{'#' * level} `{command.name}`", ""]
+    lines += _fence("program", command.name, [])
+    texts = [command.summary, command.description]
+    for text in dict.fromkeys(t for t in texts if t):  # a description may repeat the summary
+        lines += [md_text(text[0].upper() + text[1:]), ""]
+    lines += ["```text", *command.usage.splitlines(), "```", ""]
+    if command.epilog:
+        lines += [md_text(command.epilog), ""]
+    for option in command.options:
+        lines += _option_lines(option)
+    for sub in command.commands:
+        lines += command_md(sub, level + 1)
+    return lines
+
+
+class PliesCli(SphinxDirective):
+    """``{plies-cli}``: every command of ``plies`` (see :func:`cli_tree.plies_command`),
+    as Markdown sections under the page's title."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        root = cli_tree.plies_command()
+        commands, root.commands = root.commands, []
+        lines = command_md(root, 2)
+        for sub in commands:
+            lines += command_md(sub, 2)
+        container = nodes.section()
+        nested_parse_with_titles(self.state, StringList(lines, "plies-cli"), container)
+        return container.children
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("plies-cli", PliesCli)
     app.connect("missing-reference", resolve_any_path)
     app.connect("builder-inited", attribute_docstrings_as_written)
     # Before Sphinx's own collector (priority 500) gathers the downloads of the page.
