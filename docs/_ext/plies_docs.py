@@ -1,7 +1,7 @@
 """plies' own Sphinx extension: what the site needs that no package gives.
 
 - ``{plies-cli}``: the reference of every ``plies`` command, written from the parser at
-  build time (:mod:`cli_tree`), so it cannot go stale: each command's usage, description
+  build time (:mod:`reference_data`), so it cannot go stale: each command's usage, description
   and every option (``.. option::``, so ``{option}`` links reach it).
 - ``{plies-hooks}``: the table of the game model's members and hooks, read from the
   :class:`plies.Game` docstring, the one place it is written.
@@ -37,7 +37,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 
-import cli_tree
+import reference_data
 
 
 def repository_links(app: Sphinx, doctree: nodes.document) -> None:
@@ -246,7 +246,7 @@ def _fence(directive: str, argument: str, body: list[str]) -> list[str]:
     return [f"````{{{directive}}} {argument}".rstrip(), *body, "````", ""]
 
 
-def _option_lines(option: cli_tree.Option) -> list[str]:
+def _option_lines(option: reference_data.Option) -> list[str]:
     if option.positional:
         signature = option.names[0]
     else:
@@ -269,7 +269,7 @@ def _option_lines(option: cli_tree.Option) -> list[str]:
     return _fence("option", signature, [body.strip() + ("." if body else "")])
 
 
-def command_md(command: cli_tree.Command, level: int) -> list[str]:
+def command_md(command: reference_data.Command, level: int) -> list[str]:
     """MyST Markdown for ``command`` and its sub-commands: a section each."""
     lines = [f"{'#' * level} `{command.name}`", ""]
     lines += _fence("program", command.name, [])
@@ -287,13 +287,13 @@ def command_md(command: cli_tree.Command, level: int) -> list[str]:
 
 
 class PliesCli(SphinxDirective):
-    """``{plies-cli}``: every command of ``plies`` (see :func:`cli_tree.plies_command`),
+    """``{plies-cli}``: every command of ``plies`` (see :func:`reference_data.plies_command`),
     as Markdown sections under the page's title."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        root = cli_tree.plies_command()
+        root = reference_data.plies_command()
         commands, root.commands = root.commands, []
         lines = command_md(root, 2)
         for sub in commands:
@@ -303,7 +303,41 @@ class PliesCli(SphinxDirective):
         return container.children
 
 
+# --- the table of hooks --------------------------------------------------------------------
+
+_ROLE = re.compile(r":(\w+):`([^`]+)`")
+
+
+def rst_to_md(text: str) -> str:
+    """A table cell of a docstring (reST) as MyST: ``code`` and :role:`target`."""
+    text = _ROLE.sub(lambda m: f"{{py:{m[1]}}}`{m[2]}`", text)
+    return text.replace("``", "`").replace("|", "\\|")
+
+
+class PliesHooks(SphinxDirective):
+    """``{plies-hooks}``: the members of the game model, a table row each, read from
+    :class:`plies.Game`'s docstring (:func:`reference_data.game_members`)."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        lines = [
+            "| member | kind | signature | default: what leaving it out means |",
+            "|---|---|---|---|",
+        ]
+        for member in reference_data.game_members():
+            signature = member.signature.replace("|", "\\|")
+            lines.append(
+                f"| `{member.name}` | {member.kind} | `{signature}` | "
+                f"{rst_to_md(member.default)} |"
+            )
+        container = nodes.section()
+        self.state.nested_parse(StringList(lines, "plies-hooks"), 0, container)
+        return container.children
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("plies-hooks", PliesHooks)
     app.add_directive("plies-cli", PliesCli)
     app.connect("missing-reference", resolve_any_path)
     app.connect("builder-inited", attribute_docstrings_as_written)

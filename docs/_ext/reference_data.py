@@ -1,15 +1,21 @@
-"""The ``plies`` command as data: every command, its usage and its options, read from the
-parser itself (:func:`plies.cli.main.build_parser`).
+"""What the reference pages are generated from, read from the code itself.
 
-The CLI reference (``docs/reference/cli.md``, through ``plies_docs.py``) is written from
-this, and ``tests/test_docs_site.py`` checks with it that every option has a help text.
-No Sphinx here: the test runs without it.
+- :func:`plies_command`: the ``plies`` command as data, every command with its usage and
+  its options, read from the parser (:func:`plies.cli.main.build_parser`);
+- :func:`game_members`: the table of the game model's members and hooks, read from the
+  :class:`plies.Game` docstring, where it is written once.
+
+``plies_docs.py`` writes ``docs/reference/cli.md`` and ``hooks.md`` from these, and
+``tests/test_docs_site.py`` checks with them that every option has a help text and that
+the table names every member of the model.  No Sphinx here: the test runs without it.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -127,3 +133,57 @@ def plies_command() -> Command:
             own.append(sub)
     root.commands = own
     return root
+
+
+# --- the game model's members --------------------------------------------------------------
+
+
+@dataclass
+class Member:
+    """One row of the table in :class:`plies.Game`'s docstring."""
+
+    name: str
+    kind: str  # "required", "fact", "method" or "hook"
+    default: str  # what leaving it out means (reST, as written in the docstring)
+    signature: str  # "order_hint(state, actions) -> actions reordered", "zero_sum: bool"
+
+
+_SIGNATURE = re.compile(r"``(\w+)\(([^`]*)\)(?: -> ([^`]*))?``")
+
+
+def game_members() -> list[Member]:
+    """The rows of the member table of :class:`plies.Game`'s docstring, in its order,
+    each with its signature: a method's from the code, a hook's from the docstring's
+    prose (a hook has no code on :class:`plies.Game`), a fact's type."""
+    from plies.game import Game
+
+    doc = inspect.getdoc(Game) or ""
+    lines = doc.splitlines()
+    borders = [i for i, line in enumerate(lines) if re.fullmatch(r"=+( +=+)+", line)]
+    if len(borders) < 3:
+        raise ValueError("plies.Game's docstring has no member table (three ==== lines)")
+    columns = [m.start() for m in re.finditer(r"=+", lines[borders[0]])]
+    prose = {m[1]: m[0].strip("`") for m in _SIGNATURE.finditer(doc)}
+    hints = getattr(Game, "__annotations__", {})
+    rows: list[list[str]] = []
+    for line in lines[borders[1] + 1 : borders[2]]:
+        cells = [line[a:b].strip() for a, b in zip(columns, [*columns[1:], None], strict=True)]
+        if cells[0]:
+            rows.append(cells)
+        elif rows and cells[2]:
+            rows[-1][2] += " " + cells[2]
+    members = []
+    for name, kind, default in rows:
+        name = name.strip("`")
+        member = getattr(Game, name, None)
+        if kind == "hook":
+            signature = prose.get(name, name)
+        elif member is None:  # declared, not defined: num_players
+            signature = f"{name}: {hints[name]}" if name in hints else name
+        elif callable(member):
+            params = list(inspect.signature(member).parameters)[1:]  # without self
+            signature = f"{name}({', '.join(params)})"
+        else:
+            signature = f"{name}: {hints.get(name, type(member).__name__)}"
+        members.append(Member(name, kind, default, signature))
+    return members
