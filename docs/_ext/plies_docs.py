@@ -5,6 +5,10 @@
   and every option (``.. option::``, so ``{option}`` links reach it).
 - ``{plies-hooks}``: the table of the game model's members and hooks, read from the
   :class:`plies.Game` docstring, the one place it is written.
+- ``{plies-web-api}``: every endpoint of the web app's JSON API, with its docstring, an
+  example request (the directive's content: a line ``NAME {json}`` per endpoint) and
+  the answer plies gives to it, computed at build time.  An endpoint of the registry
+  without an example, or an example of no endpoint, is an error.
 - A link from a page to a file of the repository outside ``docs/`` (``../CONTRIBUTING.md``,
   ``../benchmarks/results/web_load.md``) is the same relative link that works on a code
   host; on the site it becomes a download of that file, so it is checked (a missing file
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import os
 import re
 import sys
@@ -336,7 +341,46 @@ class PliesHooks(SphinxDirective):
         return container.children
 
 
+# --- the web API ----------------------------------------------------------------------------
+
+
+class PliesWebApi(SphinxDirective):
+    """``{plies-web-api}``: a section per endpoint of :data:`plies.web.api.ENDPOINTS`."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        examples: dict[str, dict[str, Any]] = {}
+        for line in self.content:
+            if line.strip():
+                name, _, body = line.strip().partition(" ")
+                examples[name] = json.loads(body or "{}")
+        registered = ["games", *reference_data.endpoints()]
+        missing = [name for name in registered if name not in examples]
+        unknown = [name for name in examples if name not in registered]
+        if missing or unknown:
+            raise self.error(
+                f"plies-web-api: endpoints without an example: {missing}; examples of no "
+                f"endpoint: {unknown}"
+            )
+        lines: list[str] = []
+        for name in registered:
+            function = reference_data.answerer(name)
+            method = "GET" if name == "games" else "POST"
+            lines += [f"## `{method} /api/{name}`", ""]
+            lines += ["```{eval-rst}", f".. autofunction:: {function.__module__}."
+                      f"{function.__name__}", "   :no-index:", "```", ""]
+            if method == "POST":
+                lines += ["A request:", "", "```json", json.dumps(examples[name]), "```", ""]
+            lines += ["The answer (computed when this page was built, shortened):", ""]
+            lines += ["```json", reference_data.example_answer(name, examples[name]), "```", ""]
+        container = nodes.section()
+        nested_parse_with_titles(self.state, StringList(lines, "plies-web-api"), container)
+        return container.children
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("plies-web-api", PliesWebApi)
     app.add_directive("plies-hooks", PliesHooks)
     app.add_directive("plies-cli", PliesCli)
     app.connect("missing-reference", resolve_any_path)

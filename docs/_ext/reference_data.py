@@ -2,6 +2,8 @@
 
 - :func:`plies_command`: the ``plies`` command as data, every command with its usage and
   its options, read from the parser (:func:`plies.cli.main.build_parser`);
+- :func:`endpoints` and :func:`example_answer`: the web app's JSON API, every endpoint of
+  the registry (:data:`plies.web.api.ENDPOINTS`) and what it answers to a request;
 - :func:`game_members`: the table of the game model's members and hooks, read from the
   :class:`plies.Game` docstring, where it is written once.
 
@@ -14,11 +16,13 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 WIDTH = 88  # usage lines are wrapped at this width, whatever the terminal
 
@@ -187,3 +191,66 @@ def game_members() -> list[Member]:
             signature = f"{name}: {hints.get(name, type(member).__name__)}"
         members.append(Member(name, kind, default, signature))
     return members
+
+
+# --- the web API ----------------------------------------------------------------------------
+
+SHOWN_ITEMS = 3  # items of a list shown in an example answer
+SHOWN_CHARACTERS = 60  # characters of a string
+
+
+def endpoints() -> dict[str, Any]:
+    """Every POST endpoint of the web API by name, with the function that answers it
+    (the modules that add endpoints to the registry imported, as the app imports them)."""
+    from plies.web import api, quiz, trees  # noqa: F401  (quiz and trees register theirs)
+
+    return dict(api.ENDPOINTS)
+
+
+def answerer(name: str) -> Any:
+    """The function that answers ``/api/NAME``: ``games`` is ``GET /api/games``."""
+    from plies.web import api
+
+    return api.catalogue if name == "games" else endpoints()[name]
+
+
+def _shortened(value: Any, depth: int) -> Any:
+    if isinstance(value, str) and len(value) > SHOWN_CHARACTERS:
+        return f"{value[:SHOWN_CHARACTERS - 20]}... ({len(value):,} characters)"
+    if isinstance(value, list):
+        shown = [_shortened(v, depth + 1) for v in value[:SHOWN_ITEMS]]
+        if len(value) > SHOWN_ITEMS:
+            shown.append(f"... ({len(value) - SHOWN_ITEMS} more)")
+        return shown
+    if isinstance(value, dict):
+        if depth >= 3 and value:
+            return {"...": f"{len(value)} fields: {', '.join(map(str, value))}"}
+        return {key: _shortened(v, depth + 1) for key, v in value.items()}
+    return value
+
+
+def example_answer(name: str, body: dict[str, Any]) -> str:
+    """The JSON that ``POST /api/NAME`` answers to ``body`` (``GET /api/games`` for
+    ``games``), computed now and shortened: long strings and lists cut, deep objects
+    named by their fields, and the position (``"state"``) of an answer that is not
+    ``/api/state``'s own left out."""
+    from plies.web import api
+
+    answer = answerer(name)(body)
+    data = json.loads(api.encode(answer))
+    if name != "state" and isinstance(data.get("state"), dict):
+        data["state"] = "(the answer of POST /api/state for the position)"
+    return _json(_shortened(data, 0), 0)
+
+
+def _json(value: Any, indent: int, width: int = 88) -> str:
+    """``value`` as JSON, an object or list on one line where it fits in ``width``."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, dict | list) or indent + len(flat) <= width or not value:
+        return flat
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {_json(v, indent + 2, width)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [inner + _json(v, indent + 2, width) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
