@@ -34,6 +34,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import reference_data
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx import addnodes
@@ -41,8 +42,6 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
-
-import reference_data
 
 
 def repository_links(app: Sphinx, doctree: nodes.document) -> None:
