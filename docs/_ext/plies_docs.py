@@ -9,6 +9,9 @@
   example request (the directive's content: a line ``NAME {json}`` per endpoint) and
   the answer plies gives to it, computed at build time.  An endpoint of the registry
   without an example, or an example of no endpoint, is an error.
+- The notebooks of ``examples/`` are copied to ``docs/_examples/`` when a build starts
+  (``docs/examples.md`` lists them), and myst-nb shows them with the outputs they were
+  saved with: the test suite executes them, the site does not.
 - A link from a page to a file of the repository outside ``docs/`` (``../CONTRIBUTING.md``,
   ``../benchmarks/results/web_load.md``) is the same relative link that works on a code
   host; on the site it becomes a download of that file, so it is checked (a missing file
@@ -378,7 +381,29 @@ class PliesWebApi(SphinxDirective):
         return container.children
 
 
+# --- the notebooks --------------------------------------------------------------------------
+
+
+def copy_notebooks(app: Sphinx, config: Any) -> None:
+    """``examples/*.ipynb`` into ``docs/_examples/``, the copies of removed ones deleted."""
+    source = Path(app.srcdir).parent / "examples"
+    target = Path(app.srcdir) / "_examples"
+    notebooks = {path.name: path for path in sorted(source.glob("*.ipynb"))}
+    if not notebooks and not target.exists():
+        return
+    target.mkdir(exist_ok=True)
+    for stale in target.glob("*.ipynb"):
+        if stale.name not in notebooks:
+            stale.unlink()
+    for name, path in notebooks.items():
+        data = path.read_bytes()
+        copy = target / name
+        if not copy.exists() or copy.read_bytes() != data:  # unchanged: no rebuild
+            copy.write_bytes(data)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("config-inited", copy_notebooks)
     app.add_directive("plies-web-api", PliesWebApi)
     app.add_directive("plies-hooks", PliesHooks)
     app.add_directive("plies-cli", PliesCli)
