@@ -139,8 +139,8 @@ def alphabeta(
             chance nodes keep Star1's bounds.
 
     Returns:
-        A :class:`~plies.search.result.SearchResult`: ``value``, ``action``, ``pv``,
-        ``exact`` and the search's statistics.
+        ``value``, ``action``, ``pv``, ``exact`` and the search's statistics, as a
+        :class:`~plies.search.result.SearchResult`.
 
     Raises:
         OptionError: a switch the game cannot serve (a hook it lacks), ``singular``
