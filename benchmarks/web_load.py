@@ -22,7 +22,7 @@ Then three more cases:
   loaded and searched for 5 s; the memory before and after.
 
 Results: a Markdown table on stdout and in ``--out`` (``benchmarks/results/web_load.md``).
-Needs the web extra and httpx2 (``pip install -e '.[test]'``).
+Needs the web extra and httpx2 (``make test`` installs both).
 """
 
 from __future__ import annotations

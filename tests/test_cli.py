@@ -427,7 +427,6 @@ def test_minimax_on_a_chance_game_says_use_expectiminimax(
         (["solve", "tictactoe", "--algorithm", "foo"], "invalid choice: 'foo'"),
         (["solve", "tictactoe", "--threshold", "1", "--algorithm", "minimax"],
          "a threshold needs the bounded algorithm"),
-        ([], "command"),
         (["frobnicate"], "invalid choice"),
         (["solve"], "game"),
         (["analyze", "tictactoe", "--threshold", "1"], "unrecognized arguments"),
@@ -438,8 +437,22 @@ def test_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], expected
     assert expected in fail(capsys, *argv)
 
 
+def test_plies_alone_prints_its_help_and_version_prints_the_version(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from plies.version import __version__
+
+    out = run(capsys)
+    assert out.startswith("usage: plies")
+    assert "solve" in out and "'plies COMMAND --help'" in out
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"plies {__version__}\n"
+
+
 def test_usage_error_points_to_the_right_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert fail(capsys).endswith("(see 'plies --help')")
+    assert fail(capsys, "--bogus").endswith("(see 'plies --help')")
     assert fail(capsys, "solve", "tictactoe", "-a", "x").endswith("(see 'plies solve --help')")
 
 
@@ -549,3 +562,23 @@ def test_solve_of_a_game_that_never_ends_is_one_line_not_a_recursion_traceback(
     RecursionError traceback."""
     message = fail(capsys, "solve", "pig", "-o", "max_turns=none")
     assert "deeper than Python's recursion allows" in message and "depth" in message
+
+
+def test_games_lists_a_game_whose_extra_is_missing_with_the_line_that_installs_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bare install (no python-chess) lists every game; chess says what it needs."""
+    import plies.games.chess.rules as rules
+
+    monkeypatch.setitem(sys.modules, "chess", None)  # `import chess` raises ImportError
+    monkeypatch.setattr(rules, "_chess", None)
+    listed = {row["name"]: row for row in json.loads(run(capsys, "games", "--json"))}
+    assert listed["chess"]["needs"] == "needs python-chess: pip install 'plies[chess]'"
+    assert listed["chess"]["players"] is None
+    assert listed["tictactoe"] == {
+        "name": "tictactoe", "players": 2, "description": listed["tictactoe"]["description"],
+        "options": [], "needs": None, "plugin": None, "problem": None,
+    }
+    table = run(capsys, "games")
+    assert "needs python-chess: pip install" in table and "tictactoe" in table
+    assert fail(capsys, "solve", "chess") == "chess needs python-chess: pip install 'plies[chess]'"

@@ -71,7 +71,7 @@ def _limited(limit: int) -> Callable[[], None]:
 
 @pytest.mark.parametrize("argv", [
     [*LEARN, "--out", "{out}.json"],
-    ["tree", "tictactoe", "--depth", "2", "-o", "{out}.svg"],
+    ["tree", "tictactoe", "--depth", "2", "--out", "{out}.svg"],
 ])
 def test_a_write_cut_at_200_bytes_leaves_the_existing_output_whole(
     tmp_path: Path, argv: list[str]
@@ -98,11 +98,11 @@ def test_full_disk_during_tree_output_leaves_the_picture_whole(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "fig.svg"
-    run(capsys, "tree", FIG, "-o", str(out))
+    run(capsys, "tree", FIG, "--out", str(out))
     before = out.read_bytes()
     no_space(monkeypatch)
-    message = fail(capsys, "tree", "tictactoe", "--depth", "1", "-o", str(out))
-    assert message.startswith("cannot write -o") and "No space left on device" in message
+    message = fail(capsys, "tree", "tictactoe", "--depth", "1", "--out", str(out))
+    assert message.startswith("cannot write --out") and "No space left on device" in message
     assert out.read_bytes() == before and leftovers(tmp_path) == []
 
 
@@ -119,7 +119,7 @@ def test_learn_out_directory_is_refused_before_the_self_play(
 
 @pytest.mark.parametrize("argv", [
     ["learn", "othello", "--games", "100", "--out"],
-    ["tree", "tictactoe", "--depth", "9", "--max-nodes", "10000000", "-o"],
+    ["tree", "tictactoe", "--depth", "9", "--max-nodes", "10000000", "--out"],
 ])
 def test_every_output_was_overwritten_without_asking_now_a_users_file_needs_force(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -141,18 +141,18 @@ def test_every_output_was_overwritten_through_a_symlink_now_a_link_needs_force(
     mine.write_text(USERS)
     link = tmp_path / "fig.svg"
     link.symlink_to(mine)
-    message = fail(capsys, "tree", FIG, "-o", str(link))
+    message = fail(capsys, "tree", FIG, "--out", str(link))
     assert "is a symbolic link (to " in message and "--force" in message
     assert mine.read_text() == USERS
     # With --force the file the link points to is replaced, and the link kept.
-    run(capsys, "tree", FIG, "-o", str(link), "--force")
+    run(capsys, "tree", FIG, "--out", str(link), "--force")
     assert link.is_symlink() and mine.read_text().startswith("<?xml")
     assert leftovers(tmp_path) == []
 
 
 @pytest.mark.parametrize("argv", [
     ["learn", "othello", "--games", "2", "--depth", "1", "--out"],
-    ["tree", "tictactoe", "--depth", "1", "--format", "svg", "-o"],
+    ["tree", "tictactoe", "--depth", "1", "--format", "svg", "--out"],
     ["ggp", "match", str(Path(__file__).parent / "data" / "gdl" / "ticTacToe.kif"),
      "--player", "random", "--player", "random", "--quiet", "--json"],
 ])
@@ -173,10 +173,10 @@ def test_plies_replaces_its_own_output_without_force(
     run(capsys, *LEARN, "--out", str(weights))
     for name in ("fig.svg", "fig.dot", "fig.json"):
         out = tmp_path / name
-        run(capsys, "tree", FIG, "-o", str(out))
-        run(capsys, "tree", FIG, "-o", str(out))
+        run(capsys, "tree", FIG, "--out", str(out))
+        run(capsys, "tree", FIG, "--out", str(out))
     # ... but one command's output is not another's.
-    message = fail(capsys, "tree", FIG, "-o", str(weights), "--format", "json")
+    message = fail(capsys, "tree", FIG, "--out", str(weights), "--format", "json")
     assert "is not a tree plies drew" in message
 
 
@@ -369,7 +369,7 @@ def test_on_a_terminal_plies_asks_before_replacing_a_users_file(
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "plies", "tree", "tictactoe", "--depth", "1", "--format",
-         "dot", "-o", str(mine)],
+         "dot", "--out", str(mine)],
         stdin=follower, stdout=subprocess.PIPE, stderr=follower, env=env,
     )
     os.close(follower)

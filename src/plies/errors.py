@@ -112,6 +112,24 @@ class UnsupportedGameError(PliesError, TypeError):
     """An algorithm was given a game (or a node type) it cannot search correctly."""
 
 
+class MissingExtraError(UnsupportedGameError):
+    """What was asked for needs an optional dependency that is not installed.
+
+    The message names the package and the line that installs it
+    (``chess needs python-chess: pip install 'plies[chess]'``); ``extra`` is the name of
+    plies' extra, ``package`` the distribution it brings.
+    """
+
+    def __init__(self, what: str, package: str, extra: str) -> None:
+        super().__init__(f"{what} needs {package}: {install_line(extra)}")
+        self.what, self.package, self.extra = what, package, extra
+
+
+def install_line(extra: str) -> str:
+    """The command that installs plies with ``extra``: ``pip install 'plies[chess]'``."""
+    return f"pip install 'plies[{extra}]'"
+
+
 class GameDefinitionError(PliesError, TypeError):
     """A game class that does not define what the game model requires.
 

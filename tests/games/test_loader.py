@@ -114,9 +114,27 @@ def test_an_unknown_name_says_what_a_spec_may_be_and_finds_a_file_here(
     with pytest.raises(UnknownGameError) as caught:
         load("mancala")
     assert str(caught.value).startswith(
-        "unknown game 'mancala' (mancala.py is here: load your game from it as "
-        "mancala:Mancala); available games:"
+        "unknown game 'mancala' (did you mean mancala:Mancala? mancala.py is a Python file); "
+        "available games:"
     )
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "kalah.py").write_text(
+        "from plies.games.nim import Nim\n\nclass Helper:\n    pass\n\n"
+        "class Kalah(Nim):\n    name = 'kalah2'\n"
+    )
+    hints = {
+        "mancala.py": "did you mean mancala:Mancala? mancala.py is a Python file",
+        "./mancala.py": "did you mean mancala.py:Mancala? mancala.py is a Python file",
+        "games/kalah": "did you mean games/kalah.py:Helper or games/kalah.py:Kalah?",
+        "games/kalah.py": "did you mean games/kalah.py:Helper or games/kalah.py:Kalah?",
+    }
+    for spec, hint in hints.items():
+        with pytest.raises(UnknownGameError) as caught:
+            load(spec)
+        assert f"unknown game {spec!r} ({hint}" in str(caught.value)
+    assert type(load("games/kalah.py:Kalah")).__name__ == "Kalah"
+    assert type(load("mancala.py:Mancala")).__name__ == "Mancala"
+    assert load("./games/kalah.py:Kalah", piles=(1, 2)).initial_state().piles == (1, 2)
 
 
 def test_spec_info_and_parse_options_for_every_kind_of_spec() -> None:

@@ -184,11 +184,11 @@ def fixed_cli_cases() -> list[Case]:
         _case("play-garbage-stdin", "play", "tictactoe", "--human", "0", "--depth", "1",
               stdin=b"\x00\xff\xfe\nzz\n" + DIGITS.encode() + b"\n"),
         _case("play-huge-worlds", "play", "kuhn", "--human", "none", "--worlds", DIGITS),
-        _case("tree-output-a-directory", "tree", "tictactoe", "--depth", "1", "-o",
+        _case("tree-output-a-directory", "tree", "tictactoe", "--depth", "1", "--out",
               "{dir.tree}"),
-        _case("tree-output-dev-full", "tree", "tictactoe", "--depth", "1", "-o",
+        _case("tree-output-dev-full", "tree", "tictactoe", "--depth", "1", "--out",
               "/dev/full"),
-        _case("tree-deep-json", "tree", "{deep.json}", "-o", "{out.svg}"),
+        _case("tree-deep-json", "tree", "{deep.json}", "--out", "{out.svg}"),
         _case("web-port-huge", "web", "--no-browser", "--port", DIGITS),
         _case("web-game-dev-zero", "web", "--no-browser", "--port", "0", "--game",
               "{zero.kif}", timeout=30),
@@ -415,12 +415,15 @@ package cannot catch it."""
 
 SITE_FAILED = "Fatal Python error: init_import_site"
 """What Python prints when a Ctrl-C stops its site module, before any package runs."""
+RUNPY_FAILED = "Could not import runpy module"
+"""What ``python -m`` prints when a Ctrl-C stops its import of runpy (and the standard
+modules runpy imports), before any package runs."""
 
 
 def in_python_startup(err: str) -> bool:
     """Whether every frame of the traceback in ``err`` is Python's start-up (or plies'
     first line, which installs the quiet Ctrl-C handler)."""
-    if SITE_FAILED in err:
+    if SITE_FAILED in err or err.startswith(RUNPY_FAILED):
         return True
     frames = [line.strip() for line in err.splitlines() if line.strip().startswith("File ")]
     return bool(frames) and all(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from plies.cli import main
 from plies.viz import SearchTree
 from tests.clirun import fail, plain_pipe, run  # noqa: F401 (autouse fixture)
 
@@ -16,7 +17,7 @@ FIG = "src/plies/games/trees/aima-fig-5-2.tree"
 
 def test_svg_for_the_aima_figure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "fig.svg"
-    out = run(capsys, "tree", FIG, "-o", str(path))
+    out = run(capsys, "tree", FIG, "--out", str(path))
     assert out == (
         f"wrote {path} (svg): 11 nodes searched, 2 pruned; value 3 for MAX; "
         "chosen path a1 b1\n"
@@ -29,7 +30,7 @@ def test_svg_for_the_aima_figure(capsys: pytest.CaptureFixture[str], tmp_path: P
 @pytest.mark.parametrize("suffix", [".json", ".JSON"])
 def test_json_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"tree{suffix}"
-    run(capsys, "tree", "tictactoe", "--moves", "5 1", "--depth", "2", "-o", str(path))
+    run(capsys, "tree", "tictactoe", "--moves", "5 1", "--depth", "2", "--out", str(path))
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["game"] == "tictactoe" and data["algorithm"] == "alphabeta"
     assert data["player"] == "X" and data["root"]["mover"] == "X"
@@ -39,7 +40,7 @@ def test_json_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: s
 def test_the_engine_search_is_drawn(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "engine.json"
     out = run(capsys, "tree", "tictactoe", "--moves", "5 1", "--depth", "2", "--engine",
-              "-o", str(path))
+              "--out", str(path))
     assert out == (
         f"wrote {path} (json): 38 nodes searched (30 in the search of the root drawn), "
         "24 pruned; value 0 for X; chosen path 2 7\n"
@@ -57,7 +58,7 @@ def test_the_engine_search_is_drawn(capsys: pytest.CaptureFixture[str], tmp_path
 @pytest.mark.parametrize("suffix", [".dot", ".gv"])
 def test_dot_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"tree{suffix}"
-    run(capsys, "tree", "aima-5-2", "-a", "minimax", "-o", str(path))
+    run(capsys, "tree", "aima-5-2", "-a", "minimax", "--out", str(path))
     text = path.read_text(encoding="utf-8")
     assert text.startswith("digraph search_tree {") and text.count(" -> ") == 12
 
@@ -69,7 +70,7 @@ def test_stdout_is_json_by_default(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_format_overrides_and_dash_is_stdout(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run(capsys, "tree", FIG, "-o", "-", "--format", "svg")
+    out = run(capsys, "tree", FIG, "--out", "-", "--format", "svg")
     ET.fromstring(out.encode("utf-8"))
     assert run(capsys, "tree", FIG, "--format", "dot").startswith("digraph")
 
@@ -80,27 +81,46 @@ def test_game_options_and_search_options(
     path = tmp_path / "nim.json"
     run(
         capsys, "tree", "nim", "--option", "piles=1,2,2", "--algorithm", "bounded",
-        "--player", "1", "-o", str(path),
+        "--player", "1", "--out", str(path),
     )
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["algorithm"] == "bounded" and data["player"] == "P1"
-    run(capsys, "tree", "sticks", "--option", "sticks=5", "--threshold", "1", "-o", str(path))
+    run(capsys, "tree", "sticks", "--option", "sticks=5", "--threshold", "1", "--out", str(path))
     assert json.loads(path.read_text(encoding="utf-8"))["algorithm"] == "bounded"
-    run(capsys, "tree", "pig", "--depth", "2", "-o", str(path))  # auto: expectiminimax
+    run(capsys, "tree", "pig", "--depth", "2", "--out", str(path))  # auto: expectiminimax
     assert json.loads(path.read_text(encoding="utf-8"))["algorithm"] == "expectiminimax"
 
 
-def test_other_commands_keep_their_short_option(capsys: pytest.CaptureFixture[str]) -> None:
-    """``tree`` takes "-o" for its output; ``solve -o piles=...`` still means a game option."""
+def test_o_is_a_game_option_in_every_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``-o KEY=VALUE`` is a game option in ``tree`` as in ``solve``; the picture goes to
+    ``--out``."""
     data = json.loads(run(capsys, "solve", "nim", "-o", "piles=1,2", "--json"))
     assert data["value"] == 1.0
+    short = json.loads(run(capsys, "tree", "nim", "-o", "piles=1,2"))
+    long = json.loads(run(capsys, "tree", "nim", "--option", "piles=1,2"))
+    other = json.loads(run(capsys, "tree", "nim", "-o", "piles=1,1"))
+    assert short == long
+    assert short["stats"] != other["stats"]
+
+
+def test_o_as_the_output_still_works_for_one_release_with_a_warning(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "fig.svg"
+    assert main(["tree", FIG, "-o", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert path.read_text().startswith("<?xml")
+    assert f"'-o {path}' as the output is deprecated" in captured.err
+    assert f"--out {path}" in captured.err
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-o", "tree.png"], "cannot tell the format of 'tree.png'"),
-        (["-o", "tree"], "use one of .svg, .json, .dot, .gv"),
+        (["--out", "tree.png"], "cannot tell the format of 'tree.png'"),
+        (["--out", "tree"], "use one of .svg, .json, .dot, .gv"),
         # A picture shows one complete search: tree does not offer budgets at all.
         (["--time", "1"], "unrecognized arguments: --time 1"),
         (["--nodes", "100"], "unrecognized arguments: --nodes 100"),
@@ -114,7 +134,7 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], mess
 
 def test_too_many_nodes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "ttt.svg"
-    message = fail(capsys, "tree", "tictactoe", "-o", str(path))
+    message = fail(capsys, "tree", "tictactoe", "--out", str(path))
     assert message == (
         "the search visited more than 2,000 nodes; use a smaller --depth or a larger --max-nodes"
     )
@@ -124,7 +144,7 @@ def test_too_many_nodes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
 
 
 def test_unwritable_output(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    message = fail(capsys, "tree", FIG, "-o", str(tmp_path / "missing" / "fig.svg"))
+    message = fail(capsys, "tree", FIG, "--out", str(tmp_path / "missing" / "fig.svg"))
     assert message.startswith("cannot write ") and "no directory" in message
 
 
@@ -139,7 +159,7 @@ def test_plies_tree_rps_player_0_draws_the_matrix_stage(
 ) -> None:
     # `plies tree rps --player 0` said "unknown algorithm 'simultaneous'"
     path = tmp_path / "rps.json"
-    out = run(capsys, "tree", "rps", "--player", "0", "-o", str(path))
+    out = run(capsys, "tree", "rps", "--player", "0", "--out", str(path))
     assert out.startswith(f"wrote {path} (json): 10 nodes searched; value 0 for Row")
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["algorithm"] == "simultaneous"
@@ -154,7 +174,7 @@ def test_a_root_that_reached_its_known_value_says_so(
     the first move that reaches it, and the picture says why (not a utility bound: AIMA's
     figure 5.2 goes from -14 to 14)."""
     path = tmp_path / "engine.json"
-    run(capsys, "tree", "aima-5-2", "--engine", "-o", str(path))
+    run(capsys, "tree", "aima-5-2", "--engine", "--out", str(path))
     tree = SearchTree.from_json(json.loads(path.read_text(encoding="utf-8")))
     assert {(n.action, n.pruned_by) for n in tree.pruned_nodes()} == {
         ("a2", "v=3 cannot be improved on"), ("a3", "v=3 cannot be improved on"),

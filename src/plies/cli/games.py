@@ -1,13 +1,17 @@
 """``plies games``: the games by name, built in and from plug-ins, with their options
 (``--openspiel``: OpenSpiel's).
 
-A plug-in game that cannot be used is listed with the reason, and a plug-in that was
-ignored (it reuses a built-in name, or two declare one name) is named below the table:
-the other games stay usable."""
+A game that needs an extra which is not installed (chess needs python-chess) is listed
+with the line that installs it.  A plug-in game that cannot be used is listed with the
+reason, and a plug-in that was ignored (it reuses a built-in name, or two declare one
+name) is named below the table: the other games stay usable.  ``--json`` writes the same
+rows as a list of objects."""
 
 from __future__ import annotations
 
 import argparse
+import json
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from rich.console import Console
@@ -15,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from plies import games
+from plies.errors import MissingExtraError, install_line
 from plies.games.registry import GAMES
 from plies.plugins import PluginError, one_line
 
@@ -29,6 +34,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--openspiel", action="store_true",
         help="list OpenSpiel's games instead (each playable as openspiel:NAME)",
     )
+    listing.add_argument(
+        "--json", action="store_true",
+        help="write the list as JSON: one object per game (name, players, description, "
+        "options, needs, plugin, problem)",
+    )
 
 
 def run(console: Console, args: argparse.Namespace) -> int:
@@ -36,31 +46,81 @@ def run(console: Console, args: argparse.Namespace) -> int:
     return cmd_games(console, args)
 
 
+@dataclass
+class Row:
+    """One game of the list.  ``players`` is None when the game cannot be built here;
+    ``needs`` is the line that installs a missing extra; ``problem`` why a plug-in game
+    cannot be used; ``plugin`` the distribution that adds it."""
+
+    name: str
+    players: int | None
+    description: str
+    options: list[dict[str, str]]
+    needs: str | None = None
+    plugin: str | None = None
+    problem: str | None = None
+
+
+def rows() -> list[Row]:
+    """Every registered game, built in and from plug-ins, as a row of the list."""
+    found = []
+    for name in games.names():
+        entry = GAMES.entry(name)
+        plugin = entry.distribution if entry is not None and not entry.builtin else None
+        try:
+            info = games.info(name)
+        except Exception as exc:  # a plug-in's own code may raise anything: list it
+            if plugin is None and not isinstance(exc, PluginError):
+                raise
+            found.append(Row(name, None, "", [], plugin=plugin, problem=_problem(exc)))
+            continue
+        options = [
+            {"name": o.name, "default": o.type.show(o.default), "accepts": o.describe()}
+            for o in info.options
+        ]
+        row = Row(name, None, info.description, options, plugin=plugin)
+        try:
+            row.players = info.make().num_players
+        except MissingExtraError as missing:
+            row.needs = f"needs {missing.package}: {install_line(missing.extra)}"
+        except Exception as exc:
+            if plugin is None and not isinstance(exc, PluginError):
+                raise
+            row.problem = _problem(exc)
+        found.append(row)
+    return found
+
+
+def _problem(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, PluginError) else one_line(exc)
+
+
 def cmd_games(console: Console, args: argparse.Namespace) -> int:
     if args.openspiel:
         return cmd_openspiel_games(console)
+    listed = rows()
+    if args.json:
+        print(json.dumps([asdict(row) for row in listed], indent=2), file=console.file)
+        return 0
     table = Table(title="games")
     table.add_column("name")
     table.add_column("players", justify="right")
     table.add_column("description")
     table.add_column("options")
-    for name in games.names():
-        entry = GAMES.entry(name)
-        plugin = entry is not None and not entry.builtin
-        distribution = entry.distribution if entry is not None else None
-        try:
-            info = games.info(name)
-            players = str(info.make().num_players)
-        except Exception as exc:  # a plug-in's own code may raise anything: list it
-            if not plugin and not isinstance(exc, PluginError):
-                raise
-            shown = str(exc) if isinstance(exc, PluginError) else one_line(exc)
-            table.add_row(name, "", Text(shown, style="red"), "")
+    for row in listed:
+        if row.problem is not None and not row.description:
+            table.add_row(row.name, "", Text(row.problem, style="red"), "")
             continue
-        description = Text(info.description)
-        if plugin and distribution:
-            description.append(f" ({distribution})", style="dim")
-        table.add_row(name, players, description, info.options_help())
+        description = Text(row.description)
+        if row.plugin:
+            description.append(f" ({row.plugin})", style="dim")
+        if row.needs is not None:
+            description.append(f"; {row.needs}", style="yellow")
+        if row.problem is not None:
+            description.append(f"; {row.problem}", style="red")
+        players = "" if row.players is None else str(row.players)
+        options = " ".join(f"{o['name']}={o['default']}" for o in row.options)
+        table.add_row(row.name, players, description, options)
     console.print(table)
     for problem in GAMES.ignored():
         console.print(Text(str(problem), style="yellow"), soft_wrap=True)

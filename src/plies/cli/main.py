@@ -27,6 +27,7 @@ from plies.cli.args import ArgumentParser, search_arguments
 from plies.cli.registry import COMMAND_MODULES, COMMANDS, modules
 from plies.errors import PliesError, UsageError
 from plies.plugins import PluginError
+from plies.version import __version__
 
 __all__ = ["COMMAND_MODULES", "UsageError", "build_parser", "ctrl_c_twice_exits", "main", "run"]
 
@@ -45,8 +46,19 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     defaults carry the module that runs it (``args.command_module``), or the problem
     (``args.command_problem``).
     """
-    parser = ArgumentParser(prog="plies", description="Adversarial search: minimax and its family.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=ArgumentParser)
+    parser = ArgumentParser(
+        prog="plies", description="Adversarial search: minimax and its family.",
+        epilog="'plies COMMAND --help' tells more about each command.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"plies {__version__}",
+        help="print the version of plies and exit",
+    )
+    # Not required: 'plies' alone prints this help (see _main).
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=ArgumentParser,
+        title="commands",
+    )
     common = search_arguments()
     wanted = _command_word(argv)
     groups = modules()
@@ -56,7 +68,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         _register(sub, common, names)
     ignored = [str(p) for p in COMMANDS.ignored()] if wanted is None else []
     if ignored:
-        parser.epilog = "Ignored: " + " ".join(ignored)
+        parser.epilog = f"{parser.epilog} Ignored: {' '.join(ignored)}"
     return parser
 
 
@@ -141,6 +153,9 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         parser = build_parser(sys.argv[1:] if argv is None else argv)
         args, extra = parser.parse_known_args(argv)
+        if args.command is None and not extra:  # 'plies' alone: what it can do
+            parser.print_help()
+            return 0
         problem = getattr(args, "command_problem", None)
         if problem is not None:  # a plug-in command that cannot be used, whatever its args
             raise problem

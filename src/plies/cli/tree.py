@@ -1,9 +1,9 @@
 """``plies tree``: draw the tree a search explores, as SVG, Graphviz DOT or JSON.
 
-    plies tree src/plies/games/trees/aima-fig-5-2.tree -o fig.svg
-    plies tree tictactoe --depth 2 -o ttt.svg
-    plies tree nim --option piles=1,2,2 --algorithm bounded -o nim.dot
-    plies tree aima-5-2                       # no -o: the JSON goes to stdout
+    plies tree src/plies/games/trees/aima-fig-5-2.tree --out fig.svg
+    plies tree tictactoe --depth 2 --out ttt.svg
+    plies tree nim -o piles=1,2,2 --algorithm bounded --out nim.dot
+    plies tree aima-5-2                       # no --out: the JSON goes to stdout
 
 The format follows the extension of ``-o`` (``.svg``, ``.json``, ``.dot``/``.gv``) unless
 ``--format`` says otherwise; ``-o -`` writes to stdout.  ``-o`` is checked before the
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,9 @@ is replaced without ``--force`` (:func:`plies.outputs.check_target`)."""
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
     """Add the ``tree`` sub-command to the ``plies`` argument parser."""
-    # Here "-o" names the output, so game options are spelt "--option" only; a picture
+    # "-o" is a game option, as in every command; the picture goes to --out.  A picture
     # shows one complete search, so no budgets are offered (--engine is: it is drawn).
-    base = search_arguments(budgets=False, short_option=False)
+    base = search_arguments(budgets=False)
     p = sub.add_parser(
         "tree", parents=[base],
         help="draw the search tree (SVG, DOT or JSON)",
@@ -51,13 +52,13 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "move ordering and principal variation search do to them.",
     )
     p.add_argument(
-        "-o", "--output", metavar="FILE",
+        "--out", "--output", dest="output", metavar="FILE",
         help="write here; the format follows the extension (.svg, .json, .dot, .gv); "
         "'-' or nothing: stdout",
     )
     p.add_argument("--format", choices=sorted(set(FORMATS.values())), help="override the format")
     p.add_argument("--force", action="store_true",
-                   help="replace -o even if it is not a picture plies drew")
+                   help="replace --out even if it is not a picture plies drew")
     p.add_argument(
         "--max-nodes", type=int, default=DEFAULT_MAX_NODES,
         help=f"refuse searches that visit more nodes than this (default {DEFAULT_MAX_NODES:,})",
@@ -98,16 +99,38 @@ def render(tree: SearchTree, fmt: str, *, ascii_only: bool = False) -> str:
     return json.dumps(tree.to_json(), indent=2, ensure_ascii=ascii_only) + "\n"
 
 
+def output_given_as_option(args: argparse.Namespace) -> None:
+    """Take ``-o FILE`` (no ``=``, a picture's extension or ``-``) as ``--out FILE``, with
+    a warning: ``-o`` named the output of ``plies tree`` before it became the game option
+    of every command.  Deprecated; goes in the next minor release."""
+    if args.output is not None:
+        return
+    old = [
+        text for text in args.option
+        if "=" not in text and (text == "-" or Path(text).suffix.lower() in FORMATS)
+    ]
+    if len(old) != 1:
+        return
+    args.option.remove(old[0])
+    args.output = old[0]
+    print(
+        f"plies: warning: '-o {old[0]}' as the output is deprecated: -o is a game option "
+        f"(KEY=VALUE) in every command; write --out {old[0]}",
+        file=sys.stderr,
+    )
+
+
 def run(console: Console, args: argparse.Namespace) -> int:
     """Capture the search that ``args`` describe and write its picture."""
     from plies.viz.style import vector
 
+    output_given_as_option(args)
     if args.max_nodes < 1:
         raise OptionError(f"--max-nodes must be at least 1, got {args.max_nodes}")
     fmt = output_format(args.output, args.format)
     target = None
     if args.output is not None and args.output != "-":  # before the search, not after
-        target = check_target(args.output, option="-o", kind="a tree plies drew",
+        target = check_target(args.output, option="--out", kind="a tree plies drew",
                               signatures=SIGNATURES, force=args.force)
     game = game_of(args)
     state, _ = position_of(args, game)
@@ -127,7 +150,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
     if target is None:
         print(render(tree, fmt, ascii_only=True), end="", file=console.file, flush=True)
         return 0
-    write_text(target, render(tree, fmt), label="-o")
+    write_text(target, render(tree, fmt), label="--out")
     pruned = int(tree.stats["pruned"])
     nodes, drawn_pass = int(tree.stats["nodes"]), int(tree.stats["visits"])
     value = vector(tree.values) if tree.values is not None else number(tree.value)

@@ -168,14 +168,11 @@ def _stem(spec: str) -> str:
 
 def unknown_game(spec: str) -> UnknownGameError:
     """The error for a spec that names nothing: the registered games, what else a spec
-    may be, and, when ``spec.py`` is a file here, the spec of the game classes in it."""
-    hint = ""
+    may be, and, when ``spec`` is (or with ``.py`` is) a Python file, "did you mean" the
+    spec of the game classes in it (``kalah`` or ``kalah.py`` -> ``kalah:Kalah``,
+    ``games/kalah.py`` -> ``games/kalah.py:Kalah``)."""
     word = spec.strip()
-    here = Path(f"{word}.py")
-    if re.fullmatch(r"[A-Za-z_]\w{0,200}", word) and _is_file(here):
-        classes = _game_classes(here)
-        specs = " or ".join(f"{word}:{name}" for name in classes) or f"{word}:YourGameClass"
-        hint = f"{here} is here: load your game from it as {specs}"
+    hint = _file_hint(word)
     files = ", ".join(suffixes())
     named = "".join(f"{name}:NAME, " for name in schemes() if name != PYTHON)
     accepts = (
@@ -183,6 +180,21 @@ def unknown_game(spec: str) -> UnknownGameError:
         "module:attribute or path/to/file.py:Class"
     )
     return UnknownGameError(word, registry.names(), hint=hint, accepts=accepts)
+
+
+def _file_hint(word: str) -> str:
+    """"did you mean ..." for a spec that names a Python file here, or ``""``."""
+    if len(word) > 400 or ":" in word:
+        return ""
+    path = Path(word if word.endswith(".py") else f"{word}.py")
+    if not _is_file(path):
+        return ""
+    # A module name beside the user loads as module:Class; any other path as path:Class.
+    module = word.removesuffix(".py")
+    stem = module if re.fullmatch(r"[A-Za-z_]\w*", module) else str(path)
+    classes = _game_classes(path)
+    specs = " or ".join(f"{stem}:{name}" for name in classes) or f"{stem}:YourGameClass"
+    return f"did you mean {specs}? {path} is a Python file"
 
 
 def _is_file(path: Path) -> bool:
@@ -195,18 +207,22 @@ def _is_file(path: Path) -> bool:
 
 def _game_classes(path: Path) -> list[str]:
     """The classes in the Python file ``path`` that look like games (they define
-    ``initial_state``), read without importing it."""
+    ``initial_state``, or derive from a class whose name ends in ``Game``), else every
+    class it defines; read without importing it."""
     try:
         tree = ast.parse(read_text(path))  # a hint only: a FIFO or a huge file gives none
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, PliesError):
         return []
-    return [
-        node.name for node in tree.body
-        if isinstance(node, ast.ClassDef) and any(
-            isinstance(item, ast.FunctionDef) and item.name == "initial_state"
-            for item in node.body
-        )
-    ]
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    games = [node.name for node in classes if _looks_like_a_game(node)]
+    return games or [node.name for node in classes]
+
+
+def _looks_like_a_game(node: ast.ClassDef) -> bool:
+    defines = any(
+        isinstance(item, ast.FunctionDef) and item.name == "initial_state" for item in node.body
+    )
+    return defines or any(ast.unparse(base).split("[")[0].endswith("Game") for base in node.bases)
 
 
 def is_tree_path(name: str) -> bool:

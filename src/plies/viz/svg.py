@@ -66,7 +66,7 @@ def text_width(text: str, size: float, *, bold: bool = False) -> float:
     return size * em * (1.1 if bold else 1.0)
 
 MARK: Final = "<!-- drawn by plies -->"
-"""The comment after the XML declaration: how ``plies tree -o`` recognises a picture it
+"""The comment after the XML declaration: how ``plies tree --out`` recognises a picture it
 drew, which it may replace without ``--force`` (:mod:`plies.outputs`)."""
 
 

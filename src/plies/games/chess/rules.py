@@ -51,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from plies.errors import GameFormatError, IllegalActionError, UnsupportedGameError
+from plies.errors import GameFormatError, IllegalActionError, MissingExtraError
 from plies.game import Game
 from plies.game.board import Board
 from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, PlayDefaults, PositionText
@@ -96,16 +96,14 @@ def chess_module() -> Any:
     """python-chess, imported on first use.
 
     Raises:
-        UnsupportedGameError: python-chess is not installed (one line naming the extra).
+        MissingExtraError: python-chess is not installed (one line naming the extra).
     """
     global _chess
     if _chess is None:
         try:
             import chess
         except ImportError:  # pragma: no cover - the extra is installed where tests run
-            raise UnsupportedGameError(
-                "chess needs python-chess: pip install 'plies[chess]'"
-            ) from None
+            raise MissingExtraError("chess", "python-chess", "chess") from None
         _chess = chess
     return _chess
 
