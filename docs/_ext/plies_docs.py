@@ -96,15 +96,21 @@ def import_path(path: str) -> Any:
     return _MISSING
 
 
+_IDENTITIES: dict[int, tuple[int, dict[int, str], list[Any]]] = {}
+"""Per build environment (by id): the number of objects it had, and the map made from
+them, with the objects it keeps alive (ids are only unique among living objects).  Kept
+here, not on the environment, which Sphinx pickles."""
+
+
 def _identity_map(env: BuildEnvironment) -> dict[int, str]:
     """id(object) -> the name it is documented under, for modules, classes and functions
     (plain values are not told apart by identity: -1 is every -1)."""
-    cached = getattr(env, "_plies_identities", None)
-    if cached is not None:
-        return cached
+    objects = env.get_domain("py").objects
+    cached = _IDENTITIES.get(id(env))
+    if cached is not None and cached[0] == len(objects):
+        return cached[1]
     found: dict[int, str] = {}
     keep: list[Any] = []
-    objects = env.get_domain("py").objects
     for name in sorted(objects, key=lambda n: (n.count("."), n)):  # the shortest wins
         if objects[name].aliased:
             continue
@@ -112,8 +118,7 @@ def _identity_map(env: BuildEnvironment) -> dict[int, str]:
         if inspect.ismodule(obj) or inspect.isclass(obj) or inspect.isroutine(obj):
             found.setdefault(id(obj), name)
             keep.append(obj)
-    env._plies_identities = found  # type: ignore[attr-defined]
-    env._plies_keep = keep  # type: ignore[attr-defined]
+    _IDENTITIES[id(env)] = (len(objects), found, keep)
     return found
 
 
