@@ -52,6 +52,14 @@ def test_the_cli_reference_lists_every_command_of_plies() -> None:
     assert algorithm.metavar == "ALGORITHM" and "alphabeta" in (algorithm.choices or [])
 
 
+def test_the_cli_reference_gives_the_exit_statuses_main_returns() -> None:
+    from plies.cli.main import BROKEN_PIPE
+
+    page = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
+    statuses = re.findall(r"^\| (\d+) \|", page, re.MULTILINE)
+    assert statuses == ["0", "1", "2", "130", str(BROKEN_PIPE)]
+
+
 def test_the_table_of_hooks_has_a_row_for_every_member_of_the_game_model() -> None:
     members = reference_data.game_members()
     kinds = {m.name: m.kind for m in members}
