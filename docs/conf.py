@@ -1,8 +1,12 @@
 """Sphinx configuration of the plies documentation site (``make docs``).
 
-Pages are MyST Markdown; the API reference is autodoc's, the CLI reference is generated
-from the ``plies`` parser by ``_ext/plies_docs.py``.  Build with warnings as errors and
-nitpicky references: ``sphinx-build -W --keep-going -n -b html docs build/docs``.
+Sphinx, because autodoc reads plies' docstrings as they are written (reST, with Google
+``Args:``/``Raises:`` sections through napoleon) and nitpicky mode checks that every
+cross-reference resolves; MyST keeps the pages Markdown, which a code host shows and
+``tests/test_docs.py`` runs; myst-nb shows the notebooks of ``examples/``; Furo is the
+theme.  The generated pages (the CLI reference, the table of hooks, the web API's
+examples) come from ``_ext/plies_docs.py``.  Build with warnings as errors and nitpicky
+references: ``sphinx-build -W --keep-going -n -b html docs build/docs``.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ extensions = [
 
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "images/*.dot", "**/README.md", ".ipynb_checkpoints"]
+exclude_patterns = ["_build", "images/*.dot", "**/README.md", "**/.ipynb_checkpoints"]
 
 # "--depth" stays two hyphens and quotes stay straight: pages are full of command lines.
 smartquotes = False
