@@ -385,12 +385,69 @@ class ListCount:
 
 def test_a_check_the_playouts_never_reached_is_not_run_not_passed() -> None:
     report = check_game(ListCount(), playouts=5)  # type: ignore[arg-type]
-    assert report.check("hashing and keys").status == "fail"
-    for name in ("result is pure", "to_move", "actions", "utilities", "evaluate", "playouts",
-                 "action text"):
+    hashing = report.check("hashing and keys")
+    assert hashing.status == "fail" and "use a tuple, not a list" in hashing.reason
+    for name in ("utilities", "playouts"):
         check = report.check(name)
         assert check.status == "skip", check
-        assert check.reason.startswith("not run: ") and "an unhashable state" in check.reason
+        assert check.reason.startswith("not run: ")
+        assert "a result() that changes the state it is given" in check.reason
+
+
+def test_a_list_state_whose_result_mutates_it_fails_both_checks() -> None:
+    """The student's list state: an unhashable state does not stop the playouts before
+    result() is tried, so the mutation that breaks every search is named, not "not run"."""
+    report = check_game(ListCount(), playouts=5)  # type: ignore[arg-type]
+    pure = report.check("result is pure")
+    assert pure.status == "fail" and "result(state, 1) mutated the state" in pure.reason
+    assert report.check("initial state").status == "pass"  # said once, by hashing and keys
+    for name in ("to_move", "actions", "evaluate", "action text"):
+        assert report.check(name).status == "pass", report.check(name)
+
+
+class ListCopyCount(ListCount):
+    """The same game with a pure ``result``: only the unhashable state is wrong."""
+
+    def result(self, s: list[int], a: int) -> list[int]:
+        return [s[0] + a, 1 - s[1]]
+
+
+def test_an_unhashable_state_alone_fails_one_check_and_the_rest_run() -> None:
+    report = check_game(ListCopyCount(), playouts=5)  # type: ignore[arg-type]
+    assert [c.name for c in report.checks if c.status == "fail"] == ["hashing and keys"]
+    assert [c.name for c in report.checks if c.status == "skip"] == []
+    assert report.playouts == 5 and report.terminals == 5
+
+
+class UnhashableKey(ListCopyCount):
+    """Hashable tuple states are fine, but this key() gives a list."""
+
+    def initial_state(self) -> Any:
+        return (0, 0)
+
+    def result(self, s: Any, a: int) -> Any:
+        return (s[0] + a, 1 - s[1])
+
+    def key(self, s: Any) -> Any:
+        return list(s)
+
+
+def test_an_unhashable_key_is_named_as_the_likely_cause() -> None:
+    report = check_game(UnhashableKey(), playouts=3)  # type: ignore[arg-type]
+    assert "is not hashable" in report.check("hashing and keys").reason
+    assert "an unhashable key" in report.check("utilities").reason
+
+
+@pytest.mark.usefixtures("check_command")
+def test_plies_check_does_not_count_a_check_that_never_ran_as_passed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = plies_check(capsys, "nim", "--max-steps", "1", "--playouts", "3")
+    assert code == 0
+    assert out.rstrip().endswith(f"{len(CHECKS) - 1} of {len(CHECKS)} checks passed, 1 not run; "
+                                 "6 states met")
+    code, out, _ = plies_check(capsys, "tests.test_check:ListCount", "--playouts", "3")
+    assert code == 1 and f"2 of {len(CHECKS)} checks failed, 2 not run;" in out
 
 
 class Ticking(Game[Any, int]):

@@ -250,7 +250,7 @@ class _Checker:
                 first = self.game.initial_state()
                 again = self.game.initial_state()
                 self.expect(
-                    "initial state", first == again and hash(first) == hash(again),
+                    "initial state", first == again and _hash(first) == _hash(again),
                     lambda: "initial_state() differs between calls",
                 )
         except _Broken:
@@ -335,13 +335,20 @@ class _Checker:
         try:
             hash(state)
         except TypeError as exc:
-            self.fail(name, f"state is not hashable ({exc})")
+            # Not fatal: the playout goes on, so that the checks after this one run (a
+            # list state's result() often changes its input too) instead of "not run".
+            self.fail(name, f"state is not hashable ({exc}; use a tuple, not a list)",
+                      fatal=False)
+            hashable = False
+        else:
+            hashable = True
         with self.guard(name):
             key = ops.key(state)
-        try:
-            hash(key)
-        except TypeError as exc:
-            self.fail(name, f"key {_short.repr(key)} is not hashable ({exc})")
+        if hashable or key is not state:  # the state's own failure is said once
+            try:
+                hash(key)
+            except TypeError as exc:
+                self.fail(name, f"key {_short.repr(key)} is not hashable ({exc})")
         with self.guard(name):
             twin = copy.deepcopy(state)
             self.expect(name, twin == state, lambda: "a deep copy of the state is not equal to it")
@@ -558,10 +565,10 @@ class _Checker:
                 self.texts += 1
         name = "result is pure"
         before = copy.deepcopy(state)
-        before_hash = hash(state)
+        before_hash = _hash(state)
         with self.guard(name):
             child = game.result(state, action)
-        if not (state == before and hash(state) == before_hash):
+        if not (state == before and _hash(state) == before_hash):
             self.fail(
                 name, f"result(state, {action!r}) mutated the state (now {_short.repr(state)})"
             )
@@ -570,7 +577,7 @@ class _Checker:
         if again != child:
             self.fail(name, f"result(state, {action!r}) differs between two calls")
         with self.guard("hashing and keys"):
-            if hash(again) != hash(child) or ops.key(again) != ops.key(child):
+            if _hash(again) != _hash(child) or ops.key(again) != ops.key(child):
                 self.fail(
                     "hashing and keys", f"equal results of {action!r} have different hashes or keys"
                 )
@@ -646,7 +653,7 @@ class _Checker:
         first = max(self.stopped_by, key=lambda k: self.stopped_by[k])
         why = self.failed.get(first, "")
         if first == "hashing and keys" and "not hashable" in why:
-            cause = "an unhashable state (use a tuple, not a list)"
+            cause = "an unhashable key (key() must return a hashable value, such as a tuple)"
         elif first == "result is pure":
             cause = "a result() that changes the state it is given"
         else:
@@ -710,6 +717,14 @@ def _declares(game: Any, name: str) -> bool:
     if any(name in vars(cls) for cls in classes):
         return True
     return not isinstance(game, GameWrapper) and name in getattr(game, "__dict__", {})
+
+
+def _hash(state: Any) -> int | None:
+    """``hash(state)``, or None for an unhashable state (already failed by its own check)."""
+    try:
+        return hash(state)
+    except TypeError:
+        return None
 
 
 def _sample(rng: random.Random, outcomes: list[tuple[Any, float]]) -> Any:

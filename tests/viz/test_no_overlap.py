@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import html
 import itertools
+import json
 import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,3 +80,81 @@ def test_no_two_texts_of_a_tree_picture_overlap(tree: str, name: str) -> None:
     game = load(tree)
     picture = capture(game, game.initial_state(), name).to_svg()
     assert overlaps(picture) == []
+
+
+# The pictures the docs draw (tree files, tic-tac-toe with and without the engine) and
+# the shapes a course draws beyond them: the strict cut rule's longer prune reasons,
+# several moves a turn (civ, Kalah's extra moves), chance (pig), Pacman's ghosts in
+# rounds, and simultaneous moves.
+PICTURES = [
+    ["src/plies/games/trees/aima-fig-5-2.tree"],
+    ["src/plies/games/trees/aima-fig-5-4.tree", "--algorithm", "paranoid"],
+    ["src/plies/games/trees/chance-demo.tree"],
+    ["src/plies/games/trees/aima-fig-5-2.json"],
+    ["aima-5-2", "--strict-cutoffs"],
+    ["aima-5-2", "--engine", "--strict-cutoffs"],
+    ["aima-5-4", "--algorithm", "paranoid", "--strict-cutoffs"],
+    ["chance-demo", "--engine"],
+    ["tictactoe", "--depth", "2"],
+    ["tictactoe", "--depth", "2", "--strict-cutoffs"],
+    ["tictactoe", "--moves", "5,1", "--depth", "2", "--engine"],
+    ["tictactoe", "--moves", "5,1", "--depth", "2"],
+    ["civ", "--depth", "2"],
+    ["civ", "--depth", "2", "--algorithm", "maxn"],
+    ["civ", "--depth", "1", "--unit", "round", "--algorithm", "paranoid"],
+    ["civ", "--depth", "2", "--algorithm", "brs"],
+    ["kalah", "--option", "pits=3", "--option", "seeds=2", "--depth", "3"],
+    ["pig", "--depth", "2"],
+    ["pacman", "--depth", "1", "--unit", "round"],
+    ["rps", "--player", "0"],
+    ["goofspiel", "--option", "cards=2", "--player", "0"],
+]
+
+
+@pytest.mark.parametrize("argv", PICTURES, ids=" ".join)
+def test_no_two_texts_of_a_drawn_picture_overlap(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plies.cli import main
+
+    out, data = tmp_path / "tree.svg", tmp_path / "tree.json"
+    for path in (out, data):
+        assert main(["tree", *argv, "-o", str(path)]) == 0, capsys.readouterr().err
+    svg = out.read_text(encoding="utf-8")
+    assert overlaps(svg) == []
+
+    def walk(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        yield node
+        for child in node["children"]:
+            yield from walk(child)
+
+    root = json.loads(data.read_text(encoding="utf-8"))["root"]
+    windows = [n for n in walk(root) if n["children"] and (n["alpha"], n["beta"]) != (None, None)]
+    assert svg.count('class="window"') == len(windows)  # none left out for want of room
+
+
+def windows_drawn(svg: str) -> int:
+    return svg.count('class="window"')
+
+
+ENGINE = {"tt": True, "ordering": True}
+WINDOWED = [(tree, name, {}) for tree, name in searchable()] + [
+    (tree, name, ENGINE) for tree, name in searchable() if name == "alphabeta"
+]
+
+
+@pytest.mark.parametrize(("tree", "name", "craft"), WINDOWED,
+                         ids=lambda p: "engine" if p == ENGINE else "plain" if p == {} else p)
+def test_every_window_of_a_tree_picture_is_written(
+    tree: str, name: str, craft: dict[str, bool]
+) -> None:
+    """Room is made for each inner node's window beside it (the paranoid AIMA 5.4
+    picture once lost C1's and C2's, the windows the lecture's slide explains)."""
+    from plies.viz.style import window_text
+
+    game = load(tree)
+    picture = capture(game, game.initial_state(), name, **craft)
+    inner = [n for n in picture.nodes() if not n.is_leaf and window_text(n)]
+    svg = picture.to_svg()
+    assert svg.count('class="window"') == len(inner)
+    assert overlaps(svg) == []

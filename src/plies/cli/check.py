@@ -97,10 +97,15 @@ def run(console: Console, args: argparse.Namespace) -> int:
     console.print(table)
     failed = len(report.failures)
     warned = sum(check.status == "warn" for check in report.checks)
+    skipped = sum(check.status == "skip" for check in report.checks)
+    total = len(report.checks)
     if failed:
-        summary = f"{failed} of {len(report.checks)} checks failed"
+        summary = f"{failed} of {total} checks failed"
+    elif skipped:  # a check that never ran did not pass
+        summary = f"{total - skipped} of {total} checks passed"
     else:
-        summary = f"all {len(report.checks)} checks passed"
-        summary += f" ({warned} with a warning)" if warned else ""
+        summary = f"all {total} checks passed"
+    summary += f", {skipped} not run" if skipped else ""
+    summary += f" ({warned} with a warning)" if warned and not failed else ""
     console.print(f"{summary}; {report.states:,} states met", soft_wrap=True)
     return 0 if report.ok else 1

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from plies import games
 from plies.game import format_action, hook, play
+from plies.game.text import pv_text
 from plies.policy import position
 from plies.search import (
     Limit,
@@ -30,11 +31,7 @@ from plies.search import (
 
 
 def _pv(game: Any, state: Any, pv: tuple[Any, ...]) -> str:
-    moves = []
-    for action in pv:
-        moves.append(format_action(game, state, action))
-        state = game.result(state, action)
-    return " ".join(moves) or "-"
+    return " ".join(pv_text(game, state, pv)) or "-"
 
 
 def _fmt(value: float) -> str:

@@ -41,6 +41,7 @@ from plies.policy import (
     find_player,
     plan,
     player_name,
+    pv_text,
     read_position,
 )
 from plies.policy import position as policy_position
@@ -233,11 +234,7 @@ def analyze_task(settings: _Settings, task: tuple[int, PositionText]) -> Positio
         chosen = plan(game, state, request)
         r = chosen.run(game, state)
         name, value = chosen.name, r.value
-    pv: list[str] = []
-    s = state
-    for action in r.pv:
-        pv.append(format_action(game, s, action))
-        s = game.result(s, action)
+    pv = pv_text(game, state, r.pv)
     mover = None if game.is_terminal(state) else game.to_move(state)
     to_move = None if mover is None else "chance" if mover == CHANCE else player_name(game, mover)
     return PositionReport(

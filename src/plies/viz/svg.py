@@ -148,10 +148,14 @@ class _Drawing:
         return rows
 
     def _crowding(self, layout: Layout) -> float:
+        """How much wider the slots must be for neighbours on a row to fit: their shapes,
+        what the left one writes beside it (value, window) and the right one's label."""
         worst = 1.0
         for row in self._rows(layout):
             for a, b in itertools.pairwise(row):
-                need = (self.boxes[a].width + self.boxes[b].width) / 2 + 8
+                need = (self.boxes[a].width + self.boxes[b].width) / 2 + max(
+                    8.0, self._beside(a) + self._label_room(b)
+                )
                 gap = layout.x[b] - layout.x[a]
                 if gap > 0:
                     worst = max(worst, need / gap)
@@ -177,6 +181,18 @@ class _Drawing:
                 ) - x - half
                 room[node_id] = (left, right)
         return room
+
+    def _beside(self, node_id: int) -> float:
+        """The room the texts written to a node's right take (see :meth:`_node`): a value
+        that does not fit inside its shape, then an inner node's window."""
+        node, box = self.nodes[node_id], self.boxes[node_id]
+        room = 5.0
+        if box.text and not box.inside:
+            room += text_width(box.text, VALUE_SIZE) + 8
+        window = window_text(node)
+        if window and not node.is_leaf:
+            room += text_width(window, SMALL_SIZE) + 8
+        return room if room > 5.0 else 0.0
 
     def _label_room(self, node_id: int) -> float:
         """The room a node's label takes on its left (labels name nodes: they come first)."""
