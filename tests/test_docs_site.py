@@ -132,8 +132,11 @@ def test_the_api_reference_documents_every_public_name() -> None:
     assert [e for e in errors if not {f"plies.{e}", f"plies.errors.{e}"} & documented] == []
 
 
+SITE_TOOLS = ("sphinx", "furo", "myst_nb", "sphinx_copybutton")
+
+
 @pytest.mark.skipif(
-    any(importlib.util.find_spec(m) is None for m in ("sphinx", "furo", "myst_nb")),
+    any(importlib.util.find_spec(m) is None for m in SITE_TOOLS),
     reason="the docs dependency group (sphinx, furo, myst-nb, ...) is not installed",
 )
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
