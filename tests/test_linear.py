@@ -163,7 +163,7 @@ def test_save_weights_refuses_what_it_cannot_write(tmp_path: Path) -> None:
 
 
 def test_the_shipped_othello_weights_load() -> None:
-    """src/plies/games/othello/weights/othello.json (docs/howto/learn.md) is a
+    """src/plies/games/othello/weights/othello.json (how it was made: benchmarks/results/learn.md) is a
     valid file for Othello, made by logistic regression on 600 self-play games at depth 2."""
     from importlib import resources
 
