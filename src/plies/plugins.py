@@ -253,7 +253,8 @@ class Registry(Generic[T]):
         """The value of the entry called ``name``, imported (and adapted) on first use.
 
         Raises:
-            UnknownEntryError (or the registry's ``unknown`` error): no entry has ``name``.
+            UnknownEntryError: no entry has ``name`` (the error the registry's
+                ``unknown`` makes instead, where it was given one).
             PluginError: a plug-in that fails to import or to check, or whose name
                 another plug-in also declares.
         An exception from a built-in entry propagates as it is (it is a bug of plies).

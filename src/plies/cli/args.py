@@ -71,14 +71,25 @@ def search_arguments(
     common.add_argument(
         "--moves", default="", help="moves from the start, space- or comma-separated"
     )
-    common.add_argument("--algorithm", "-a", default="auto", choices=algorithm_choices())
+    common.add_argument(
+        "--algorithm", "-a", default="auto", choices=algorithm_choices(),
+        help="the search ('plies algorithms' lists them); auto: simultaneous for "
+        "simultaneous moves, expectiminimax for chance, else alphabeta",
+    )
     common.add_argument("--depth", "-d", type=int, help="depth limit (in --unit)")
-    common.add_argument("--unit", choices=["ply", "round"], default="ply")
+    common.add_argument(
+        "--unit", choices=["ply", "round"], default="ply",
+        help="what --depth counts: plies (single moves) or rounds (a move of every player)",
+    )
     if budgets:
         common.add_argument("--time", "-t", type=real, help="time budget in seconds")
         common.add_argument("--nodes", type=int, help="node budget")
     common.add_argument("--player", help="search from this player's point of view")
-    common.add_argument("--tie", choices=["first", "random"], default="first")
+    common.add_argument(
+        "--tie", choices=["first", "random"], default="first",
+        help="among equally good moves: the first in the game's order, or a random one "
+        "(--seed)",
+    )
     common.add_argument("--seed", type=int, default=None, help="seed for random choices")
     common.add_argument(
         "--weights", metavar="FILE",

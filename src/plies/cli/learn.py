@@ -62,7 +62,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--algorithm", "-a", default="alphabeta",
         help="the self-play search (default alphabeta, with engine craft where it applies)",
     )
-    p.add_argument("--method", choices=METHODS, default="logistic")
+    p.add_argument(
+        "--method", choices=METHODS, default="logistic",
+        help="logistic: a logistic regression of the games' outcomes on their positions; "
+        "td: TD(lambda) over the recorded self-play games",
+    )
     p.add_argument(
         "--scale", choices=SCALES, default="auto",
         help="map the fit to evaluation units like the hand-set weights' spread (hand) or "

@@ -104,55 +104,55 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     optional member through :func:`game_ops` or :func:`hook`, where absence means the
     default.  Each default means exactly what leaving the member out means.
 
-    ======================  =========  ==================================================
-    member                  kind       default (= what leaving it out means)
-    ======================  =========  ==================================================
-    ``num_players``         required   (an int >= 1)
-    ``initial_state``       required
-    ``to_move``             required   (a player, :data:`CHANCE` or :data:`SIMULTANEOUS`)
-    ``actions``             required   (joint actions at SIMULTANEOUS nodes)
-    ``result``              required   (must not mutate the state)
-    ``is_terminal``         required
-    ``utility``             required   (payoff of a player at a terminal state)
-    ``utility_range``       fact       ``(-inf, inf)``: no known bounds
-    ``zero_sum``            fact       False: utilities need not sum to a constant
-    ``has_chance``          fact       False: no CHANCE nodes
-    ``has_simultaneous``    fact       False: no SIMULTANEOUS nodes
-    ``name``                fact       ``"game"``
-    ``evaluate``            method     utility at terminals, else the middle of a finite
-                                       ``utility_range``, else 0.0
-    ``chance_outcomes``     method     uniform over ``actions`` (at CHANCE nodes)
-    ``player_actions``      method     the player's components of the joint actions
-    ``key``                 method     the state itself (transposition key)
-    ``format_action``       method     ``str(action)``
-    ``format_player_action`` method    ``str(action)`` (one player's own action)
-    ``parse_action``        method     the legal action whose ``format_action`` text
-                                       matches, ignoring case and blanks
-    ``split_moves``         method     split a move list at blanks and commas
-    ``render``              method     ``str(state)``
-    ``player_name``         method     ``"P0"``, ``"P1"``, ...
-    ``order_hint``          hook       absent: no move-ordering hint (engine craft)
-    ``value_bounds``        hook       absent: no bounds on exact values (exact engines)
-    ``sufficient_actions``  hook       absent: every action may be best (exact engines)
-    ``noisy_actions``       hook       absent: no quiescence search
-    ``extension``           hook       absent: no extensions (``extensions`` craft)
-    ``null_move``           hook       absent: no null-move pruning
-    ``is_quiet``            hook       absent: no late-move reductions
-    ``turn_progress``       hook       absent: turns are not narrated as move counts
-    ``label``               hook       absent: nodes carry no label (tree pictures)
-    ``pass_turn_to``        hook       absent: no out-of-turn moves (``brs`` refuses
-                                       games of 3+ players; ``brs+`` needs none)
-    ``random_playout``      hook       absent: playouts call ``actions`` and ``result``
-                                       per ply (:func:`default_random_playout`)
-    ``board``               hook       absent: front ends show ``render``'s text (no
-                                       board to draw or click)
-    ``read_position``       hook       absent: a position is written as moves from the
-                                       start only
-    ``write_position``      hook       absent: a position is written as its moves
-    ``play_defaults``       hook       absent: people's searches are the plain request
-                                       (no time a move, no craft, values without a unit)
-    ``solver``              hook       absent: an exact request runs the generic search
-    ======================  =========  ==================================================
+    ========================  =========  ==================================================
+    member                    kind       default (= what leaving it out means)
+    ========================  =========  ==================================================
+    ``num_players``           required   (an int >= 1)
+    ``initial_state``         required
+    ``to_move``               required   (a player, :data:`CHANCE` or :data:`SIMULTANEOUS`)
+    ``actions``               required   (joint actions at SIMULTANEOUS nodes)
+    ``result``                required   (must not mutate the state)
+    ``is_terminal``           required
+    ``utility``               required   (payoff of a player at a terminal state)
+    ``utility_range``         fact       ``(-inf, inf)``: no known bounds
+    ``zero_sum``              fact       False: utilities need not sum to a constant
+    ``has_chance``            fact       False: no CHANCE nodes
+    ``has_simultaneous``      fact       False: no SIMULTANEOUS nodes
+    ``name``                  fact       ``"game"``
+    ``evaluate``              method     utility at terminals, else the middle of a finite
+                                         ``utility_range``, else 0.0
+    ``chance_outcomes``       method     uniform over ``actions`` (at CHANCE nodes)
+    ``player_actions``        method     the player's components of the joint actions
+    ``key``                   method     the state itself (transposition key)
+    ``format_action``         method     ``str(action)``
+    ``format_player_action``  method     ``str(action)`` (one player's own action)
+    ``parse_action``          method     the legal action whose ``format_action`` text
+                                         matches, ignoring case and blanks
+    ``split_moves``           method     split a move list at blanks and commas
+    ``render``                method     ``str(state)``
+    ``player_name``           method     ``"P0"``, ``"P1"``, ...
+    ``order_hint``            hook       absent: no move-ordering hint (engine craft)
+    ``value_bounds``          hook       absent: no bounds on exact values (exact engines)
+    ``sufficient_actions``    hook       absent: every action may be best (exact engines)
+    ``noisy_actions``         hook       absent: no quiescence search
+    ``extension``             hook       absent: no extensions (``extensions`` craft)
+    ``null_move``             hook       absent: no null-move pruning
+    ``is_quiet``              hook       absent: no late-move reductions
+    ``turn_progress``         hook       absent: turns are not narrated as move counts
+    ``label``                 hook       absent: nodes carry no label (tree pictures)
+    ``pass_turn_to``          hook       absent: no out-of-turn moves (``brs`` refuses
+                                         games of 3+ players; ``brs+`` needs none)
+    ``random_playout``        hook       absent: playouts call ``actions`` and ``result``
+                                         per ply (:func:`default_random_playout`)
+    ``board``                 hook       absent: front ends show ``render``'s text (no
+                                         board to draw or click)
+    ``read_position``         hook       absent: a position is written as moves from the
+                                         start only
+    ``write_position``        hook       absent: a position is written as its moves
+    ``play_defaults``         hook       absent: people's searches are the plain request
+                                         (no time a move, no craft, values without a unit)
+    ``solver``                hook       absent: an exact request runs the generic search
+    ========================  =========  ==================================================
 
     A *hook* is absent unless the game provides it, because providing one changes what a
     search does (ordering, pruning, extensions): ``getattr(game, "order_hint", None)`` is

@@ -76,7 +76,7 @@ class TopDown:
     build that runs out raises :class:`~plies.budget.BudgetExceeded`, or
     :class:`~plies.budget.Stopped` within milliseconds of its stop signal.
 
-    Raises (on construction):
+    Raises:
         plies.gdl.ground.GroundingError: an unsafe rule, ``true``/``does`` defined by a
             rule, or a ``role``/``init`` that depends on the state.
         plies.budget.BudgetExceeded: the build ran out of its budget, or was stopped.

@@ -23,7 +23,7 @@ quiescence true: past the depth limit, search the noisy moves (captures and
            search's window with the game's whole selective search (chess: check
            and singular extensions, null move, late-move reductions, as ``plies
            uci``); otherwise as :class:`plies.search.Quiescent`
-depth      a depth limit, 0..:data:`MAX_DEPTH` (in ``unit``: ``ply`` or ``round``)
+depth      a depth limit, 0 to :data:`MAX_DEPTH` (in ``unit``: ``ply`` or ``round``)
 time       a time budget in seconds, at most :data:`MAX_TIME`
 player     whose value to report (a number or a name; default: the mover; a move
            is always searched for the mover)

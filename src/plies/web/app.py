@@ -4,7 +4,9 @@ Routes:
 
 - ``GET /``: the page (``static/index.html``); ``GET /static/...``: its CSS and JS.
 - ``GET /api/games``: the built-in games, their options, the algorithms, the caps.
-- ``POST /api/state``, ``/api/move``, ``/api/analyze``, ``/api/tree``: see :mod:`.api`.
+- ``POST /api/NAME``: each endpoint of :data:`.api.ENDPOINTS` (``state``, ``move``,
+  ``analyze``, ``tree``, and ``quiz`` and ``ordering``, which :mod:`.quiz` and
+  :mod:`.trees` add); see :mod:`.api`.
 
 Every answer of the API is JSON.  A bad request gets a 4xx status and
 ``{"error": "<one line>"}``: 400 a body that is not a JSON object, 404 an unknown path,

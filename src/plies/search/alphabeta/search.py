@@ -61,68 +61,100 @@ def alphabeta(
     an exact value).  ``pv`` is the principal variation.  Chance nodes raise; use
     :func:`plies.expectiminimax`.
 
-    Children are searched in ``actions()`` order unless ``order(state, actions)`` is
-    given: it returns the same actions in the order to try them (best first prunes
-    most).  Ordering never changes the value; the root keeps ``actions()`` order so that
-    the tie rule still picks minimax's action.
-
-    Engine craft (:mod:`plies.search.craft`), each switch value-preserving at the same
-    depth: ``tt`` (True, or a number of slots) a transposition table keyed by
-    ``game.key``; ``ordering`` the table move, killer moves, the history heuristic and
-    the game's ``order_hint``; ``pvs`` principal variation search with null windows;
-    ``aspiration`` (a half-width) searches each iteration's root in a window around the
-    last iteration's value; ``bisection`` finds the root value by null-window tests
-    (MTD-bi, the Connect Four solvers' method; see :class:`CraftSearcher`).  ``tt`` may
-    also be a :class:`~plies.search.craft.TranspositionTable` kept from an earlier
-    search of the same game, whose entries are then reused.  ``weak`` (exact searches
-    only) settles just win, draw or loss against the middle of ``utility_range``: the
-    value is exact for a draw, else a bound on the right side (``exact`` is False).
-    ``mate`` prefers the fastest win and the slowest loss (:mod:`plies.search.mate`):
-    among actions of equal value the shortest forced win (longest loss) is chosen, and
-    ``value`` stays the exact utility.  It assumes that no utility other than the two
-    ends of a finite ``utility_range`` lies within ``(hi - lo) / 65536`` of them.
-    Selective search, for depth-limited searches (ignored in an exact one, which has no
-    horizon): ``quiescence`` searches up to that many noisy plies past the depth limit
-    (the game's ``noisy_actions``) inside the search's window, the same value as
-    :class:`~plies.search.quiescence.Quiescent` as the evaluation; ``extensions`` searches
-    a move one ply deeper when the game's ``extension(state, action, child)`` hook says so
-    (checks in chess).  Forward pruning, which trades exactness for depth:
-    ``singular`` (a margin in value units) extends a table move that is better than
-    every other move by the margin in a shallower search; ``null_move`` (a reduction R)
-    cuts a node off when passing (the game's ``null_move`` hook) still fails high in a
-    search R plies shallower; ``reductions`` searches late quiet moves (``is_quiet``) one
-    ply shallower first.  See :mod:`plies.search.alphabeta.selective`.
-    ``craft`` gives the same switches as one :class:`~plies.search.craft.Craft` (then
-    the keywords must be left at their defaults).
+    Every switch of the engine craft (:mod:`plies.search.craft`) preserves the value at
+    the same depth, and the action under ``tie="first"``; the selective switches
+    (quiescence, extensions) change what a depth-limited search sees, and forward
+    pruning (``singular``, ``null_move``, ``reductions``) trades exactness for depth.
     With ``tt`` or ``ordering`` a depth-limited search deepens iteratively (1, 2, ...,
     ``limit.depth``) to fill the table and the move ordering, trying each iteration's
     best move first at the root without changing which action the tie rule picks.
-    ``on_iteration(result)`` is called after every completed iteration.  ``stop`` (a
-    ``threading.Event`` or anything with ``is_set()``) ends the search from outside.
 
-    ``strict_cutoffs`` chooses the cut rule.  By default a node's remaining children
-    are cut as soon as ``alpha >= beta``; with ``strict_cutoffs=True`` only when a bound
-    is strictly passed: ``v > beta`` at a MAX node, ``v < alpha`` at a MIN node (the rule
-    of courses whose autograders count the states alpha-beta generates, such as the
-    Berkeley Pacman projects).  Both give minimax's value and action; the strict rule
-    searches more nodes (it also explores the children after a tie with a bound).  Every
-    switch above follows the chosen rule (the table's and the game's bounds settle a node
-    only when its value strictly passes the window); chance nodes keep Star1's bounds.
-
-    ``trace`` gets every step of the search that runs, with every switch: the plain
-    algorithm's events and what the craft does (a table hit, the order the moves were
-    tried in, a null-window test and its re-search, a null move, an extension, a
-    reduction, a quiescence stand-pat; see :class:`~plies.search.result.TraceEvent`).
     A traced search visits exactly the nodes the untraced one visits: the same value,
     action, principal variation and statistics, and one ``"enter"`` per counted node.
-    With ``mate`` the events carry the game's own states (the values are the
-    mate-distance scores the search compares).
+
+    Args:
+        game: the game, read only through the :class:`~plies.game.Game` protocol.
+        state: the root position.
+        limit: a :class:`~plies.search.limits.Limit` (depth, time, nodes); None
+            searches to the end of the game (an exact value).
+        player: whose point of view ``value`` takes; default the player to move.
+        tie: ``"first"`` (the first best action in ``actions()`` order) or
+            ``"random"`` (a seeded random one among the equally good actions).
+        seed: the seed of ``tie="random"``.
+        trace: called with every :class:`~plies.search.result.TraceEvent` of the
+            search that runs, with every switch: the plain algorithm's events and what
+            the craft does (a table hit, the order the moves were tried in, a
+            null-window test and its re-search, a null move, an extension, a reduction,
+            a quiescence stand-pat).  With ``mate`` the events carry the game's own
+            states (the values are the mate-distance scores the search compares).
+        order: ``order(state, actions)`` returns the same actions in the order to try
+            them (best first prunes most).  Children are otherwise searched in
+            ``actions()`` order.  Ordering never changes the value; the root keeps
+            ``actions()`` order so that the tie rule still picks minimax's action.
+        tt: a transposition table keyed by ``game.key``: True, a number of slots, or a
+            :class:`~plies.search.craft.TranspositionTable` kept from an earlier search
+            of the same game, whose entries are then reused.
+        ordering: move ordering by the table move, killer moves, the history heuristic
+            and the game's ``order_hint`` hook.
+        pvs: principal variation search (null windows after the first move).
+        aspiration: a half-width: each iteration's root is searched in a window that
+            wide around the last iteration's value.
+        bisection: find the root value by null-window tests (MTD-bi, the Connect Four
+            solvers' method; see :class:`~plies.search.alphabeta.CraftSearcher`).
+        weak: exact searches only: settle just win, draw or loss against the middle of
+            ``utility_range``; the value is exact for a draw, else a bound on the right
+            side (``exact`` is False).
+        mate: prefer the fastest win and the slowest loss (:mod:`plies.search.mate`):
+            among actions of equal value the shortest forced win (longest loss) is
+            chosen, and ``value`` stays the exact utility.  It assumes that no utility
+            other than the two ends of a finite ``utility_range`` lies within
+            ``(hi - lo) / 65536`` of them.
+        quiescence: depth-limited searches: search up to that many noisy plies past the
+            depth limit (the game's ``noisy_actions`` hook) inside the search's window,
+            the same value as :class:`~plies.search.quiescence.Quiescent` as the
+            evaluation.  Ignored in an exact search, which has no horizon.
+        extensions: depth-limited searches: search a move one ply deeper when the
+            game's ``extension(state, action, child)`` hook says so (checks in chess).
+        singular: forward pruning, a margin in value units: extend a table move that is
+            better than every other move by the margin in a shallower search (needs
+            ``tt`` and ``ordering``).
+        null_move: forward pruning, a reduction R: cut a node off when passing (the
+            game's ``null_move`` hook) still fails high in a search R plies shallower.
+        reductions: forward pruning: search late quiet moves (the game's ``is_quiet``
+            hook) one ply shallower first (late-move reductions).  See
+            :mod:`plies.search.alphabeta.selective` for the selective switches.
+        craft: the same switches as one :class:`~plies.search.craft.Craft`; the
+            keywords must then be left at their defaults.
+        on_iteration: called with the result of every completed iteration.
+        stop: a ``threading.Event`` (anything with ``is_set()``) that ends the search
+            from outside; the result is then the last completed iteration.
+        strict_cutoffs: the cut rule.  By default a node's remaining children are cut as
+            soon as ``alpha >= beta``; with True only when a bound is strictly passed:
+            ``v > beta`` at a MAX node, ``v < alpha`` at a MIN node (the rule of courses
+            whose autograders count the states alpha-beta generates, such as the
+            Berkeley Pacman projects).  Both give minimax's value and action; the strict
+            rule searches more nodes (it also explores the children after a tie with a
+            bound).  Every switch follows the chosen rule (the table's and the game's
+            bounds settle a node only when its value strictly passes the window);
+            chance nodes keep Star1's bounds.
+
+    Returns:
+        ``value``, ``action``, ``pv``, ``exact`` and the search's statistics, as a
+        :class:`~plies.search.result.SearchResult`.
+
+    Raises:
+        OptionError: a switch the game cannot serve (a hook it lacks), ``singular``
+            without ``tt`` and ``ordering``, or switches given both as ``craft`` and as
+            keywords.
+        UnsupportedGameError: the game has chance or simultaneous nodes.
 
     >>> from plies.games import load
     >>> ttt = load("tictactoe")
     >>> r = alphabeta(ttt, ttt.initial_state())
     >>> r.value, r.stats.nodes < 549_946
     (0.0, True)
+    >>> alphabeta(ttt, ttt.initial_state(), tt=True, ordering=True).value
+    0.0
     """
     given = Craft(
         order, tt, ordering, pvs, aspiration, bisection, weak, mate, quiescence, extensions,
