@@ -163,8 +163,8 @@ def test_save_weights_refuses_what_it_cannot_write(tmp_path: Path) -> None:
 
 
 def test_the_shipped_othello_weights_load() -> None:
-    """src/plies/games/othello/weights/othello.json (README, "Learned evaluations") is a
-    valid file for Othello, made by logistic regression on 600 self-play games at depth 2."""
+    """src/plies/games/othello/weights/othello.json is a valid file for Othello, made by
+    logistic regression on 600 self-play games at depth 2 (benchmarks/results/learn.md)."""
     from importlib import resources
 
     path = resources.files("plies.games.othello").joinpath("weights", "othello.json")

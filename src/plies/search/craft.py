@@ -29,7 +29,7 @@ given:
   the others a null window ``(alpha, alpha + 1 ulp)`` that only asks "is it better?", and
   are searched again with the full window when the answer is yes.  Chosen over MTD(f)
   because it needs no tuning of a first guess and its cost is measured per node here,
-  not per pass (see the README's performance section).
+  not per pass (see ``docs/explanation/performance.md``).
 - The root drivers (aspiration windows, MTD-bi bisection, weak solving) are in
   :class:`plies.search.alphabeta.CraftSearcher`; mate-distance scores in
   :mod:`plies.search.mate`.

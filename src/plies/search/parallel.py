@@ -36,7 +36,7 @@ empty Connect Four board at depth 10, ``B`` in every pass made the root's young 
 cost 1.7 times the nodes of the eldest's values; one ply deeper the eldest's values cost
 4 times the nodes of ``B``; the more demanding of the two is close to the better at both.)
 
-Why this design (measurements in the README's parallel section, from
+Why this design (measurements in ``docs/parallel-search.md``, from
 ``benchmarks/parallel_speedup.py``):
 
 - **Plain root splitting** (each root move in its own process, full window) loses the

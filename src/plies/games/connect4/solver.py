@@ -1,6 +1,6 @@
 """A dedicated Connect Four solver: Pascal Pons' final algorithm, compiled by Numba if present.
 
-Why a dedicated path (measured; the README's performance section has the table): the
+Why a dedicated path (measured; ``docs/explanation/performance.md`` has the table): the
 generic engine (:func:`plies.alphabeta` with ``tt``, ``ordering``, ``pvs``, ``bisection``
 and the game's hooks) visits 1.2x the nodes of this solver on the benchmark sets, but
 each node goes through the ``Game`` protocol at about 30,000 nodes per second.  The
