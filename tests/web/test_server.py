@@ -117,3 +117,25 @@ def test_plies_web_refuses_a_port_in_use(capsys: pytest.CaptureFixture[str]) -> 
 )
 def test_is_loopback(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
+
+
+def test_games_added_by_a_server_leave_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``plies web --game SPEC`` run in-process (a notebook, a test) offers the game while
+    it serves; a later server in the same process starts without it."""
+    import plies.cli.web as web_cli
+    from plies.web import api
+
+    class Stop(Exception):
+        pass
+
+    seen = []
+
+    def serve(console: object, args: object, added: list[str]) -> int:
+        seen.append((list(added), "kayles" in api.SERVED))
+        raise Stop
+
+    monkeypatch.setattr(web_cli, "_serve", serve)
+    with pytest.raises(Stop):
+        main(["web", "--game", "tests.kayles:Kayles", "--no-browser", "--port", "0"])
+    assert seen == [(["kayles"], True)]
+    assert "kayles" not in api.SERVED

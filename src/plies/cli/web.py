@@ -105,18 +105,29 @@ def listen(host: str, port: int) -> socket.socket:
 
 def run(console: Console, args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl+C); returns the exit code."""
-    try:
-        from plies.web.app import LOOPBACK_HOSTS, create_app
-        from plies.web.pool import MB
-        from plies.web.server import Server, config
+    try:  # Starlette and uvicorn, or one line that says how to install them
+        import plies.web.app
+        import plies.web.server  # noqa: F401
     except ImportError as err:
         raise WebError(
             f"the web app needs Starlette and uvicorn ({err.name or err} is missing): "
             "pip install 'plies[web]'"
         ) from None
-    from plies.web.api import serve_games
+    from plies.web.api import serve_games, withdraw_games
 
     added = serve_games(args.game)  # before listening: a bad spec is a one-line error
+    try:
+        return _serve(console, args, added)
+    finally:
+        withdraw_games(added)
+
+
+def _serve(console: Console, args: argparse.Namespace, added: list[str]) -> int:
+    """Listen, print where, and serve until interrupted."""
+    from plies.web.app import LOOPBACK_HOSTS, create_app
+    from plies.web.pool import MB
+    from plies.web.server import Server, config
+
     sock = listen(args.host, args.port)
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host

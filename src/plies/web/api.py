@@ -641,6 +641,13 @@ def serve_games(specs: Sequence[str]) -> list[str]:
     return names
 
 
+def withdraw_games(names: Sequence[str]) -> None:
+    """No longer offer the games :func:`serve_games` added under ``names`` (the server
+    stopped: a later server in the same process starts with the built-in games only)."""
+    for name in names:
+        SERVED.pop(name, None)
+
+
 def _same(game: Any) -> Any:
     return game
 
