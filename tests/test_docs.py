@@ -637,3 +637,52 @@ def rewrite(command: Command, actual: list[str]) -> bool:
     command.path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     _shift[command.path] = _shift.get(command.path, 0) + len(actual) - len(command.expected)
     return True
+
+
+# --- every runnable example is run ----------------------------------------------------------
+
+RUNNABLE = {"python", "py", "pycon", "bash", "sh", "shell", "console"}
+
+
+def unrun_blocks(path: Path) -> list[str]:
+    """``page:line`` of each fenced block of ``path`` in a runnable language that nothing runs.
+
+    A block runs when it is a transcript (first line ``$ ``), a doctest (a ``>>>`` line), or a
+    ``python`` script that :func:`transcripts` runs (followed by its output block, or by a
+    transcript running ``.venv/bin/python SCRIPT.py``).  Anything else that is not meant to
+    run (output, install lines, long benchmark commands) is fenced as ``text``.
+    """
+    lines = path.read_text(encoding="utf-8").splitlines()
+    scripts = {
+        c.script for c in transcripts(path)
+        if c.script is not None and c.text.startswith(".venv/bin/python ")
+    }
+    unrun: list[str] = []
+    i = 0
+    while i < len(lines):
+        fence = lines[i].strip()
+        if not fence.startswith("```"):
+            i += 1
+            continue
+        language = fence.lstrip("`").strip().split(" ")[0].strip("{}")
+        j = i + 1
+        while j < len(lines) and not lines[j].strip().startswith("```"):
+            j += 1
+        body = lines[i + 1 : j]
+        first = next((line.strip() for line in body if line.strip()), "")
+        runnable = language in RUNNABLE or (not language and first.startswith("$ "))
+        if runnable and not (
+            first.startswith("$ ")
+            or any(line.strip().startswith(">>>") for line in body)
+            or "\n".join(body) + "\n" in scripts
+        ):
+            unrun.append(f"{path.relative_to(REPO)}:{i + 1}")
+        i = j + 1
+    return unrun
+
+
+def test_every_example_runs() -> None:
+    """Every python/shell block of every page is run by this file or as a doctest."""
+    unrun = [where for path in DOCS for where in unrun_blocks(path)]
+    assert not unrun, "examples nobody runs (make them a transcript or a doctest, or fence " \
+        f"them as text): {unrun}"
