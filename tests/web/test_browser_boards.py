@@ -14,7 +14,9 @@ MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 
 
 def choose(page: Any, game: str) -> None:  # noqa: F811  (a page, not the fixture)
-    """Pick ``game`` and wait until its first position is on the page."""
+    """Pick ``game`` and wait until its first position is on the page (the status line is
+    cleared first, so that the previous game's "to move" is not taken for the new one's)."""
+    page.evaluate("() => { document.querySelector('#status').textContent = ''; }")
     page.select_option("#game-select", game)
     page.wait_for_function(
         "(game) => document.querySelector('#game-select').value === game"
@@ -99,8 +101,10 @@ def test_kuhn_shows_the_human_its_own_card_only(page: Any) -> None:  # noqa: F81
 
 def test_empire_is_a_map(page: Any) -> None:  # noqa: F811
     choose(page, "empire")
+    # the empires' territories (waited for: the map is drawn once the position arrives)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#board .grid .cell.tinted').length > 20")
     grid = page.locator("#board .grid")
-    assert grid.locator(".cell.tinted").count() > 20  # the empires' territories
     assert grid.locator(".disc.square .inner").count() == 3  # three capitals, each with its unit
     water = grid.locator(".cell").nth(3 + 9 * 2)  # d7 on the continent map
     assert water.evaluate("c => getComputedStyle(c).backgroundColor") == "rgb(116, 192, 252)"
