@@ -6,18 +6,15 @@ time by ``docs/_ext/plies_docs.py`` from ``docs/_ext/reference_data.py``; the te
 hold the code to what those pages need (a help text for every option, a table row for
 every member of the game model, an example for every endpoint), without Sphinx.  The last
 test builds the whole site, as ``make docs`` does; it needs Sphinx and the site's
-extensions (the ``docs`` dependency group) and is skipped without them.
+extensions (the ``docs`` dependency group, which ``make test`` installs).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -83,12 +80,10 @@ def _web_api_examples() -> list[str]:
 
 
 def test_every_endpoint_of_the_web_api_has_an_example_on_its_page() -> None:
-    pytest.importorskip("starlette")
     assert _web_api_examples() == ["games", *reference_data.endpoints()]
 
 
 def test_the_example_answers_are_real_and_shortened() -> None:
-    pytest.importorskip("starlette")
     answer = reference_data.example_answer("state", {"game": "tictactoe", "moves": ["5"]})
     assert '"legal": ["1", "2", "3", "... (5 more)"]' in answer
     moved = reference_data.example_answer("move", {"game": "nim", "depth": 1})
@@ -96,7 +91,6 @@ def test_the_example_answers_are_real_and_shortened() -> None:
 
 
 def test_the_uci_page_names_every_command_and_option_of_plies_uci() -> None:
-    pytest.importorskip("chess")
     from plies.uci import UciEngine
 
     lines: list[str] = []
@@ -132,13 +126,6 @@ def test_the_api_reference_documents_every_public_name() -> None:
     assert [e for e in errors if not {f"plies.{e}", f"plies.errors.{e}"} & documented] == []
 
 
-SITE_TOOLS = ("sphinx", "furo", "myst_nb", "sphinx_copybutton")
-
-
-@pytest.mark.skipif(
-    any(importlib.util.find_spec(m) is None for m in SITE_TOOLS),
-    reason="the docs dependency group (sphinx, furo, myst-nb, ...) is not installed",
-)
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     # In a process of its own: docs/conf.py hides the plug-ins of this environment from
     # the registries, which must not leak into the other tests.

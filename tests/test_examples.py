@@ -38,7 +38,7 @@ def test_the_four_notebooks_are_there() -> None:
 @pytest.fixture
 def kernel_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A kernel spec that starts ``sys.executable``, found before any other."""
-    pytest.importorskip("ipykernel")
+    import ipykernel  # noqa: F401  (the test group installs it: a missing one fails)
     spec = tmp_path / "jupyter" / "kernels" / KERNEL
     spec.mkdir(parents=True)
     argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
@@ -59,8 +59,8 @@ def kernel_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs(path: Path, kernel_home: Path) -> None:
-    nbclient = pytest.importorskip("nbclient")
-    nbformat = pytest.importorskip("nbformat")
+    import nbclient
+    import nbformat
     work = kernel_home / "examples"
     shutil.copytree(EXAMPLES, work)
     nb = nbformat.read(work / path.name, as_version=4)
