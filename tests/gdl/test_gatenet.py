@@ -212,7 +212,7 @@ def test_mast_learns_from_the_goals_of_its_playouts() -> None:
     assert mast.counts.sum() > 0
     seen = mast.counts > 0
     means = mast.sums[seen] / mast.counts[seen]
-    assert ((0 <= means) & (means <= 100)).all()
+    assert ((means >= 0) & (means <= 100)).all()
     assert list(mast.weights[seen]) == pytest.approx([math.exp(m / 10.0) for m in means])
     assert list(mast.weights[~seen]) == pytest.approx([math.exp(10.0)] * int((~seen).sum()))
     noop = r.move_table[1].index("noop") + len(r.move_table[0])

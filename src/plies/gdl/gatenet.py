@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import threading
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -120,14 +121,13 @@ class _Builder:
                 known = self.memo[id(f)] = self.gate(_AND if tag == "and" else _OR, refs)
                 self.keep.append(f)
             return known
-        neg = tag[0] == "!"
+        neg = int(tag[0] == "!")
         kind = tag[-1]
-        if kind == "s":
-            node = f[1]
-        elif kind == "d":
-            node = self.nf + f[1]
-        else:
-            return self.views[f[1]] ^ neg
+        node: int = f[1]
+        if kind == "v":
+            return self.views[node] ^ neg
+        if kind == "d":
+            node += self.nf
         return 2 * node + neg
 
     def add_views(self, outputs: list[Formula]) -> None:
@@ -351,8 +351,8 @@ class GateNet:
         self.k = build_gates(net)
         self.jit = _kernels()
         # The values of the last state asked about, brought up to date from there: one
-        # machine, so one thread at a time (the GGP player's tree is locked).
-        self.vals, self.work = self.jit.new_machine(self.k)
+        # machine per thread (a thread's playouts draw from its own generator too).
+        self._local = threading.local()
         head = dict(zip(SIZES, self.k[:HEADER].tolist(), strict=True))
         self.fluents = head["F"]
         self.moves = head["M"]
@@ -362,6 +362,13 @@ class GateNet:
         self._bytes = (self.fluents + 7) // 8
         self._goal_role = self._section("GOAL_ROLE", head["NGOALS"])
         self._goal_value = self._section("GOAL_VALUE", head["NGOALS"])
+
+    def _machine(self) -> tuple[Any, Any]:
+        """This thread's node values and work arrays (see :mod:`plies.gdl.gatejit`)."""
+        machine = getattr(self._local, "machine", None)
+        if machine is None:
+            machine = self._local.machine = self.jit.new_machine(self.k)
+        return machine  # type: ignore[no-any-return]
 
     def _section(self, name: str, length: int) -> list[int]:
         start = int(self.k[HEADER + SECTIONS.index(name)])
@@ -387,7 +394,8 @@ class GateNet:
         goals = np.zeros(len(self._goal_role), dtype=np.uint8)
         nxt = np.zeros(self.fluents, dtype=np.uint8)
         ks = np.array([self.role_first[r] + i for r, i in enumerate(joint)], dtype=np.int64)
-        terminal = self.jit.inspect(self.k, self.vals, self.work, self.to_array(state), ks, legal, goals, nxt)
+        terminal = self.jit.inspect(self.k, *self._machine(), self.to_array(state), ks, legal,
+                                    goals, nxt)
         return bool(terminal), legal, goals, nxt
 
     def is_terminal(self, state: int) -> bool:
@@ -432,18 +440,24 @@ class GateNet:
         self.jit.seed(seed)
         if mast is None:
             empty = np.empty(0, dtype=np.float64)
-            status, visited = self.jit.playout(self.k, self.vals, self.work, array, limit, False, empty, empty,
-                                               empty, 1.0, goals)
+            learn = (False, empty, empty, empty, 1.0)
         else:
-            status, visited = self.jit.playout(self.k, self.vals, self.work, array, limit, True, mast.weights,
-                                               mast.sums, mast.counts, mast.tau, goals)
-        self.last_goals = goals
+            learn = (True, mast.weights, mast.sums, mast.counts, mast.tau)
+        status, visited = self.jit.playout(self.k, *self._machine(), array, limit, *learn, goals)
+        self._local.goals = goals
         return self.from_array(array), STATUS[status], int(visited)
+
+    @property
+    def last_goals(self) -> Any:
+        """After this thread's last :meth:`playout`: per role, its goal value at the
+        terminal state reached (-1 where it has none or several), or the role without a
+        legal move first (status ``"no legal move"``)."""
+        return self._local.goals
 
     def playouts(self, state: int, count: int, *, seed: int, limit: int) -> int:
         """The states visited by ``count`` uniformly random playouts from ``state``."""
         self.jit.seed(seed)
-        return int(self.jit.playouts(self.k, self.vals, self.work, self.to_array(state), count, limit))
+        return int(self.jit.playouts(self.k, *self._machine(), self.to_array(state), count, limit))
 
 
 class Mast:

@@ -211,6 +211,10 @@ class Reasoner:
             return (Reasoner, (self.description,))
         return (functools.partial(Reasoner, backend=self.backend), (self.description,))
 
+    def native_built(self) -> GateNet | None:
+        """:attr:`native` if it has been made, else None (without making it)."""
+        return self._native
+
     @property
     def native(self) -> GateNet | None:
         """The network as Numba-compiled gates (:class:`~plies.gdl.gatenet.GateNet`:
