@@ -310,6 +310,25 @@ def playout(k, vals, work, state, limit, mast, weights, sums, counts, tau, goals
 
 
 @njit(cache=True, nogil=True)
+def play(k, vals, work, packed, limit, seed, mast, weights, sums, counts, tau, goals_out):  # type: ignore[no-untyped-def]
+    """:func:`playout` from the state packed in ``packed`` (bit ``j`` of the bytes,
+    little-endian, is fluent ``j``; the final state is packed there), the generator
+    seeded with ``seed`` first: one call per playout, no conversion in Python."""
+    np.random.seed(seed)
+    nf = k[F]
+    state = np.empty(nf, np.uint8)
+    for j in range(nf):
+        state[j] = (packed[j >> 3] >> (j & 7)) & 1
+    status, states = playout(k, vals, work, state, limit, mast, weights, sums, counts, tau,
+                             goals_out)
+    packed[:] = 0
+    for j in range(nf):
+        if state[j]:
+            packed[j >> 3] |= np.uint8(1 << (j & 7))
+    return status, states
+
+
+@njit(cache=True, nogil=True)
 def seed(value):  # type: ignore[no-untyped-def]
     """Seed the generator the playouts draw from (Numba's own, one per thread)."""
     np.random.seed(value)

@@ -435,17 +435,17 @@ class GateNet:
         Each role with a choice plays a uniformly random legal move, or MAST's choice
         with ``mast`` (which then learns from the goals of a playout that ended)."""
         np = self._np
-        array = self.to_array(state)
+        packed = np.frombuffer(bytearray(state.to_bytes(self._bytes, "little")), dtype=np.uint8)
         goals = np.zeros(self.roles, dtype=np.int64)
-        self.jit.seed(seed)
         if mast is None:
             empty = np.empty(0, dtype=np.float64)
             learn = (False, empty, empty, empty, 1.0)
         else:
             learn = (True, mast.weights, mast.sums, mast.counts, mast.tau)
-        status, visited = self.jit.playout(self.k, *self._machine(), array, limit, *learn, goals)
+        status, visited = self.jit.play(self.k, *self._machine(), packed, limit, seed, *learn,
+                                        goals)
         self._local.goals = goals
-        return self.from_array(array), STATUS[status], int(visited)
+        return int.from_bytes(packed.tobytes(), "little"), STATUS[status], int(visited)
 
     @property
     def last_goals(self) -> Any:
