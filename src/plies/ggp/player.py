@@ -605,6 +605,7 @@ class GgpPlayer:
         """Build the propnet within its budget, profile the game on it, and switch the
         match over (:meth:`_switch`).  Ends at once when the match is over."""
         assert self.fast is not None
+        compiled: Reasoner | None = None  # the propnet whose gates are compiled after
         try:
             try:
                 with COLLECTOR.building():
@@ -617,7 +618,7 @@ class GgpPlayer:
             thinker = self._profiled(match, fast, fast.initial_state(), seconds)
             self._switch(match, fast, thinker, built)
             if isinstance(fast, Reasoner) and fast.backend == "numba":
-                _compile_playouts(match, fast)
+                compiled = fast
         except Stopped:
             match.fast_note = "the match ended before the propnet was built"
             log.info("match %s: %s", match.match_id, match.fast_note)
@@ -630,6 +631,11 @@ class GgpPlayer:
         finally:
             match.settled.set()
             self._built(match)
+        if compiled is not None and not match.over.is_set():
+            # A thread of its own: a first compile (no cache on disk yet) takes a while,
+            # and nothing waits for it; the playouts move over when it is done.
+            threading.Thread(target=_compile_playouts, args=(match, compiled), daemon=True,
+                             name=f"ggp-compile-{match.match_id}").start()
 
     def _switch(
         self, match: Match, fast: StateMachine[Any], thinker: Thinker, built: float
