@@ -12,10 +12,12 @@ offsets and contents of its sections (:data:`~plies.gdl.gatenet.SECTIONS`, read 
 - a *reference* to a node is ``2 * node + negated``: it holds when
   ``vals[ref >> 1] != (ref & 1)``;
 - gate ``g`` is an ``and`` (``KIND[g] == 0``) or an ``or`` of the references
-  ``INPUTS[FIRST[g]:FIRST[g + 1]]`` and of its move inputs, of which ``NPOS[g]`` are
-  plain and ``NNEG[g]`` negated.  One move per role is chosen, so move inputs are not
-  read one by one (a board game's frame axiom is an ``or`` of hundreds of moves): each
-  chosen move counts itself in the gates it feeds (``TOUCH``), in ``hits``;
+  ``INPUTS[FIRST[g]:FIRST[g + 1]]`` (an ``and``'s stored negated: it is evaluated as
+  the negation of an ``or``, with no branch on the kind) and of its move inputs, of
+  which ``NPOS[g]`` are plain and ``NNEG[g]`` negated.  One move per role is chosen,
+  so move inputs are not read one by one (a board game's frame axiom is an ``or`` of
+  hundreds of moves): each chosen move counts itself in the gates it feeds
+  (``TOUCH``), in ``hits``;
 - the gates are in three groups, each in an order where a gate's inputs come first:
   ``[0, N0)`` read the state only and answer ``terminal``, ``legal`` and the state part
   of ``next``; ``[N0, N1)`` read the joint move (the rest of ``next``); ``[N1, G)`` are
@@ -25,13 +27,12 @@ offsets and contents of its sections (:data:`~plies.gdl.gatenet.SECTIONS`, read 
   evaluating them from false until nothing changes (the cycle is positive: the rules
   are stratified).
 
-The values are kept from one state to the next (a *machine*: ``vals``, one byte per
-node, and ``work``: ``hits`` at ``[0, 2G)``, a mark per gate at ``[2G, 3G)``, a mark
-per block after them), and propagated forward from what changed: a fluent that
-changes marks the gates that read it (``READERS``), a gate is computed again only when
-marked, and one whose value changes marks its own readers.  Between two states of a
-playout a few fluents change, so a step costs a scan of the marks and the few gates
-they touch, not the whole network.
+Every gate of a group is evaluated at every step, in order, without a branch on its
+kind or its value: in turn-taking games a third to a half of the network changes at
+every step (whose turn it is feeds every legal move), where propagating only the
+changes cost more than it saved (``benchmarks/results/gdl_playouts.md``).  A thread's
+*machine* is its node values ``vals`` and move counts ``hits`` (``2 * g`` plain,
+``2 * g + 1`` negated), made once and reused.
 
 A playout's random numbers are Numba's own generator (:func:`seed`): the same seed
 gives the same playout.
@@ -48,18 +49,17 @@ from plies.gdl.gatenet import HEADER, SECTIONS, SIZES
 # inlined one, counts references to each of them, which costs more than a gate.
 (F, M, R, BASE, N0, N1, G, TERMINAL, NB, NGOALS) = range(len(SIZES))
 (O_KIND, O_FIRST, O_INPUTS, O_LOOP_LO, O_LOOP_HI, O_LEGAL, O_NEXT, O_GOAL, O_GOAL_ROLE,
- O_GOAL_VALUE, O_ROLE_FIRST, O_NPOS, O_NNEG, O_TOUCH_FIRST, O_TOUCH, O_READ_FIRST,
- O_READERS, O_BLOCK_OF) = range(HEADER, HEADER + len(SECTIONS))
+ O_GOAL_VALUE, O_ROLE_FIRST, O_NPOS, O_NNEG, O_TOUCH_FIRST, O_TOUCH) = range(
+    HEADER, HEADER + len(SECTIONS))
 
 
 @njit(cache=True, nogil=True)
 def new_machine(k):  # type: ignore[no-untyped-def]
-    """Fresh values, every gate and block marked: ``(vals, work)``."""
+    """Node values (all false but the node that is always true) and move counts (none):
+    ``(vals, hits)``."""
     vals = np.zeros(k[BASE] + k[G], np.uint8)
     vals[k[F] + k[M] + 1] = 1
-    work = np.zeros(3 * k[G] + k[NB], np.int64)
-    work[2 * k[G]:] = 1
-    return vals, work
+    return vals, np.zeros(2 * k[G], np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -75,29 +75,23 @@ def _section(k, offset, length):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _touch(k, work, move, delta):  # type: ignore[no-untyped-def]
+def _touch(k, hits, move, delta):  # type: ignore[no-untyped-def]
     """Count the chosen ``move`` in (``delta`` 1) or out (-1) of the gates it feeds."""
-    ng = k[G]
     touch_first = _section(k, O_TOUCH_FIRST, k[M] + 1)
     touches = _section(k, O_TOUCH, touch_first[-1])
-    block_of = _section(k, O_BLOCK_OF, ng)
     for i in range(touch_first[move], touch_first[move + 1]):
-        t = touches[i]
-        work[t] += delta
-        g = t >> 1
-        work[2 * ng + g] = 1
-        if block_of[g] >= 0:
-            work[3 * ng + block_of[g]] = 1
+        hits[touches[i]] += delta
 
 
 @njit(cache=True, nogil=True)
-def _evaluate(k, vals, work, state, lo, hi):  # type: ignore[no-untyped-def]
-    """Set the fluents to ``state`` when it is not empty, then bring the gates
-    ``[lo, hi)`` up to date: the marked ones, in order; a marked recursive block all at
-    once, from false to its least fixpoint.
+def _evaluate(k, vals, hits, state, lo, hi):  # type: ignore[no-untyped-def]
+    """Set the fluents to ``state`` when it is not empty, then evaluate the gates
+    ``[lo, hi)`` in order; a recursive block again and again, from false, until nothing
+    changes (its least fixpoint).
 
-    The gate and the marking of its readers are written out where they are used: a
-    call with array arguments costs more than a gate."""
+    Every gate is an ``or`` of its (stored) literals and of its moves' part, negated
+    for an ``and`` (whose literals are stored negated): no branch on the kind of gate,
+    which costs more than the gate where half of them are of each kind."""
     ng = k[G]
     base = k[BASE]
     kind = _section(k, O_KIND, ng)
@@ -105,119 +99,74 @@ def _evaluate(k, vals, work, state, lo, hi):  # type: ignore[no-untyped-def]
     inputs = _section(k, O_INPUTS, first[-1])
     npos = _section(k, O_NPOS, ng)
     nneg = _section(k, O_NNEG, ng)
-    read_first = _section(k, O_READ_FIRST, base + ng + 1)
-    readers = _section(k, O_READERS, read_first[-1])
-    block_of = _section(k, O_BLOCK_OF, ng)
     loop_lo = _section(k, O_LOOP_LO, k[NB])
     loop_hi = _section(k, O_LOOP_HI, k[NB])
-    hits = work[:2 * ng]
-    dirty = work[2 * ng:3 * ng]
-    block_dirty = work[3 * ng:]
     for j in range(state.shape[0]):
-        if vals[j] != state[j]:
-            vals[j] = state[j]
-            for i in range(read_first[j], read_first[j + 1]):
-                h = readers[i]
-                dirty[h] = 1
-                if block_of[h] >= 0:
-                    block_dirty[block_of[h]] = 1
+        vals[j] = state[j]
     nb = loop_lo.shape[0]
     b = 0
     while b < nb and loop_lo[b] < lo:
         b += 1
-    nxt = loop_lo[b] if b < nb else hi
-    old = np.empty(0, np.uint8)
-    block_lo = block_hi = -1  # the block being brought to its fixpoint, if any
+    block_lo = loop_lo[b] if b < nb else hi
+    block_hi = loop_hi[b] if b < nb else hi
     changed = False
+    again = False  # in a block's second or later round
     g = lo
     while g < hi:
-        if g == nxt and block_lo < 0:
-            z = loop_hi[b]
-            if not block_dirty[b]:
-                g = z
-                b += 1
-                nxt = loop_lo[b] if b < nb else hi
-                continue
-            block_lo, block_hi = g, z
-            old = vals[base + g:base + z].copy()
-            vals[base + g:base + z] = 0
-            changed = False
-        in_block = block_lo >= 0
-        if in_block or dirty[g]:
-            dirty[g] = 0
-            a = first[g]
-            e = first[g + 1]
-            if kind[g] == 0:
-                if hits[2 * g] != npos[g] or hits[2 * g + 1] > 0:
-                    v = 0
-                else:
-                    v = 1
-                    for i in range(a, e):
-                        r = inputs[i]
-                        v &= vals[r >> 1] ^ (r & 1)
-            elif hits[2 * g] > 0 or hits[2 * g + 1] < nneg[g]:
-                v = 1
-            else:
-                v = 0
-                for i in range(a, e):
-                    r = inputs[i]
-                    v |= vals[r >> 1] ^ (r & 1)
-            if v != vals[base + g]:
-                vals[base + g] = v
-                if in_block:
-                    changed = True
-                else:
-                    for i in range(read_first[base + g], read_first[base + g + 1]):
-                        h = readers[i]
-                        dirty[h] = 1
-                        if block_of[h] >= 0:
-                            block_dirty[block_of[h]] = 1
+        if g == block_lo and not again:
+            vals[base + block_lo:base + block_hi] = 0
+        inv = 1 - kind[g]
+        hp = hits[2 * g]
+        hn = hits[2 * g + 1]
+        moved_and = int(hp != npos[g]) | int(hn > 0)
+        moved_or = int(hp > 0) | int(hn < nneg[g])
+        v = (moved_and & inv) | (moved_or & (1 - inv))
+        for i in range(first[g], first[g + 1]):
+            r = inputs[i]
+            v |= vals[r >> 1] ^ (r & 1)
+        v ^= inv
+        if block_lo <= g < block_hi and v != vals[base + g]:
+            changed = True
+        vals[base + g] = v
         g += 1
-        if g == block_hi:
+        if g == block_hi and g > block_lo:
             if changed:  # another round
-                g = block_lo
                 changed = False
+                again = True
+                g = block_lo
                 continue
-            for q in range(block_lo, block_hi):
-                if vals[base + q] != old[q - block_lo]:
-                    for i in range(read_first[base + q], read_first[base + q + 1]):
-                        h = readers[i]
-                        dirty[h] = 1
-                        if block_of[h] >= 0:
-                            block_dirty[block_of[h]] = 1
-            dirty[block_lo:block_hi] = 0
-            block_dirty[b] = 0
-            block_lo = block_hi = -1
+            again = False
             b += 1
-            nxt = loop_lo[b] if b < nb else hi
+            block_lo = loop_lo[b] if b < nb else hi
+            block_hi = loop_hi[b] if b < nb else hi
 
 
 @njit(cache=True, nogil=True)
-def inspect(k, vals, work, state, joint, legal_out, goal_out, next_out):  # type: ignore[no-untyped-def]
+def inspect(k, vals, hits, state, joint, legal_out, goal_out, next_out):  # type: ignore[no-untyped-def]
     """Everything the network says about ``state`` (one byte per fluent): whether it is
     terminal (returned), which moves are legal (``legal_out``, one byte per global
     move), which goal entries hold (``goal_out``) and, when ``joint`` (global move
     indices, one per role) is not empty, the successor (``next_out``)."""
     nothing = state[:0]
-    _evaluate(k, vals, work, state, 0, k[N0])
-    _evaluate(k, vals, work, nothing, k[N1], k[G])
+    _evaluate(k, vals, hits, state, 0, k[N0])
+    _evaluate(k, vals, hits, nothing, k[N1], k[G])
     for m in range(k[M]):
         legal_out[m] = _holds(vals, k[k[O_LEGAL] + m])
     for e in range(k[NGOALS]):
         goal_out[e] = _holds(vals, k[k[O_GOAL] + e])
     if joint.shape[0] > 0:
         for i in range(joint.shape[0]):
-            _touch(k, work, joint[i], 1)
-        _evaluate(k, vals, work, nothing, k[N0], k[N1])
+            _touch(k, hits, joint[i], 1)
+        _evaluate(k, vals, hits, nothing, k[N0], k[N1])
         for j in range(k[F]):
             next_out[j] = _holds(vals, k[k[O_NEXT] + j])
         for i in range(joint.shape[0]):
-            _touch(k, work, joint[i], -1)
+            _touch(k, hits, joint[i], -1)
     return _holds(vals, k[TERMINAL])
 
 
 @njit(cache=True, nogil=True)
-def playout(k, vals, work, state, limit, mast, weights, sums, counts, tau, goals_out):  # type: ignore[no-untyped-def]
+def playout(k, vals, hits, state, limit, mast, weights, sums, counts, tau, goals_out):  # type: ignore[no-untyped-def]
     """Play from ``state`` (changed in place) for at most ``limit`` joint moves, or until
     a terminal state; returns ``(status, states)``: status 0 at a terminal state (then
     ``goals_out[r]`` is role ``r``'s goal value, -1 where it has none or several), 1
@@ -243,7 +192,7 @@ def playout(k, vals, work, state, limit, mast, weights, sums, counts, tau, goals
     steps = 0
     while True:
         states += 1
-        _evaluate(k, vals, work, fluents, 0, n0)
+        _evaluate(k, vals, hits, fluents, 0, n0)
         if _holds(vals, k[TERMINAL]):
             status = 0
             break
@@ -258,7 +207,7 @@ def playout(k, vals, work, state, limit, mast, weights, sums, counts, tau, goals
                     n += 1
             if n == 0:
                 for q in range(r):
-                    _touch(k, work, joint[q], -1)
+                    _touch(k, hits, joint[q], -1)
                 goals_out[0] = r
                 state[:] = vals[:nf]
                 return 2, states
@@ -279,15 +228,15 @@ def playout(k, vals, work, state, limit, mast, weights, sums, counts, tau, goals
             else:
                 pick = moves[np.random.randint(n)]
             joint[r] = pick
-            _touch(k, work, pick, 1)
-        _evaluate(k, vals, work, nothing, n0, n1)
+            _touch(k, hits, pick, 1)
+        _evaluate(k, vals, hits, nothing, n0, n1)
         for j in range(nf):
             fluents[j] = _holds(vals, nxt_ref[j])
         for r in range(nr):
-            _touch(k, work, joint[r], -1)
+            _touch(k, hits, joint[r], -1)
     state[:] = vals[:nf]
     if status == 0:
-        _evaluate(k, vals, work, nothing, n1, k[G])
+        _evaluate(k, vals, hits, nothing, n1, k[G])
         goal, goal_role, goal_value = k[O_GOAL], k[O_GOAL_ROLE], k[O_GOAL_VALUE]
         for r in range(nr):
             goals_out[r] = -2
@@ -310,7 +259,7 @@ def playout(k, vals, work, state, limit, mast, weights, sums, counts, tau, goals
 
 
 @njit(cache=True, nogil=True)
-def play(k, vals, work, packed, limit, seed, mast, weights, sums, counts, tau, goals_out):  # type: ignore[no-untyped-def]
+def play(k, vals, hits, packed, limit, seed, mast, weights, sums, counts, tau, goals_out):  # type: ignore[no-untyped-def]
     """:func:`playout` from the state packed in ``packed`` (bit ``j`` of the bytes,
     little-endian, is fluent ``j``; the final state is packed there), the generator
     seeded with ``seed`` first: one call per playout, no conversion in Python."""
@@ -319,7 +268,7 @@ def play(k, vals, work, packed, limit, seed, mast, weights, sums, counts, tau, g
     state = np.empty(nf, np.uint8)
     for j in range(nf):
         state[j] = (packed[j >> 3] >> (j & 7)) & 1
-    status, states = playout(k, vals, work, state, limit, mast, weights, sums, counts, tau,
+    status, states = playout(k, vals, hits, state, limit, mast, weights, sums, counts, tau,
                              goals_out)
     packed[:] = 0
     for j in range(nf):
@@ -335,7 +284,7 @@ def seed(value):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def playouts(k, vals, work, init, count, limit):  # type: ignore[no-untyped-def]
+def playouts(k, vals, hits, init, count, limit):  # type: ignore[no-untyped-def]
     """``count`` uniformly random playouts from ``init``; the states visited in all."""
     total = 0
     state = init.copy()
@@ -343,7 +292,7 @@ def playouts(k, vals, work, init, count, limit):  # type: ignore[no-untyped-def]
     empty = np.empty(0, np.float64)
     for _ in range(count):
         state[:] = init
-        status, states = playout(k, vals, work, state, limit, False, empty, empty, empty,
+        status, states = playout(k, vals, hits, state, limit, False, empty, empty, empty,
                                  1.0, goals)
         total += states
         if status == 2:

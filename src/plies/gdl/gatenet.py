@@ -78,8 +78,7 @@ the gate groups, the gates, the terminal's reference, recursive blocks, goal ent
 HEADER: Final = len(SIZES)
 SECTIONS: Final = (
     "KIND", "FIRST", "INPUTS", "LOOP_LO", "LOOP_HI", "LEGAL", "NEXT", "GOAL", "GOAL_ROLE",
-    "GOAL_VALUE", "ROLE_FIRST", "NPOS", "NNEG", "TOUCH_FIRST", "TOUCH", "READ_FIRST",
-    "READERS", "BLOCK_OF",
+    "GOAL_VALUE", "ROLE_FIRST", "NPOS", "NNEG", "TOUCH_FIRST", "TOUCH",
 )
 """The arrays of the layout, in order; ``layout[HEADER + i]`` is where the ``i``-th
 starts (see :mod:`plies.gdl.gatejit`)."""
@@ -276,23 +275,13 @@ def build_gates(net: Network) -> Any:
                     nneg[i] += 1
                 else:
                     npos[i] += 1
-            else:
-                flat.append(renumber(r))
+            else:  # an and is written as the negation of an or of the negations
+                flat.append(renumber(r) ^ (1 if b.kinds[g] == _AND else 0))
         first[i + 1] = len(flat)
     touch_first = [0]
     for t in touches:
         touch_first.append(touch_first[-1] + len(t))
     loops = sorted((new[lo], new[hi - 1] + 1) for lo, hi in b.loops)
-    readers: list[list[int]] = [[] for _ in range(base + n)]
-    for i in range(n):
-        for r in flat[first[i]:first[i + 1]]:
-            readers[r >> 1].append(i)
-    read_first = [0]
-    for rs in readers:
-        read_first.append(read_first[-1] + len(rs))
-    block_of = [-1] * n
-    for i, (lo, hi) in enumerate(loops):
-        block_of[lo:hi] = [i] * (hi - lo)
     counts = [group.count(0), group.count(1)]
     role_first = [0]
     for role in net.moves:
@@ -307,8 +296,7 @@ def build_gates(net: Network) -> Any:
         "GOAL": [renumber(r) for r in goal_refs], "GOAL_ROLE": goal_role,
         "GOAL_VALUE": goal_value, "ROLE_FIRST": role_first, "NPOS": npos.tolist(),
         "NNEG": nneg.tolist(), "TOUCH_FIRST": touch_first,
-        "TOUCH": [t for ts in touches for t in ts], "READ_FIRST": read_first,
-        "READERS": [g for rs in readers for g in rs], "BLOCK_OF": block_of,
+        "TOUCH": [t for ts in touches for t in ts],
     }
     header = [*sizes, len(loops), len(goal_refs)]
     assert len(header) == HEADER and list(sections) == list(SECTIONS)
@@ -350,8 +338,8 @@ class GateNet:
         self._np = np
         self.k = build_gates(net)
         self.jit = _kernels()
-        # The values of the last state asked about, brought up to date from there: one
-        # machine per thread (a thread's playouts draw from its own generator too).
+        # The node values and move counts, made once: one machine per thread (a thread's
+        # playouts draw from its own generator too).
         self._local = threading.local()
         head = dict(zip(SIZES, self.k[:HEADER].tolist(), strict=True))
         self.fluents = head["F"]
@@ -364,7 +352,7 @@ class GateNet:
         self._goal_value = self._section("GOAL_VALUE", head["NGOALS"])
 
     def _machine(self) -> tuple[Any, Any]:
-        """This thread's node values and work arrays (see :mod:`plies.gdl.gatejit`)."""
+        """This thread's node values and move counts (see :mod:`plies.gdl.gatejit`)."""
         machine = getattr(self._local, "machine", None)
         if machine is None:
             machine = self._local.machine = self.jit.new_machine(self.k)
