@@ -43,7 +43,14 @@ from report import machine, plies_source
 from plies.games import GameSpec
 from plies.learn import learn_from
 from plies.learn.selfplay import SelfPlay, Shared, Trajectory, self_play
-from plies.parallel.backends import Backend, LocalBackend, RayBackend, chunks
+from plies.parallel.backends import (
+    Backend,
+    LocalBackend,
+    RayBackend,
+    _descendants,
+    _proc_stat,
+    chunks,
+)
 from plies.tournament.agents import parse_agent
 
 
@@ -63,11 +70,19 @@ def wall(run: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def cpu_seconds() -> float:
-    """Processor time of this process and of its finished children (a pool's workers,
-    once it has shut down; not Ray's workers, which outlive the call)."""
+    """Processor time of this process and of every process below it: the finished ones
+    (a pool's workers, once it has shut down) and the live ones (a local Ray instance's
+    head processes and workers, read from ``/proc``), so the work of every backend is
+    counted, Ray's own bookkeeping included."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    total = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in _descendants(os.getpid()):
+        fields = _proc_stat(pid)
+        if fields is not None:  # utime, stime, cutime, cstime: fields 14-17 of stat
+            total += sum(int(x) for x in fields[11:15]) / tick
+    return total
 
 
 def pickled(obj: Any, repeat: int = 200) -> tuple[int, float]:
@@ -174,17 +189,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"- {args.games} games of `{agent.label}`, {args.opening} random opening moves, seed "
         f"{args.seed}; median wall time of {args.repeat} repeats",
         "",
-        "| where | wall | games/s | speed-up | CPU, all processes | fixed cost of a call "
-        "| same games |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        "| where | wall | games/s | speed-up | CPU, all processes | CPU a game "
+        "| fixed cost of a call | same games |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name in backends:
         median = statistics.median(times[name])
         cost = f"{statistics.median(fixed[name]):.2f} s" if name in fixed else "-"
-        work = "-" if name.startswith("Ray") else f"{statistics.median(cpus[name]):.2f} s"
+        work = statistics.median(cpus[name])
         report.append(
             f"| {name} | {median:.2f} s | {args.games / median:.2f} | "
-            f"**{serial / median:.2f}** | {work} | {cost} | "
+            f"**{serial / median:.2f}** | {work:.2f} s | {work / args.games * 1000:.0f} ms | "
+            f"{cost} | "
             f"{'yes' if same[name] else '**NO**'} |"
         )
     report += [
