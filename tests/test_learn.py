@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -266,6 +268,36 @@ def test_self_play_is_the_same_on_one_process_a_pool_and_ray() -> None:
     assert both(LocalBackend(2)) == here
     with RayBackend(workers=2) as ray:
         assert both(ray) == here
+
+
+def worker_pid(shared: object, task: int) -> int:
+    return os.getpid()
+
+
+def test_a_held_pool_serves_every_iteration() -> None:
+    """Inside ``with backend:`` the workers start once (plies learn's iterations share
+    them); outside, each map has its own; a failed map ends its pool, the next starts one."""
+
+    def workers() -> set[int]:
+        return {p.pid for p in multiprocessing.active_children() if p.pid is not None}
+
+    pool = LocalBackend(2)
+    with pool:
+        served = set(pool.map(worker_pid, None, range(8)))
+        first = workers()
+        assert served <= first and os.getpid() not in served
+        served = set(pool.map(worker_pid, None, range(8)))
+        assert served <= first and workers() == first  # the same processes
+        endless = SelfPlay(parse_agent("alphabeta:depth=1"), games=2, max_plies=10)
+        with pytest.raises(WorkerError):
+            self_play(GameSpec("othello"), endless, backend=pool)
+        assert workers().isdisjoint(first)  # terminated
+        served = set(pool.map(worker_pid, None, range(8)))
+        second = workers()
+        assert served <= second and second.isdisjoint(first)
+    assert not workers()  # shut down with the block
+    assert set(pool.map(worker_pid, None, range(8))).isdisjoint(first | second)
+    assert not workers()  # a map outside the block shuts its own pool down
 
 
 def test_self_play_ships_the_weights_and_the_errors_to_the_workers(greedy: Path) -> None:

@@ -168,6 +168,7 @@ def learn(
     intercept in the probability case; ``log(2) = 0.693`` is a coin toss between two).
     ``backend``: where the self-play games run (:func:`plies.learn.selfplay.self_play`;
     None: in this process); the games and the weights are the same on every backend.
+    Called inside ``with backend:``, every iteration uses the same worker processes.
 
     Raises:
         OptionError: an unknown method, fit options or a number of games outside their
