@@ -37,8 +37,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from plies.compiled import numba_available
 from plies.gdl import GdlGame, Prover, Reasoner, load
-from plies.gdl.gatenet import GateNet, numba_available
+from plies.gdl.gatenet import GateNet
 
 # Processor time, not wall time: the machine may be shared, and other processes' load
 # should not count against the reasoner.

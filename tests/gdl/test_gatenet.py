@@ -244,9 +244,7 @@ def test_unknown_backend_is_a_one_line_error() -> None:
 
 
 def test_numba_without_numba_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    import plies.gdl.gatenet as gatenet
-
-    monkeypatch.setattr(gatenet.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(OptionError, match=r"pip install 'plies\[fast\]'"):
         Reasoner(load(GDL_DATA / "buttons.kif"), backend="numba")
     assert Reasoner(load(GDL_DATA / "buttons.kif")).backend == "python"

@@ -32,45 +32,15 @@ True
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import threading
 from collections.abc import Sequence
 from typing import Any, Final
 
-from plies.errors import OptionError
 from plies.gdl.formula import Formula, Network, view_refs
-
-BACKENDS: Final = ("auto", "numba", "python")
-"""Reasoner backends: ``numba`` compiles the network's gates (:class:`GateNet`) for
-playouts, ``python`` keeps to the generated Python functions, ``auto`` is ``numba``
-when Numba can be imported."""
 
 _AND: Final = 0
 _OR: Final = 1
-
-
-def numba_available() -> bool:
-    """True when Numba is installed (the ``fast`` extra); found, not imported: importing
-    Numba takes longer than building a small game's reasoner."""
-    return importlib.util.find_spec("numba") is not None
-
-
-def resolve_backend(backend: str) -> str:
-    """``"numba"`` or ``"python"`` for the ``backend`` asked for (see :data:`BACKENDS`).
-
-    Raises:
-        OptionError: an unknown backend, or ``numba`` without Numba.
-    """
-    if backend not in BACKENDS:
-        raise OptionError(f"unknown reasoner backend {backend!r}; use one of: "
-                          f"{', '.join(BACKENDS)}")
-    if backend == "auto":
-        return "numba" if numba_available() else "python"
-    if backend == "numba" and not numba_available():
-        raise OptionError("the numba backend needs Numba: pip install 'plies[fast]'")
-    return backend
-
 
 SIZES: Final = ("F", "M", "R", "BASE", "N0", "N1", "G", "TERMINAL", "NB", "NGOALS")
 """The header of the layout: fluents, moves, roles, the first gate's node, the ends of

@@ -42,8 +42,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.budget import Budget
+from plies.compiled import resolve_backend
 from plies.errors import GameFormatError, IllegalActionError, PliesError
-from plies.gdl.gatenet import GateNet, resolve_backend
+from plies.gdl.gatenet import GateNet
 from plies.gdl.ground import DEFAULT_BUDGET, MAX_ATOMS, ground, natural_key
 from plies.gdl.propnet import Compiled, Network, bitset, build_network, compile_network
 from plies.gdl.terms import Description, Term, to_kif
@@ -138,7 +139,7 @@ class Reasoner:
     data fits in ten times over.  ``self.stats.steps`` tells how many steps a game took.
     ``max_atoms`` caps the grounding's atoms and rule instances
     (:data:`~plies.gdl.ground.MAX_ATOMS` by default).  ``backend`` (``auto``, ``numba``
-    or ``python``, see :data:`~plies.gdl.gatenet.BACKENDS`) says whether :attr:`native`
+    or ``python``, see :data:`plies.compiled.BACKENDS`) says whether :attr:`native`
     offers the network as Numba-compiled gates, for whole playouts in compiled code.
 
     Raises (on construction):
@@ -159,7 +160,7 @@ class Reasoner:
         backend: str = "auto",
     ) -> None:
         #: ``"numba"`` or ``"python"``: whether :attr:`native` compiles the network.
-        self.backend = resolve_backend(backend)
+        self.backend = resolve_backend(backend, "reasoner")
         self._native: GateNet | None = None
         started = time.perf_counter()
         # One meter for every phase: the budget bounds the whole build, not each part.
