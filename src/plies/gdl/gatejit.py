@@ -2,8 +2,8 @@
 
 This module imports Numba: :mod:`plies.gdl.gatenet` imports it only when a compiled
 network is first used.  The layout (built by :func:`plies.gdl.gatenet.build_gates`) is
-one int64 array ``k``: a header of sizes (:data:`~plies.gdl.gatenet.SIZES`), then the
-offsets and contents of its sections (:data:`~plies.gdl.gatenet.SECTIONS`, read with
+one int64 array ``k``: a header of sizes (:data:`~plies.gdl.gatelayout.SIZES`), then the
+offsets and contents of its sections (:data:`~plies.gdl.gatelayout.SECTIONS`, read with
 ``k[k[O_NAME] + i]``):
 
 - node values (one byte each): nodes ``0 .. F-1`` are the state's fluents,
@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plies.gdl.gatenet import HEADER, SECTIONS, SIZES
+from plies.gdl.gatelayout import HEADER, SECTIONS, SIZES
 
 # Every array is one, and every call passes few: a call with array arguments, even an
 # inlined one, counts references to each of them, which costs more than a gate.

@@ -38,21 +38,10 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from plies.gdl.formula import Formula, Network, view_refs
+from plies.gdl.gatelayout import HEADER, SECTIONS, SIZES
 
 _AND: Final = 0
 _OR: Final = 1
-
-SIZES: Final = ("F", "M", "R", "BASE", "N0", "N1", "G", "TERMINAL", "NB", "NGOALS")
-"""The header of the layout: fluents, moves, roles, the first gate's node, the ends of
-the gate groups, the gates, the terminal's reference, recursive blocks, goal entries."""
-HEADER: Final = len(SIZES)
-SECTIONS: Final = (
-    "KIND", "FIRST", "INPUTS", "LOOP_LO", "LOOP_HI", "LEGAL", "NEXT", "GOAL", "GOAL_ROLE",
-    "GOAL_VALUE", "ROLE_FIRST", "NPOS", "NNEG", "TOUCH_FIRST", "TOUCH",
-)
-"""The arrays of the layout, in order; ``layout[HEADER + i]`` is where the ``i``-th
-starts (see :mod:`plies.gdl.gatejit`)."""
-
 
 class _Builder:
     """Gates made from formulas, shared where a formula object is shared."""
@@ -169,7 +158,8 @@ class _Builder:
 
 def build_gates(net: Network) -> Any:
     """The layout of :mod:`plies.gdl.gatejit` for ``net``: one int64 numpy array, the
-    header (:data:`SIZES`) then the offsets and contents of the :data:`SECTIONS`."""
+    header (:data:`~plies.gdl.gatelayout.SIZES`) then the offsets and contents of the
+    :data:`~plies.gdl.gatelayout.SECTIONS`."""
     import numpy as np
 
     b = _Builder(net)
