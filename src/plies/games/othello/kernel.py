@@ -70,6 +70,10 @@ SHALLOW: Final = 6
 """At most this many empty squares: the search without table, ordered by parity."""
 ETC_MIN: Final = 10
 """From this many empty squares the children's table entries are read before searching."""
+SORT_DEEP: Final = 16
+SORT_STEP: Final = 3
+"""From SORT_DEEP empty squares moves are ordered by a search of depth
+``(empties - SORT_DEEP) // SORT_STEP`` on a quick evaluation instead of by mobility."""
 POLL_EVERY: Final = 1 << 16
 """Nodes between two looks at the halt flag (a power of two)."""
 SLOTS: Final = 1 << 21
@@ -374,11 +378,15 @@ def search(
             if c >= 0 and -int(bounds[c, 1]) >= beta:  # the child's upper bound
                 return -int(bounds[c, 1])
         sq = square_of(x)
-        replies = legal(child_mover, child_other)
-        rating = popcount(replies) + popcount(replies & CORNERS)
-        empty = ~(child_mover | child_other)
-        potential = popcount(_neighbours(child_other) & empty)
-        rating = rating * 64 + potential - 4 * popcount(child_other & CORNERS)
+        if n_empty >= SORT_DEEP:
+            rating = probe(child_mover, child_other, (n_empty - SORT_DEEP) // SORT_STEP,
+                           -(1 << 14), 1 << 14)
+        else:
+            replies = legal(child_mover, child_other)
+            rating = popcount(replies) + popcount(replies & CORNERS)
+            empty = ~(child_mover | child_other)
+            potential = popcount(_neighbours(child_other) & empty)
+            rating = rating * 64 + potential - 4 * popcount(child_other & CORNERS)
         if sq == hint:
             rating = -(1 << 20)
         moves_buf[row, n] = sq
@@ -436,6 +444,45 @@ def search(
         hi = best
         move = best_sq
     _store(keys, bounds, slot, mover, other, n_empty, lo, hi, move)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def evaluate(mover: Any, other: Any) -> int:
+    """A quick estimate for ``mover``, to order moves only: mobility (corners twice), the
+    opponent's potential mobility, corners held."""
+    mine = legal(mover, other)
+    theirs = legal(other, mover)
+    empty = ~(mover | other)
+    v = 16 * (popcount(mine) + popcount(mine & CORNERS) - popcount(theirs)
+              - popcount(theirs & CORNERS))
+    v += 4 * (popcount(_neighbours(other) & empty) - popcount(_neighbours(mover) & empty))
+    v += 64 * (popcount(mover & CORNERS) - popcount(other & CORNERS))
+    return v
+
+
+@njit(cache=True, nogil=True)
+def probe(mover: Any, other: Any, depth: int, alpha: int, beta: int) -> int:
+    """A depth-limited alpha-beta on :func:`evaluate`, the order of moves far from the end."""
+    if depth <= 0:
+        return evaluate(mover, other)
+    moves = legal(mover, other)
+    if moves == ZERO:
+        if legal(other, mover) == ZERO:
+            return 256 * final(mover, other)
+        return -probe(other, mover, depth - 1, -beta, -alpha)
+    best = -(1 << 15)
+    while moves:
+        x = moves & (~moves + ONE)
+        moves ^= x
+        f = flips(mover, other, x)
+        v = -probe(other ^ f, mover | f | x, depth - 1, -beta, -alpha)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
     return best
 
 
