@@ -96,7 +96,7 @@ INDEX, CLASSES, LINES = _tables()
 
 
 @njit(cache=True, nogil=True)
-def popcount(x: Any) -> int:
+def popcount(x: Any) -> Any:
     x = x - ((x >> S1) & M1)
     x = (x & M2) + ((x >> S2) & M2)
     x = (x + (x >> S4)) & M4
@@ -104,7 +104,7 @@ def popcount(x: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
-def square_of(bit: Any) -> int:
+def square_of(bit: Any) -> Any:
     """The index of the one set bit of ``bit``."""
     return INDEX[(bit * DEBRUIJN) >> S58]
 
@@ -201,14 +201,14 @@ def stable(mine: Any, occupied: Any) -> Any:
 
 
 @njit(cache=True, nogil=True)
-def stability_threshold(n_empty: int) -> int:
+def stability_threshold(n_empty: int) -> Any:
     """The alpha from which the stability cut-off is tried: below it, it almost never cuts."""
     t = 2 * n_empty - 4
     return 6 if t < 6 else t
 
 
 @njit(cache=True, nogil=True)
-def final(mover: Any, other: Any) -> int:
+def final(mover: Any, other: Any) -> Any:
     """The score for ``mover`` of a finished game (the empty squares to the winner)."""
     a = popcount(mover)
     b = popcount(other)
@@ -220,7 +220,7 @@ def final(mover: Any, other: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _last(mover: Any, other: Any, x: Any) -> int:
+def _last(mover: Any, other: Any, x: Any) -> Any:
     """The exact score for ``mover`` with one empty square left, ``x``."""
     f = flips(mover, other, x)
     if f:
@@ -232,7 +232,7 @@ def _last(mover: Any, other: Any, x: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
-def shallow(mover: Any, other: Any, alpha: int, beta: int, n_empty: int, counter: Any) -> int:
+def shallow(mover: Any, other: Any, alpha: int, beta: int, n_empty: int, counter: Any) -> Any:
     """The score within ``(alpha, beta)`` with at most SHALLOW empty squares (fail-soft)."""
     counter[0] += 1
     empty = ~(mover | other)
@@ -272,7 +272,7 @@ def shallow(mover: Any, other: Any, alpha: int, beta: int, n_empty: int, counter
 
 
 @njit(cache=True, nogil=True)
-def slot_of(mover: Any, other: Any, mask: Any) -> int:
+def slot_of(mover: Any, other: Any, mask: Any) -> Any:
     h = mover * U(0x9E3779B97F4A7C15) + other * U(0xC2B2AE3D27D4EB4F)
     h ^= h >> U(29)
     return np.int64(h & mask)
@@ -307,7 +307,7 @@ def _store(
 
 
 @njit(cache=True, nogil=True)
-def _find(keys: Any, slot: int, mover: Any, other: Any) -> int:
+def _find(keys: Any, slot: int, mover: Any, other: Any) -> Any:
     """The slot holding the position, or -1."""
     if keys[slot, 0] == mover and keys[slot, 1] == other:
         return slot
@@ -321,7 +321,7 @@ def search(
     mover: Any, other: Any, alpha: int, beta: int, n_empty: int,
     keys: Any, bounds: Any, moves_buf: Any, flips_buf: Any, order_buf: Any,
     counter: Any, halt: Any,
-) -> int:
+) -> Any:
     """The score for ``mover`` within ``(alpha, beta)``: exact inside, a bound outside.
 
     Fail-soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound.
@@ -448,7 +448,7 @@ def search(
 
 
 @njit(cache=True, nogil=True)
-def evaluate(mover: Any, other: Any) -> int:
+def evaluate(mover: Any, other: Any) -> Any:
     """A quick estimate for ``mover``, to order moves only: mobility (corners twice), the
     opponent's potential mobility, corners held."""
     mine = legal(mover, other)
@@ -462,7 +462,7 @@ def evaluate(mover: Any, other: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
-def probe(mover: Any, other: Any, depth: int, alpha: int, beta: int) -> int:
+def probe(mover: Any, other: Any, depth: int, alpha: int, beta: int) -> Any:
     """A depth-limited alpha-beta on :func:`evaluate`, the order of moves far from the end."""
     if depth <= 0:
         return evaluate(mover, other)

@@ -1,4 +1,4 @@
-"""An exact Othello endgame solver for the last 10 to 14 empty squares.
+"""An exact Othello endgame solver: the last 14 empty squares in Python, 20 to 26 compiled.
 
 Why a dedicated path (measured by ``benchmarks/othello_endgame.py --generic``): plain
 :func:`plies.alphabeta` visits about 100,000 positions a second through the ``Game``
@@ -25,6 +25,14 @@ seeded sets of positions), 10 empty squares a few hundredths.  The search:
   empty squares;
 - the last empty square is played out directly (no move generation).
 
+With Numba (``pip install 'plies[fast]'``) backend ``auto`` runs the same search compiled
+(:mod:`plies.games.othello.kernel`: its table in NumPy arrays, the enhanced transposition
+cut-off, parity ordering near the end, moves far from the end ordered by a shallow search),
+about a hundred times as many nodes a second: the FFO endgame positions #40-#49 (20 to 26
+empty squares) take seconds to a couple of minutes each
+(``benchmarks/othello_endgame.py --ffo``).  ``python`` is the plain search above, the
+oracle the compiled one is tested against.
+
 The value is exact: there is no heuristic cut-off anywhere.  Scores are disc differences
 for the side to move, in ``-64..64``.
 
@@ -44,7 +52,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Final
 
-from plies.errors import OptionError, SearchLimitError
+from plies.budget import StopSignal
+from plies.compiled import BACKENDS, choose_backend, run_stoppable
+from plies.errors import SearchLimitError
 from plies.game.knowledge import NullWindowTest
 from plies.games.othello.bitboard import (
     CORNERS,
@@ -189,68 +199,118 @@ def _negamax(
     return best
 
 
+SLOTS: Final = 1 << 21
+"""Slots of the compiled backend's table (20 bytes each: 40 MB)."""
+
+
 class OthelloSolver:
     """Exact scores, best moves and principal variations of Othello endgames.
 
-    ``nodes`` counts every position visited over the solver's life.  Positions with
-    many empty squares take exponentially long: about 14 empty squares is the practical
-    limit in Python (see the module docstring and the benchmark).
+    ``backend`` is ``"auto"`` (Numba when it imports, else Python), ``"numba"`` or
+    ``"python"``; ``slots`` the size of the compiled backend's table (a power of two).
+    ``nodes`` counts every position visited over the solver's life.  Positions with many
+    empty squares take exponentially long: about 14 empty squares is the practical limit
+    in Python, about 26 compiled (see the module docstring and the benchmark).  The table
+    is kept between calls (its bounds belong to positions, so they stay true);
+    :meth:`reset` empties it.
     """
 
-    backend: Final = "python"
-
-    def __init__(self, game: Any = None) -> None:
+    def __init__(self, game: Any = None, *, backend: str = "auto", slots: int = SLOTS) -> None:
         self.game = game  # the Othello game; the solver itself reads only the bitboards
+        self.backend = choose_backend(backend, "Othello solver")
         self.nodes = 0
-        self._counter = [0]
         self._table: dict[int, tuple[int, int, int]] = {}
+        self._slots = slots
+        if self.backend == "numba":
+            import numpy as np
+
+            from plies.games.othello import kernel
+
+            self._kernel = kernel
+            self._np = np
+            self._arrays = kernel.new_table(slots)
+            self._scratch = kernel.new_scratch()
+            self._counter: Any = np.zeros(2, dtype=np.int64)
+            self._halt: Any = np.zeros(1, dtype=np.uint8)
+            # Load (or compile) the machine code now, so that no search's time counts it.
+            self._kernel.search(np.uint64(FULL ^ 0b11), np.uint64(0b10), -65, 65, 1,
+                                *self._arrays, *self._scratch, self._counter, self._halt)
+        else:
+            self._counter = [0, 0]
 
     def reset(self) -> None:
         """Forget every stored bound (a new, empty table)."""
         self._table = {}
+        if self.backend == "numba":
+            self._arrays = self._kernel.new_table(self._slots)
 
-    def _search(self, mover: int, other: int, alpha: int, beta: int) -> int:
-        if len(self._table) > TABLE_SIZE:
-            self.reset()
-        self._counter[0] = 0
+    def _search(
+        self, mover: int, other: int, alpha: int, beta: int, stop: StopSignal | None = None
+    ) -> int:
+        """The score for ``mover`` within ``(alpha, beta)`` (fail-soft, as ``_negamax``)."""
+        counter = self._counter
+        counter[0] = counter[1] = 0
+        if self.backend == "python":
+            if len(self._table) > TABLE_SIZE:
+                self.reset()
+            try:
+                return _negamax(mover, other, alpha, beta, self._table, counter)
+            finally:
+                self.nodes += counter[0]
+        np = self._np
+        n_empty = 64 - (mover | other).bit_count()
+        args = (np.uint64(mover), np.uint64(other), alpha, beta, n_empty, *self._arrays,
+                *self._scratch, counter)
         try:
-            return _negamax(mover, other, alpha, beta, self._table, self._counter)
+            value = run_stoppable(self._kernel.search, args, self._halt, stop,
+                                  "plies-othello-solver")
         finally:
-            self.nodes += self._counter[0]
+            self.nodes += int(counter[0])
+        if counter[1]:
+            raise SearchLimitError(_STOPPED)
+        return int(value)
 
     def score(
-        self, state: OthelloState, *, weak: bool = False, on_test: Test | None = None
+        self, state: OthelloState, *, weak: bool = False, on_test: Test | None = None,
+        stop: StopSignal | None = None,
     ) -> int:
         """The exact final disc difference for the side to move, with perfect play.
 
         With ``weak`` only which side of a draw: a bound of the right sign (0 for a
         draw), found with the window ``(-1, 1)``.  ``on_test`` is accepted for the
         engine's interface and never called: this solver runs one window, not a series
-        of null-window tests.
+        of null-window tests.  ``stop`` (an object with ``is_set()``) ends a compiled
+        search within a few milliseconds with :class:`~plies.errors.SearchLimitError`
+        (the Python one looks at it before it starts).
         """
         if state.over:
             s = disc_score(state)
             return (s > 0) - (s < 0) if weak else s
+        _check(stop)
         if weak:
-            return self._search(state.mover, state.other, -1, 1)
-        return self._search(state.mover, state.other, -65, 65)
+            return self._search(state.mover, state.other, -1, 1, stop)
+        return self._search(state.mover, state.other, -65, 65, stop)
 
-    def best_action(self, state: OthelloState, score: int, *, weak: bool = False) -> int | None:
+    def best_action(
+        self, state: OthelloState, score: int, *, weak: bool = False,
+        stop: StopSignal | None = None,
+    ) -> int | None:
         """The first action (in ``actions()`` order) worth ``score``, the state's :meth:`score`.
 
         With ``weak``, the first action whose child lies on the same side of a draw.
+        ``stop`` ends it as it ends :meth:`score`.
         """
         actions = moves(state)
         for action in actions:
             child = play(state, action)
             if weak:
-                v = -self.score(child, weak=True)
+                v = -self.score(child, weak=True, stop=stop)
                 if (v > 0) - (v < 0) == (score > 0) - (score < 0):
                     return action
             elif child.over:
                 if -disc_score(child) == score:
                     return action
-            elif -self._search(child.mover, child.other, -score - 1, -score + 1) == score:
+            elif -self._search(child.mover, child.other, -score - 1, -score + 1, stop) == score:
                 return action
         return actions[0] if actions else None
 
@@ -274,24 +334,24 @@ class OthelloSolver:
         ``weak`` the value is only a bound on the right side of a draw (as
         ``alphabeta(..., weak=True)`` gives) and ``exact`` is False unless it is a draw.
         The score is one search, not a series of tests, so ``on_test`` and
-        ``on_progress`` are never called; ``stop`` (an object with ``is_set()``) is
-        looked at before it and between the steps of the principal variation, and
-        ends the solve with :class:`~plies.errors.SearchLimitError`.
+        ``on_progress`` are never called; ``stop`` (an object with ``is_set()``) ends the
+        solve with :class:`~plies.errors.SearchLimitError`: within a few milliseconds
+        compiled, before the search and between the steps of the principal variation in
+        Python.
         """
         mover = state.player
         player = mover if player is None else player
         start, nodes0 = time.perf_counter(), self.nodes
-        _check(stop)
-        s = self.score(state, weak=weak)
+        s = self.score(state, weak=weak, stop=stop)
         line: list[int] = []
         here, v = state, s
         while not here.over:
             _check(stop)
-            step = self.best_action(here, v, weak=weak)
+            step = self.best_action(here, v, weak=weak, stop=stop)
             assert step is not None
             line.append(step)
             here = play(here, step)
-            v = -v if not weak else -self.score(here, weak=True)
+            v = -v if not weak else -self.score(here, weak=True, stop=stop)
             if not pv:
                 break
         value = float(s if player == mover else -s)
@@ -314,31 +374,30 @@ class OthelloSolver:
         return out
 
 
+_STOPPED: Final = "the solver was stopped before it finished; a partial solve has no value"
+
+
 def _check(stop: Any) -> None:
     if stop is not None and stop.is_set():
-        raise SearchLimitError("the solver was stopped before it finished; a partial "
-                               "solve has no value")
+        raise SearchLimitError(_STOPPED)
 
 
-BACKENDS: Final = ("auto", "python")
-"""The solver is pure Python: ``auto`` is ``python``."""
-
-_KEPT: weakref.WeakKeyDictionary[Any, OthelloSolver] = weakref.WeakKeyDictionary()
+_KEPT: weakref.WeakKeyDictionary[Any, dict[str, OthelloSolver]] = weakref.WeakKeyDictionary()
 
 
 def solver_of(game: Any, backend: str = "auto") -> OthelloSolver:
-    """The endgame solver of the Othello ``game``, made once and kept with the game (its
-    table too): what :meth:`Othello.solver` returns.
+    """The endgame solver of the Othello ``game`` with ``backend``, made once and kept
+    with the game (its table too): what :meth:`Othello.solver` returns.
 
     Raises:
-        OptionError: a backend other than ``auto`` or ``python``.
+        OptionError: a backend other than ``auto``, ``numba`` and ``python``, or
+            ``numba`` without Numba installed.
     """
-    if backend not in BACKENDS:
-        raise OptionError(f"backend {backend!r}: the Othello solver accepts auto, python")
-    solver = _KEPT.get(game)
-    if solver is None:
-        solver = _KEPT[game] = OthelloSolver(game)
-    return solver
+    kept = _KEPT.setdefault(game, {})
+    chosen = choose_backend(backend, "Othello solver")
+    if chosen not in kept:
+        kept[chosen] = OthelloSolver(game, backend=chosen)
+    return kept[chosen]
 
 
-__all__ = ["BACKENDS", "FASTEST_FIRST", "PASS", "OthelloSolver", "solver_of"]
+__all__ = ["BACKENDS", "FASTEST_FIRST", "PASS", "SLOTS", "OthelloSolver", "solver_of"]
