@@ -75,7 +75,7 @@ SORT_STEP: Final = 3
 """From SORT_DEEP empty squares moves are ordered by a search of depth
 ``(empties - SORT_DEEP) // SORT_STEP`` on a quick evaluation instead of by mobility."""
 POLL_EVERY: Final = 1 << 16
-"""Nodes between two looks at the halt flag (a power of two)."""
+"""Nodes between two looks at the halt flag (about 10 ms)."""
 SLOTS: Final = 1 << 21
 """Default number of table slots (a power of two; 20 bytes each)."""
 
@@ -325,14 +325,17 @@ def search(
     """The score for ``mover`` within ``(alpha, beta)``: exact inside, a bound outside.
 
     Fail-soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound.
-    ``counter[0]`` counts nodes; once ``halt[0]`` is seen set ``counter[1]`` becomes 1
-    and the search returns at once, storing nothing on the way up.
+    ``counter[0]`` counts nodes; ``halt[0]`` is looked at once ``counter[0]`` reaches
+    ``counter[2]`` (then moved on by POLL_EVERY); once it is seen set ``counter[1]``
+    becomes 1 and the search returns at once, storing nothing on the way up.
     """
     if n_empty <= SHALLOW:
         return shallow(mover, other, alpha, beta, n_empty, counter)
     counter[0] += 1
-    if (counter[0] & (POLL_EVERY - 1)) == 0 and halt[0]:
-        counter[1] = 1
+    if counter[0] >= counter[2]:
+        counter[2] = counter[0] + POLL_EVERY
+        if halt[0]:
+            counter[1] = 1
     if counter[1]:
         return 0
     moves = legal(mover, other)

@@ -230,7 +230,7 @@ class OthelloSolver:
             self._np = np
             self._arrays = kernel.new_table(slots)
             self._scratch = kernel.new_scratch()
-            self._counter: Any = np.zeros(2, dtype=np.int64)
+            self._counter: Any = np.zeros(3, dtype=np.int64)
             self._halt: Any = np.zeros(1, dtype=np.uint8)
             # Load (or compile) the machine code now, so that no search's time counts it.
             self._kernel.search(np.uint64(FULL ^ 0b11), np.uint64(0b10), -65, 65, 1,
@@ -250,6 +250,8 @@ class OthelloSolver:
         """The score for ``mover`` within ``(alpha, beta)`` (fail-soft, as ``_negamax``)."""
         counter = self._counter
         counter[0] = counter[1] = 0
+        if self.backend == "numba":
+            counter[2] = 0
         if self.backend == "python":
             if len(self._table) > TABLE_SIZE:
                 self.reset()
