@@ -295,7 +295,8 @@ def test_the_solver_agrees_with_minimax_on_tiny_endgames() -> None:
     rng = random.Random(11)
     for empties in (1, 2, 3, 4, 5):
         state = endgame(empties, rng)
-        assert OthelloSolver(GAME, backend="python").score(state) == plies.minimax(GAME, state).value
+        expected = plies.minimax(GAME, state).value
+        assert OthelloSolver(GAME, backend="python").score(state) == expected
 
 
 def test_the_solver_scores_a_finished_game_and_a_forced_pass() -> None:

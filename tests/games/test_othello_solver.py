@@ -141,7 +141,7 @@ def test_the_ffo_file_holds_positions_40_to_49_with_their_values() -> None:
         assert not state.over
         legal = {GAME.format_action(state, a) for a in GAME.actions(state)}
         assert set(values) <= legal
-        assert list(values.values())[0] == max(values.values())
+        assert next(iter(values.values())) == max(values.values())
 
 
 def test_ffo_40_is_solved_to_its_published_value(compiled: OthelloSolver) -> None:

@@ -232,46 +232,6 @@ def _last(mover: Any, other: Any, x: Any) -> Any:
 
 
 @njit(cache=True, nogil=True)
-def shallow(mover: Any, other: Any, alpha: int, beta: int, n_empty: int, counter: Any) -> Any:
-    """The score within ``(alpha, beta)`` with at most SHALLOW empty squares (fail-soft)."""
-    counter[0] += 1
-    empty = ~(mover | other)
-    if n_empty == 1:
-        return _last(mover, other, empty)
-    if alpha >= stability_threshold(n_empty):
-        hi = 64 - 2 * popcount(stable(other, mover | other))
-        if hi <= alpha:
-            return hi
-    odd = ZERO
-    for q in QUADRANTS:
-        if popcount(empty & q) & 1:
-            odd |= q
-    best = -65
-    for half in range(2):
-        region = odd if half == 0 else ~odd
-        for c in range(6):
-            squares = empty & region & CLASSES[c]
-            while squares:
-                x = squares & (~squares + ONE)
-                squares ^= x
-                f = flips(mover, other, x)
-                if not f:
-                    continue
-                value = -shallow(other ^ f, mover | f | x, -beta, -alpha, n_empty - 1, counter)
-                if value > best:
-                    best = value
-                    if value > alpha:
-                        alpha = value
-                        if alpha >= beta:
-                            return best
-    if best == -65:  # no move: pass, or the game is over
-        if legal(other, mover) == ZERO:
-            return final(mover, other)
-        return -shallow(other, mover, -beta, -alpha, n_empty, counter)
-    return best
-
-
-@njit(cache=True, nogil=True)
 def slot_of(mover: Any, other: Any, mask: Any) -> Any:
     h = mover * U(0x9E3779B97F4A7C15) + other * U(0xC2B2AE3D27D4EB4F)
     h ^= h >> U(29)
@@ -317,6 +277,73 @@ def _find(keys: Any, slot: int, mover: Any, other: Any) -> Any:
 
 
 @njit(cache=True, nogil=True)
+def evaluate(mover: Any, other: Any) -> Any:
+    """A quick estimate for ``mover``, to order moves only: mobility (corners twice), the
+    opponent's potential mobility, corners held."""
+    mine = legal(mover, other)
+    theirs = legal(other, mover)
+    empty = ~(mover | other)
+    v = 16 * (popcount(mine) + popcount(mine & CORNERS) - popcount(theirs)
+              - popcount(theirs & CORNERS))
+    v += 4 * (popcount(_neighbours(other) & empty) - popcount(_neighbours(mover) & empty))
+    v += 64 * (popcount(mover & CORNERS) - popcount(other & CORNERS))
+    return v
+
+
+@njit(cache=True, nogil=True)
+def _reply(mover: Any, other: Any) -> Any:
+    """The best :func:`evaluate` of ``mover``'s moves, one move ahead (a pass: now)."""
+    moves = legal(mover, other)
+    if moves == ZERO:
+        return evaluate(mover, other)
+    best = -(1 << 15)
+    while moves:
+        x = moves & (~moves + ONE)
+        moves ^= x
+        f = flips(mover, other, x)
+        v = -evaluate(other ^ f, mover | f | x)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def probe(mover: Any, other: Any, depth: int) -> Any:
+    """A search of depth 0, 1 or 2 (deeper counts as 2) on :func:`evaluate`, for ``mover``:
+    the order of moves far from the end.  Loops, not recursion: Numba's on-disk cache
+    cannot load a cached function that calls a second recursive one."""
+    if depth <= 0:
+        return evaluate(mover, other)
+    if depth == 1:
+        return _reply(mover, other)
+    moves = legal(mover, other)
+    if moves == ZERO:
+        return _reply(mover, other)
+    best = -(1 << 15)
+    while moves:
+        x = moves & (~moves + ONE)
+        moves ^= x
+        f = flips(mover, other, x)
+        v = -_reply(other ^ f, mover | f | x)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _neighbours(bits: Any) -> Any:
+    n = ((bits << S1) & NOT_A) | ((bits >> S1) & NOT_H)
+    n |= (bits << S8) | (bits >> S8)
+    n |= ((bits << S9) & NOT_A) | ((bits >> S9) & NOT_H)
+    n |= ((bits << S7) & NOT_H) | ((bits >> S7) & NOT_A)
+    return n
+
+
+@njit(
+    "int64(uint64, uint64, int64, int64, int64, uint64[:, ::1], int8[:, ::1], int64[:, ::1], "
+    "uint64[:, ::1], int64[:, ::1], int64[::1], uint8[::1])",
+    cache=True, nogil=True,
+)
 def search(
     mover: Any, other: Any, alpha: int, beta: int, n_empty: int,
     keys: Any, bounds: Any, moves_buf: Any, flips_buf: Any, order_buf: Any,
@@ -329,9 +356,45 @@ def search(
     ``counter[2]`` (then moved on by POLL_EVERY); once it is seen set ``counter[1]``
     becomes 1 and the search returns at once, storing nothing on the way up.
     """
-    if n_empty <= SHALLOW:
-        return shallow(mover, other, alpha, beta, n_empty, counter)
     counter[0] += 1
+    if n_empty <= SHALLOW:  # here and not in a function of its own: see probe()
+        empty = ~(mover | other)
+        if n_empty == 1:
+            return _last(mover, other, empty)
+        if alpha >= stability_threshold(n_empty):
+            hi = 64 - 2 * popcount(stable(other, mover | other))
+            if hi <= alpha:
+                return hi
+        odd = ZERO
+        for q in QUADRANTS:
+            if popcount(empty & q) & 1:
+                odd |= q
+        best = -65
+        for half in range(2):
+            region = odd if half == 0 else ~odd
+            for c in range(6):
+                squares = empty & region & CLASSES[c]
+                while squares:
+                    x = squares & (~squares + ONE)
+                    squares ^= x
+                    f = flips(mover, other, x)
+                    if not f:
+                        continue
+                    value = -search(other ^ f, mover | f | x, -beta, -alpha, n_empty - 1,
+                                    keys, bounds, moves_buf, flips_buf, order_buf, counter,
+                                    halt)
+                    if value > best:
+                        best = value
+                        if value > alpha:
+                            alpha = value
+                            if alpha >= beta:
+                                return best
+        if best == -65:  # no move: pass, or the game is over
+            if legal(other, mover) == ZERO:
+                return final(mover, other)
+            return -search(other, mover, -beta, -alpha, n_empty, keys, bounds, moves_buf,
+                           flips_buf, order_buf, counter, halt)
+        return best
     if counter[0] >= counter[2]:
         counter[2] = counter[0] + POLL_EVERY
         if halt[0]:
@@ -382,8 +445,7 @@ def search(
                 return -int(bounds[c, 1])
         sq = square_of(x)
         if n_empty >= SORT_DEEP:
-            rating = probe(child_mover, child_other, (n_empty - SORT_DEEP) // SORT_STEP,
-                           -(1 << 14), 1 << 14)
+            rating = probe(child_mover, child_other, (n_empty - SORT_DEEP) // SORT_STEP)
         else:
             replies = legal(child_mover, child_other)
             rating = popcount(replies) + popcount(replies & CORNERS)
@@ -448,54 +510,6 @@ def search(
         move = best_sq
     _store(keys, bounds, slot, mover, other, n_empty, lo, hi, move)
     return best
-
-
-@njit(cache=True, nogil=True)
-def evaluate(mover: Any, other: Any) -> Any:
-    """A quick estimate for ``mover``, to order moves only: mobility (corners twice), the
-    opponent's potential mobility, corners held."""
-    mine = legal(mover, other)
-    theirs = legal(other, mover)
-    empty = ~(mover | other)
-    v = 16 * (popcount(mine) + popcount(mine & CORNERS) - popcount(theirs)
-              - popcount(theirs & CORNERS))
-    v += 4 * (popcount(_neighbours(other) & empty) - popcount(_neighbours(mover) & empty))
-    v += 64 * (popcount(mover & CORNERS) - popcount(other & CORNERS))
-    return v
-
-
-@njit(cache=True, nogil=True)
-def probe(mover: Any, other: Any, depth: int, alpha: int, beta: int) -> Any:
-    """A depth-limited alpha-beta on :func:`evaluate`, the order of moves far from the end."""
-    if depth <= 0:
-        return evaluate(mover, other)
-    moves = legal(mover, other)
-    if moves == ZERO:
-        if legal(other, mover) == ZERO:
-            return 256 * final(mover, other)
-        return -probe(other, mover, depth - 1, -beta, -alpha)
-    best = -(1 << 15)
-    while moves:
-        x = moves & (~moves + ONE)
-        moves ^= x
-        f = flips(mover, other, x)
-        v = -probe(other ^ f, mover | f | x, depth - 1, -beta, -alpha)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best
-
-
-@njit(cache=True, nogil=True)
-def _neighbours(bits: Any) -> Any:
-    n = ((bits << S1) & NOT_A) | ((bits >> S1) & NOT_H)
-    n |= (bits << S8) | (bits >> S8)
-    n |= ((bits << S9) & NOT_A) | ((bits >> S9) & NOT_H)
-    n |= ((bits << S7) & NOT_H) | ((bits >> S7) & NOT_A)
-    return n
 
 
 def new_table(slots: int = SLOTS) -> tuple[Any, Any]:
