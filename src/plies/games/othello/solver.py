@@ -73,7 +73,7 @@ from plies.games.othello.bitboard import (
 from plies.search.common import SearchResult, SearchStats
 
 Test = NullWindowTest
-"""``on_test(m, result, lo, hi, elapsed)``, as for the Connect Four solver (never called here)."""
+"""``on_test(m, result, lo, hi, elapsed)``, as for the Connect Four solver (compiled backend)."""
 
 FASTEST_FIRST: Final = 4
 """Above this many empty squares moves are sorted by the opponent's replies after them."""
@@ -279,11 +279,13 @@ class OthelloSolver:
         """The exact final disc difference for the side to move, with perfect play.
 
         With ``weak`` only which side of a draw: a bound of the right sign (0 for a
-        draw), found with the window ``(-1, 1)``.  ``on_test`` is accepted for the
-        engine's interface and never called: this solver runs one window, not a series
-        of null-window tests.  ``stop`` (an object with ``is_set()``) ends a compiled
-        search within a few milliseconds with :class:`~plies.errors.SearchLimitError`
-        (the Python one looks at it before it starts).
+        draw), found with the window ``(-1, 1)``.  The Python backend searches the whole
+        window at once; the compiled one runs null-window tests "score > m?" (MTD(f) from
+        a guess of 0, ``m`` odd since every final score is even), each reported to
+        ``on_test(m, result, lo, hi, elapsed)`` as it finishes.  ``stop`` (an object
+        with ``is_set()``) ends a compiled search within a few milliseconds with
+        :class:`~plies.errors.SearchLimitError` (the Python one looks at it before it
+        starts).
         """
         if state.over:
             s = disc_score(state)
@@ -291,7 +293,20 @@ class OthelloSolver:
         _check(stop)
         if weak:
             return self._search(state.mover, state.other, -1, 1, stop)
-        return self._search(state.mover, state.other, -65, 65, stop)
+        if self.backend == "python":
+            return self._search(state.mover, state.other, -65, 65, stop)
+        lo, hi, guess = -64, 64, 0
+        start = time.perf_counter()
+        while lo < hi:
+            m = guess + 1 if guess == lo else guess - 1
+            guess = self._search(state.mover, state.other, m, m + 1, stop)
+            if guess > m:
+                lo = guess
+            else:
+                hi = guess
+            if on_test is not None:
+                on_test(m, guess, lo, hi, time.perf_counter() - start)
+        return lo
 
     def best_action(
         self, state: OthelloState, score: int, *, weak: bool = False,
@@ -335,16 +350,16 @@ class OthelloSolver:
         mover must pass; ``pv`` follows such actions to the end of the game.  With
         ``weak`` the value is only a bound on the right side of a draw (as
         ``alphabeta(..., weak=True)`` gives) and ``exact`` is False unless it is a draw.
-        The score is one search, not a series of tests, so ``on_test`` and
-        ``on_progress`` are never called; ``stop`` (an object with ``is_set()``) ends the
-        solve with :class:`~plies.errors.SearchLimitError`: within a few milliseconds
-        compiled, before the search and between the steps of the principal variation in
-        Python.
+        ``on_test`` is told of every null-window test of the score (compiled backend;
+        see :meth:`score`); ``on_progress`` is never called; ``stop`` (an object with
+        ``is_set()``) ends the solve with :class:`~plies.errors.SearchLimitError`:
+        within a few milliseconds compiled, before the search and between the steps of
+        the principal variation in Python.
         """
         mover = state.player
         player = mover if player is None else player
         start, nodes0 = time.perf_counter(), self.nodes
-        s = self.score(state, weak=weak, stop=stop)
+        s = self.score(state, weak=weak, on_test=on_test, stop=stop)
         line: list[int] = []
         here, v = state, s
         while not here.over:
