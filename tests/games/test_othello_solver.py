@@ -19,7 +19,7 @@ import plies.compiled
 from plies.errors import OptionError, SearchLimitError
 from plies.games.othello import Othello, OthelloState, flips, legal_moves, stable_discs
 from plies.games.othello.positions import read_position
-from plies.games.othello.solver import OthelloSolver
+from plies.games.othello.solver import AUTO_COMPILED, OthelloSolver
 from tests.data import OTHELLO_DATA
 
 GAME = Othello()
@@ -168,6 +168,13 @@ def test_backends_resolve_and_bad_ones_are_one_line_errors(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert OthelloSolver(GAME, backend="python").backend == "python"
+    # auto: Python below AUTO_COMPILED empties (done before Numba would load), compiled above
+    auto = OthelloSolver(GAME)
+    assert auto.backend == "numba"
+    small, large = endgame(AUTO_COMPILED - 4, random.Random(1)), ffo()[0][1]
+    assert auto.score(small) == OthelloSolver(GAME, backend="python").score(small)
+    assert auto._kernel is None
+    assert auto.score(large) == 38 and auto._kernel is not None
     with pytest.raises(OptionError, match="use one of: auto, numba, python"):
         OthelloSolver(GAME, backend="cython")
     monkeypatch.setattr(plies.compiled, "numba_available", lambda: False)

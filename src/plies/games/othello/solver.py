@@ -26,6 +26,7 @@ seeded sets of positions), 10 empty squares a few hundredths.  The search:
 - the last empty square is played out directly (no move generation).
 
 With Numba (``pip install 'plies[fast]'``) backend ``auto`` runs the same search compiled
+from :data:`AUTO_COMPILED` empty squares on
 (:mod:`plies.games.othello.kernel`: its table in NumPy arrays, the enhanced transposition
 cut-off, parity ordering near the end, moves far from the end ordered by a shallow search),
 about a hundred times as many nodes a second: the FFO endgame positions #40-#49 (20 to 26
@@ -202,17 +203,24 @@ def _negamax(
 SLOTS: Final = 1 << 21
 """Slots of the compiled backend's table (20 bytes each: 40 MB)."""
 
+AUTO_COMPILED: Final = 14
+"""Backend ``auto`` compiles positions with at least this many empty squares: below, the
+Python search is done (1.6 s at 14, 0.1 s at 12) before Numba has loaded the kernel."""
+
 
 class OthelloSolver:
     """Exact scores, best moves and principal variations of Othello endgames.
 
-    ``backend`` is ``"auto"`` (Numba when it imports, else Python), ``"numba"`` or
-    ``"python"``; ``slots`` the size of the compiled backend's table (a power of two).
-    ``nodes`` counts every position visited over the solver's life.  Positions with many
-    empty squares take exponentially long: about 14 empty squares is the practical limit
-    in Python, about 26 compiled (see the module docstring and the benchmark).  The table
-    is kept between calls (its bounds belong to positions, so they stay true);
-    :meth:`reset` empties it.
+    ``backend`` is ``"auto"``, ``"numba"`` or ``"python"``: ``auto`` runs the compiled
+    search (when Numba imports) on positions with at least :data:`AUTO_COMPILED` empty
+    squares and the Python one below, where it finishes before Numba would have loaded
+    the kernel; ``backend`` is then ``"numba"`` (the fastest it can run).  ``slots`` is
+    the size of the compiled backend's table (a power of two).  ``nodes`` counts every
+    position visited over the solver's life.  Positions with many empty squares take
+    exponentially long: about 14 empty squares is the practical limit in Python, about
+    26 compiled (see the module docstring and the benchmark).  The tables are kept
+    between calls (their bounds belong to positions, so they stay true); :meth:`reset`
+    empties them.
     """
 
     def __init__(self, game: Any = None, *, backend: str = "auto", slots: int = SLOTS) -> None:
@@ -221,51 +229,59 @@ class OthelloSolver:
         self.nodes = 0
         self._table: dict[int, tuple[int, int, int]] = {}
         self._slots = slots
-        if self.backend == "numba":
+        # positions with fewer empty squares go to the Python search
+        self._smallest = AUTO_COMPILED if backend == "auto" else 0
+        self._counter: Any = [0, 0]
+        self._kernel: Any = None
+        if self.backend == "numba" and backend == "numba":
+            self._load()
+
+    def _load(self) -> Any:
+        """The compiled kernel, its table and scratch rows (loaded, or compiled, once)."""
+        if self._kernel is None:
             import numpy as np
 
             from plies.games.othello import kernel
 
-            self._kernel = kernel
             self._np = np
-            self._arrays = kernel.new_table(slots)
+            self._arrays = kernel.new_table(self._slots)
             self._scratch = kernel.new_scratch()
-            self._counter: Any = np.zeros(3, dtype=np.int64)
+            self._kernel_counter: Any = np.zeros(3, dtype=np.int64)
             self._halt: Any = np.zeros(1, dtype=np.uint8)
-            # Load (or compile) the machine code now, so that no search's time counts it.
-            self._kernel.search(np.uint64(FULL ^ 0b11), np.uint64(0b10), -65, 65, 1,
-                                *self._arrays, *self._scratch, self._counter, self._halt)
-        else:
-            self._counter = [0, 0]
+            self._kernel = kernel
+        return self._kernel
+
+    def _compiled(self, mover: int, other: int) -> bool:
+        """True when the compiled search takes this position."""
+        return self.backend == "numba" and 64 - (mover | other).bit_count() >= self._smallest
 
     def reset(self) -> None:
-        """Forget every stored bound (a new, empty table)."""
+        """Forget every stored bound (new, empty tables)."""
         self._table = {}
-        if self.backend == "numba":
+        if self._kernel is not None:
             self._arrays = self._kernel.new_table(self._slots)
 
     def _search(
         self, mover: int, other: int, alpha: int, beta: int, stop: StopSignal | None = None
     ) -> int:
         """The score for ``mover`` within ``(alpha, beta)`` (fail-soft, as ``_negamax``)."""
-        counter = self._counter
-        counter[0] = counter[1] = 0
-        if self.backend == "numba":
-            counter[2] = 0
-        if self.backend == "python":
+        if not self._compiled(mover, other):
+            counter = self._counter
+            counter[0] = 0
             if len(self._table) > TABLE_SIZE:
-                self.reset()
+                self._table = {}
             try:
                 return _negamax(mover, other, alpha, beta, self._table, counter)
             finally:
                 self.nodes += counter[0]
-        np = self._np
+        kernel = self._load()
+        np, counter = self._np, self._kernel_counter
+        counter[0] = counter[1] = counter[2] = 0
         n_empty = 64 - (mover | other).bit_count()
         args = (np.uint64(mover), np.uint64(other), alpha, beta, n_empty, *self._arrays,
                 *self._scratch, counter)
         try:
-            value = run_stoppable(self._kernel.search, args, self._halt, stop,
-                                  "plies-othello-solver")
+            value = run_stoppable(kernel.search, args, self._halt, stop, "plies-othello-solver")
         finally:
             self.nodes += int(counter[0])
         if counter[1]:
@@ -279,7 +295,7 @@ class OthelloSolver:
         """The exact final disc difference for the side to move, with perfect play.
 
         With ``weak`` only which side of a draw: a bound of the right sign (0 for a
-        draw), found with the window ``(-1, 1)``.  The Python backend searches the whole
+        draw), found with the window ``(-1, 1)``.  The Python search takes the whole
         window at once; the compiled one runs null-window tests "score > m?" (MTD(f) from
         a guess of 0, ``m`` odd since every final score is even), each reported to
         ``on_test(m, result, lo, hi, elapsed)`` as it finishes.  ``stop`` (an object
@@ -293,7 +309,7 @@ class OthelloSolver:
         _check(stop)
         if weak:
             return self._search(state.mover, state.other, -1, 1, stop)
-        if self.backend == "python":
+        if not self._compiled(state.mover, state.other):
             return self._search(state.mover, state.other, -65, 65, stop)
         lo, hi, guess = -64, 64, 0
         start = time.perf_counter()
@@ -417,4 +433,6 @@ def solver_of(game: Any, backend: str = "auto") -> OthelloSolver:
     return kept[chosen]
 
 
-__all__ = ["BACKENDS", "FASTEST_FIRST", "PASS", "SLOTS", "OthelloSolver", "solver_of"]
+__all__ = [
+    "AUTO_COMPILED", "BACKENDS", "FASTEST_FIRST", "PASS", "SLOTS", "OthelloSolver", "solver_of",
+]
