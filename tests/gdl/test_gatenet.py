@@ -244,7 +244,9 @@ def test_unknown_backend_is_a_one_line_error() -> None:
 
 
 def test_numba_without_numba_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    import plies.compiled
+
+    monkeypatch.setattr(plies.compiled, "numba_available", lambda: False)
     with pytest.raises(OptionError, match=r"pip install 'plies\[fast\]'"):
         Reasoner(load(GDL_DATA / "buttons.kif"), backend="numba")
     assert Reasoner(load(GDL_DATA / "buttons.kif")).backend == "python"

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.budget import Budget
-from plies.compiled import resolve_backend
+from plies.compiled import choose_backend
 from plies.errors import GameFormatError, IllegalActionError, PliesError
 from plies.gdl.gatenet import GateNet
 from plies.gdl.ground import DEFAULT_BUDGET, MAX_ATOMS, ground, natural_key
@@ -159,8 +159,9 @@ class Reasoner:
         self, desc: Description, *, budget: Budget = DEFAULT_BUDGET, max_atoms: int = MAX_ATOMS,
         backend: str = "auto",
     ) -> None:
-        #: ``"numba"`` or ``"python"``: whether :attr:`native` compiles the network.
-        self.backend = resolve_backend(backend, "reasoner")
+        # ``auto`` is resolved on first use: finding out imports Numba, which takes
+        # longer than building a small game's reasoner.
+        self._backend = None if backend == "auto" else choose_backend(backend, "reasoner")
         self._native: GateNet | None = None
         started = time.perf_counter()
         # One meter for every phase: the budget bounds the whole build, not each part.
@@ -208,9 +209,14 @@ class Reasoner:
 
     def __reduce__(self) -> tuple[Any, tuple[Description]]:
         # The compiled functions cannot be pickled; the rules can, and are compiled again.
-        if self.backend == "numba":
-            return (Reasoner, (self.description,))
-        return (functools.partial(Reasoner, backend=self.backend), (self.description,))
+        return (functools.partial(Reasoner, backend=self._backend or "auto"), (self.description,))
+
+    @property
+    def backend(self) -> str:
+        """``"numba"`` or ``"python"``: whether :attr:`native` compiles the network."""
+        if self._backend is None:
+            self._backend = choose_backend("auto", "reasoner")
+        return self._backend
 
     def native_built(self) -> GateNet | None:
         """:attr:`native` if it has been made, else None (without making it)."""
