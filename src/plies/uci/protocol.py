@@ -16,7 +16,10 @@ preferred and reported as ``score mate N``.  Positions come in through chess's
 ``read_position`` hook (FEN).  Moves are legal by the rules of chess, which the GUI
 adjudicates: a position plies scores as drawn (threefold repetition, the fifty-move
 rule, insufficient material) still takes the moves python-chess allows there, read from
-the python-chess board the state carries (``state.board``).
+the python-chess board the state carries (``state.board``).  A draw the side to move may
+claim (threefold repetition in the ``moves`` history, a halfmove clock of 100) is the
+GUI's or the player's claim, not the end of the game: the search starts from chess's
+``unclaimed`` state and plays the best move (a mate where there is one).
 
 Contracts:
 
@@ -43,6 +46,7 @@ from typing import Any, Final
 
 from plies import games
 from plies.errors import GameFormatError, PliesError, quoted
+from plies.game import hook
 from plies.policy import QUIESCENCE, SearchRequest, plan, play_defaults
 from plies.policy.session import mate_moves
 from plies.search import Limit, SearchResult
@@ -337,7 +341,10 @@ class UciEngine:
         nodes = None if infinite or not go.nodes else go.nodes
         mated = MateDistance(self.game)
         root = mated.root(state)
-        if self.game.is_terminal(state):  # drawn by rule but with legal moves, or over
+        unclaimed = hook(mated, "unclaimed")
+        if unclaimed is not None:  # a draw the mover may claim is no reason not to play on
+            root = unclaimed(root)
+        if mated.is_terminal(root):  # mate, stalemate, a draw by rule with legal moves
             return None
         limit = Limit(depth=depth, time=seconds, nodes=nodes)
         request = SearchRequest(limit=limit, engine=True, craft=self.craft())
