@@ -35,9 +35,8 @@ T = TypeVar("T")
 LEVELS: Final = (
     # (Elo, nodes a move, weakness)
     (800, 40, 110),
-    (1200, 300, 70),
-    (1600, 3000, 30),
-    (2000, 30000, 0),
+    (1200, 300, 60),
+    (1600, 1500, 0),
 )
 """The calibrated anchors of the Elo scale, weakest first."""
 ELO_MIN: Final = LEVELS[0][0]
@@ -51,7 +50,8 @@ SPREAD_CAP: Final = 100.0
 
 @dataclass(frozen=True)
 class Strength:
-    """One level: ``nodes`` a move, ``lines`` searched, ``weakness`` 0 (none) .. 120."""
+    """One level: ``nodes`` a move, ``weakness`` 0 (none) .. 120, ``lines`` searched (one
+    without weakness: the best line is then the move)."""
 
     elo: int
     nodes: int
@@ -66,7 +66,8 @@ def strength(elo: int) -> Strength:
         if elo <= e1:
             t = (elo - e0) / (e1 - e0)
             nodes = round(math.exp(math.log(n0) + t * (math.log(n1) - math.log(n0))))
-            return Strength(elo, nodes, round(w0 + t * (w1 - w0)))
+            weakness = round(w0 + t * (w1 - w0))
+            return Strength(elo, nodes, weakness, LINES if weakness else 1)
     raise AssertionError("unreachable: elo is clamped to the table")  # pragma: no cover
 
 
