@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import chess_match as match  # noqa: E402  (the benchmark next to this one)
+import chess_match as match  # the benchmark next to this one
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

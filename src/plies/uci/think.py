@@ -163,6 +163,7 @@ class Think:
             if self.proved_mate(game, line, r.stats.depth):
                 self.stop.set()  # a forced mate seen within the depth: no need to deepen
 
+        self.start = time.perf_counter()  # planning is not search time
         result = chosen.run(game, root, stop=self.stop, on_iteration=on_iteration,
                             table=self.table)
         if result.action is not None and (best[0] is None or result.action != best[0].move):
@@ -177,6 +178,7 @@ class Think:
         ask = self.ask
         done: list[Line] = []
         shown = min(ask.lines, wanted)
+        self.start = time.perf_counter()
         for depth in range(1, ask.depth + 1):
             lines: list[Line] = []
             exact = True
