@@ -36,7 +36,7 @@ from typing import Any
 from plies.game import hook
 from plies.policy import SearchRequest, plan
 from plies.policy.session import mate_moves
-from plies.search import Limit, Progress, SearchResult
+from plies.search import Limit, SearchResult
 from plies.search.craft import TranspositionTable
 from plies.search.mate import MateDistance
 from plies.uci.strength import Strength, pick
@@ -57,19 +57,34 @@ class RootMoves(MateDistance):
         return self.moves if state[1] == 0 else self.game.actions(state[0])
 
 
-class NodeBudget(Progress):
-    """The stop signal of a ``go``: ``stop`` is set, or the searches of the ``go`` have
-    visited more than ``nodes`` nodes in all (None: no budget).  Searches look at it
-    about once a millisecond, so a budget is kept to within one look's nodes."""
+class NodeBudget:
+    """The stop signal of a ``go`` that runs several searches (MultiPV, a weakened level):
+    ``stop`` is set, or the searches have visited more than ``nodes`` nodes in all (None:
+    no budget).
+
+    A search tells it its node count at every look (``tick``, as it tells a
+    :class:`~plies.search.Progress`), about once a millisecond; :meth:`finished` adds a
+    finished search's exact count.  So a budget is kept to within one look's nodes.
+    """
+
+    can_stop = True
 
     def __init__(self, stop: threading.Event, nodes: int | None) -> None:
-        super().__init__(lambda report: None, every=float("inf"), stop=stop)
-        self.nodes = nodes
+        self.stop, self.nodes = stop, nodes
+        self.spent = 0  # nodes of the searches that have ended
+        self.current = 0  # the running search's count at its last look
+
+    def tick(self, nodes: int, deepest: int = 0) -> None:
+        self.current = nodes
+
+    def finished(self, nodes: int) -> None:
+        self.spent += nodes
+        self.current = 0
 
     def is_set(self) -> bool:
-        if self.nodes is not None and self.done + self.last > self.nodes:
+        if self.nodes is not None and self.spent + self.current > self.nodes:
             return True
-        return self.stop is not None and self.stop.is_set()
+        return self.stop.is_set()
 
 
 @dataclass
@@ -113,7 +128,6 @@ class Think:
         self.stop, self.send, self.rng = stop, send, rng
         self.signal = NodeBudget(stop, ask.nodes)
         self.start = time.perf_counter()
-        self.nodes_done = 0  # nodes of the searches of this go that have ended
         self.chosen = ""
 
     def run(self) -> Line | None:
@@ -189,7 +203,7 @@ class Think:
                 chosen = plan(game, root, request)
                 self.chosen = f"{chosen.name} {sorted(chosen.options)}"
                 result = chosen.run(game, root, stop=self.signal, table=self.table)
-                self.nodes_done += result.stats.nodes
+                self.signal.finished(result.stats.nodes)
                 if result.stopped or result.action is None:
                     # The clock or the budget cut this depth short: keep the last whole one
                     # (or, at depth 1, the lines it finished).
@@ -199,7 +213,7 @@ class Think:
                             result.stats.seldepth)
                 lines.append(line)
                 if index < shown:
-                    self.report(game, line, self.nodes_done, index + 1)
+                    self.report(game, line, self.signal.spent, index + 1 if ask.lines > 1 else 0)
             done = lines
             if exact or self.signal.is_set() or self.proved_mate(game, done[0], depth):
                 break  # solved, out of time or budget, or a mate that no depth improves
