@@ -133,7 +133,8 @@ def test_garbage_lines_never_kill_the_engine() -> None:
     rng = random.Random(12)
     words = ["uci", "go", "position", "fen", "startpos", "moves", "e2e4", "depth", "-1", "",
              "setoption", "name", "value", "Hash", "stop", "isready", "nodes", "movetime",
-             "\x00", "é", "99999999999999999999", "wtime", "infinite", "debug", "on", "8/8"]
+             "\x00", "é", "99999999999999999999", "wtime", "infinite", "debug", "on", "8/8",
+             "ponderhit", "MultiPV", "Clear", "UCI_Elo", "UCI_LimitStrength", "true", "3"]
     gui = Gui()
     for _ in range(300):
         line = " ".join(rng.choice(words) for _ in range(rng.randint(0, 6)))
