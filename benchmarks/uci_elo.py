@@ -19,9 +19,14 @@ weakened levels pick their move at a fixed shallow depth (``Skill Level`` + 1) a
 spend the rest of any ``movetime`` without changing the pick; ``--stockfish-movetime``
 (default 0.05 s) is ample for that depth.
 
+``--against-plies E`` plays a second plies at ``UCI_Elo`` E instead (both on the plies
+clock): the levels below Stockfish's lowest are measured against a plies level that was
+itself measured against Stockfish.
+
 The report: per level, plies' node budget and weakness, W-D-L, score, the Elo difference
 with its 95% interval (``chess_match.elo``: the Bradley-Terry fit, one virtual draw when
-every game went one way), and the *measured* Elo: Stockfish's level plus the difference.
+every game went one way), and the *measured* Elo: the opponent's level plus the
+difference.
 The anchors of :data:`plies.uci.strength.LEVELS` are set from these measurements.
 """
 
@@ -46,6 +51,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--level", type=int, action="append", default=[],
                    help="a UCI_Elo of plies to measure (repeatable)")
     p.add_argument("--stockfish-elo", type=int, default=1350, help="Stockfish's UCI_Elo")
+    p.add_argument("--against-plies", type=int, default=None, metavar="ELO",
+                   help="play a second plies at UCI_Elo ELO instead of Stockfish (for the "
+                   "levels below Stockfish's lowest)")
     p.add_argument("--games", type=int, default=10, help="games per level (default 10)")
     p.add_argument("--plies-movetime", type=float, default=2.0)
     p.add_argument("--stockfish-movetime", type=float, default=0.05)
@@ -114,12 +122,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     binary = args.stockfish or "/usr/games/stockfish"
     openings = list(match.OPENINGS)
     rows = []
+    other = command if args.against_plies is not None else [binary]
     with chess.engine.SimpleEngine.popen_uci(command, env=env, timeout=60) as plies, \
-            chess.engine.SimpleEngine.popen_uci([binary], timeout=60) as stockfish:
-        stockfish.configure({"Threads": 1, "Hash": match.STOCKFISH_HASH_MB,
-                             "UCI_LimitStrength": True, "UCI_Elo": args.stockfish_elo})
+            chess.engine.SimpleEngine.popen_uci(other, env=env, timeout=60) as stockfish:
+        if args.against_plies is not None:
+            stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": args.against_plies})
+            args.stockfish_elo = args.against_plies
+            args.stockfish_movetime = args.plies_movetime
+            opponent = "plies"
+        else:
+            stockfish.configure({"Threads": 1, "Hash": match.STOCKFISH_HASH_MB,
+                                 "UCI_LimitStrength": True, "UCI_Elo": args.stockfish_elo})
+            opponent = stockfish.id.get("name", "Stockfish")
         engines = {"plies": plies, "opponent": stockfish}
-        opponent = stockfish.id.get("name", "Stockfish")
         for elo in args.level:
             plies.configure({"UCI_LimitStrength": True, "UCI_Elo": elo})
             level = match.Level(f"plies UCI_Elo {elo}", {"UCI_Elo": elo})
