@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             fit = match.elo(level.games)
             rows.append((elo, strength(elo), level, fit))
     print(f"plies (UCI_LimitStrength) vs {opponent} at UCI_Elo "
-          f"{args.stockfish_elo}: plies ceiling {args.plies_movetime:g} s/move, Stockfish "
+          f"{args.stockfish_elo}: plies ceiling {args.plies_movetime:g} s/move, {opponent} "
           f"{args.stockfish_movetime:g} s/move, {started}, plies {match.commit()}, "
           f"{os.cpu_count()} cores, load average {load_before:.2f} before, "
           f"{os.getloadavg()[0]:.2f} after")

@@ -12,6 +12,7 @@ import pytest
 
 from plies.search.limits import CHECK_MOST
 from plies.uci import UciEngine, parse_go, think_time
+from plies.uci.strength import ELO_MIN, strength
 from tests.uci.test_engine import COMMAND, MATE_IN_1, MORPHY, environment
 from tests.uci.test_protocol import Gui
 
@@ -220,11 +221,13 @@ def test_python_chess_ponders_and_sends_ponderhit(engine: chess.engine.SimpleEng
 
 def test_a_weakened_engine_keeps_its_node_budget_and_still_mates() -> None:
     gui = Gui()
-    gui.say("setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 800")
+    gui.say("setoption name UCI_LimitStrength value true",
+            f"setoption name UCI_Elo value {ELO_MIN}")
     out = gui.say("position startpos moves e2e4", "go movetime 5000")
     nodes = [int(w[w.index("nodes") + 1]) for w in (line.split() for line in out)
              if w[:2] == ["info", "depth"]]
-    assert nodes and max(nodes) <= 40 + CHECK_MOST  # the level's 40, and one look more
+    budget = strength(ELO_MIN).nodes
+    assert nodes and max(nodes) <= budget + CHECK_MOST  # the level's, and one look more
     assert chess.Move.from_uci(out[-1].split()[1]) in chess.Board(
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves
     assert gui.bestmove(f"position fen {MATE_IN_1}", "go movetime 5000") == "f3f7"
@@ -237,7 +240,7 @@ def test_a_weakened_engine_plays_other_moves_than_the_full_one() -> None:
         board.push_uci(move)
         fens.append(board.fen())
     played: dict[str, list[str]] = {"full": [], "weak": []}
-    for name, elo in (("full", None), ("weak", 800)):
+    for name, elo in (("full", None), ("weak", ELO_MIN)):
         lines: list[str] = []
         uci = UciEngine(lines.append, seed=5)
         if elo is not None:
