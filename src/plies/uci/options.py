@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from plies.errors import OptionError
+from plies.policy import QUIESCENCE
 from plies.search.craft import ENTRY_BYTES, MAX_TABLE_SLOTS
 from plies.uci.strength import ELO_DEFAULT, ELO_MAX, ELO_MIN
 
@@ -101,7 +102,7 @@ Option = Spin | Check | Button
 OPTIONS: Final[tuple[Option, ...]] = (
     Spin("Hash", HASH_DEFAULT, 1, HASH_MAX),
     Button("Clear Hash"),
-    Spin("Quiescence", 4, 0, QUIESCENCE_MAX),
+    Spin("Quiescence", QUIESCENCE, 0, QUIESCENCE_MAX),
     *(Check(name, True) for name in SWITCHES),
     Spin("MultiPV", 1, 1, MULTIPV_MAX),
     Spin("Move Overhead", OVERHEAD_DEFAULT, 0, OVERHEAD_MAX),
