@@ -38,6 +38,7 @@ LEVELS: Final = (
     (900, 110, 85),
     (1150, 300, 60),
     (1250, 670, 30),
+    (1350, 1050, 13),
     (1700, 1500, 0),
 )
 """The calibrated anchors of the Elo scale, weakest first (Stockfish 15.1's scale:
