@@ -219,3 +219,21 @@ def test_a_closed_output_ends_the_session_quietly() -> None:
     assert engine.handle("isready") is False
     engine.handle("go depth 1")
     assert said == ["id name plies"]
+
+
+def test_a_second_search_of_a_position_with_the_kept_table_reaches_its_depth() -> None:
+    """Regression: values read from the kept table made a pass look exact (no evaluation
+    in it), so a second ``go depth 4`` of the same position stopped at depth 2 and the
+    MultiPV lines after the first stopped early."""
+    gui = Gui()
+    gui.say("position startpos moves e2e4 e7e5 g1f3 b8c6")
+    for _ in range(2):
+        out = gui.say("go depth 4")
+        assert [line.split()[2] for line in out if line.startswith("info depth")] == [
+            "1", "2", "3", "4"
+        ]
+    gui.say("setoption name MultiPV value 2")
+    out = gui.say("go depth 4")
+    assert [line.split()[2] for line in out if line.startswith("info depth")] == [
+        "1", "1", "2", "2", "3", "3", "4", "4"
+    ]
