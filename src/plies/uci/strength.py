@@ -15,7 +15,7 @@ the lines (at most a pawn), and the line with the highest pushed score is played
 
 >>> s = strength(ELO_MIN)
 >>> s.elo, s.nodes, s.weakness
-(700, 40, 110)
+(650, 40, 110)
 >>> import random
 >>> pick([(120.0, "a"), (80.0, "b"), (-300.0, "c")], 0, random.Random(1))
 'a'
@@ -34,15 +34,16 @@ T = TypeVar("T")
 
 LEVELS: Final = (
     # (Elo, nodes a move, weakness): each level's Elo as measured, rounded to 50
-    (700, 40, 110),
+    (650, 40, 110),
     (900, 110, 85),
     (1150, 300, 60),
     (1250, 670, 30),
-    (1350, 1050, 13),
+    (1500, 1050, 13),
     (1700, 1500, 0),
 )
 """The calibrated anchors of the Elo scale, weakest first (Stockfish 15.1's scale:
-measured against its ``UCI_Elo`` 1350 and 1600, the two weakest against the third)."""
+measured against its ``UCI_Elo`` 1350, 1500 and 1600, the two weakest against the
+third)."""
 ELO_MIN: Final = LEVELS[0][0]
 ELO_MAX: Final = LEVELS[-1][0]
 ELO_DEFAULT: Final = 1200
