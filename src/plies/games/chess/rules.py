@@ -355,6 +355,38 @@ class Chess(Game[ChessState, Any]):
         state._outcome = outcome
         return outcome
 
+    def unclaimed(self, state: ChessState) -> ChessState:
+        """``state`` with a draw its player may claim left unclaimed (the ``unclaimed`` hook).
+
+        Threefold repetition and the fifty-move rule are claims in the rules of chess: the
+        player to move may claim the draw or play on.  This game takes them as draws (as
+        engines do inside a search), so a playing engine starts from the state returned
+        here: the same position, halfmove clock and history, not over, its children
+        decided by the rules as always (a mate played from it is a mate).  Checkmate,
+        stalemate, insufficient material and ``max_plies`` are no claims: ``state`` itself.
+
+        >>> game = Chess("6k1/5ppp/8/8/8/8/8/R5K1 w - - 100 80")  # fifty moves, Ra8#
+        >>> s = game.initial_state()
+        >>> game.is_terminal(s), game.is_terminal(game.unclaimed(s))
+        (True, False)
+        """
+        if not self.is_terminal(state) or state._outcome != DRAWN:
+            return state
+        board = state.board
+        claimable = board.halfmove_clock >= 100 or (
+            state.history is not None and state.repetitions() >= 3
+        )
+        if (
+            not claimable
+            or (self.max_plies is not None and state.ply >= self.max_plies)
+            or board.is_insufficient_material()
+            or not any(board.generate_legal_moves())
+        ):
+            return state
+        fresh = ChessState(board, state.ply, state.history, state._material, state._evaluator)
+        fresh._outcome = ONGOING  # decided here once, as _decide would without the claim
+        return fresh
+
     def outcome(self, state: ChessState) -> str:
         """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` or ``"*"`` (the game goes on)."""
         self.is_terminal(state)
