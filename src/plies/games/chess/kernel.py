@@ -665,3 +665,379 @@ def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
     w[28:33] = weights.phase[:5]
     span = np.array([[_signed(x) for x in _PASSED_SPAN[c]] for c in (0, 1)], dtype=np.int64)
     return mg, eg, w, span
+
+
+# --- search ------------------------------------------------------------------------------------
+#
+# ``ctx`` holds a search's counters and settings: the nodes, 1 once stopping, the deepest
+# ply reached, the node budget (0: none), the ply at which the game's ``max_plies`` ends
+# it (a draw), and the switches (:data:`TT`, ...; 0 is plain alpha-beta).  ``halt[0]`` is
+# set by another thread to stop (read every :data:`POLL_EVERY` nodes).  ``hist`` holds
+# the hashes of the positions before the root since the last capture or pawn move, then
+# one per ply (``hist[base + ply]``); ``hist_len[ply]`` says how many of the entries
+# before a node's belong to its history (the repetition test's window).
+
+NODES, STOPPED, SELDEPTH, NODE_LIMIT, PLY_LIMIT, SWITCHES = 0, 1, 2, 3, 4, 5
+CTX: Final = 8
+TT, QUIESCENCE, NULL_MOVE, EXTENSIONS, REDUCTIONS = 1, 2, 4, 8, 16
+ENGINE: Final = TT | QUIESCENCE | NULL_MOVE | EXTENSIONS | REDUCTIONS
+MAX_PLY: Final = 96
+POLL_EVERY: Final = 1024
+INFINITY: Final = 1_000_000
+MATE_BAND: Final = WIN - 1000
+"""Scores beyond this are mates: ``WIN - plies to the mate``."""
+EXACT, LOWER, UPPER = 0, 1, 2
+ORDER: Final = np.array([0, 1, 3, 3, 5, 9, 20], dtype=np.int64)
+
+
+@_jit
+def score_for_mover(row: Any, mg: Any, eg: Any, w: Any, span: Any) -> int:
+    """The evaluation for the side to move, capped at :data:`EVAL_CAP`."""
+    cp = evaluate(row, mg, eg, w, span)
+    if cp > EVAL_CAP:
+        cp = EVAL_CAP
+    elif cp < -EVAL_CAP:
+        cp = -EVAL_CAP
+    return cp if row[TURN] else -cp
+
+
+@_jit
+def drawn_by_rule(stack: Any, ply: int, hist: Any, base: int, hist_len: Any, ctx: Any) -> bool:
+    """The fifty-move rule, ``max_plies``, threefold repetition, insufficient material
+    (what :meth:`Chess.is_terminal` tests after "is there a legal move")."""
+    row = stack[ply]
+    if row[HALFMOVE] >= 100 or ply >= ctx[PLY_LIMIT]:
+        return True
+    n = hist_len[ply]
+    if n >= 2:
+        h = row[HASH]
+        here = base + ply
+        count = 1
+        for i in range(here - n, here):
+            if hist[i] == h:
+                count += 1
+        if count >= 3:
+            return True
+    return insufficient_material(row)
+
+
+@_jit
+def _enter(stack: Any, ply: int, hist: Any, base: int, hist_len: Any) -> None:
+    """Book the child ``stack[ply + 1]`` just made: its hash and history window."""
+    child = stack[ply + 1]
+    hist[base + ply + 1] = child[HASH]
+    hist_len[ply + 1] = 0 if child[HALFMOVE] == 0 else hist_len[ply] + 1
+
+
+@_jit
+def _poll(ctx: Any, halt: Any) -> bool:
+    ctx[NODES] += 1
+    if (ctx[NODES] & (POLL_EVERY - 1)) == 0:
+        if halt[0] or (ctx[NODE_LIMIT] and ctx[NODES] >= ctx[NODE_LIMIT]):
+            ctx[STOPPED] = 1
+    return ctx[STOPPED] != 0
+
+
+@_jit
+def plain(
+    stack: Any, moves: Any, hist: Any, base: int, hist_len: Any,
+    mg: Any, eg: Any, w: Any, span: Any, ctx: Any, halt: Any,
+    ply: int, depth: int, alpha: int, beta: int,
+) -> int:
+    """Plain alpha-beta (negamax, fail-soft) of ``stack[ply]`` to ``depth`` for the side
+    to move: every legal move in generation order, the evaluation at the depth limit,
+    the rules' terminal values (mate ``-WIN``, draws 0).  Within ``(alpha, beta)`` the
+    value is exact; at or below ``alpha`` an upper bound, at or above ``beta`` a lower one."""
+    if _poll(ctx, halt):
+        return 0
+    if ply > ctx[SELDEPTH]:
+        ctx[SELDEPTH] = ply
+    row = stack[ply]
+    buffer = moves[ply]
+    n = legal_moves(stack, ply, buffer)
+    if n == 0:
+        return -WIN if in_check(row) else 0
+    if drawn_by_rule(stack, ply, hist, base, hist_len, ctx):
+        return 0
+    if depth <= 0:
+        return score_for_mover(row, mg, eg, w, span)
+    best = -INFINITY
+    for i in range(n):
+        make(stack, ply, buffer[i])
+        _enter(stack, ply, hist, base, hist_len)
+        v = -plain(stack, moves, hist, base, hist_len, mg, eg, w, span, ctx, halt,
+                   ply + 1, depth - 1, -beta, -alpha)
+        if ctx[STOPPED]:
+            return 0
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+@_jit
+def _victim(row: Any, move: int) -> int:
+    to = (move >> 6) & 63
+    if (move >> 16) == EN_PASSANT:
+        return 1
+    return piece_at(row, to)
+
+
+@_jit
+def quiesce(
+    stack: Any, moves: Any, scores: Any, mg: Any, eg: Any, w: Any, span: Any,
+    ctx: Any, halt: Any, ply: int, alpha: int, beta: int,
+) -> int:
+    """The quiescence search: stand pat on the evaluation, then captures and queen
+    promotions, best victim first (out of check); every evasion in check."""
+    if _poll(ctx, halt):
+        return 0
+    if ply > ctx[SELDEPTH]:
+        ctx[SELDEPTH] = ply
+    row = stack[ply]
+    if ply >= MAX_PLY - 1:
+        return score_for_mover(row, mg, eg, w, span)
+    buffer = moves[ply]
+    keys = scores[ply]
+    check = in_check(row)
+    if check:
+        n = legal_moves(stack, ply, buffer)
+        if n == 0:
+            return -(WIN - ply)
+        best = -INFINITY
+    else:
+        best = score_for_mover(row, mg, eg, w, span)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+        n = pseudo_moves(row, buffer, True)
+    k = 0
+    for i in range(n):
+        move = buffer[i]
+        promotion = (move >> 12) & 7
+        if promotion and promotion != 5:
+            continue
+        victim = _victim(row, move)
+        attacker = piece_at(row, move & 63)
+        buffer[k] = move
+        keys[k] = promotion * 100 + ORDER[victim] * 8 - ORDER[attacker]
+        k += 1
+    for i in range(k):
+        top = i
+        for j in range(i + 1, k):
+            if keys[j] > keys[top]:
+                top = j
+        move = buffer[top]
+        buffer[top] = buffer[i]
+        keys[top] = keys[i]
+        buffer[i] = move
+        make(stack, ply, move)
+        if not check and not legal_after(stack[ply + 1]):
+            continue
+        v = -quiesce(stack, moves, scores, mg, eg, w, span, ctx, halt, ply + 1, -beta, -alpha)
+        if ctx[STOPPED]:
+            return 0
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+@_jit
+def _null(stack: Any, ply: int) -> None:
+    """``stack[ply + 1]``: ``stack[ply]`` after a pass."""
+    src = stack[ply]
+    row = stack[ply + 1]
+    for i in range(ROW):
+        row[i] = src[i]
+    h = src[HASH] ^ Z_WHITE
+    if src[EP] >= 0:
+        h ^= Z_EP[src[EP]]
+        row[EP] = -1
+    row[TURN] = 1 - src[TURN]
+    row[HALFMOVE] = src[HALFMOVE] + 1
+    row[HASH] = h
+
+
+@_jit
+def engine(
+    stack: Any, moves: Any, scores: Any, hist: Any, base: int, hist_len: Any,
+    tt: Any, killers: Any, history: Any, pv: Any, pv_len: Any,
+    mg: Any, eg: Any, w: Any, span: Any, ctx: Any, halt: Any,
+    ply: int, depth: int, alpha: int, beta: int, can_null: bool,
+) -> int:
+    """Alpha-beta with engine craft (negamax, fail-soft; the switches of ``ctx``): a
+    transposition table, the table's move then captures (MVV-LVA), killers and the
+    history heuristic, principal variation search, check extensions, null-move pruning
+    (R = 2), late-move reductions and the quiescence search at the depth limit.  Mates
+    score ``WIN - plies from the root``.  The value is exact within ``(alpha, beta)``
+    for the searched (selective) tree, a bound outside it; ``pv[ply, :pv_len[ply]]``
+    is the principal variation found."""
+    pv_len[ply] = 0
+    if _poll(ctx, halt):
+        return 0
+    if ply > ctx[SELDEPTH]:
+        ctx[SELDEPTH] = ply
+    row = stack[ply]
+    buffer = moves[ply]
+    switches = ctx[SWITCHES]
+    if ply > 0 and drawn_by_rule(stack, ply, hist, base, hist_len, ctx):
+        if has_legal_move(stack, ply, buffer):
+            return 0
+        return -(WIN - ply) if in_check(row) else 0
+    if ply >= MAX_PLY - 2:
+        return score_for_mover(row, mg, eg, w, span)
+    check = in_check(row)
+    if check and switches & EXTENSIONS:
+        depth += 1
+    if depth <= 0:
+        if switches & QUIESCENCE:
+            return quiesce(stack, moves, scores, mg, eg, w, span, ctx, halt, ply, alpha, beta)
+        if not has_legal_move(stack, ply, buffer):
+            return -(WIN - ply) if check else 0
+        return score_for_mover(row, mg, eg, w, span)
+    key = row[HASH]
+    slot = key & (tt.shape[0] - 1)
+    tt_move = 0
+    if switches & TT and tt[slot, 0] == key:
+        tt_move = tt[slot, 1]
+        stored = tt[slot, 3]
+        if ply > 0 and stored >> 2 >= depth:
+            v = tt[slot, 2]
+            if v > MATE_BAND:
+                v -= ply
+            elif v < -MATE_BAND:
+                v += ply
+            flag = stored & 3
+            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                return v
+    if (
+        can_null and switches & NULL_MOVE and not check and depth >= 3 and beta < MATE_BAND
+        and row[BLACK_SIDE + row[TURN]] & (row[KNIGHTS] | row[BISHOPS] | row[ROOKS] | row[QUEENS])
+        and score_for_mover(row, mg, eg, w, span) >= beta
+    ):
+        _null(stack, ply)
+        _enter(stack, ply, hist, base, hist_len)
+        v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
+                    pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 3, -beta, -beta + 1,
+                    False)
+        if ctx[STOPPED]:
+            return 0
+        if v >= beta:
+            return beta if v >= MATE_BAND else v
+    n = legal_moves(stack, ply, buffer)
+    if n == 0:
+        return -(WIN - ply) if check else 0
+    keys = scores[ply]
+    for i in range(n):
+        move = buffer[i]
+        if move == tt_move:
+            keys[i] = 1 << 40
+            continue
+        victim = _victim(row, move)
+        promotion = (move >> 12) & 7
+        if victim or promotion:
+            keys[i] = (1 << 30) + promotion * 1000 + ORDER[victim] * 8 - ORDER[piece_at(row, move & 63)]
+        elif move == killers[ply, 0]:
+            keys[i] = (1 << 29) + 1
+        elif move == killers[ply, 1]:
+            keys[i] = 1 << 29
+        else:
+            keys[i] = history[row[TURN], move & 4095]
+    best = -INFINITY
+    best_move = 0
+    start_alpha = alpha
+    for i in range(n):
+        top = i
+        for j in range(i + 1, n):
+            if keys[j] > keys[top]:
+                top = j
+        move = buffer[top]
+        key_i = keys[top]
+        buffer[top] = buffer[i]
+        keys[top] = keys[i]
+        buffer[i] = move
+        keys[i] = key_i
+        make(stack, ply, move)
+        _enter(stack, ply, hist, base, hist_len)
+        if i == 0:
+            v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
+                        pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1, -beta, -alpha,
+                        True)
+        else:
+            reduce = 0
+            if (
+                switches & REDUCTIONS and depth >= 3 and i >= 3 and not check
+                and key_i < (1 << 29) and not in_check(stack[ply + 1])
+            ):
+                reduce = 1
+            v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
+                        pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1 - reduce,
+                        -alpha - 1, -alpha, True)
+            if v > alpha and (reduce or v < beta) and not ctx[STOPPED]:
+                make(stack, ply, move)
+                _enter(stack, ply, hist, base, hist_len)
+                v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history,
+                            pv, pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1, -beta,
+                            -alpha, True)
+        if ctx[STOPPED]:
+            return 0
+        if v > best:
+            best = v
+            best_move = move
+            if v > alpha:
+                alpha = v
+                pv[ply, 0] = move
+                m = pv_len[ply + 1]
+                for j in range(m):
+                    pv[ply, j + 1] = pv[ply + 1, j]
+                pv_len[ply] = m + 1
+                if alpha >= beta:
+                    if key_i < (1 << 29):  # a quiet move: killer and history
+                        if killers[ply, 0] != move:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = move
+                        history[row[TURN], move & 4095] += depth * depth
+                    break
+    if switches & TT:
+        flag = LOWER if best >= beta else EXACT if best > start_alpha else UPPER
+        stored_value = best
+        if stored_value > MATE_BAND:
+            stored_value += ply
+        elif stored_value < -MATE_BAND:
+            stored_value -= ply
+        tt[slot, 0] = key
+        tt[slot, 1] = best_move
+        tt[slot, 2] = stored_value
+        tt[slot, 3] = depth << 2 | flag
+    return best
+
+
+@_jit
+def plain_root(
+    stack: Any, moves: Any, hist: Any, base: int, hist_len: Any,
+    mg: Any, eg: Any, w: Any, span: Any, ctx: Any, halt: Any,
+    root_moves: Any, depth: int,
+) -> tuple[int, int]:
+    """``(value, index)``: :func:`plain` at the root over ``root_moves`` in their order,
+    the first best move kept (the tie rule "first" of :func:`plies.alphabeta`)."""
+    best = -INFINITY
+    index = -1
+    for i in range(root_moves.shape[0]):
+        make(stack, 0, root_moves[i])
+        _enter(stack, 0, hist, base, hist_len)
+        v = -plain(stack, moves, hist, base, hist_len, mg, eg, w, span, ctx, halt,
+                   1, depth - 1, -INFINITY, -best)
+        if ctx[STOPPED]:
+            break
+        if v > best:
+            best = v
+            index = i
+    return best, index
