@@ -39,7 +39,7 @@ from plies.game.actions import (
     parse_action,
 )
 from plies.game.board import Board, FromTo, Mark
-from plies.game.knowledge import PlayDefaults, PositionText, Solver
+from plies.game.knowledge import CompiledEngine, PlayDefaults, PositionText, Solver
 from plies.game.model import (
     CHANCE,
     FACTS,
@@ -75,6 +75,7 @@ __all__ = [
     "PlayDefaults",
     "PositionText",
     "Solver",
+    "CompiledEngine",
     "check_definition",
     "default_evaluate",
     "default_player_actions",

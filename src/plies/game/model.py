@@ -23,7 +23,7 @@ from plies.game.actions import format_action, legal_actions, match_action, parse
 
 if TYPE_CHECKING:
     from plies.game.board import Board
-    from plies.game.knowledge import PlayDefaults, PositionText, Solver
+    from plies.game.knowledge import CompiledEngine, PlayDefaults, PositionText, Solver
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -152,6 +152,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``play_defaults``         hook       absent: people's searches are the plain request
                                          (no time a move, no craft, values without a unit)
     ``solver``                hook       absent: an exact request runs the generic search
+    ``compiled_search``       hook       absent: engine requests run the generic engine
     ========================  =========  ==================================================
 
     A *hook* is absent unless the game provides it, because providing one changes what a
@@ -197,9 +198,13 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``solver(backend="auto") -> Solver`` (the game's exact solver,
     :class:`~plies.game.knowledge.Solver`, which the policy layer runs for an exact
     request; ``backend`` picks an implementation where the solver has several, and an
-    unknown one raises :class:`~plies.errors.OptionError`).
-    A wrapper forwards these to the game it wraps, except ``solver`` (a wrapper changes
-    the game the solver would solve) and, in a wrapper whose states are not the wrapped
+    unknown one raises :class:`~plies.errors.OptionError`),
+    ``compiled_search(backend="auto") -> CompiledEngine | None`` (a compiled engine for
+    the game's engine requests with a limit, :class:`~plies.game.knowledge.CompiledEngine`,
+    which the policy layer runs in place of the generic engine; None when no compiled
+    backend can run, e.g. without Numba under ``"auto"``).
+    A wrapper forwards these to the game it wraps, except ``solver`` and
+    ``compiled_search`` (a wrapper changes the game they would search) and, in a wrapper whose states are not the wrapped
     game's, the ones that read or make states.
 
     Read any optional member with :func:`hook`, which
@@ -236,6 +241,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         write_position: Callable[[S], str] | None = None
         play_defaults: Callable[[], PlayDefaults] | None = None
         solver: Callable[..., Solver] | None = None
+        compiled_search: Callable[..., CompiledEngine | None] | None = None
     else:
         order_hint = _Hook()
         value_bounds = _Hook()
@@ -253,6 +259,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         write_position = _Hook()
         play_defaults = _Hook()
         solver = _Hook()
+        compiled_search = _Hook()
 
     def initial_state(self) -> S: ...
 
@@ -349,6 +356,7 @@ HOOKS: Final = (
     "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "extension",
     "null_move", "is_quiet", "turn_progress", "label", "pass_turn_to",
     "random_playout", "board", "read_position", "write_position", "play_defaults", "solver",
+    "compiled_search",
 )
 
 

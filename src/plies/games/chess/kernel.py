@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
@@ -112,6 +112,17 @@ RANK_3: Final = 0xFF << 16
 RANK_6: Final = 0xFF << 40
 
 _jit = njit(cache=True, nogil=True, inline="never")
+# Recursive functions are not cached: loaded from Numba's cache, a recursive function
+# crashes (numba 0.68; numba/numba#6061), so they are compiled in each process, their
+# callees loaded from the cache.  The engine's two are compiled when this module is
+# imported (for the one signature a search uses: a search's clock starts after it),
+# perft and the plain search on first use (tests and benchmarks).
+_jit_recursive = njit(cache=False, nogil=True)
+_A1, _A2, _A3 = types.int64[::1], types.int64[:, ::1], types.int64[:, :, ::1]
+_I, _B = types.int64, types.boolean
+_EVAL = (_A3, _A3, _A1, _A2)  # mg, eg, w, span
+_QUIESCE = _I(_A2, _A2, _A2, *_EVAL, _A1, _A1, _I, _I, _I)
+_ENGINE = _I(_A2, _A2, _A2, _A1, _I, _A1, _A2, _A2, _A2, _A2, _A1, *_EVAL, _A1, _A1, _I, _I, _I, _I, _B)
 
 
 # --- bits --------------------------------------------------------------------------------------
@@ -465,7 +476,7 @@ def has_legal_move(stack: Any, ply: int, moves: Any) -> bool:
     return False
 
 
-@_jit
+@_jit_recursive
 def perft(stack: Any, ply: int, depth: int, moves: Any) -> int:
     """The number of leaves of the legal-move tree of ``stack[ply]`` to ``depth``."""
     buffer = moves[ply]
@@ -738,7 +749,7 @@ def _poll(ctx: Any, halt: Any) -> bool:
     return ctx[STOPPED] != 0
 
 
-@_jit
+@_jit_recursive
 def plain(
     stack: Any, moves: Any, hist: Any, base: int, hist_len: Any,
     mg: Any, eg: Any, w: Any, span: Any, ctx: Any, halt: Any,
@@ -786,7 +797,7 @@ def _victim(row: Any, move: int) -> int:
     return piece_at(row, to)
 
 
-@_jit
+@njit(_QUIESCE, cache=False, nogil=True)
 def quiesce(
     stack: Any, moves: Any, scores: Any, mg: Any, eg: Any, w: Any, span: Any,
     ctx: Any, halt: Any, ply: int, alpha: int, beta: int,
@@ -866,7 +877,7 @@ def _null(stack: Any, ply: int) -> None:
     row[HASH] = h
 
 
-@_jit
+@njit(_ENGINE, cache=False, nogil=True)
 def engine(
     stack: Any, moves: Any, scores: Any, hist: Any, base: int, hist_len: Any,
     tt: Any, killers: Any, history: Any, pv: Any, pv_len: Any,
@@ -967,6 +978,7 @@ def engine(
         keys[i] = key_i
         make(stack, ply, move)
         _enter(stack, ply, hist, base, hist_len)
+        pv_len[ply + 1] = 0
         if i == 0:
             v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
                         pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1, -beta, -alpha,
@@ -982,8 +994,6 @@ def engine(
                         pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1 - reduce,
                         -alpha - 1, -alpha, True)
             if v > alpha and (reduce or v < beta) and not ctx[STOPPED]:
-                make(stack, ply, move)
-                _enter(stack, ply, hist, base, hist_len)
                 v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history,
                             pv, pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1, -beta,
                             -alpha, True)
@@ -1020,7 +1030,7 @@ def engine(
     return best
 
 
-@_jit
+@_jit_recursive
 def plain_root(
     stack: Any, moves: Any, hist: Any, base: int, hist_len: Any,
     mg: Any, eg: Any, w: Any, span: Any, ctx: Any, halt: Any,

@@ -49,6 +49,33 @@ class CompiledSearch:
         self.tt = np.zeros((1 << table_bits, 4), dtype=np.int64)
         self.history = np.zeros((2, 4096), dtype=np.int64)
 
+    backend: Final = "numba"
+
+    def search(
+        self,
+        game: Any,
+        state: Any,
+        limit: Any,
+        *,
+        player: int | None = None,
+        stop: Any = None,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+        craft: dict[str, Any] | None = None,
+    ) -> SearchResult:
+        """The :class:`~plies.game.CompiledEngine` search: :meth:`run` within ``limit``
+        (a :class:`~plies.search.Limit`) with the switches ``craft`` names."""
+        k = self.k
+        switches = k.TT
+        if craft is not None:
+            for name, bit in (("quiescence", k.QUIESCENCE), ("null_move", k.NULL_MOVE),
+                              ("extensions", k.EXTENSIONS), ("reductions", k.REDUCTIONS)):
+                if craft.get(name):
+                    switches |= bit
+        return self.run(
+            game, state, depth=limit.depth, seconds=limit.time, nodes=limit.nodes, stop=stop,
+            on_iteration=on_iteration, player=player, switches=switches,
+        ).about(game, state)
+
     def clear(self) -> None:
         """Forget the transposition table and the move history."""
         self.tt[:] = 0
@@ -91,7 +118,7 @@ class CompiledSearch:
         self.nodes = int(ctx[k.NODES])
         return int(value), actions[index]
 
-    def search(
+    def run(
         self,
         game: Any,
         state: Any,
