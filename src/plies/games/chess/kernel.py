@@ -627,8 +627,8 @@ def row_of_key(key: int) -> np.ndarray[Any, Any]:
     for i in range(6):
         row[i] = _signed(boards[i])
         occupied |= boards[i]
-    row[BLACK_SIDE] = _signed(boards[6])
-    row[WHITE_SIDE] = _signed(occupied & ~boards[6])
+    row[WHITE_SIDE] = _signed(boards[6])
+    row[BLACK_SIDE] = _signed(occupied & ~boards[6])
     row[CASTLING] = _signed(key >> 448 & mask)
     ep = key >> 512 & 0xFF
     row[EP] = ep - 1
