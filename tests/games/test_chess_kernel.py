@@ -150,7 +150,7 @@ def test_the_plain_compiled_search_equals_alphabeta(seed: int, length: int, dept
         ("startpos", "e4 e5", 4, 3),
         # A mate in one (the value is the win), and insufficient material after Kxb2.
         (MATE_IN_ONE, "", None, 3),
-        ("8/8/8/8/8/2k5/1N6/7K b - - 0 1", "", None, 2),
+        ("8/8/8/8/8/2k5/1R6/7K b - - 0 1", "", None, 2),
     ],
 )
 def test_the_plain_compiled_search_knows_the_rules_endings(
