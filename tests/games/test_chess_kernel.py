@@ -129,7 +129,7 @@ def _random_state(game: Chess, rng: random.Random, length: int) -> Any:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), length=st.integers(0, 80), depth=st.integers(1, 2))
 def test_the_plain_compiled_search_equals_alphabeta(seed: int, length: int, depth: int) -> None:
-    game = Chess()
+    game = Chess(backend="numba")
     state = _random_state(game, random.Random(seed), length)
     if game.is_terminal(state):
         return
@@ -156,7 +156,9 @@ def test_the_plain_compiled_search_equals_alphabeta(seed: int, length: int, dept
 def test_the_plain_compiled_search_knows_the_rules_endings(
     fen: str, moves: str, max_plies: int | None, depth: int
 ) -> None:
-    game = Chess(max_plies=max_plies) if fen == "startpos" else Chess(fen, max_plies=max_plies)
+    game = Chess(fen, max_plies, backend="numba") if fen != "startpos" else Chess(
+        max_plies=max_plies, backend="numba"
+    )
     state = game.play_moves(moves) if moves else game.initial_state()
     expected = plies.alphabeta(game, state, Limit(depth=depth))
     value, action = game.compiled_search().plain(state, depth, list(game.actions(state)))
@@ -164,7 +166,7 @@ def test_the_plain_compiled_search_knows_the_rules_endings(
 
 
 def test_the_policy_runs_the_compiled_engine_for_engine_requests_with_a_limit() -> None:
-    game = Chess(MATE_IN_ONE)
+    game = Chess(MATE_IN_ONE, backend="numba")  # auto: once compiled in the background
     mated = MateDistance(game)
     root = mated.root(game.initial_state())
     chosen = plan(mated, root, SearchRequest(limit=Limit(depth=4), engine=True))
@@ -182,7 +184,9 @@ def test_the_policy_runs_the_compiled_engine_for_engine_requests_with_a_limit() 
 
 
 def test_the_engine_finds_the_best_move_on_the_clock() -> None:
-    game = Chess("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+    game = Chess(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", backend="numba"
+    )
     result = game.compiled_search().search(
         game, game.initial_state(), Limit(time=0.5), craft={"quiescence": 4}
     )
@@ -198,3 +202,15 @@ def test_the_hook_names_its_backends() -> None:
     # A wrapper does not forward it (it changes the game); MateDistance makes its own.
     assert hook(GameWrapper(Chess()), "compiled_search") is None
     assert hook(MateDistance(Chess()), "compiled_search") is not None
+    assert MateDistance(Chess(backend="numba")).compiled_search() is not None
+    assert MateDistance(Chess(backend="python")).compiled_search() is None
+
+
+def test_auto_searches_in_python_until_the_kernel_is_compiled() -> None:
+    from plies.games.chess.search import kernel_ready
+
+    game = Chess()
+    ready = kernel_ready(wait=False)
+    assert (game.compiled_search() is not None) == ready
+    kernel_ready(wait=True)
+    assert game.compiled_search() is not None

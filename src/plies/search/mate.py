@@ -57,12 +57,14 @@ class MateDistance(GameWrapper[tuple[Any, int], Any]):
         if is_quiet is not None:
             self.is_quiet = lambda state, action: is_quiet(state[0], action)
 
-    def compiled_search(self, backend: str = "auto") -> Any:
-        """The wrapped game's compiled engine (its ``compiled_search`` hook), which
-        searches these ``(state, ply)`` states and reports mates as this wrapper's
-        utilities; None when the game has none."""
+    def compiled_search(self, backend: str | None = None) -> Any:
+        """The wrapped game's compiled engine (its ``compiled_search`` hook; ``backend``
+        None: the game's own choice), which searches these ``(state, ply)`` states and
+        reports mates as this wrapper's utilities; None when the game has none."""
         make = hook(self.game, "compiled_search")
-        return None if make is None else make(backend)
+        if make is None:
+            return None
+        return make() if backend is None else make(backend)
 
     def root(self, state: Any) -> tuple[Any, int]:
         return (state, 0)

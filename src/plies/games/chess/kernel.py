@@ -1051,3 +1051,5 @@ def plain_root(
             best = v
             index = i
     return best, index
+READY: Final = True
+"""Set last: the module (and the engine it compiles on import) is complete."""

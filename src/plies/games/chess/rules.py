@@ -572,11 +572,14 @@ class Chess(Game[ChessState, Any]):
         """The compiled engine (:class:`~plies.games.chess.search.CompiledSearch`, Numba)
         that the policy layer runs for engine requests with a limit, or None.
 
-        ``backend`` (default: the game's ``backend``): ``"auto"`` is Numba when it can
-        be imported, else None (the generic engine on the Python rules runs);
-        ``"numba"`` insists (:class:`~plies.errors.OptionError` without it);
-        ``"python"`` is None.  The engine, with its transposition table, is made once
-        per game and kept between searches.
+        ``backend`` (default: the game's ``backend``): ``"numba"`` is the compiled engine
+        (:class:`~plies.errors.OptionError` without Numba), made ready first;
+        ``"python"`` is None (the generic engine on the Python rules runs); ``"auto"`` is
+        the compiled engine once it is ready, else None: Numba compiles the engine's
+        recursive search in each process (it cannot be cached), which takes seconds, so
+        the first request starts that in a background thread and searches in Python
+        meanwhile.  The engine, with its transposition table, is made once per game
+        and kept between searches.
         """
         backend = self.backend if backend is None else backend
         _check_backend(backend)
@@ -586,6 +589,10 @@ class Chess(Game[ChessState, Any]):
             raise OptionError(
                 "the numba backend needs Numba: pip install 'plies[fast]' (or use auto, python)"
             )
+        from plies.games.chess.search import kernel_ready
+
+        if not kernel_ready(wait=backend == "numba"):
+            return None
         if self._compiled is None:
             from plies.games.chess.search import CompiledSearch
 

@@ -23,6 +23,8 @@ search runs without the GIL, so the stop signal is watched from the caller's thr
 
 from __future__ import annotations
 
+import importlib
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -32,8 +34,38 @@ import numpy as np
 
 from plies.search.result import SearchResult, SearchStats
 
-TABLE_BITS: Final = 20
-"""The transposition table's size: ``2 ** TABLE_BITS`` slots of four int64 (32 MB)."""
+TABLE_BITS: Final = 19
+"""The transposition table's size: ``2 ** TABLE_BITS`` slots of four int64 (16 MB)."""
+
+
+_COMPILING: list[threading.Thread] = []
+_LOCK = threading.Lock()
+_KERNEL = "plies.games.chess.kernel"
+
+
+def kernel_ready(wait: bool) -> bool:
+    """Whether the kernel is compiled; the first call starts its compilation (importing
+    :mod:`plies.games.chess.kernel`) in a background thread, and ``wait`` waits for it.
+
+    Raises:
+        Exception: what the compilation raised, when waiting.
+    """
+    module = sys.modules.get(_KERNEL)
+    if getattr(module, "READY", False):
+        return True
+    with _LOCK:
+        if not _COMPILING:
+            thread = threading.Thread(
+                target=importlib.import_module, args=(_KERNEL,), daemon=True,
+                name="plies chess kernel compilation",
+            )
+            thread.start()
+            _COMPILING.append(thread)
+    if wait:
+        _COMPILING[0].join()
+        importlib.import_module(_KERNEL)  # raises what the compilation raised, if anything
+        return True
+    return False
 
 
 class CompiledSearch:
@@ -46,7 +78,8 @@ class CompiledSearch:
         self.k = kernel
         self.game = game
         self.tables = kernel.tables(game.evaluator)
-        self.tt = np.zeros((1 << table_bits, 4), dtype=np.int64)
+        self.tt = np.empty((1 << table_bits, 4), dtype=np.int64)
+        self.tt.fill(0)  # every page touched now, not by the first search on its clock
         self.history = np.zeros((2, 4096), dtype=np.int64)
 
     backend: Final = "numba"
