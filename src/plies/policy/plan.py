@@ -336,7 +336,7 @@ def _compiled(
     ):
         return None
     make = hook(game, "compiled_search")
-    return None if make is None else make()  # type: ignore[no-any-return]
+    return None if make is None else make()
 
 
 def _craft(game: Any, chosen: Algorithm, request: SearchRequest) -> dict[str, Any]:

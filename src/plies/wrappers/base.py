@@ -41,7 +41,7 @@ class GameWrapper(Game[S, A]):
 
     random_playout = None
     solver = None
-    compiled_search = None
+    compiled_search: Any = None
 
     def __init__(self, game: Game[S, A]) -> None:
         self.game = game

@@ -1,3 +1,5 @@
+# mypy: disable-error-code="call-arg, no-any-return, return-value"
+# (Numba's intrinsics and numpy scalars are not typed for mypy.)
 """Chess on 64-bit boards compiled by Numba: moves, perft, the evaluation, alpha-beta.
 
 The compiled path of :mod:`plies.games.chess` (the ``fast`` extra, ``pip install
@@ -29,8 +31,8 @@ from typing import Any, Final
 
 import numpy as np
 from numba import njit, types
-from numba.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
 
 # The row of a position.
 PAWNS, KNIGHTS, BISHOPS, ROOKS, QUEENS, KINGS = 0, 1, 2, 3, 4, 5
@@ -122,7 +124,9 @@ _A1, _A2, _A3 = types.int64[::1], types.int64[:, ::1], types.int64[:, :, ::1]
 _I, _B = types.int64, types.boolean
 _EVAL = (_A3, _A3, _A1, _A2)  # mg, eg, w, span
 _QUIESCE = _I(_A2, _A2, _A2, *_EVAL, _A1, _A1, _I, _I, _I)
-_ENGINE = _I(_A2, _A2, _A2, _A1, _I, _A1, _A2, _A2, _A2, _A2, _A1, *_EVAL, _A1, _A1, _I, _I, _I, _I, _B)
+_ENGINE = _I(
+    _A2, _A2, _A2, _A1, _I, _A1, _A2, _A2, _A2, _A2, _A1, *_EVAL, _A1, _A1, _I, _I, _I, _I, _B
+)
 
 
 # --- bits --------------------------------------------------------------------------------------
@@ -131,13 +135,13 @@ _ENGINE = _I(_A2, _A2, _A2, _A1, _I, _A1, _A2, _A2, _A2, _A2, _A1, *_EVAL, _A1, 
 @njit(cache=True, nogil=True, inline="always")
 def lsb(bb: int) -> int:
     """The lowest set square of a non-empty bitboard."""
-    return trailing_zeros(bb)  # type: ignore[no-any-return]
+    return trailing_zeros(bb)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def msb(bb: int) -> int:
     """The highest set square of a non-empty bitboard."""
-    return 63 - leading_zeros(bb)  # type: ignore[no-any-return]
+    return 63 - leading_zeros(bb)
 
 
 @intrinsic
@@ -154,12 +158,12 @@ def _ctpop(typingctx: Any, x: Any) -> Any:
 def popcount(x: int) -> int:
     """The number of set squares.  (A multiply-based count was miscompiled: a signed
     overflow, which LLVM may assume never happens.)"""
-    return _ctpop(x)  # type: ignore[no-any-return]
+    return _ctpop(x)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def bit(square: int) -> int:
-    return np.int64(1) << square  # type: ignore[no-any-return]
+    return np.int64(1) << square
 
 
 # --- attacks -----------------------------------------------------------------------------------
@@ -438,18 +442,22 @@ def pseudo_moves(row: Any, moves: Any, noisy_only: bool) -> int:
         home = 4 if us else 60
         rooks = row[ROOKS] & own
         if king == bit(home) and not attacked(row, home, them):
-            short_rook = home + 3
-            if rights & bit(short_rook) and rooks & bit(short_rook):
-                if not occupied & (bit(home + 1) | bit(home + 2)):
-                    if not attacked(row, home + 1, them) and not attacked(row, home + 2, them):
-                        moves[n] = home | (home + 2) << 6 | CASTLE << 16
-                        n += 1
-            long_rook = home - 4
-            if rights & bit(long_rook) and rooks & bit(long_rook):
-                if not occupied & (bit(home - 1) | bit(home - 2) | bit(home - 3)):
-                    if not attacked(row, home - 1, them) and not attacked(row, home - 2, them):
-                        moves[n] = home | (home - 2) << 6 | CASTLE << 16
-                        n += 1
+            short = bit(home + 3)
+            if (
+                rights & short and rooks & short
+                and not occupied & (bit(home + 1) | bit(home + 2))
+                and not attacked(row, home + 1, them) and not attacked(row, home + 2, them)
+            ):
+                moves[n] = home | (home + 2) << 6 | CASTLE << 16
+                n += 1
+            long = bit(home - 4)
+            if (
+                rights & long and rooks & long
+                and not occupied & (bit(home - 1) | bit(home - 2) | bit(home - 3))
+                and not attacked(row, home - 1, them) and not attacked(row, home - 2, them)
+            ):
+                moves[n] = home | (home - 2) << 6 | CASTLE << 16
+                n += 1
     return n
 
 
@@ -743,9 +751,10 @@ def _enter(stack: Any, ply: int, hist: Any, base: int, hist_len: Any) -> None:
 @_jit
 def _poll(ctx: Any, halt: Any) -> bool:
     ctx[NODES] += 1
-    if (ctx[NODES] & (POLL_EVERY - 1)) == 0:
-        if halt[0] or (ctx[NODE_LIMIT] and ctx[NODES] >= ctx[NODE_LIMIT]):
-            ctx[STOPPED] = 1
+    if (ctx[NODES] & (POLL_EVERY - 1)) == 0 and (
+        halt[0] or (ctx[NODE_LIMIT] and ctx[NODES] >= ctx[NODE_LIMIT])
+    ):
+        ctx[STOPPED] = 1
     return ctx[STOPPED] != 0
 
 
@@ -955,7 +964,8 @@ def engine(
         victim = _victim(row, move)
         promotion = (move >> 12) & 7
         if victim or promotion:
-            keys[i] = (1 << 30) + promotion * 1000 + ORDER[victim] * 8 - ORDER[piece_at(row, move & 63)]
+            attacker = piece_at(row, move & 63)
+            keys[i] = (1 << 30) + promotion * 1000 + ORDER[victim] * 8 - ORDER[attacker]
         elif move == killers[ply, 0]:
             keys[i] = (1 << 29) + 1
         elif move == killers[ply, 1]:

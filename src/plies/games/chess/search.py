@@ -225,7 +225,7 @@ class CompiledSearch:
                     on_iteration(best)
                 if abs(value) > k.MATE_BAND and k.WIN - abs(value) <= d:
                     break  # a mate found within the full-width depth: final
-                if deadline is not None and time.perf_counter() - start > 0.6 * seconds:
+                if seconds is not None and time.perf_counter() - start > 0.6 * seconds:
                     break  # the next iteration would not finish
                 if stop is not None and stop.is_set():
                     break
@@ -260,7 +260,7 @@ class CompiledSearch:
         # The line was cut short (a table hit): the utility at that distance.
         lo, hi = game.utility_range
         step = float(getattr(game, "step", 0.0))
-        return hi - plies * step if value > 0 else lo + plies * step
+        return float(hi - plies * step if value > 0 else lo + plies * step)
 
 
 def replace_elapsed(stats: SearchStats, start: float) -> SearchStats:
