@@ -207,7 +207,7 @@ def test_the_hook_names_its_backends() -> None:
 
 
 def test_auto_searches_in_python_until_the_kernel_is_compiled() -> None:
-    from plies.games.chess.search import kernel_ready
+    from plies.games.chess.engine import kernel_ready
 
     game = Chess()
     ready = kernel_ready(wait=False)

@@ -569,7 +569,7 @@ class Chess(Game[ChessState, Any]):
         return not (to == board.ep_square and board.pawns >> action.from_square & 1)
 
     def compiled_search(self, backend: str | None = None) -> Any:
-        """The compiled engine (:class:`~plies.games.chess.search.CompiledSearch`, Numba)
+        """The compiled engine (:class:`~plies.games.chess.engine.CompiledSearch`, Numba)
         that the policy layer runs for engine requests with a limit, or None.
 
         ``backend`` (default: the game's ``backend``): ``"numba"`` is the compiled engine
@@ -589,12 +589,12 @@ class Chess(Game[ChessState, Any]):
             raise OptionError(
                 "the numba backend needs Numba: pip install 'plies[fast]' (or use auto, python)"
             )
-        from plies.games.chess.search import kernel_ready
+        from plies.games.chess.engine import kernel_ready
 
         if not kernel_ready(wait=backend == "numba"):
             return None
         if self._compiled is None:
-            from plies.games.chess.search import CompiledSearch
+            from plies.games.chess.engine import CompiledSearch
 
             self._compiled = CompiledSearch(self)
         return self._compiled

@@ -282,6 +282,6 @@ def _line(board: Any, moves: Any, k: Any, chess: Any) -> list[Any]:
 
 
 def _chess() -> Any:
-    from plies.games.chess.rules import chess_module
+    import chess  # there is a Chess game: python-chess is installed
 
-    return chess_module()
+    return chess
