@@ -203,9 +203,9 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     the game's engine requests with a limit, :class:`~plies.game.knowledge.CompiledEngine`,
     which the policy layer runs in place of the generic engine; None when no compiled
     backend can run, e.g. without Numba under ``"auto"``).
-    A wrapper forwards these to the game it wraps, except ``solver`` and the
-    ``compiled_search`` (a wrapper changes the game they would search) and, in a wrapper
-    whose states are not the wrapped game's, the ones that read or make states.
+    A wrapper forwards these to the game it wraps, except ``solver`` and ``compiled_search``
+    (a wrapper changes the game they would search) and, in a wrapper whose states are not
+    the wrapped game's, the ones that read or make states.
 
     Read any optional member with :func:`hook`, which
     answers None for a hook left out and for a method left at its default.
