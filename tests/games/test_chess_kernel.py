@@ -178,7 +178,7 @@ def test_the_policy_runs_the_compiled_engine_for_engine_requests_with_a_limit() 
     assert exact.compiled is None
     plain = plan(game, game.initial_state(), SearchRequest(limit=Limit(depth=2)))
     assert plain.compiled is None  # not an engine request
-    python = Chess(MATE_IN_ONE, backend="python")
+    python = Chess(MATE_IN_ONE)  # the default backend
     assert plan(python, python.initial_state(),
                 SearchRequest(limit=Limit(depth=2), engine=True)).compiled is None
 
@@ -209,7 +209,8 @@ def test_the_hook_names_its_backends() -> None:
 def test_auto_searches_in_python_until_the_kernel_is_compiled() -> None:
     from plies.games.chess.engine import kernel_ready
 
-    game = Chess()
+    assert Chess().compiled_search() is None  # the default backend: python
+    game = Chess(backend="auto")
     ready = kernel_ready(wait=False)
     assert (game.compiled_search() is not None) == ready
     kernel_ready(wait=True)

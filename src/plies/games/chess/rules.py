@@ -270,7 +270,7 @@ class Chess(Game[ChessState, Any]):
 
     def __init__(
         self, fen: str = STARTING_FEN, max_plies: int | None = None, weights: Weights = WEIGHTS,
-        backend: str = "auto",
+        backend: str = "python",
     ) -> None:
         _check_backend(backend)
         chess = chess_module()  # not kept on the game: a module does not pickle
@@ -572,7 +572,9 @@ class Chess(Game[ChessState, Any]):
         """The compiled engine (:class:`~plies.games.chess.engine.CompiledSearch`, Numba)
         that the policy layer runs for engine requests with a limit, or None.
 
-        ``backend`` (default: the game's ``backend``): ``"numba"`` is the compiled engine
+        ``backend`` (default: the game's ``backend``, ``"python"`` unless the game was made
+        with another: the generic engine's searches, deterministic node for node, stay
+        what front ends show by default): ``"numba"`` is the compiled engine
         (:class:`~plies.errors.OptionError` without Numba), made ready first;
         ``"python"`` is None (the generic engine on the Python rules runs); ``"auto"`` is
         the compiled engine once it is ready, else None: Numba compiles the engine's
