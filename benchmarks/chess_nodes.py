@@ -17,8 +17,8 @@ Numba; its compilation is not timed).
 Then, with ``--search SECONDS``, what a real search makes of it: the ``plies uci`` engine
 (in process: ``position`` + ``go movetime``) on :data:`SEARCH_POSITIONS` with each
 backend of the chess game (``python``: the generic engine on python-chess's rules;
-``numba``: the compiled engine of the ``compiled_search`` hook, which ``auto`` picks when
-Numba imports), the backends taking turns position by position, reporting the last
+``numba``: the compiled engine of the ``compiled_search`` hook, which ``auto`` also runs
+once compiled), the backends taking turns position by position, reporting the last
 finished depth, the nodes (quiescence included), nodes per second of wall time and of
 process CPU time (the machine may be shared: CPU time is the steadier measure), then per
 backend the mean depth and the median nodes per CPU second, and their ratio.
