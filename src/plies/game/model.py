@@ -23,7 +23,7 @@ from plies.game.actions import format_action, legal_actions, match_action, parse
 
 if TYPE_CHECKING:
     from plies.game.board import Board
-    from plies.game.knowledge import PlayDefaults, PositionText, Solver
+    from plies.game.knowledge import CompiledEngine, PlayDefaults, PositionText, Solver
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -154,6 +154,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``solver``                hook       absent: an exact request runs the generic search
     ``unclaimed``             hook       absent: a terminal state is the end of the game (no
                                          draw is a claim a player may decline)
+    ``compiled_search``       hook       absent: engine requests run the generic engine
     ========================  =========  ==================================================
 
     A *hook* is absent unless the game provides it, because providing one changes what a
@@ -205,9 +206,13 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     position, not terminal when it has legal moves, its descendants scored as usual; a
     playing engine searches from it, since a claim is the player's choice and not the end
     of the game; ``state`` itself where nothing is claimable).
-    A wrapper forwards these to the game it wraps, except ``solver`` (a wrapper changes
-    the game the solver would solve) and, in a wrapper whose states are not the wrapped
-    game's, the ones that read or make states.
+    ``compiled_search(backend="auto") -> CompiledEngine | None`` (a compiled engine for
+    the game's engine requests with a limit, :class:`~plies.game.knowledge.CompiledEngine`,
+    which the policy layer runs in place of the generic engine; None when no compiled
+    backend can run, e.g. without Numba under ``"auto"``).
+    A wrapper forwards these to the game it wraps, except ``solver`` and ``compiled_search``
+    (a wrapper changes the game they would search) and, in a wrapper whose states are not
+    the wrapped game's, the ones that read or make states.
 
     Read any optional member with :func:`hook`, which
     answers None for a hook left out and for a method left at its default.
@@ -244,6 +249,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         play_defaults: Callable[[], PlayDefaults] | None = None
         solver: Callable[..., Solver] | None = None
         unclaimed: Callable[[S], S] | None = None
+        compiled_search: Callable[..., CompiledEngine | None] | None = None
     else:
         order_hint = _Hook()
         value_bounds = _Hook()
@@ -262,6 +268,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         play_defaults = _Hook()
         solver = _Hook()
         unclaimed = _Hook()
+        compiled_search = _Hook()
 
     def initial_state(self) -> S: ...
 
@@ -360,6 +367,7 @@ HOOKS: Final = (
     "null_move", "is_quiet", "turn_progress", "label", "pass_turn_to",
     "random_playout", "board", "read_position", "write_position", "play_defaults", "solver",
     "unclaimed",
+    "compiled_search",
 )
 
 

@@ -60,6 +60,15 @@ class MateDistance(GameWrapper[tuple[Any, int], Any]):
         if unclaimed is not None:
             self.unclaimed = lambda state: (unclaimed(state[0]), state[1])
 
+    def compiled_search(self, backend: str | None = None) -> Any:
+        """The wrapped game's compiled engine (its ``compiled_search`` hook; ``backend``
+        None: the game's own choice), which searches these ``(state, ply)`` states and
+        reports mates as this wrapper's utilities; None when the game has none."""
+        make = hook(self.game, "compiled_search")
+        if make is None:
+            return None
+        return make() if backend is None else make(backend)
+
     def root(self, state: Any) -> tuple[Any, int]:
         return (state, 0)
 
