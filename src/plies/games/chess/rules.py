@@ -51,7 +51,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from plies.errors import GameFormatError, IllegalActionError, MissingExtraError, OptionError
+from plies.compiled import BACKENDS, choose_backend
+from plies.errors import GameFormatError, IllegalActionError, MissingExtraError
 from plies.game import Game
 from plies.game.board import Board
 from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, PlayDefaults, PositionText
@@ -67,7 +68,6 @@ from plies.games.chess.moves import (
 )
 from plies.games.chess.positions import read_fen, write_fen
 from plies.games.chess.view import NAMES, chess_board
-from plies.games.connect4.solver import BACKENDS, numba_available
 
 if TYPE_CHECKING:
     import chess as chesslib
@@ -214,9 +214,7 @@ class ChessState:
 
 def _check_backend(backend: str) -> None:
     if backend not in BACKENDS:
-        raise OptionError(
-            f"unknown chess backend {backend!r}; use one of: {', '.join(BACKENDS)}"
-        )
+        choose_backend(backend, "chess")  # raises: an unknown backend
 
 
 def _rebuild(fen: str, ply: int, history: tuple[int, Any] | None) -> ChessState:
@@ -616,13 +614,8 @@ class Chess(Game[ChessState, Any]):
         and kept between searches.
         """
         backend = self.backend if backend is None else backend
-        _check_backend(backend)
-        if backend == "python" or (backend == "auto" and not numba_available()):
+        if choose_backend(backend, "chess") == "python":
             return None
-        if backend == "numba" and not numba_available():
-            raise OptionError(
-                "the numba backend needs Numba: pip install 'plies[fast]' (or use auto, python)"
-            )
         from plies.games.chess.engine import kernel_ready
 
         if not kernel_ready(wait=backend == "numba"):
