@@ -41,6 +41,7 @@ from plies.parallel.batch import position
 from plies.policy import player_name, split_moves
 from plies.tournament.agents import AgentSpec, joint_action, parse_agent
 from plies.tournament.elo import EloFit, fit_elo
+from plies.tournament.sprt import SPRT, SprtOutcome, sequential
 
 DEFAULT_PRIOR = 1.0
 
@@ -263,6 +264,7 @@ class TournamentResult:
     elo: EloFit
     elapsed: float
     backend: str
+    sprt: SprtOutcome | None = None
 
     @property
     def reproducible(self) -> bool:
@@ -360,6 +362,7 @@ class TournamentResult:
             ],
             "elapsed": self.elapsed,
             "backend": self.backend,
+            "sprt": None if self.sprt is None else self.sprt.as_dict(),
         }
 
 
@@ -402,6 +405,7 @@ def tournament(
     backend: Backend | None = None,
     progress: Callable[[int], None] | None = None,
     prior: float = DEFAULT_PRIOR,
+    sprt: SPRT | None = None,
 ) -> TournamentResult:
     """Play a round robin between ``agents`` (specs or their text) and fit Elo ratings.
 
@@ -411,6 +415,15 @@ def tournament(
     ``seed`` None draws one (reported in the result).  ``backend`` defaults to a local
     process pool of ``os.cpu_count()`` workers; ``progress(k)`` is called as ``k`` more
     games finish.  ``prior`` is the Elo fit's virtual draws per pair.
+
+    ``sprt``: a sequential test (:mod:`plies.tournament.sprt`) of the first agent, the
+    candidate, against the others: one round of the schedule is a unit (with two agents,
+    a pair of games with the colours swapped), its score the candidate's pairwise results
+    in half points.  The tournament stops after the first round at which the test decides,
+    or after ``rounds`` rounds; the result holds the rounds played and the test's outcome.
+    Game ``k`` is the same game as in the full tournament, and rounds are played in
+    batches whose size changes the work wasted past the stop, never the result: the
+    stop is the same on one process, a pool or Ray.
 
     Raises:
         OptionError: a bad agent spec, too few agents, ``rounds < 1``.
@@ -432,8 +445,15 @@ def tournament(
         seed = random.SystemRandom().randrange(2**32)
     tasks = [(k, game_seed(seed, k), seats) for k, seats in enumerate(seatings)]
     runner = backend or LocalBackend()
+    setup = _Setup(game, specs, start)
     began = time.perf_counter()
-    records = runner.map(game_task, _Setup(game, specs, start), tasks, progress)
+    outcome = None
+    if sprt is None:
+        records = runner.map(game_task, setup, tasks, progress)
+    else:
+        records, outcome = _sequential_games(runner, setup, tasks, len(seatings) // rounds,
+                                             sprt, progress)
+        rounds = outcome.units
     elapsed = time.perf_counter() - began
     results = [(a, b, s) for r in records for _, _, a, b, s in r.pairs()]
     return TournamentResult(
@@ -449,4 +469,45 @@ def tournament(
         elo=fit_elo(len(specs), results, prior=prior),
         elapsed=elapsed,
         backend=runner.description,
+        sprt=outcome,
     )
+
+
+SPRT_BATCH_PER_WORKER = 2
+"""Rounds of a sequential tournament played per worker between two looks at the test
+(a look costs little; a batch amortises the start of a pool)."""
+
+
+def candidate_score(records: Sequence[GameRecord]) -> int:
+    """Agent 0's pairwise results in ``records`` (one round), in half points."""
+    half = 0
+    for record in records:
+        for _, _, a, b, score in record.pairs():
+            if a == 0:
+                half += round(2 * score)
+            elif b == 0:
+                half += round(2 * (1.0 - score))
+    return half
+
+
+def _sequential_games(
+    runner: Backend, setup: _Setup, tasks: list[tuple[int, int, tuple[int, ...]]],
+    per_round: int, test: SPRT, progress: Callable[[int], None] | None,
+) -> tuple[list[GameRecord], SprtOutcome]:
+    """Play ``tasks`` round by round until ``test`` decides (see :func:`tournament`)."""
+    first = tasks[:per_round]
+    size = sum(len(seats) - 1 for _, _, seats in first if 0 in seats)
+    workers = getattr(runner, "workers", None) or 1
+    batch = max(1, math.ceil(SPRT_BATCH_PER_WORKER * workers * 2 / per_round)) * per_round
+    records: list[GameRecord] = []
+    outcome, _ = sequential(test, [], size)
+    for begin in range(0, len(tasks), batch):
+        played = runner.map(game_task, setup, tasks[begin:begin + batch], progress)
+        units = [played[i:i + per_round] for i in range(0, len(played), per_round)]
+        outcome, used = sequential(
+            test, [candidate_score(u) for u in units], size, outcome.results
+        )
+        records.extend(played[: used * per_round])
+        if outcome.decision is not None:
+            break
+    return records, outcome
