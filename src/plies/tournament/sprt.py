@@ -68,7 +68,7 @@ def logistic_score(elo: float) -> float:
     >>> logistic_score(0.0), round(logistic_score(400.0), 4)
     (0.5, 0.9091)
     """
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def logistic_elo(score: float) -> float:
@@ -114,13 +114,15 @@ def _secular(pdf: Pdf) -> float:
     x = 0.0
     for _ in range(200):
         value, slope = f(x)
+        if abs(value) < 1e-15:
+            break
         if value > 0:
             low = x
         else:
             high = x
         step = x - value / slope
         x = step if low < step < high else (low + high) / 2
-        if abs(value) < 1e-15 or high - low < 1e-15 * max(1.0, abs(x)):
+        if high - low < 1e-15 * max(1.0, abs(x)):
             break
     return x
 
