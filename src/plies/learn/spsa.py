@@ -142,7 +142,7 @@ class Gains:
     def c(self, param: Param, k: int) -> float:
         """The perturbation of iteration ``k`` (0-based)."""
         n = self.iterations
-        return param.c_end * n**self.gamma / (k + 1) ** self.gamma
+        return float(param.c_end * n**self.gamma / (k + 1) ** self.gamma)
 
     def a(self, param: Param, k: int) -> float:
         """The step gain of iteration ``k`` (0-based)."""

@@ -57,6 +57,7 @@ from plies.game.board import Board
 from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, PlayDefaults, PositionText
 from plies.game.options import OPTIONAL_INT, Option, OptionType
 from plies.games.chess.evaluation import WEIGHTS, Evaluator, Weights
+from plies.games.chess.tuning import NamedWeights
 from plies.games.chess.moves import (
     ORDER_VALUE,
     has_legal_move,
@@ -241,7 +242,7 @@ MAX_PLIES: Final = 10_000
 """Far beyond any real game (the fifty-move rule ends one within about 6,000 plies)."""
 
 
-class Chess(Game[ChessState, Any]):
+class Chess(NamedWeights, Game[ChessState, Any]):
     """Chess from ``fen`` (default: the starting position); see the module docstring."""
 
     num_players = 2
