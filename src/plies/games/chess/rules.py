@@ -57,7 +57,6 @@ from plies.game.board import Board
 from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, PlayDefaults, PositionText
 from plies.game.options import OPTIONAL_INT, Option, OptionType
 from plies.games.chess.evaluation import WEIGHTS, Evaluator, Weights
-from plies.games.chess.tuning import NamedWeights
 from plies.games.chess.moves import (
     ORDER_VALUE,
     has_legal_move,
@@ -67,6 +66,7 @@ from plies.games.chess.moves import (
     play,
 )
 from plies.games.chess.positions import read_fen, write_fen
+from plies.games.chess.tuning import NamedWeights
 from plies.games.chess.view import NAMES, chess_board
 
 if TYPE_CHECKING:
