@@ -100,6 +100,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="tournament seed (default: drawn)")
     p.add_argument("--moves", default="", help="an opening: every game starts after these moves")
+    p.add_argument(
+        "--random-opening", type=int, default=0, metavar="K",
+        help="start every round with up to K random moves drawn from the seed (the same "
+        "for every game of the round; default 0)",
+    )
     add_backend_options(p)
     add_sprt_options(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
@@ -159,6 +164,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
         result = tournament(
             ref, specs, rounds=rounds, seed=args.seed, opening=args.moves,
             backend=runner, progress=advance, sprt=test,
+            random_opening=args.random_opening,
         )
     plotted = plot_elo(result, plot) if plot is not None else None
     if args.json:
