@@ -48,16 +48,19 @@ SPRT_ROUNDS = 1000
 """The most rounds of ``plies tournament --sprt`` unless ``--games`` says otherwise."""
 
 
-def add_sprt_options(parser: argparse.ArgumentParser, flag: str = "--sprt") -> None:
-    """``--sprt ELO0,ELO1`` and the test's model, alpha and beta."""
+def add_sprt_options(
+    parser: argparse.ArgumentParser, flag: str = "--sprt",
+    candidate: str = "the first agent against the others",
+) -> None:
+    """``--sprt ELO0,ELO1`` (or ``flag``) and the test's model, alpha and beta."""
     parser.add_argument(
         flag, metavar="ELO0,ELO1", default=None,
-        help="stop once a sequential probability ratio test of the first agent against the "
-        "others decides H0: elo = ELO0 or H1: elo = ELO1 (as Fishtest tests a patch)",
+        help=f"stop once a sequential probability ratio test of {candidate} decides H0: "
+        f"elo = ELO0 or H1: elo = ELO1 (as Fishtest tests a patch)",
     )
     parser.add_argument(
         "--sprt-model", choices=MODELS, default="logistic",
-        help="the Elo of --sprt's bounds: logistic (as the Elo table) or normalized "
+        help=f"the Elo of {flag}'s bounds: logistic (as the Elo table) or normalized "
         "(Fishtest's; the same effort whatever the draw rate)",
     )
     parser.add_argument("--sprt-alpha", type=real, default=0.05, metavar="P",

@@ -78,7 +78,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, metavar="FILE", help="write the tuned weights here")
     p.add_argument("--force", action="store_true",
                    help="replace --out even if it is not a weights file plies wrote")
-    add_sprt_options(p, "--verify")
+    add_sprt_options(p, "--verify", "a match of the tuned weights against the starting ones")
     p.add_argument("--verify-games", type=int, default=None, metavar="N",
                    help=f"the most rounds of the --verify match (default {SPRT_ROUNDS})")
     add_backend_options(p)
