@@ -35,13 +35,15 @@ its root.
 
 Cross-checked against a finished Fishtest run (``tests/tournament/test_sprt.py``):
 pentanomial ``[369, 12695, 27124, 12664, 332]`` with normalized bounds ``<0.00, 2.00>``
-stored ``llr = -2.936953911013966`` (rejected).
+stored ``llr = -2.936953911013966``.  Fishtest rejected it there, just inside the bound
+-2.944, by its correction for the overshoot of looks taken in batches; a look after every
+unit, as here, needs no such correction.
 
 >>> test = SPRT(0.0, 2.0, model="normalized")
 >>> round(test.llr([369, 12695, 27124, 12664, 332]), 6)
 -2.936954
->>> test.decision(test.llr([369, 12695, 27124, 12664, 332]))
-'H0'
+>>> test.decision(-2.95), test.decision(0.0), test.decision(3.0)
+('H0', None, 'H1')
 """
 
 from __future__ import annotations
