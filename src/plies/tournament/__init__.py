@@ -16,10 +16,10 @@ from plies.tournament.sprt import SPRT
 from plies.tournament.tournament import GameRecord, TournamentResult, tournament
 
 __all__ = [
+    "SPRT",
     "AgentSpec",
     "EloFit",
     "GameRecord",
-    "SPRT",
     "TournamentResult",
     "fit_elo",
     "parse_agent",
