@@ -138,6 +138,7 @@ def test_chess_named_weights() -> None:
     other = game.with_weights({"rook_open_mg": 31.6, "passed_eg_7": 100})
     assert other.weights.rook_open == (32, 10) and other.weights.passed_eg[6] == 100
     assert other.fen == game.fen and other.max_plies == 40
+    assert other.backend == game.backend
     assert other.feature_weights() == {**weights, "rook_open_mg": 32.0, "passed_eg_7": 100.0}
     assert game.with_weights(weights).weights == game.weights
     with pytest.raises(OptionError, match="no weight 'mobility'"):

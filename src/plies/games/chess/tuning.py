@@ -78,22 +78,24 @@ def replaced(weights: Weights, values: Mapping[str, float]) -> Weights:
 
 class NamedWeights:
     """The named-weights members of :class:`~plies.games.chess.Chess` (a mixin: the
-    game keeps ``fen``, ``max_plies`` and ``weights``)."""
+    game keeps ``fen``, ``max_plies``, ``weights`` and ``backend``)."""
 
     feature_names: tuple[str, ...] = NAMES
     fen: str
     max_plies: int | None
     weights: Weights
+    backend: str
 
     def feature_weights(self) -> dict[str, float]:
         """The named weights this game evaluates with."""
         return named(self.weights)
 
     def with_weights(self, weights: Mapping[str, float]) -> Self:
-        """The same game (position, ply limit) evaluating with ``weights`` (names not
-        given keep theirs).
+        """The same game (position, ply limit, backend) evaluating with ``weights``
+        (names not given keep theirs).
 
         Raises:
             OptionError: a name that is not a named weight.
         """
-        return type(self)(self.fen, self.max_plies, replaced(self.weights, weights))  # type: ignore[call-arg]
+        new = replaced(self.weights, weights)
+        return type(self)(self.fen, self.max_plies, new, self.backend)  # type: ignore[call-arg]
