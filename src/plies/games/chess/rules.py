@@ -67,6 +67,7 @@ from plies.games.chess.moves import (
     play,
 )
 from plies.games.chess.positions import read_fen, write_fen
+from plies.games.chess.tuning import NamedWeights
 from plies.games.chess.view import NAMES, chess_board
 
 if TYPE_CHECKING:
@@ -247,7 +248,7 @@ MAX_PLIES: Final = 10_000
 """Far beyond any real game (the fifty-move rule ends one within about 6,000 plies)."""
 
 
-class Chess(Game[ChessState, Any]):
+class Chess(NamedWeights, Game[ChessState, Any]):
     """Chess from ``fen`` (default: the starting position); see the module docstring."""
 
     num_players = 2
