@@ -130,6 +130,7 @@ def test_clear_hash_empties_the_table_and_keeps_its_size(
     engine: chess.engine.SimpleEngine,
 ) -> None:
     gui = Gui()
+    gui.say("setoption name Backend value python")  # the generic engine's table
     size = gui.engine.table.size
     gui.say("position startpos", "go depth 3")
     assert len(gui.engine.table) > 0

@@ -52,6 +52,7 @@ def test_uci_lists_id_and_options_then_uciok() -> None:
         "option name Ponder type check default false",
         "option name UCI_LimitStrength type check default false",
         f"option name UCI_Elo type spin default {ELO_DEFAULT} min {ELO_MIN} max {ELO_MAX}",
+        "option name Backend type combo default auto var auto var numba var python",
     ]
     assert out[-1] == "uciok"
 
@@ -114,6 +115,7 @@ def test_go_with_bad_arguments_says_so_and_still_searches() -> None:
 
 def test_setoption_hash_resizes_the_table_and_ucinewgame_clears_it() -> None:
     gui = Gui()
+    gui.say("setoption name Backend value python")  # the generic engine's table
     gui.say("setoption name Hash value 1")
     assert gui.engine.table.size == (1 << 20) // 230
     gui.say("position startpos", "go depth 2")

@@ -151,6 +151,11 @@ class CompiledEngine(Protocol):
         ``alphabeta (<backend>)``."""
         ...
 
+    def clear(self) -> None:
+        """Forget what earlier searches left (its transposition table, its move history):
+        what a new game or a GUI's ``Clear Hash`` asks."""
+        ...
+
     def search(
         self,
         game: Any,

@@ -1,7 +1,8 @@
 """The UCI engine's options: one table that the ``uci`` reply and ``setoption`` both read.
 
 An option is a :class:`Spin` (a whole number in bounds), a :class:`Check` (true or
-false) or a :class:`Button` (no value: pressing it acts).  :data:`OPTIONS` lists them in
+false), a :class:`Combo` (one of a few words) or a :class:`Button` (no value: pressing
+it acts).  :data:`OPTIONS` lists them in
 the order the ``uci`` reply declares them; :func:`find` looks a name up as UCI asks
 (case does not matter, a name may hold spaces, as ``Clear Hash`` and ``Move Overhead``
 do), and :meth:`Spin.read` / :meth:`Check.read` turn ``setoption``'s text into a value
@@ -20,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from plies.compiled import BACKENDS
 from plies.errors import OptionError
 from plies.policy import QUIESCENCE
 from plies.search.craft import ENTRY_BYTES, MAX_TABLE_SLOTS
@@ -97,7 +99,26 @@ class Button:
             raise OptionError(f"{self.name} is a button: it takes no value, got {text!r}")
 
 
-Option = Spin | Check | Button
+@dataclass(frozen=True)
+class Combo:
+    """One of the words ``choices``."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...]
+
+    def line(self) -> str:
+        words = " ".join(f"var {choice}" for choice in self.choices)
+        return f"option name {self.name} type combo default {self.default} {words}"
+
+    def read(self, text: str) -> str:
+        for choice in self.choices:
+            if text.lower() == choice.lower():
+                return choice
+        raise OptionError(f"{self.name} takes one of {', '.join(self.choices)}, got {text!r}")
+
+
+Option = Spin | Check | Button | Combo
 
 OPTIONS: Final[tuple[Option, ...]] = (
     Spin("Hash", HASH_DEFAULT, 1, HASH_MAX),
@@ -109,6 +130,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Check("Ponder", False),
     Check("UCI_LimitStrength", False),
     Spin("UCI_Elo", ELO_DEFAULT, ELO_MIN, ELO_MAX),
+    Combo("Backend", "auto", BACKENDS),
 )
 """Every option, in the order of the ``uci`` reply."""
 
@@ -126,12 +148,12 @@ def find(name: str) -> Option:
     raise OptionError(f"unknown option {name!r}; the options are: {names}")
 
 
-def defaults() -> dict[str, int | bool]:
+def defaults() -> dict[str, int | bool | str]:
     """Each option's default value, by name (buttons have none)."""
     return {o.name: o.default for o in OPTIONS if not isinstance(o, Button)}
 
 
 __all__ = [
     "HASH_DEFAULT", "HASH_MAX", "MULTIPV_MAX", "OPTIONS", "OVERHEAD_DEFAULT", "OVERHEAD_MAX",
-    "QUIESCENCE_MAX", "SWITCHES", "Button", "Check", "Option", "Spin", "defaults", "find",
+    "QUIESCENCE_MAX", "SWITCHES", "Button", "Check", "Combo", "Option", "Spin", "defaults", "find",
 ]

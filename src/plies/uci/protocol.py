@@ -53,6 +53,7 @@ from typing import Any, Final
 
 from plies import games
 from plies.errors import GameFormatError, OptionError, PliesError, quoted
+from plies.game import hook
 from plies.policy import QUIESCENCE, play_defaults
 from plies.search.craft import ENTRY_BYTES, MAX_TABLE_SLOTS, TranspositionTable
 from plies.uci import options
@@ -134,6 +135,7 @@ class UciEngine:
         self._thinking = Thinking(None, False)
         self._thinking.answered.set()
         self._worker: threading.Thread | None = None
+        self._use_backend(str(self.values["Backend"]))
         self._commands: dict[str, Callable[[list[str]], None]] = {
             "uci": self._uci, "isready": self._isready, "ucinewgame": self._ucinewgame,
             "position": self._position, "go": self._go, "stop": self._stop_search,
@@ -231,7 +233,31 @@ class UciEngine:
 
     def _ucinewgame(self, args: list[str]) -> None:
         self._stop_search([])
+        self._clear_tables()
+
+    def _clear_tables(self) -> None:
+        """Forget what earlier searches learnt: the generic engine's table and, once made,
+        the compiled engine's."""
         self.table.clear()
+        compiled = self._compiled()
+        if compiled is not None:
+            compiled.clear()
+
+    def _compiled(self) -> Any:
+        """The game's compiled engine under the ``Backend`` option, or None (none made
+        yet, or the backend is ``python``)."""
+        make = hook(self.game, "compiled_search")
+        return None if make is None else make(self.values["Backend"])
+
+    def _use_backend(self, backend: str) -> None:
+        """Search with ``backend`` (the ``Backend`` option): the game's compiled engine
+        (its ``compiled_search`` hook) under ``numba``, once ready under ``auto`` (its
+        compilation starts at the first ``go``, in the background; the generic engine
+        plays meanwhile), never under ``python``.  ``numba`` waits for the compilation, so the ``readyok``
+        after it means the engine is ready."""
+        self.game.backend = backend
+        if backend == "numba":
+            self._compiled()
 
     def _setoption(self, args: list[str]) -> None:
         if not args or args[0] != "name":
@@ -252,9 +278,11 @@ class UciEngine:
             self.info_string(f"setoption {option.name} during a search: send stop first")
             return
         if isinstance(option, options.Button):  # Clear Hash, the one button
-            self.table.clear()
+            self._clear_tables()
             return
         self.values[option.name] = value
+        if option.name == "Backend":
+            self._use_backend(str(value))
         if option.name == "Hash":
             self.table = TranspositionTable(table_slots(int(text), ENTRY_BYTES, MAX_TABLE_SLOTS))
 

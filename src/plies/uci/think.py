@@ -56,6 +56,11 @@ class RootMoves(MateDistance):
     def actions(self, state: tuple[Any, int]) -> Sequence[Any]:
         return self.moves if state[1] == 0 else self.game.actions(state[0])
 
+    def compiled_search(self, backend: str | None = None) -> None:
+        """None: a compiled engine searches every root move, not only ``moves``, so a
+        search of some moves runs the generic engine."""
+        return None
+
 
 class NodeBudget:
     """The stop signal of a ``go`` that runs several searches (MultiPV, a weakened level):

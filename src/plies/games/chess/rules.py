@@ -51,7 +51,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from plies.errors import GameFormatError, IllegalActionError, MissingExtraError, OptionError
+from plies.compiled import BACKENDS, choose_backend
+from plies.errors import GameFormatError, IllegalActionError, MissingExtraError
 from plies.game import Game
 from plies.game.board import Board
 from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, PlayDefaults, PositionText
@@ -66,8 +67,8 @@ from plies.games.chess.moves import (
     play,
 )
 from plies.games.chess.positions import read_fen, write_fen
+from plies.games.chess.tuning import NamedWeights
 from plies.games.chess.view import NAMES, chess_board
-from plies.games.connect4.solver import BACKENDS, numba_available
 
 if TYPE_CHECKING:
     import chess as chesslib
@@ -214,9 +215,7 @@ class ChessState:
 
 def _check_backend(backend: str) -> None:
     if backend not in BACKENDS:
-        raise OptionError(
-            f"unknown chess backend {backend!r}; use one of: {', '.join(BACKENDS)}"
-        )
+        choose_backend(backend, "chess")  # raises: an unknown backend
 
 
 def _rebuild(fen: str, ply: int, history: tuple[int, Any] | None) -> ChessState:
@@ -249,7 +248,7 @@ MAX_PLIES: Final = 10_000
 """Far beyond any real game (the fifty-move rule ends one within about 6,000 plies)."""
 
 
-class Chess(Game[ChessState, Any]):
+class Chess(NamedWeights, Game[ChessState, Any]):
     """Chess from ``fen`` (default: the starting position); see the module docstring."""
 
     num_players = 2
@@ -616,13 +615,8 @@ class Chess(Game[ChessState, Any]):
         and kept between searches.
         """
         backend = self.backend if backend is None else backend
-        _check_backend(backend)
-        if backend == "python" or (backend == "auto" and not numba_available()):
+        if choose_backend(backend, "chess") == "python":
             return None
-        if backend == "numba" and not numba_available():
-            raise OptionError(
-                "the numba backend needs Numba: pip install 'plies[fast]' (or use auto, python)"
-            )
         from plies.games.chess.engine import kernel_ready
 
         if not kernel_ready(wait=backend == "numba"):
