@@ -253,8 +253,8 @@ class UciEngine:
         """Search with ``backend`` (the ``Backend`` option): the game's compiled engine
         (its ``compiled_search`` hook) under ``numba``, once ready under ``auto`` (its
         compilation starts at the first ``go``, in the background; the generic engine
-        plays meanwhile), never under ``python``.  ``numba`` waits for the compilation, so the ``readyok``
-        after it means the engine is ready."""
+        plays meanwhile), never under ``python``.  ``numba`` waits for the compilation,
+        so the ``readyok`` after it means the engine is ready."""
         self.game.backend = backend
         if backend == "numba":
             self._compiled()
