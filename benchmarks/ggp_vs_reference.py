@@ -84,7 +84,10 @@ GAMES = {
         GameSpec("amazons", "war/root/games/amazons/amazons.kif", 2),
         GameSpec("hexPie", "war/root/games/hexPie/hex.kif", 2),
         GameSpec("futoshiki4", "war/root/games/futoshiki4/futoshiki.kif", 1, "puzzle"),
-        GameSpec("pentago", "war/root/games/pentago/pentago.kif", 2),
+        GameSpec("pentago", "war/root/games/pentago/pentago.kif", 2,
+                 "ill-defined: both roles can complete a line at once, and then a role has "
+                 "two goal values (ggp-base's server stops without goals)"),
+        GameSpec("knightThrough", "war/root/games/knightThrough/knightThrough.kif", 2),
         GameSpec("connectFourSimultaneous",
                  "war/root/games/connectFourSimultaneous/connectFourSimultaneous.kif", 2,
                  "simultaneous"),
