@@ -176,6 +176,7 @@ def sancho(port: int, work: Path, role: int) -> Launch:
                          "classes and classpath.txt)")
     home = work / f"sancho{role}"
     (home / "data" / "cfg").mkdir(parents=True, exist_ok=True)
+    (home / "data" / "games").mkdir(exist_ok=True)  # its learning directory: must exist
     (home / "logs").mkdir(exist_ok=True)
     (home / "data" / "cfg" / f"{SANCHO_HOST}.properties").write_text(
         "".join(f"{k}={v}\n" for k, v in SANCHO_CONFIG.items()))
