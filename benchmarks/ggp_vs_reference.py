@@ -220,17 +220,21 @@ def plies_speed(log: str) -> dict[str, Any]:
 
 
 def sancho_speed(home: Path) -> dict[str, Any]:
-    """What Sancho's match log (``logs/<match>.txt`` in its working directory) says: the
-    random simulations (playouts) per second it measured while metagaming, the mean game
-    length of its sample games (so states per second = simulations x length), and the
-    median MCTS iterations of the turns where it searched."""
+    """What Sancho's match log (``logs/<match>.txt`` in its working directory) says: how
+    long its propnet took to build (None: not built before the match ended), the random
+    simulations (playouts) per second it measured while metagaming, the mean game length
+    of its sample games (so states per second = simulations x length), and the median
+    MCTS iterations of the turns where it searched."""
     texts = [p.read_text(errors="replace") for p in sorted((home / "logs").glob("*.txt"))
              if not p.name.startswith("$")]
     log = "\n".join(texts)
     if not log:
         return {}
+    built = re.search(r"^(\S+ \S+) .*Building propnet$.*?^(\S+ \S+) .*Num components: ",
+                      log, re.M | re.S)
     out: dict[str, Any] = {
-        "reasoner": "propnet" if "PropnetStateMachine" in log else "?"}
+        "reasoner": "propnet" if built else "none",
+        "build_s": (sancho_time(built[2]) - sancho_time(built[1])) if built else None}
     if sims := re.findall(r"(\d+) simulations/second performed", log):
         out["playouts_per_s"] = float(sims[-1])
         if turns := re.findall(r"Average num turns:\s+([0-9.]+)", log):
@@ -238,6 +242,12 @@ def sancho_speed(home: Path) -> dict[str, Any]:
     iterations = [int(n) for n in re.findall(r"MCTS iterations last turn = (\d+)", log)]
     out["iterations_per_turn"] = median([n for n in iterations if n > 0])
     return out
+
+
+def sancho_time(stamp: str) -> float:
+    """Seconds since midnight of a Sancho log time stamp (``2026-11-28 13:34:04,921``)."""
+    hours, minutes, seconds = stamp.split(" ")[1].replace(",", ".").split(":")
+    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
 
 
 def opponent_speed(opponent: str, work: Path, role: int) -> dict[str, Any]:

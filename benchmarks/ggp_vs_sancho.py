@@ -78,6 +78,27 @@ def speeds(rows: Sequence[dict[str, Any]], side: str, key: str) -> str:
     return rate(ref.median(known)) if known else "?"
 
 
+def built(rows: Sequence[dict[str, Any]]) -> str:
+    times = []
+    for row in rows:
+        found = row.get("opponent_speed") or [{}]
+        seconds = found[0].get("build_s")
+        times.append("-" if seconds is None else f"{seconds:.1f}")
+    return ", ".join(times)
+
+
+def reparse(rows: list[dict[str, Any]], logs: Path) -> None:
+    """Read each side's speed again from the logs kept with ``--keep-logs``."""
+    for row in rows:
+        work = logs / f"{row['game']}_{row['start']}_{row['play']}_{row['plies_role_index']}"
+        if not (work / "plies.log").exists():
+            continue
+        row["plies_speed"] = ref.plies_speed((work / "plies.log").read_text(errors="replace"))
+        row["opponent_speed"] = [ref.sancho_speed(work / f"sancho{r}")
+                                 for r in range(len(row.get("roles", [])))
+                                 if r != row["plies_role_index"]]
+
+
 def reasoners(rows: Sequence[dict[str, Any]], side: str) -> str:
     names = []
     for row in rows:
@@ -99,9 +120,9 @@ def report(rows: list[dict[str, Any]]) -> str:
     lines = [
         "| game | clocks | plies as | W | D | L | plies' goals | plies: late / illegal /"
         " error status / failed | Sancho: same | plies' max reply (s) | plies' reasoner |"
-        " plies: playouts/s, states/s | Sancho: playouts/s, states/s | Sancho: MCTS"
-        " iterations a turn | steps | load |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        " plies: playouts/s, states/s | Sancho's reasoner (built in s; - never) | Sancho:"
+        " playouts/s, states/s | Sancho: MCTS iterations a turn | steps | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     total = [0, 0, 0]
     for (game, start, play), group in groups.items():
@@ -122,6 +143,7 @@ def report(rows: list[dict[str, Any]]) -> str:
             f"{' / '.join(map(str, faults(group, False)))} | {longest} | {reasoner} | "
             f"{speeds(group, 'plies_speed', 'playouts_per_s')}, "
             f"{speeds(group, 'plies_speed', 'states_per_s')} | "
+            f"{reasoners(group, 'opponent_speed')} ({built(group)}) | "
             f"{speeds(group, 'opponent_speed', 'playouts_per_s')}, "
             f"{speeds(group, 'opponent_speed', 'states_per_s')} | "
             f"{speeds(group, 'opponent_speed', 'iterations_per_turn')} | "
@@ -149,8 +171,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--plies-src", default=str(ROOT / "src"))
     parser.add_argument("--keep-logs", default=None, help="copy every match's logs here")
     parser.add_argument("--report", metavar="JSON", help="print the table of a results file")
+    parser.add_argument("--reparse-logs", metavar="DIR",
+                        help="with --out: read both sides' speeds again from the logs kept "
+                        "in DIR with --keep-logs")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.reparse_logs:
+        out = Path(args.out)
+        rows = json.loads(out.read_text())
+        reparse(rows, Path(args.reparse_logs))
+        out.write_text(json.dumps(rows, indent=1) + "\n")
+        return
     if args.report:
         print(report(json.loads(Path(args.report).read_text())), end="")
         return
