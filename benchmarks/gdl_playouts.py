@@ -6,8 +6,11 @@ and the median number of states per processor second is reported.  A *state* is 
 visited state: each one has its terminal test, and each non-terminal one its legal moves
 and a successor.
 
-Four ways to play the same playouts, from the fastest to the slowest:
+Five ways to play the same playouts, from the fastest to the slowest:
 
+- ``numba``: whole playouts in compiled code (:class:`plies.gdl.gatenet.GateNet`, the
+  reasoner's network as Numba-compiled gates), one call from Python per playout, as
+  the GGP player's Monte Carlo makes them;
 - ``indices``: the compiled reasoner's fast path (moves as indices into its move table,
   ``legal_indices`` / ``next_state_indices``), what a Monte Carlo player would use;
 - ``terms``: the reasoner's public API with GDL terms (``legal_all`` / ``next_state``);
@@ -20,6 +23,8 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/gdl_playouts.py
     .venv/bin/python benchmarks/gdl_playouts.py --games ticTacToe --seconds 1 --runs 3
+
+A game is looked for in ``--data`` and then in its ``large/`` folder (checkers).
 """
 
 from __future__ import annotations
@@ -32,14 +37,25 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from plies.compiled import numba_available
 from plies.gdl import GdlGame, Prover, Reasoner, load
+from plies.gdl.gatenet import GateNet
 
 # Processor time, not wall time: the machine may be shared, and other processes' load
 # should not count against the reasoner.
 clock = time.process_time
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "gdl"
-GAMES = ("ticTacToe", "connectFour", "breakthrough")
+GAMES = ("ticTacToe", "connectFour", "breakthrough", "checkers")
+LIMIT = 100_000  # steps of one compiled playout at most (every game here ends well before)
+
+
+def run_native(net: GateNet, start: int, rng: random.Random, deadline: float) -> int:
+    states = 0
+    while clock() < deadline:
+        _, _, visited = net.playout(start, seed=rng.getrandbits(32), limit=LIMIT)
+        states += visited
+    return states
 
 
 def run_indices(r: Reasoner, rng: random.Random, deadline: float) -> int:
@@ -127,14 +143,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-prover", action="store_true", help="skip the naive prover")
     args = parser.parse_args(argv)
 
+    compiled = numba_available()
+    if compiled:
+        from plies.gdl import gatejit  # noqa: F401 - the kernels load once, not per game
+
     rows: list[list[str]] = []
     for name in args.games.split(","):
-        desc = load(args.data / f"{name}.kif")
+        path = args.data / f"{name}.kif"
+        desc = load(path if path.exists() else args.data / "large" / f"{name}.kif")
         started = clock()
         reasoner = Reasoner(desc)
         build = clock() - started
         game = GdlGame(reasoner, name=name)
-        players: list[tuple[str, Callable[[random.Random, float], int]]] = [
+        players: list[tuple[str, Callable[[random.Random, float], int]]] = []
+        gates = "-"
+        if compiled:
+            started = clock()
+            net = reasoner.native
+            assert net is not None
+            gates = f"{clock() - started:.2f}"
+            start = reasoner.initial_state()
+            net.playout(start, seed=0, limit=LIMIT)  # compiled here on a first run
+            players.append(("numba", lambda rng, end, n=net, s=start: run_native(n, s, rng, end)))
+        players += [
             ("indices", lambda rng, end, r=reasoner: run_indices(r, rng, end)),
             ("terms", lambda rng, end, r=reasoner: run_terms(r, rng, end)),
             ("GdlGame", lambda rng, end, g=game: run_game(g, rng, end)),
@@ -148,8 +179,11 @@ def main(argv: list[str] | None = None) -> None:
             name,
             f"{stats.fluents} / {sum(stats.moves)} / {stats.ground_rules:,}",
             f"{build:.2f}",
+            gates,
             *(f"{rates[label]:,.0f}" for label, _ in players),
         ]
+        if "numba" in rates:
+            row.insert(5, f"{rates['numba'] / rates['indices']:.1f}x")
         if "naive prover" in rates:
             row.append(f"{rates['indices'] / rates['naive prover']:,.0f}x")
         rows.append(row)
@@ -158,6 +192,8 @@ def main(argv: list[str] | None = None) -> None:
         "game",
         "fluents / moves / ground rules",
         "build s",
+        "gates s",
+        *(["numba st/s", "numba / indices"] if compiled else []),
         "indices st/s",
         "terms st/s",
         "GdlGame st/s",
@@ -168,7 +204,8 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"\nst/s = states per processor second in uniformly random playouts, median of "
         f"{args.runs} runs of {args.seconds:g} s (naive prover: {min(args.runs, 3)} runs); "
-        "build s = processor seconds to ground and compile"
+        "build s = processor seconds to ground and compile; gates s = processor seconds "
+        "to lay out the compiled gates (made on first use, once the kernels are loaded)"
     )
 
 

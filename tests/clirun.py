@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from plies.cli import main
+from plies.cli.progress import HINT
 
 
 @pytest.fixture(autouse=True)
@@ -26,7 +27,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     code = main(list(argv))
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert err == ""  # no progress bar and no noise outside a terminal
+    # No progress bar and no noise outside a terminal.  The one exception is the hint
+    # an exact search gives after HINT_AFTER seconds of wall time, which a loaded
+    # machine can reach in a test that is quick elsewhere.
+    assert err.replace(HINT + "\n", "") == "", err
     return out
 
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import os
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from plies.errors import OptionError
-from plies.games import load
+from plies.errors import OptionError, UnsupportedGameError
+from plies.games import GameSpec, load
 from plies.games.othello import Othello
 from plies.learn import learn
 from plies.learn.fit import (
@@ -26,9 +29,9 @@ from plies.learn.fit import (
     to_hand_spread,
     to_probability_scale,
 )
-from plies.learn.selfplay import SelfPlay, Trajectory, play_one, samples
+from plies.learn.selfplay import SelfPlay, Trajectory, play_one, samples, self_play
 from plies.linear import load_weights, save_weights
-from plies.parallel.backends import LocalBackend
+from plies.parallel.backends import LocalBackend, RayBackend, WorkerError
 from plies.tournament.agents import parse_agent
 from plies.tournament.tournament import tournament
 from tests.clirun import fail, plain_pipe, run  # noqa: F401 (autouse fixture)
@@ -246,6 +249,71 @@ def test_iterations_play_again_with_the_weights_learned_so_far() -> None:
         learn(Othello(), plan, iterations=0)
 
 
+def test_self_play_is_the_same_on_one_process_a_pool_and_ray() -> None:
+    """The games and the fitted weights do not depend on where the games ran: here, in
+    this process through a backend, on two worker processes, on a local Ray instance.
+    Two iterations, so the second round's weights are shipped to the workers."""
+    plan = SelfPlay(parse_agent("alphabeta:depth=1,engine=1"), games=4, seed=5, opening=20)
+    spec = GameSpec("othello")
+
+    def both(backend: LocalBackend | RayBackend | None) -> tuple[list[Trajectory], Any]:
+        games = self_play(spec, plan, first=3, backend=backend)
+        learned = learn(spec, plan, iterations=2, backend=backend)
+        return games, (learned.weights, learned.training["positions"],
+                       learned.training["rounds"])
+
+    here = both(None)
+    assert [t.plies for t in here[0]] != [here[0][0].plies] * 4  # four different games
+    assert both(LocalBackend(1)) == here
+    assert both(LocalBackend(2)) == here
+    with RayBackend(workers=2) as ray:
+        assert both(ray) == here
+
+
+def worker_pid(shared: object, task: int) -> int:
+    return os.getpid()
+
+
+def test_a_held_pool_serves_every_iteration() -> None:
+    """Inside ``with backend:`` the workers start once (plies learn's iterations share
+    them); outside, each map has its own; a failed map ends its pool, the next starts one."""
+
+    def workers() -> set[int]:
+        return {p.pid for p in multiprocessing.active_children() if p.pid is not None}
+
+    pool = LocalBackend(2)
+    with pool:
+        served = set(pool.map(worker_pid, None, range(8)))
+        first = workers()
+        assert served <= first and os.getpid() not in served
+        served = set(pool.map(worker_pid, None, range(8)))
+        assert served <= first and workers() == first  # the same processes
+        endless = SelfPlay(parse_agent("alphabeta:depth=1"), games=2, max_plies=10)
+        with pytest.raises(WorkerError):
+            self_play(GameSpec("othello"), endless, backend=pool)
+        assert workers().isdisjoint(first)  # terminated
+        served = set(pool.map(worker_pid, None, range(8)))
+        second = workers()
+        assert served <= second and second.isdisjoint(first)
+    assert not workers()  # shut down with the block
+    assert set(pool.map(worker_pid, None, range(8))).isdisjoint(first | second)
+    assert not workers()  # a map outside the block shuts its own pool down
+
+
+def test_self_play_ships_the_weights_and_the_errors_to_the_workers(greedy: Path) -> None:
+    plan = SelfPlay(parse_agent("alphabeta:depth=1"), games=3, seed=1, opening=30)
+    weights = load_weights(greedy)
+    pool = LocalBackend(2)
+    shipped = self_play(GameSpec("othello"), plan, backend=pool, weights=weights)
+    assert shipped == self_play(Othello().with_weights(weights), plan)
+    assert shipped != self_play(Othello(), plan)
+    endless = SelfPlay(plan.agent, games=2, max_plies=10)
+    with pytest.raises(UnsupportedGameError, match="lasted 10 moves without ending"):
+        self_play(Othello(), endless)
+    with pytest.raises(WorkerError, match=r"^a self-play game of othello lasted 10 moves"):
+        self_play(GameSpec("othello"), endless, backend=pool)
+
+
 def test_self_play_refuses_a_game_without_a_linear_evaluation() -> None:
     plan = SelfPlay(parse_agent("alphabeta:depth=1"), games=1)
     with pytest.raises(OptionError, match="nim has no linear evaluation to learn"):
@@ -257,7 +325,8 @@ def test_self_play_refuses_a_game_without_a_linear_evaluation() -> None:
 # --- plies learn --------------------------------------------------------------------------------
 
 
-LEARN = ["learn", "othello", "--games", "3", "--depth", "1", "--seed", "2", "--opening", "8"]
+LEARN = ["learn", "othello", "--games", "3", "--depth", "1", "--seed", "2", "--opening", "8",
+         "--workers", "1"]
 
 
 def test_plies_learn_writes_a_weights_file_end_to_end(
@@ -265,6 +334,7 @@ def test_plies_learn_writes_a_weights_file_end_to_end(
 ) -> None:
     out = run(capsys, *LEARN, "--out", str(tmp_path / "w.json"))
     assert out.startswith("othello: 3 self-play games (alphabeta:depth=1,engine=1, 8 random")
+    assert "positions x players, 1 worker (this process), " in out
     assert "weights (logistic)" in out and f"wrote {tmp_path / 'w.json'}" in out
     weights = load_weights(tmp_path / "w.json", Othello())
     assert set(weights) == set(Othello.feature_names)
@@ -272,9 +342,13 @@ def test_plies_learn_writes_a_weights_file_end_to_end(
     assert training["method"] == "logistic" and training["games"] == 3
     assert training["depth"] == 1 and training["seed"] == 2 and training["plies"]
     assert training["date"].endswith("Z")
-    # The same seed, the same weights (the file differs only in its date and time).
-    run(capsys, *LEARN, "--out", str(tmp_path / "again.json"))
+    # The same seed, the same weights (the file differs only in its date and time), on
+    # any number of workers.
+    again = run(capsys, *LEARN, "--workers", "2", "--out", str(tmp_path / "again.json"))
+    assert "positions x players, 2 workers (local processes), " in again
     assert load_weights(tmp_path / "again.json") == weights
+    training = json.loads((tmp_path / "again.json").read_text())["training"]
+    assert training["backend"] == "2 workers (local processes)"
 
 
 def test_plies_learn_td_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -295,6 +369,9 @@ def test_plies_learn_td_json(capsys: pytest.CaptureFixture[str], tmp_path: Path)
         (["othello", "--algorithm", "random"], "self-play needs a search algorithm"),
         (["othello", "--algorithm", "negamax"], "unknown algorithm 'negamax'"),
         (["othello", "--method", "sgd"], "argument --method: invalid choice: 'sgd'"),
+        (["othello", "--workers", "0"], "--workers must be at least 1, got 0"),
+        (["othello", "--ray", "nohost:port"], "bad Ray address 'nohost:port'"),
+        (["othello", "--ray", "host:1", "--workers", "2"], "--workers applies to a local pool"),
     ],
 )
 def test_plies_learn_bad_input_is_one_line(

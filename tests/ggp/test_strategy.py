@@ -259,3 +259,18 @@ def test_a_failing_reasoner_leaves_a_legal_move(caplog: Any) -> None:
     choose_move(thinker, inner.initial_state(), far(), choice)
     assert choice.done.is_set() and choice.read() == (("mark", "1", "1"), "fallback", "")
     assert "thinking failed" in caplog.text
+
+
+@pytest.mark.parametrize("name", ["gamble", "buttons"])
+def test_montecarlo_on_compiled_playouts_finds_the_same_best_move(name: str) -> None:
+    python, compiled = reasoner_of(name), Reasoner(parse(GAMBLE if name == "gamble" else
+                                                         rules(name)), backend="numba")
+    assert compiled.native is not None  # made: the playouts move over to it
+    moves = []
+    for reasoner in (python, compiled):
+        choice = Choice(reasoner.legal(reasoner.initial_state(), 0)[0])
+        n = montecarlo(reasoner, reasoner.initial_state(), 0, far(), random.Random(0), choice,
+                       max_playouts=600)
+        assert n == 600
+        moves.append(choice.read()[0])
+    assert moves[0] == moves[1]

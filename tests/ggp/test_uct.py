@@ -256,10 +256,13 @@ COUNT_AS = """
 """
 
 
-def test_mast_learns_which_moves_pay_and_plays_them_more() -> None:
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "numba"])
+def test_mast_learns_which_moves_pay_and_plays_them_more(compiled: bool) -> None:
     from plies.ggp.uct import Mast
 
-    reasoner = Reasoner(parse(COUNT_AS))
+    reasoner = Reasoner(parse(COUNT_AS), backend="numba" if compiled else "python")
+    if compiled:
+        assert reasoner.native is not None  # made: the playouts move over to it
     mast = Mast(reasoner)
     rng = random.Random(0)
     a, b = (reasoner.move_table[0].index(m) for m in ("a", "b"))
@@ -272,10 +275,13 @@ def test_mast_learns_which_moves_pay_and_plays_them_more() -> None:
     assert sum(goals) / len(goals) > 60  # uniform moves average 50
 
 
-def test_mast_playouts_stop_at_the_limit_and_learn_nothing_there() -> None:
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "numba"])
+def test_mast_playouts_stop_at_the_limit_and_learn_nothing_there(compiled: bool) -> None:
     from plies.ggp.uct import Mast
 
-    reasoner = Reasoner(parse(COUNT_AS))
+    reasoner = Reasoner(parse(COUNT_AS), backend="numba" if compiled else "python")
+    if compiled:
+        assert reasoner.native is not None
     mast = Mast(reasoner)
     state = mast.playout(reasoner.initial_state(), random.Random(1), 2)
     assert not reasoner.is_terminal(state)

@@ -2,7 +2,9 @@
 
     plies learn othello --games 400 --depth 2 --method logistic --out othello.json --seed 1
 
-Registered by :mod:`plies.cli` (``register``/``run``).  Shows a Rich progress bar on
+Registered by :mod:`plies.cli` (``register``/``run``).  The self-play games run on a
+local process pool (``--workers N``) or Ray (``--ray [ADDRESS]``), as ``plies
+tournament``'s do, with the same games and weights on every backend.  Shows a Rich progress bar on
 stderr while the games are played (in a terminal only), then a table of the hand-set and
 learned weights and the held-out log-loss of both; writes the weights file
 (:func:`plies.linear.save_weights`), which ``--weights FILE`` and the agent key
@@ -22,13 +24,14 @@ from rich.console import Console
 from rich.table import Table
 
 from plies.cli.args import real, say
-from plies.cli.tournament import progress_bar
+from plies.cli.tournament import _started, add_backend_options, progress_bar
 from plies.errors import OptionError
 from plies.games import GameSpec
 from plies.learn import METHODS, PRIORS, SCALES, learn
 from plies.learn.selfplay import SelfPlay
 from plies.linear import SIGNATURE, load_weights, save_weights, weighted
 from plies.outputs import check_target
+from plies.parallel.backends import backend
 from plies.policy import number
 from plies.tournament.agents import parse_agent
 
@@ -94,6 +97,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--weights", metavar="FILE",
         help="self-play with these weights instead of the game's (learn again from them)",
     )
+    add_backend_options(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
 
 
@@ -105,8 +109,10 @@ def run(console: Console, args: argparse.Namespace) -> int:
                        signatures=(SIGNATURE,), force=args.force)
     spec = GameSpec.parse(args.game, args.option)
     game = spec.load()
+    start = None
     if args.weights is not None:
-        game = weighted(game, load_weights(args.weights, game))
+        start = load_weights(args.weights, game)
+        game = weighted(game, start)
     if args.depth is not None and args.time is not None:
         raise OptionError("give --depth or --time, not both")
     if args.depth is not None and args.depth < 1:
@@ -125,17 +131,19 @@ def run(console: Console, args: argparse.Namespace) -> int:
         {"l2": args.l2} if args.method == "logistic"
         else {"lambda": args.lam, "alpha": args.alpha, "epochs": args.epochs}
     )
-    began = time.perf_counter()
     if args.iterations < 1:
         raise OptionError(f"--iterations must be at least 1, got {args.iterations}")
-    with progress_bar(args.games * args.iterations, "self-play games") as advance:
+    runner = backend(args.workers, args.ray)
+    began = time.perf_counter()
+    with _started(runner), progress_bar(args.games * args.iterations, "self-play games") as advance:
         result = learn(
-            game, plan, method=args.method, options=options, progress=advance,
+            spec, plan, method=args.method, options=options, progress=advance,
             game_options=dict(spec.options), scale=args.scale, iterations=args.iterations,
-            prior=args.prior,
+            prior=args.prior, backend=runner, weights=start,
         )
     seconds = time.perf_counter() - began
     result.training["seconds"] = round(seconds, 1)
+    result.training["backend"] = runner.description
     save_weights(out, result.game, result.weights, result.training)
     if args.json:
         data = {"game": result.game, "out": args.out, "weights": result.weights,
@@ -147,7 +155,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
     say(console, f"{result.game}: {t['games']} self-play games{rounds} ({agent.label}, "
                  f"{plan.opening} random opening moves, epsilon {number(plan.epsilon)}), "
                  f"{t['positions']:,} "
-                 f"positions x players, {seconds:.1f}s")
+                 f"positions x players, {runner.description}, {seconds:.1f}s")
     table = Table(title=f"weights ({args.method})")
     for name in ("feature", "hand-set", "learned", "logit scale"):
         table.add_column(name, justify="left" if name == "feature" else "right")

@@ -35,12 +35,16 @@ correct reference it is tested against.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from plies.budget import Budget
+from plies.compiled import resolve_backend
 from plies.errors import GameFormatError, IllegalActionError, PliesError
+from plies.gdl.gatenet import GateNet
 from plies.gdl.ground import DEFAULT_BUDGET, MAX_ATOMS, ground, natural_key
 from plies.gdl.propnet import Compiled, Network, bitset, build_network, compile_network
 from plies.gdl.terms import Description, Term, to_kif
@@ -134,7 +138,9 @@ class Reasoner:
     :data:`~plies.gdl.ground.DEFAULT_BUDGET` by default, which every game in the shared
     data fits in ten times over.  ``self.stats.steps`` tells how many steps a game took.
     ``max_atoms`` caps the grounding's atoms and rule instances
-    (:data:`~plies.gdl.ground.MAX_ATOMS` by default).
+    (:data:`~plies.gdl.ground.MAX_ATOMS` by default).  ``backend`` (``auto``, ``numba``
+    or ``python``, see :data:`plies.compiled.BACKENDS`) says whether :attr:`native`
+    offers the network as Numba-compiled gates, for whole playouts in compiled code.
 
     Raises (on construction):
         plies.gdl.ground.GroundingError: the rules cannot be grounded (unsafe or
@@ -143,14 +149,19 @@ class Reasoner:
             is an error only when asked for (:class:`GoalDefinitionError`).
         plies.budget.BudgetExceeded: the budget ran out first (:class:`~plies.budget.Stopped`
             when its stop signal was set).
+        plies.errors.OptionError: an unknown backend, or ``numba`` without Numba.
     """
 
     kind = "propnet"
     """What :class:`~plies.gdl.machine.StateMachine` logs call this implementation."""
 
     def __init__(
-        self, desc: Description, *, budget: Budget = DEFAULT_BUDGET, max_atoms: int = MAX_ATOMS
+        self, desc: Description, *, budget: Budget = DEFAULT_BUDGET, max_atoms: int = MAX_ATOMS,
+        backend: str = "auto",
     ) -> None:
+        #: ``"numba"`` or ``"python"``: whether :attr:`native` compiles the network.
+        self.backend = resolve_backend(backend, "reasoner")
+        self._native: GateNet | None = None
         started = time.perf_counter()
         # One meter for every phase: the budget bounds the whole build, not each part.
         meter = budget.meter("grounding the rules")
@@ -195,9 +206,24 @@ class Reasoner:
             steps=meter.count,
         )
 
-    def __reduce__(self) -> tuple[type[Reasoner], tuple[Description]]:
+    def __reduce__(self) -> tuple[Any, tuple[Description]]:
         # The compiled functions cannot be pickled; the rules can, and are compiled again.
-        return (Reasoner, (self.description,))
+        if self.backend == "numba":
+            return (Reasoner, (self.description,))
+        return (functools.partial(Reasoner, backend=self.backend), (self.description,))
+
+    def native_built(self) -> GateNet | None:
+        """:attr:`native` if it has been made, else None (without making it)."""
+        return self._native
+
+    @property
+    def native(self) -> GateNet | None:
+        """The network as Numba-compiled gates (:class:`~plies.gdl.gatenet.GateNet`:
+        whole playouts in compiled code), made on first use; None with the ``python``
+        backend."""
+        if self._native is None and self.backend == "numba":
+            self._native = GateNet(self.network)
+        return self._native
 
     # --- the GDL questions ---------------------------------------------------------------
 

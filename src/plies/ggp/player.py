@@ -605,6 +605,7 @@ class GgpPlayer:
         """Build the propnet within its budget, profile the game on it, and switch the
         match over (:meth:`_switch`).  Ends at once when the match is over."""
         assert self.fast is not None
+        compiled: Reasoner | None = None  # the propnet whose gates are compiled after
         try:
             try:
                 with COLLECTOR.building():
@@ -616,6 +617,8 @@ class GgpPlayer:
             seconds = min(self.metagame_cap, max(deadline - built, self.metagame_cap / 2))
             thinker = self._profiled(match, fast, fast.initial_state(), seconds)
             self._switch(match, fast, thinker, built)
+            if isinstance(fast, Reasoner) and fast.backend == "numba":
+                compiled = fast
         except Stopped:
             match.fast_note = "the match ended before the propnet was built"
             log.info("match %s: %s", match.match_id, match.fast_note)
@@ -628,6 +631,11 @@ class GgpPlayer:
         finally:
             match.settled.set()
             self._built(match)
+        if compiled is not None and not match.over.is_set():
+            # A thread of its own: a first compile (no cache on disk yet) takes a while,
+            # and nothing waits for it; the playouts move over when it is done.
+            threading.Thread(target=_compile_playouts, args=(match, compiled), daemon=True,
+                             name=f"ggp-compile-{match.match_id}").start()
 
     def _switch(
         self, match: Match, fast: StateMachine[Any], thinker: Thinker, built: float
@@ -663,3 +671,17 @@ def _names(names: tuple[str, ...] | list[str], most: int = 8) -> str:
     """``a, b, c`` for a few names; the first ``most`` and a count for many."""
     shown = ", ".join(names[:most])
     return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
+
+
+def _compile_playouts(match: Match, reasoner: Reasoner) -> None:
+    """Make the propnet's compiled gates, which UCT's playouts move over to once they are
+    there (:class:`plies.ggp.uct.Mast`); a failure leaves the playouts in Python."""
+    started = time.perf_counter()
+    try:
+        reasoner.native  # noqa: B018 - made on first use
+    except Exception as err:
+        log.warning("match %s: no compiled playouts (%s: %s)", match.match_id,
+                    type(err).__name__, err)
+        return
+    log.info("match %s: compiled playouts ready in %.1f s", match.match_id,
+             time.perf_counter() - started)

@@ -54,7 +54,7 @@ from typing import Any
 
 from plies.game import SIMULTANEOUS
 from plies.gdl.machine import StateMachine
-from plies.gdl.reasoner import Reasoner
+from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Term
 from plies.ggp.stage import play_stage
 from plies.ggp.thinker import (
@@ -340,16 +340,30 @@ def montecarlo(
     totals = [0.0] * len(pairs)
     counts = [0] * len(pairs)
     playouts = 0
+    # Whole playouts in compiled code once the propnet has its gates compiled.
+    native = reasoner.native_built() if isinstance(reasoner, Reasoner) else None
     while max_playouts is None or playouts < max_playouts:
         for i, (_, own) in enumerate(pairs):
             joint = [own if r == role else rng.choice(m) for r, m in enumerate(options)]
             s = step(state, joint)
-            n = 0
-            while not reasoner.is_terminal(s) and n < MAX_PLAYOUT_STEPS:
-                clock.check()
-                s = step(s, [rng.choice(m) for m in legal_of(s)])
-                n += 1
-            if n < MAX_PLAYOUT_STEPS:
+            if native is not None:
+                s, status, _ = native.playout(s, seed=rng.getrandbits(32),
+                                              limit=MAX_PLAYOUT_STEPS)
+                if status == "no legal move":
+                    who = reasoner.roles[int(native.last_goals[0])]
+                    raise MoveDefinitionError(
+                        f"role {who} has no legal move in the non-terminal state "
+                        f"{reasoner.format_state(s)}"
+                    )
+                ended = status == "terminal"
+            else:
+                n = 0
+                while not reasoner.is_terminal(s) and n < MAX_PLAYOUT_STEPS:
+                    clock.check()
+                    s = step(s, [rng.choice(m) for m in legal_of(s)])
+                    n += 1
+                ended = n < MAX_PLAYOUT_STEPS
+            if ended:
                 goal = safe_goal(reasoner, s, role)
                 totals[i] += 0.0 if goal is None else goal
                 counts[i] += 1

@@ -42,6 +42,8 @@ from typing import Any, Final
 
 from plies.game import SIMULTANEOUS
 from plies.gdl.game import GdlGame
+from plies.gdl.gatenet import GateNet
+from plies.gdl.gatenet import Mast as NativeMast
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Term
@@ -135,23 +137,66 @@ class Mast:
     played a move (whatever the state), and plays its moves with probabilities
     ``exp(Q(move) / tau)`` (Gibbs sampling; a move never seen counts as the best, 100).
     Good moves of a game (a capture, the centre column) are found this way in every
-    position at once.  On the reasoner's fast path (move indices)."""
+    position at once.  On the reasoner's fast path (move indices): whole playouts in
+    compiled code once the reasoner has its network compiled (``reasoner.native``, the
+    ``numba`` backend), else its Python functions, one step at a time."""
 
     def __init__(self, reasoner: Reasoner, tau: float = MAST_TAU) -> None:
         self.reasoner = reasoner
         self.tau = tau
         roles = len(reasoner.roles)
-        self.stats: list[dict[int, list[float]]] = [{} for _ in range(roles)]
-        self.weights: list[dict[int, float]] = [{} for _ in range(roles)]
+        # The compiled network once the reasoner has it (the player builds it after the
+        # propnet, in the background): the playouts move over to it then.
+        self.native: GateNet | None = None
+        self._arrays: NativeMast | None = None
+        self._stats: list[dict[int, list[float]]] = [{} for _ in range(roles)]
+        self._weights: list[dict[int, float]] = [{} for _ in range(roles)]
         self.unseen = math.exp(100.0 / tau)
+
+    @property
+    def stats(self) -> list[dict[int, list[float]]]:
+        """Per role, ``{move index: [sum of goals, playouts]}`` of the moves it chose."""
+        if self._arrays is None or self.native is None:
+            return self._stats
+        return [
+            {m - lo: [float(self._arrays.sums[m]), float(self._arrays.counts[m])]
+             for m in range(lo, hi) if self._arrays.counts[m] > 0}
+            for lo, hi in zip(self.native.role_first, self.native.role_first[1:], strict=False)
+        ]
+
+    @property
+    def weights(self) -> list[dict[int, float]]:
+        """Per role, ``{move index: Gibbs weight}`` of the moves it chose."""
+        if self._arrays is None or self.native is None:
+            return self._weights
+        return [
+            {m - lo: float(self._arrays.weights[m])
+             for m in range(lo, hi) if self._arrays.counts[m] > 0}
+            for lo, hi in zip(self.native.role_first, self.native.role_first[1:], strict=False)
+        ]
 
     def playout(self, state: Any, rng: random.Random, limit: int) -> Any:
         """The state after up to ``limit`` steps of MAST's moves; learns from the goals
         at the end when the game ended."""
         reasoner = self.reasoner
+        if self.native is None and reasoner.native_built() is not None:
+            self.native = reasoner.native_built()
+            assert self.native is not None
+            self._arrays = NativeMast(self.native, self.tau)
+        if self.native is not None:
+            # The compiled playout draws from its own generator, seeded from ``rng``.
+            end, status, _ = self.native.playout(state, seed=rng.getrandbits(32), limit=limit,
+                                                 mast=self._arrays)
+            if status == "no legal move":
+                role = int(self.native.last_goals[0])
+                raise MoveDefinitionError(
+                    f"role {reasoner.roles[role]} has no legal move in the non-terminal "
+                    f"state {reasoner.format_state(end)}"
+                )
+            return end
         terminal, legal_of = reasoner.is_terminal, reasoner.legal_indices
         step, draw = reasoner.next_state_indices, rng.random
-        weights, unseen = self.weights, self.unseen
+        weights, unseen = self._weights, self.unseen
         played: list[tuple[int, int]] = []
         for _ in range(limit):
             if terminal(state):
@@ -181,7 +226,7 @@ class Mast:
         if terminal(state):
             goals = [safe_goal(reasoner, state, r) for r in range(len(weights))]
             for role, move in played:
-                entry = self.stats[role].setdefault(move, [0.0, 0])
+                entry = self._stats[role].setdefault(move, [0.0, 0])
                 entry[0] += goals[role] or 0.0
                 entry[1] += 1
                 weights[role][move] = math.exp(entry[0] / entry[1] / self.tau)

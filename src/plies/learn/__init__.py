@@ -45,6 +45,7 @@ from plies.learn.fit import (
     to_probability_scale,
 )
 from plies.learn.selfplay import SelfPlay, Trajectory, samples, self_play, targets
+from plies.parallel.backends import Backend, resolve
 from plies.version import __version__
 
 METHODS: Final = ("logistic", "td")
@@ -140,16 +141,20 @@ def learn(
     scale: str = "auto",
     iterations: int = 1,
     prior: str = "zero",
+    backend: Backend | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> Learned:
     """Self-play ``plan.games`` games of ``game`` and fit its evaluation's weights.
 
-    Self-play uses ``game``'s current weights (so a game loaded with learned weights
-    learns again from its own play).  With ``iterations`` k > 1 this repeats: each round
+    ``game`` is a game or a :class:`~plies.games.GameSpec`; ``weights`` (optional) are
+    the weights it starts from instead of its own.  Self-play uses those weights (so a
+    game loaded with learned weights learns again from its own play).  With
+    ``iterations`` k > 1 this repeats: each round
     plays ``plan.games`` more games with the weights fitted so far and fits again on
     every game played (so the positions the learned weights steer into, and how they
     end, enter the data; a fit on the hand-set policy's games alone learns what goes with
     winning under that policy, not what to aim for).  The scale and the hand-set
-    comparison always refer to ``game``'s own weights.  The result's ``weights`` are in
+    comparison always refer to the starting weights.  The result's ``weights`` are in
     evaluation units (:mod:`plies.learn.fit`, ``scale``).  A game with a constant
     feature (an intercept) and a finite ``utility_range`` is labelled with the utility
     mapped to ``[0, 1]``, any other with the outcome by rank.  ``prior="hand"``
@@ -161,20 +166,29 @@ def learn(
     scale, the logit-scale weights and the held-out log-loss of the learned and of the
     hand-set weights (the hand-set sum calibrated by a logistic fit of its own, with an
     intercept in the probability case; ``log(2) = 0.693`` is a coin toss between two).
+    ``backend``: where the self-play games run (:func:`plies.learn.selfplay.self_play`;
+    None: in this process); the games and the weights are the same on every backend.
+    Called inside ``with backend:``, every iteration uses the same worker processes.
 
     Raises:
         OptionError: an unknown method, fit options or a number of games outside their
             bounds (:func:`check_options`, before any game is played), or a game without
             a linear evaluation; see :meth:`SelfPlay.check`.
         UnsupportedGameError: the agent cannot play the game.
+        WorkerError: one of those errors met by a worker of ``backend``.
     """
     check_options(method, options or {}, plan.games, iterations)
+    start = resolve(game)
+    if weights is not None:
+        start = start.with_weights(weights)
     trajectories: list[Trajectory] = []
-    current, rounds = game, []
+    playing, rounds = weights, []
     for k in range(iterations):
-        trajectories += self_play(current, plan, progress, first=k * plan.games)
+        trajectories += self_play(
+            game, plan, progress, first=k * plan.games, backend=backend, weights=playing
+        )
         result = learn_from(
-            game, trajectories, plan, method=method, options=options,
+            start, trajectories, plan, method=method, options=options,
             game_options=game_options, scale=scale, prior=prior,
         )
         rounds.append({
@@ -182,7 +196,7 @@ def learn(
             ("positions", "holdout_log_loss_learned", "holdout_log_loss_hand")
             if key in result.training
         } | {"weights": result.weights})
-        current = game.with_weights(result.weights)
+        playing = result.weights
     result.training["games"] = plan.games * iterations
     result.training["iterations"] = iterations
     if iterations > 1:

@@ -8,6 +8,15 @@ Everything is drawn from ``random.Random(seed)`` and the game's index, so a run 
 function of its seed (unless the search is limited by time: its depth then depends on
 the machine).
 
+The games are independent, so :func:`self_play` can spread them over a
+:class:`~plies.parallel.backends.Backend` (a process pool or a Ray cluster, as
+tournaments do): game ``k`` depends only on the game, the weights, the plan and ``k``,
+so the trajectories, in game order, and the weights fitted on them are the same on one
+process, a pool and Ray.  A worker receives the game by reference (a
+:class:`~plies.games.GameSpec`, built once per process) and the weights to play with
+(:class:`Shared`, sent once per chunk of games, once in all on Ray), and sends back one
+:class:`Trajectory` per game.
+
 The label of a position for player ``p`` is ``p``'s score by rank at the end of the game
 (1 win, 1/2 draw, 0 loss with two players; in a game of N players, the share of the other
 players ``p`` finished ahead of, ties counting half), the target of the logistic model
@@ -17,13 +26,14 @@ players ``p`` finished ahead of, ties counting half), the target of the logistic
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from plies.errors import OptionError, UnsupportedGameError
 from plies.game import CHANCE, SIMULTANEOUS, game_ops
 from plies.linear import is_linear
+from plies.parallel.backends import Backend, resolve
 from plies.tournament.agents import AgentSpec
 from plies.tournament.tournament import rank_scores
 
@@ -116,17 +126,74 @@ def play_one(game: Any, plan: SelfPlay, index: int) -> Trajectory:
 
 
 def self_play(
-    game: Any, plan: SelfPlay, progress: Callable[[int], None] | None = None, first: int = 0
+    game: Any,
+    plan: SelfPlay,
+    progress: Callable[[int], None] | None = None,
+    first: int = 0,
+    *,
+    backend: Backend | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> list[Trajectory]:
-    """``plan.games`` self-play games of ``game``, numbered from ``first`` (checked first,
-    see :meth:`SelfPlay.check`)."""
-    plan.check(game)
+    """Self-play games ``first`` .. ``first + plan.games - 1`` of ``plan``, in that order.
+
+    ``game``: a game, or a :class:`~plies.games.GameSpec` (what a worker builds; a game
+    object must pickle to go to other processes).  ``weights``: the evaluation weights to
+    play with (:meth:`~plies.linear.LinearEvaluation.with_weights`; None: the game's
+    own).  ``backend``: where the games run (None: here, one after another; else
+    :meth:`Backend.map`, ``progress`` called as chunks of games finish).  The result
+    is the same on every backend.  The plan is checked first (:meth:`SelfPlay.check`).
+
+    >>> from plies.games import GameSpec
+    >>> from plies.parallel.backends import LocalBackend
+    >>> from plies.tournament.agents import parse_agent
+    >>> plan = SelfPlay(parse_agent("alphabeta:depth=1"), games=2, seed=1, opening=50)
+    >>> here = self_play(GameSpec("othello"), plan)
+    >>> here == self_play(GameSpec("othello"), plan, backend=LocalBackend(1))
+    True
+    """
+    playing = resolve(game)
+    if weights is not None:
+        playing = playing.with_weights(weights)
+    plan.check(playing)
+    indices = range(first, first + plan.games)
+    if backend is not None:
+        shared = Shared(game, None if weights is None else tuple(weights.items()), plan)
+        trajectories: list[Trajectory] = backend.map(play_task, shared, indices, progress)
+        return trajectories
     out = []
-    for index in range(first, first + plan.games):
-        out.append(play_one(game, plan, index))
+    for index in indices:
+        out.append(play_one(playing, plan, index))
         if progress is not None:
             progress(1)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What every worker receives once per chunk of games: the game (a
+    :class:`~plies.games.GameSpec` or a picklable game), the weights to play with as
+    ``(name, weight)`` pairs (None: the game's own), and the plan."""
+
+    game: Any
+    weights: tuple[tuple[str, float], ...] | None
+    plan: SelfPlay
+
+
+_BUILT: list[tuple[Shared, Any]] = []
+"""This process's last :class:`Shared` and its weighted game: the games of a chunk share
+one ``Shared`` object, so its game is weighted once per chunk, not once per game."""
+
+
+def play_task(shared: Shared, index: int) -> Trajectory:
+    """Self-play game ``index`` of ``shared.plan`` (top-level, so any process can run it)."""
+    if _BUILT and _BUILT[0][0] is shared:
+        game = _BUILT[0][1]
+    else:
+        game = resolve(shared.game)
+        if shared.weights is not None:
+            game = game.with_weights(dict(shared.weights))
+        _BUILT[:] = [(shared, game)]
+    return play_one(game, shared.plan, index)
 
 
 def targets(

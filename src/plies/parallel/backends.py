@@ -130,7 +130,7 @@ def _collect(
 class Backend(Protocol):
     """Something that maps a work function over tasks (see the module docstring).
 
-    ``with backend:`` holds its resources (a Ray connection) over several maps.
+    ``with backend:`` holds its resources (a Ray connection, a local pool) over several maps.
     """
 
     @property
@@ -175,18 +175,26 @@ def _check_workers(workers: int | None) -> int:
 class LocalBackend:
     """A pool of ``workers`` spawned processes (default ``os.cpu_count()``); 1: in-process.
 
-    Each :meth:`map` starts its own pool; ``with backend:`` is accepted (and does nothing)
-    so that callers can treat every backend alike.
+    A :meth:`map` outside a ``with`` starts its own pool and shuts it down.  Inside
+    ``with backend:`` the first map's pool is kept for the next ones (the workers start
+    and import plies once, not once per map) and shut down when the block ends; a map
+    that is interrupted or fails terminates it, and the next map starts a new one.
     """
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = _check_workers(workers)
+        self._held = False
+        self._pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> LocalBackend:
+        self._held = True
         return self
 
     def __exit__(self, *exc: object) -> None:
-        return None
+        self._held = False
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown()
 
     @property
     def description(self) -> str:
@@ -201,10 +209,13 @@ class LocalBackend:
         if self.workers == 1 or len(tasks) <= 1:
             serial = ((s, run_chunk(fn, shared, _take(tasks, s))) for s in spans)
             return _collect(serial, len(tasks), progress)
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(
-            min(self.workers, len(spans)), mp_context=context, initializer=ignore_sigint
-        )
+        pool = self._pool
+        if pool is None:
+            size = self.workers if self._held else min(self.workers, len(spans))
+            context = multiprocessing.get_context("spawn")
+            pool = ProcessPoolExecutor(size, mp_context=context, initializer=ignore_sigint)
+            if self._held:
+                self._pool = pool
         try:
             with sigint_blocked():  # the workers are spawned in submit and inherit the mask
                 futures: dict[Future[Any], range] = {
@@ -212,15 +223,18 @@ class LocalBackend:
                 }
             results = _collect(_as_completed(futures), len(tasks), progress)
         except BrokenProcessPool:
+            self._pool = None
             terminate_workers(pool)
             raise BackendError(
                 "a worker process died; a script that uses several workers must start them "
                 "under 'if __name__ == \"__main__\":' (workers are spawned, and import it)"
             ) from None
         except BaseException:  # Ctrl-C or a user error: nobody waits for the other tasks
+            self._pool = None
             terminate_workers(pool)
             raise
-        pool.shutdown()
+        if not self._held:
+            pool.shutdown()
         return results
 
 

@@ -42,14 +42,12 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from plies.budget import StopSignal
+from plies.compiled import BACKENDS, numba_available
 from plies.errors import OptionError, SearchLimitError
 from plies.game.knowledge import NullWindowTest
 from plies.games.connect4.bitboard import Connect4State, four_completions
 from plies.search.common import SearchResult, SearchStats
 from plies.search.craft import largest_prime_at_most
-
-BACKENDS: Final = ("auto", "numba", "python")
-"""``auto``: Numba when it can be imported, else Python."""
 
 DEFAULT_SIZE: Final = 1 << 23
 """Default table size (8,388,593 slots, Pons' table)."""
@@ -176,15 +174,6 @@ def _negamax(
 
 
 _NUMBA: dict[str, Any] = {}
-
-
-def numba_available() -> bool:
-    """True when Numba can be imported (the ``fast`` extra)."""
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def _numba_kernel() -> Callable[..., int]:

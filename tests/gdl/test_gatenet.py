@@ -1,0 +1,250 @@
+"""The Numba-compiled gates (plies.gdl.gatenet) against the reasoner's Python functions
+and the naive prover, state by state, on every game of the test data that grounds."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plies.errors import OptionError
+from plies.gdl import GroundingError, Prover, Reasoner, load, parse
+from plies.gdl.gatenet import STATUS, GateNet, Mast
+from tests.data import GDL_DATA
+
+# Every game of the test data the reasoner grounds within the default budget, but hexPie
+# (a minute to ground) and the large ones (benchmarks/gdl_playouts.py plays checkers).
+PATHS = sorted(
+    p for folder in ("", "nim", "reference", "prover_cases")
+    for p in (GDL_DATA / folder).glob("*.kif") if p.stem != "hexPie"
+)
+
+# A recursive view: cells reachable from the start through open cells, on a cycle of
+# four (reach is defined through itself, so its ground atoms form one component).
+CYCLE = """
+(role opener) (role closer)
+(succ a b) (succ b c) (succ c d) (succ d a)
+(<= (edge ?x ?y) (succ ?x ?y)) (<= (edge ?x ?y) (succ ?y ?x))
+(init (open a)) (init (control opener)) (init (step 0))
+(count 0 1) (count 1 2) (count 2 3) (count 3 4) (count 4 5) (count 5 6)
+(cell a) (cell b) (cell c) (cell d)
+(<= (reach a) (true (open a)))
+(<= (reach ?y) (reach ?x) (edge ?x ?y) (true (open ?y)))
+(<= (legal ?r (flip ?x)) (role ?r) (true (control ?r)) (cell ?x))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (open ?x)) (true (open ?x)) (not (does opener (flip ?x))) (not (does closer (flip ?x))))
+(<= (next (open ?x)) (cell ?x) (not (true (open ?x))) (does ?r (flip ?x)))
+(<= (next (control closer)) (true (control opener)))
+(<= (next (control opener)) (true (control closer)))
+(<= (next (step ?y)) (true (step ?x)) (count ?x ?y))
+(<= terminal (reach c)) (<= terminal (true (step 6)))
+(<= (goal opener 100) (reach c)) (<= (goal opener 0) (not (reach c)))
+(<= (goal closer 0) (reach c)) (<= (goal closer 100) (not (reach c)))
+"""
+
+
+@cache
+def reasoner(name: str) -> Reasoner:
+    """The reasoner of a test game (``cycle``: :data:`CYCLE`), its gates compiled once."""
+    if name == "cycle":
+        return Reasoner(parse(CYCLE), backend="numba")
+    return Reasoner(load(GDL_DATA / f"{name}.kif"), backend="numba")
+
+
+def grounded(path: Path) -> str | None:
+    name = str(path.relative_to(GDL_DATA).with_suffix(""))
+    try:
+        reasoner(name)
+    except GroundingError:
+        return None
+    return name
+
+
+def native(r: Reasoner) -> GateNet:
+    net = r.native
+    assert net is not None
+    return net
+
+
+def agree(r: Reasoner, state: int, joints: list[list[int]]) -> None:
+    """The gates answer as the reasoner's functions do in ``state``, for each joint."""
+    net = native(r)
+    where = r.format_state(state)
+    assert net.is_terminal(state) == r.is_terminal(state), where
+    assert net.legal(state) == tuple(r.legal_indices(state)), where
+    assert [sorted(v) for v in net.goals(state)] == [sorted(v) for v in r.compiled.goals(state)]
+    for joint in joints:
+        assert net.next_state(state, joint) == r.next_state_indices(state, joint), where
+
+
+def walk(r: Reasoner, rng: random.Random, playouts: int) -> None:
+    """Random playouts, every state checked with the joint played and one more."""
+    for _ in range(playouts):
+        state = r.initial_state()
+        for _ in range(200):
+            legal = r.legal_indices(state)
+            if r.is_terminal(state) or not all(legal):
+                agree(r, state, [])
+                break
+            joints = [[rng.choice(moves) for moves in legal] for _ in range(2)]
+            agree(r, state, joints)
+            state = r.next_state_indices(state, joints[0])
+
+
+def test_the_recursive_game_has_a_cyclic_block() -> None:
+    r = reasoner("cycle")
+    assert r.network.cyclic
+    assert native(r).k[8] > 0  # NB: the recursive block compiled as one
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: str(p.relative_to(GDL_DATA)))
+def test_gates_agree_with_the_reasoner_along_random_playouts(path: Path) -> None:
+    name = grounded(path)
+    if name is None:
+        assert path.stem in ("test_case_3b", "test_case_3e", "test_case_3f")
+        return
+    walk(reasoner(name), random.Random(path.stem), 4)
+
+
+def test_gates_agree_with_the_reasoner_on_the_recursive_game() -> None:
+    walk(reasoner("cycle"), random.Random(5), 40)
+
+
+@pytest.mark.parametrize("name", ["ticTacToe", "buttons", "nim1", "cycle", "roshambo2"])
+def test_gates_agree_with_the_naive_prover(name: str) -> None:
+    r = reasoner(name)
+    net = native(r)
+    p = Prover(r.description)
+    rng = random.Random(11)
+    for _ in range(3):
+        state = r.initial_state()
+        while True:
+            fs = r.fluents(state)
+            assert net.is_terminal(state) == p.is_terminal(fs)
+            legal = net.legal(state)
+            for role in range(len(r.roles)):
+                terms = sorted((r.move_table[role][i] for i in legal[role]), key=str)
+                assert terms == list(p.legal(fs, role))
+                values = [v for v in net.goals(state)[role] if v >= 0]
+                assert sorted(values) == p.goal_values(fs, role)
+            if p.is_terminal(fs):
+                break
+            joint = [rng.choice(moves) for moves in legal]
+            terms_joint = [r.move_table[role][i] for role, i in enumerate(joint)]
+            state = net.next_state(state, joint)
+            assert r.fluents(state) == p.next_state(fs, terms_joint)
+
+
+def replay_ends(r: Reasoner, state: int, end: int, limit: int) -> bool:
+    """Whether some sequence of at most ``limit`` legal joint moves leads from ``state``
+    to ``end`` (a search through the reasoner, for small games)."""
+    frontier = {state}
+    for _ in range(limit + 1):
+        if end in frontier:
+            return True
+        following = set()
+        for s in frontier:
+            if r.is_terminal(s):
+                continue
+            legal = r.legal_indices(s)
+            joints: list[list[int]] = [[]]
+            for moves in legal:
+                joints = [[*j, m] for j in joints for m in moves]
+            following.update(r.next_state_indices(s, j) for j in joints)
+        frontier = following
+    return False
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    name=st.sampled_from(["ticTacToe", "nim1", "buttons", "cycle", "maze", "connectFour"]),
+    seed=st.integers(0, 2**32 - 1),
+    limit=st.integers(0, 12),
+    start=st.integers(0, 6),
+)
+def test_a_compiled_playout_is_a_legal_game_of_the_reasoner(
+    name: str, seed: int, limit: int, start: int
+) -> None:
+    r = reasoner(name)
+    net = native(r)
+    rng = random.Random(seed)
+    state = r.initial_state()
+    for _ in range(start):  # from a state part-way through, as a tree's leaf
+        if r.is_terminal(state):
+            break
+        state = r.next_state_indices(state, [rng.choice(m) for m in r.legal_indices(state)])
+    end, status, visited = net.playout(state, seed=seed, limit=limit)
+    assert status in STATUS
+    assert 1 <= visited <= limit + 1
+    if status == "terminal":
+        assert r.is_terminal(end)
+        goals = [r.goal_values(end, role) for role in range(len(r.roles))]
+        assert [v[0] if len(v) == 1 else -1 for v in goals] == list(net.last_goals)
+    else:
+        assert status == "limit" and visited == limit + 1 and not r.is_terminal(end)
+    if name != "connectFour":
+        assert replay_ends(r, state, end, visited - 1)
+    # The same seed, the same playout, whatever the net computed in between.
+    net.playout(r.initial_state(), seed=seed + 1, limit=limit)
+    assert net.playout(state, seed=seed, limit=limit) == (end, status, visited)
+
+
+def test_playouts_count_the_states_they_visit() -> None:
+    r = reasoner("ticTacToe")
+    net = native(r)
+    visited = net.playouts(r.initial_state(), 50, seed=3, limit=100)
+    assert 5 * 50 + 50 <= visited <= 10 * 50  # 5 to 9 moves a game, and the first state
+
+
+def test_mast_learns_from_the_goals_of_its_playouts() -> None:
+    r = reasoner("ticTacToe")
+    net = native(r)
+    mast = Mast(net, tau=10.0)
+    for seed in range(200):
+        end, status, _ = net.playout(r.initial_state(), seed=seed, limit=100, mast=mast)
+        assert status == "terminal" and r.is_terminal(end)
+    assert mast.counts.sum() > 0
+    seen = mast.counts > 0
+    means = mast.sums[seen] / mast.counts[seen]
+    assert ((means >= 0) & (means <= 100)).all()
+    assert list(mast.weights[seen]) == pytest.approx([math.exp(m / 10.0) for m in means])
+    assert list(mast.weights[~seen]) == pytest.approx([math.exp(10.0)] * int((~seen).sum()))
+    noop = r.move_table[1].index("noop") + len(r.move_table[0])
+    assert mast.counts[noop] == 0  # a forced move is not a choice
+
+
+def test_a_role_without_a_legal_move_stops_the_playout() -> None:
+    r = Reasoner(parse("(role a) (role b) (init s) (legal a go) (<= (next s) (true s))"
+                       " (goal a 0) (goal b 0)"), backend="numba")
+    end, status, visited = native(r).playout(r.initial_state(), seed=1, limit=10)
+    assert (status, visited, end) == ("no legal move", 1, r.initial_state())
+    assert native(r).last_goals[0] == 1  # role b
+
+
+def test_the_python_backend_has_no_native_net() -> None:
+    r = Reasoner(load(GDL_DATA / "buttons.kif"), backend="python")
+    assert r.backend == "python" and r.native is None
+
+
+def test_auto_is_numba_when_numba_is_installed() -> None:
+    r = Reasoner(load(GDL_DATA / "buttons.kif"))
+    assert r.backend == ("numba" if importlib.util.find_spec("numba") else "python")
+
+
+def test_unknown_backend_is_a_one_line_error() -> None:
+    with pytest.raises(OptionError, match=r"^unknown reasoner backend 'fast'; use one of: "
+                                          r"auto, numba, python$"):
+        Reasoner(load(GDL_DATA / "buttons.kif"), backend="fast")
+
+
+def test_numba_without_numba_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(OptionError, match=r"pip install 'plies\[fast\]'"):
+        Reasoner(load(GDL_DATA / "buttons.kif"), backend="numba")
+    assert Reasoner(load(GDL_DATA / "buttons.kif")).backend == "python"
