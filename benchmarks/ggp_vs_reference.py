@@ -221,7 +221,9 @@ def plies_speed(log: str) -> dict[str, Any]:
 
 def sancho_speed(home: Path) -> dict[str, Any]:
     """What Sancho's match log (``logs/<match>.txt`` in its working directory) says: how
-    long its propnet took to build (None: not built before the match ended), the random
+    long its propnet took to build (None: not built before the match ended), the lowest
+    and highest goal its metagaming's random games gave it (equal: no discrimination, and
+    its search then sees every playout score the same), the random
     simulations (playouts) per second it measured while metagaming, the mean game length
     of its sample games (so states per second = simulations x length), and the median
     MCTS iterations of the turns where it searched."""
@@ -239,6 +241,8 @@ def sancho_speed(home: Path) -> dict[str, Any]:
         out["playouts_per_s"] = float(sims[-1])
         if turns := re.findall(r"Average num turns:\s+([0-9.]+)", log):
             out["states_per_s"] = float(sims[-1]) * float(turns[-1])
+    if goals := re.findall(r"Min raw score = (-?\d+), max = (-?\d+)", log):
+        out["goal_range"] = [int(goals[-1][0]), int(goals[-1][1])]
     iterations = [int(n) for n in re.findall(r"MCTS iterations last turn = (\d+)", log)]
     out["iterations_per_turn"] = median([n for n in iterations if n > 0])
     return out

@@ -78,6 +78,22 @@ def speeds(rows: Sequence[dict[str, Any]], side: str, key: str) -> str:
     return rate(ref.median(known)) if known else "?"
 
 
+def sancho_ready(row: dict[str, Any]) -> bool:
+    found = (row.get("opponent_speed") or [{}])[0]
+    low, high = found.get("goal_range", [0, 0])
+    return (found.get("build_s") is not None and low != high
+            and faults([row], False) == [0, 0, 0, 0])
+
+
+def goal_ranges(rows: Sequence[dict[str, Any]]) -> str:
+    out = []
+    for row in rows:
+        found = (row.get("opponent_speed") or [{}])[0]
+        pair = found.get("goal_range")
+        out.append("-" if pair is None else f"{pair[0]}-{pair[1]}")
+    return ", ".join(out)
+
+
 def built(rows: Sequence[dict[str, Any]]) -> str:
     times = []
     for row in rows:
@@ -120,9 +136,10 @@ def report(rows: list[dict[str, Any]]) -> str:
     lines = [
         "| game | clocks | plies as | W | D | L | plies' goals | plies: late / illegal /"
         " error status / failed | Sancho: same | plies' max reply (s) | plies' reasoner |"
-        " plies: playouts/s, states/s | Sancho's reasoner (built in s; - never) | Sancho:"
+        " plies: playouts/s, states/s | Sancho's reasoner (built in s; - never) | Sancho's"
+        " sampled goals | Sancho:"
         " playouts/s, states/s | Sancho: MCTS iterations a turn | steps | load |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     total = [0, 0, 0]
     for (game, start, play), group in groups.items():
@@ -143,18 +160,25 @@ def report(rows: list[dict[str, Any]]) -> str:
             f"{' / '.join(map(str, faults(group, False)))} | {longest} | {reasoner} | "
             f"{speeds(group, 'plies_speed', 'playouts_per_s')}, "
             f"{speeds(group, 'plies_speed', 'states_per_s')} | "
-            f"{reasoners(group, 'opponent_speed')} ({built(group)}) | "
+            f"{reasoners(group, 'opponent_speed')} ({built(group)}) | {goal_ranges(group)} | "
             f"{speeds(group, 'opponent_speed', 'playouts_per_s')}, "
             f"{speeds(group, 'opponent_speed', 'states_per_s')} | "
             f"{speeds(group, 'opponent_speed', 'iterations_per_turn')} | "
             f"{', '.join(str(r.get('steps')) for r in group)} | "
             f"{', '.join(ref.load_of(r.get('uptime', '')) for r in group)} |"
         )
+    ready = [r for r in rows if sancho_ready(r)]
+    names = [f"{r['game']} {r['start']}/{r['play']} as {r.get('plies_role')}" for r in ready]
+    wdl_ready = [sum(r.get("result") == k for r in ready) for k in ("win", "draw", "loss")]
     errors = sum(r.get("result") in ("error", "unfinished") for r in rows)
     lines.append("")
     lines.append(f"Total: {total[0]} won, {total[1]} drawn, {total[2]} lost"
                  f"{f', {errors} not played to the end' if errors else ''} "
                  f"({len(rows)} matches).")
+    lines.append(f"Where Sancho was ready (its propnet built, no late or failed reply in the "
+                 f"start and play phases, its sample games' goals not all equal): "
+                 f"{wdl_ready[0]} won, {wdl_ready[1]} drawn, {wdl_ready[2]} lost "
+                 f"({len(ready)} matches: {', '.join(names)}).")
     return "\n".join(lines) + "\n"
 
 
