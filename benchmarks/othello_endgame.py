@@ -11,10 +11,18 @@ perft from the start position through the game model.  ``--match N`` plays N gam
 depth-limited alpha-beta with the game's evaluation against the same search counting discs
 only and against random moves (colours alternating, seeded random 4-move openings), with
 and without the solver for the last 12 empty squares: a check that the evaluation's
-weights (:class:`plies.games.othello.OthelloWeights`) pay for themselves.
+weights (:class:`plies.games.othello.OthelloWeights`) pay for themselves.  ``--backend``
+picks the solver's backend (``auto``: compiled when Numba imports).
+
+``--ffo`` solves the FFO endgame test positions #40-#49 (20-26 empty squares,
+``tests/data/othello/fforum-40-49.obf``) with the compiled solver, one fresh table each,
+and checks every value against the published one: processor seconds, wall seconds and
+nodes per position (``--ffo 40 41`` for some of them; ``--limit`` seconds per position,
+120 by default, after which a position is stopped and reported unsolved).
 
     PYTHONPATH=src python benchmarks/othello_endgame.py --empties 10 12 14 --positions 3
     PYTHONPATH=src python benchmarks/othello_endgame.py --empties --match 40 --depth 3
+    PYTHONPATH=src python benchmarks/othello_endgame.py --empties --ffo
 """
 
 from __future__ import annotations
@@ -22,11 +30,17 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import threading
 import time
+from pathlib import Path
 
 import plies
+from plies.errors import SearchLimitError
 from plies.games.othello import Othello, OthelloState, OthelloWeights
+from plies.games.othello.positions import read_position
 from plies.games.othello.solver import OthelloSolver
+
+FFO = Path(__file__).resolve().parent.parent / "tests" / "data" / "othello" / "fforum-40-49.obf"
 
 
 def endgame(
@@ -65,7 +79,7 @@ def play(
     """
     rng = random.Random(opening)
     state = game.initial_state()
-    solver = OthelloSolver(game)
+    solver = OthelloSolver(game, backend="python")
     for _ in range(4):
         state = game.result(state, rng.choice(game.actions(state)))
     while not state.over:
@@ -103,6 +117,55 @@ def match(game: Othello, games: int, depth: int) -> None:
               f"mean disc difference {margin / games:+.1f}")
 
 
+def ffo(game: Othello, numbers: list[int], backend: str, limit: float) -> None:
+    """Solve FFO positions and compare each value with the published one."""
+    lines = FFO.read_text().splitlines()
+    numbers = numbers or list(range(40, 40 + len(lines)))
+    warm = time.perf_counter()
+    solver = OthelloSolver(game, backend=backend)
+    print(f"backend {solver.backend}; the solver loaded (or compiled) in "
+          f"{time.perf_counter() - warm:.1f} s")
+    print(f"{'#':>3} {'empties':>7} {'move':>4} {'value':>5} {'published':>9} "
+          f"{'cpu s':>7} {'wall s':>7} {'nodes':>13} {'nodes/s':>11}")
+    solved = 0
+    for number in numbers:
+        board, published = lines[number - 40].split(";", 1)
+        parsed = read_position(board)
+        assert parsed is not None
+        state = parsed.state
+        first = published.split(";")[0].strip()
+        best_move, best_value = first.split(":")[0].lower(), int(first.split(":")[1])
+        empties = 64 - (state.mover | state.other).bit_count()
+        solver.reset()
+        stop = threading.Event()
+        timer = threading.Timer(limit, stop.set)
+        timer.start()
+        nodes, cpu, wall = solver.nodes, time.process_time(), time.perf_counter()
+        try:
+            value = solver.score(state, stop=stop)
+            action = solver.best_action(state, value, stop=stop)
+        except SearchLimitError:
+            value, action = None, None
+        finally:
+            timer.cancel()
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        nodes = solver.nodes - nodes
+        if value is None:
+            print(f"{number:>3} {empties:>7} {'-':>4} {'-':>5} {best_value:>+9} {cpu:>7.1f} "
+                  f"{wall:>7.1f} {nodes:>13,} {nodes / max(cpu, 1e-9):>11,.0f}  "
+                  f"stopped after {limit:g} s")
+            continue
+        move = game.format_action(state, action) if action is not None else "-"
+        ok = value == best_value
+        solved += ok
+        note = "" if ok else "  WRONG"
+        if ok and move != best_move:
+            note = f"  (published best move {best_move}; first move worth it here)"
+        print(f"{number:>3} {empties:>7} {move:>4} {value:>+5} {best_value:>+9} {cpu:>7.1f} "
+              f"{wall:>7.1f} {nodes:>13,} {nodes / max(cpu, 1e-9):>11,.0f}{note}")
+    print(f"{solved} of {len(numbers)} solved to the published value within {limit:g} s each")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--empties", type=int, nargs="*", default=[10, 12, 14])
@@ -114,8 +177,15 @@ def main() -> None:
     parser.add_argument("--perft", type=int, default=0, help="time perft to this depth")
     parser.add_argument("--match", type=int, default=0, help="games against simpler players")
     parser.add_argument("--depth", type=int, default=3, help="search depth of --match")
+    parser.add_argument("--backend", default="auto", help="the solver's backend")
+    parser.add_argument("--ffo", type=int, nargs="*", default=None,
+                        help="solve FFO positions #40-#49 (all, or these numbers)")
+    parser.add_argument("--limit", type=float, default=120.0,
+                        help="seconds per FFO position before it is stopped")
     args = parser.parse_args()
     game = Othello()
+    if args.ffo is not None:
+        ffo(game, args.ffo, args.backend, args.limit)
     if args.match:
         match(game, args.match, args.depth)
     if args.perft:
@@ -134,7 +204,7 @@ def main() -> None:
         times = []
         for i in range(args.positions):
             state = endgame(game, empties, rng, args.selfplay)
-            solver = OthelloSolver(game)
+            solver = OthelloSolver(game, backend=args.backend)
             start = time.perf_counter()
             score = solver.score(state)
             elapsed = time.perf_counter() - start

@@ -357,6 +357,30 @@ def test_a_declared_board_and_position_text_are_checked() -> None:
     assert str(plain.check("board")).endswith("no board (render's text instead)")
 
 
+class NothingToClaim(Kayles):
+    """Kayles with an unclaimed hook that has nothing to claim: every state as it is."""
+
+    def unclaimed(self, state: Any) -> Any:
+        return state
+
+
+class ClaimsTheStart(Kayles):
+    """Kayles whose unclaimed hook answers with another position: the start."""
+
+    def unclaimed(self, state: Any) -> Any:
+        return self.initial_state()
+
+
+def test_a_declared_unclaimed_hook_is_checked() -> None:
+    report = check_game(NothingToClaim(6), playouts=5)
+    assert report.ok and str(report.check("claims")).endswith("states")
+    assert "checked at" in str(report.check("claims"))
+    wrong = check_game(ClaimsTheStart(6), playouts=5).check("claims")
+    assert wrong.status == "fail" and "unclaimed(state) is another position" in wrong.reason
+    plain = check_game(Kayles(6), playouts=2).check("claims")
+    assert plain.status == "pass" and "no unclaimed hook" in plain.reason
+
+
 class ListCount:
     """Players add 1 or 2 to a running total held in a list; ``result`` mutates it."""
 

@@ -96,7 +96,8 @@ def test_the_uci_page_names_every_command_and_option_of_plies_uci() -> None:
     lines: list[str] = []
     engine = UciEngine(lines.append)
     engine.handle("uci")
-    options = [line.split()[2] for line in lines if line.startswith("option name ")]
+    options = [line[len("option name "):line.index(" type ")] for line in lines
+               if line.startswith("option name ")]
     page = (DOCS / "reference" / "uci.md").read_text(encoding="utf-8")
     commands = [*engine._commands, "quit"]
     assert [c for c in commands if f"| `{c}" not in page] == []

@@ -33,7 +33,7 @@ SRC = ROOT / "src" / "plies"
 # package and any lower layer, never a higher one.
 LAYERS: dict[str, int] = {
     "errors": 0, "_compat": 0, "_startup": 0, "plugins": 0, "version": 0, "game": 0,
-    "budget": 0, "linear": 0, "outputs": 0,
+    "budget": 0, "linear": 0, "outputs": 0, "compiled": 0,
     "wrappers": 1, "imperfect": 1, "search": 1, "textbook": 1, "games": 1, "sources": 1,
     "gdl": 1, "check": 1,
     "solvers": 2,
@@ -67,7 +67,8 @@ FORBIDDEN: set[tuple[str, str]] = {
 }
 
 # The one way from games/ (and gdl/) into search/: a game package's dedicated solver
-# (plies.games.<game>.solver) may use the search's result types and engine craft, and a
+# (plies.games.<game>.solver) or compiled engine (plies.games.<game>.engine, its
+# compiled_search hook) may use the search's result types and engine craft, and a
 # GDL game's solver (plies.gdl.solver) is the memo solver.
 SOLVER_MAY_IMPORT: frozenset[str] = frozenset({
     "plies.search.common", "plies.search.result", "plies.search.engine", "plies.search.craft",
@@ -156,7 +157,9 @@ def test_imports_point_inward() -> None:
         here = unit(module_name(path))
         if here == "__init__":  # plies/__init__.py re-exports the public API
             continue
-        solver = re.fullmatch(r"plies\.(games\.\w+|gdl)\.solver", module_name(path)) is not None
+        solver = re.fullmatch(
+            r"plies\.(games\.\w+|gdl)\.(solver|engine)", module_name(path)
+        ) is not None
         for line, module, _ in imports(path):
             there = unit(module)
             if there in (here, "__init__") or (solver and module in SOLVER_MAY_IMPORT):

@@ -77,6 +77,7 @@ CHECKS: Final = {
     "render": "render() returns a str",
     "board": "a declared board names only legal moves, and every legal move if it names any",
     "positions": "a position written in the game's notation reads back as the same position",
+    "claims": "a declared unclaimed keeps the position, and leaves over only what is over",
 }
 
 KNOWLEDGE_STATES: Final = 200
@@ -205,6 +206,7 @@ class _Checker:
         self.zero_sum_total: float | None = None
         self.sums: set[float] = set()
         self.boards = self.positions = 0  # states whose board / position text was checked
+        self.claims = 0  # states whose unclaimed state was checked
         self.results = self.texts = 0  # actions whose result / text was checked
         self.inner = self.rendered = 0  # non-terminal states checked; states rendered
         self.stopped_by: dict[str, int] = {}  # the failed checks that ended playouts
@@ -369,6 +371,7 @@ class _Checker:
         if self.report.states <= KNOWLEDGE_STATES:
             self.check_board(ops, state)
             self.check_positions(ops, state)
+            self.check_claims(ops, state)
 
     def check_board(self, ops: GameOps, state: Any) -> None:
         """The board hook: a Board whose moves are legal, naming them all if any."""
@@ -407,6 +410,33 @@ class _Checker:
                 self.expect("positions", back is not None and ops.key(back.state) == ops.key(state),
                             lambda: f"{text!r} reads back as another position, {_short.repr(back)}")
                 self.positions += 1
+        except _Broken:
+            pass
+
+    def check_claims(self, ops: GameOps, state: Any) -> None:
+        """``unclaimed(state)`` is the same position (its key) with the same mover; a state
+        that is not over is left as it is (its actions); one it leaves not over has
+        actions."""
+        unclaimed = hook(self.game, "unclaimed")
+        if unclaimed is None or "claims" in self.failed:
+            return
+        name = "claims"
+        try:
+            with self.guard(name):
+                free = unclaimed(state)
+                self.expect(name, ops.key(free) == ops.key(state),
+                            lambda: f"unclaimed(state) is another position, {_short.repr(free)}")
+                over = ops.is_terminal(free)
+                if not ops.is_terminal(state):
+                    self.expect(
+                        name, not over and list(ops.actions(free)) == list(ops.actions(state)),
+                        lambda: "unclaimed(state) changed a state that was not over",
+                    )
+                elif not over:
+                    self.expect(name, ops.to_move(free) == ops.to_move(state)
+                                and bool(ops.actions(free)),
+                                lambda: "unclaimed(state) is not over but has no actions")
+                self.claims += 1
         except _Broken:
             pass
 
@@ -618,6 +648,8 @@ class _Checker:
             else "no board (render's text instead)",
             "positions": f"read back at {self.positions} states" if self.positions
             else "no position notation (moves instead)",
+            "claims": f"checked at {self.claims} states" if self.claims
+            else "no draws to claim (no unclaimed hook)",
             "model": "well-formed",
         }
         return Check(name, "pass", counts[name])

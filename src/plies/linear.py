@@ -18,6 +18,12 @@ The contract of the protocol:
   A name the game does not have raises :class:`~plies.errors.OptionError` listing the
   accepted ones; a missing name keeps its weight.
 
+A game whose evaluation has named weights but no feature vector (chess: its pawn and rook
+terms are weights of an evaluation that is not computed as one vector) declares only
+``feature_names``, ``feature_weights()`` and ``with_weights(weights)``
+(:func:`has_weights`): its weights can be tuned by matches (:mod:`plies.learn.spsa`),
+saved and loaded by agents, but not fitted to self-play positions.
+
 The file (JSON, one object)::
 
     {"format": "plies-weights", "version": 1, "game": "othello",
@@ -92,6 +98,21 @@ def is_linear(game: object) -> bool:
     )
 
 
+def has_weights(game: object) -> bool:
+    """True when ``game``'s evaluation has named weights that can be read and replaced:
+    ``feature_names``, ``feature_weights()`` and ``with_weights()`` (every linear game).
+
+    >>> from plies.games import load
+    >>> has_weights(load("empire")), has_weights(load("nim"))
+    (True, False)
+    """
+    return (
+        isinstance(getattr(game, "feature_names", None), tuple)
+        and callable(getattr(game, "feature_weights", None))
+        and callable(getattr(game, "with_weights", None))
+    )
+
+
 def check_names(names: tuple[str, ...], weights: Mapping[str, float], game: str) -> None:
     """Refuse a weight whose name is not in ``names`` (a helper for ``with_weights``).
 
@@ -112,11 +133,11 @@ def weighted(game: Any, weights: Mapping[str, float]) -> Any:
     Raises:
         OptionError: ``game`` has no linear evaluation, or a name is not a feature.
     """
-    if not is_linear(game):
+    if not has_weights(game):
         name = getattr(game, "name", type(game).__name__)
         raise OptionError(
             f"{name} has no linear evaluation (feature weights); weights apply to games "
-            f"that implement plies.linear.LinearEvaluation, e.g. othello, empire"
+            f"whose evaluation has named weights (plies.linear), e.g. othello, empire, chess"
         )
     return game.with_weights(weights)
 
@@ -249,7 +270,7 @@ def load_weights(path: str | Path, game: Any = None, *, stdin: bool = False) -> 
             raise WeightsFileError(
                 f"weights file {where} is for {quoted(data['game'])}, not for {name!r}"
             )
-        if not is_linear(game):
+        if not has_weights(game):
             raise WeightsFileError(
                 f"weights file {where}: {name or 'this game'} has no linear evaluation"
             )
@@ -258,6 +279,7 @@ def load_weights(path: str | Path, game: Any = None, *, stdin: bool = False) -> 
 
 
 __all__ = [
-    "FORMAT", "VERSION", "LinearEvaluation", "WeightsFileError", "check_names", "is_linear",
+    "FORMAT", "VERSION", "LinearEvaluation", "WeightsFileError", "check_names", "has_weights",
+    "is_linear",
     "load_weights", "read_weights_file", "save_weights", "weighted",
 ]

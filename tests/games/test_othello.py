@@ -273,7 +273,7 @@ def endgame(empties: int, rng: random.Random) -> OthelloState:
 @given(st.integers(1, 8), st.integers(0, 2**32 - 1))
 def test_the_solver_agrees_with_plain_alphabeta(empties: int, seed: int) -> None:
     state = endgame(empties, random.Random(seed))
-    solver = OthelloSolver(GAME)
+    solver = OthelloSolver(GAME, backend="python")
     expected = plies.alphabeta(GAME, state)
     assert expected.exact
     got = solver.solve(state)
@@ -295,11 +295,12 @@ def test_the_solver_agrees_with_minimax_on_tiny_endgames() -> None:
     rng = random.Random(11)
     for empties in (1, 2, 3, 4, 5):
         state = endgame(empties, rng)
-        assert OthelloSolver(GAME).score(state) == plies.minimax(GAME, state).value
+        expected = plies.minimax(GAME, state).value
+        assert OthelloSolver(GAME, backend="python").score(state) == expected
 
 
 def test_the_solver_scores_a_finished_game_and_a_forced_pass() -> None:
-    solver = OthelloSolver()
+    solver = OthelloSolver(backend="python")
     over = make_state(black=bits([27, 28]), white=0, player=0)
     result = solver.solve(over)
     assert (result.value, result.action, result.pv) == (64.0, None, ())
@@ -328,8 +329,9 @@ def test_the_engine_layer_answers_exact_othello_requests_with_the_solver() -> No
     from plies.policy import SearchRequest, plan
 
     assert isinstance(GAME.solver(), OthelloSolver) and GAME.solver() is GAME.solver()
-    with pytest.raises(OptionError, match="auto, python"):
-        GAME.solver("numba")
+    assert GAME.solver("python").backend == "python"
+    with pytest.raises(OptionError, match="auto, numba, python"):
+        GAME.solver("fast")
     state = endgame(9, random.Random(3))
     expected = plies.alphabeta(GAME, state, tt=True, ordering=True, pvs=True).value
     chosen = plan(GAME, state, SearchRequest())
@@ -347,13 +349,13 @@ def test_the_engine_layer_answers_exact_othello_requests_with_the_solver() -> No
 @given(st.integers(5, 9), st.integers(0, 2**32 - 1))
 def test_the_stability_cutoff_bound_holds_and_windows_agree(empties: int, seed: int) -> None:
     state = endgame(empties, random.Random(seed))
-    solver = OthelloSolver(GAME)
+    solver = OthelloSolver(GAME, backend="python")
     exact = solver.score(state)
     # the cut-off's bound: the opponent keeps its stable discs
     assert exact <= 64 - 2 * stable_discs(state.other, state.mover | state.other).bit_count()
     assert exact >= 2 * stable_discs(state.mover, state.mover | state.other).bit_count() - 64
     for lo in (exact - 1, exact, 29, 40):  # null windows around the score and high alphas
-        fresh = OthelloSolver(GAME)
+        fresh = OthelloSolver(GAME, backend="python")
         r = fresh._search(state.mover, state.other, lo, lo + 1)
         assert (r > lo) == (exact > lo)
         assert exact <= r if r <= lo else exact >= r  # fail-soft: an upper or a lower bound
@@ -368,6 +370,6 @@ def test_plies_solve_and_play_othello_in_the_terminal(capsys: pytest.CaptureFixt
         state = GAME.result(state, action)
     data = run_json(capsys, "solve", "othello", "--moves", " ".join(moves))
     assert data["exact"] is True
-    assert data["value"] == OthelloSolver(GAME).score(state)
+    assert data["value"] == OthelloSolver(GAME, backend="python").score(state)
     out = run(capsys, "play", "othello", "--human", "none", "--depth", "1")
     assert "game over" in out and "  a b c d e f g h" in out

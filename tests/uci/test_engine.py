@@ -141,3 +141,25 @@ def test_bytes_that_are_not_utf8_are_an_unknown_command_not_a_crash() -> None:
     out = done.stdout.decode().splitlines()
     assert done.returncode == 0, done.stderr
     assert out[0].startswith("info string unknown command") and out[1] == "readyok"
+
+
+BACK_RANK = "6k1/5ppp/8/8/8/8/8/R5K1 w - - {clock} {move}"  # Ra8# (a1a8)
+SHUFFLE = "g1h1 g8h8 h1g1 h8g8 g1h1 g8h8 h1g1 h8g8"  # the start position a third time
+
+
+@pytest.mark.parametrize("claim", ["fifty-move rule", "threefold repetition"])
+def test_a_claimable_draw_at_the_root_is_searched_and_the_mate_played(
+    engine: chess.engine.SimpleEngine, claim: str
+) -> None:
+    """Regression: a root that is a claimable draw got no search and played its first
+    legal move (``g1h2``) where ``Ra8#`` mates: a claim is the player's, not the end."""
+    if claim == "fifty-move rule":
+        board = chess.Board(BACK_RANK.format(clock=100, move=80))
+    else:
+        board = chess.Board(BACK_RANK.format(clock=0, move=1))
+        for move in SHUFFLE.split():
+            board.push_uci(move)
+    assert board.can_claim_draw() and not board.is_game_over()
+    played = engine.play(board, chess.engine.Limit(time=0.5), info=chess.engine.INFO_ALL)
+    assert played.move == chess.Move.from_uci("a1a8")
+    assert played.info["score"].relative == chess.engine.Mate(1)

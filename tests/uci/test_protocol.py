@@ -9,6 +9,7 @@ import pytest
 
 from plies.uci import UciEngine, parse_go, think_time
 from plies.uci.protocol import HASH_MAX
+from plies.uci.strength import ELO_DEFAULT, ELO_MAX, ELO_MIN
 
 STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
 BARE_KINGS = "8/8/8/4k3/8/8/8/4K3 w - - 0 1"
@@ -38,8 +39,21 @@ class Gui:
 def test_uci_lists_id_and_options_then_uciok() -> None:
     out = Gui().say("uci")
     assert out[0] == "id name plies" and out[1].startswith("id author")
-    assert out[2] == f"option name Hash type spin default 16 min 1 max {HASH_MAX}"
-    assert out[3] == "option name Quiescence type spin default 4 min 0 max 16"
+    assert out[2:-1] == [
+        f"option name Hash type spin default 16 min 1 max {HASH_MAX}",
+        "option name Clear Hash type button",
+        "option name Quiescence type spin default 4 min 0 max 16",
+        "option name CheckExtensions type check default true",
+        "option name SingularExtensions type check default true",
+        "option name NullMove type check default true",
+        "option name LateMoveReductions type check default true",
+        "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Move Overhead type spin default 10 min 0 max 5000",
+        "option name Ponder type check default false",
+        "option name UCI_LimitStrength type check default false",
+        f"option name UCI_Elo type spin default {ELO_DEFAULT} min {ELO_MIN} max {ELO_MAX}",
+        "option name Backend type combo default auto var auto var numba var python",
+    ]
     assert out[-1] == "uciok"
 
 
@@ -101,6 +115,7 @@ def test_go_with_bad_arguments_says_so_and_still_searches() -> None:
 
 def test_setoption_hash_resizes_the_table_and_ucinewgame_clears_it() -> None:
     gui = Gui()
+    gui.say("setoption name Backend value python")  # the generic engine's table
     gui.say("setoption name Hash value 1")
     assert gui.engine.table.size == (1 << 20) // 230
     gui.say("position startpos", "go depth 2")
@@ -120,7 +135,8 @@ def test_garbage_lines_never_kill_the_engine() -> None:
     rng = random.Random(12)
     words = ["uci", "go", "position", "fen", "startpos", "moves", "e2e4", "depth", "-1", "",
              "setoption", "name", "value", "Hash", "stop", "isready", "nodes", "movetime",
-             "\x00", "é", "99999999999999999999", "wtime", "infinite", "debug", "on", "8/8"]
+             "\x00", "é", "99999999999999999999", "wtime", "infinite", "debug", "on", "8/8",
+             "ponderhit", "MultiPV", "Clear", "UCI_Elo", "UCI_LimitStrength", "true", "3"]
     gui = Gui()
     for _ in range(300):
         line = " ".join(rng.choice(words) for _ in range(rng.randint(0, 6)))
@@ -179,7 +195,7 @@ def test_each_selective_switch_is_a_check_option(name: str) -> None:
     gui = Gui()
     assert f"option name {name} type check default true" in gui.say("uci")
     gui.say(f"setoption name {name} value false")
-    assert gui.engine.switches[name] is False
+    assert gui.engine.values[name] is False
     switch = {"CheckExtensions": "extensions", "SingularExtensions": "singular",
               "NullMove": "null_move", "LateMoveReductions": "reductions"}[name]
     assert switch not in gui.engine.craft()
@@ -205,3 +221,21 @@ def test_a_closed_output_ends_the_session_quietly() -> None:
     assert engine.handle("isready") is False
     engine.handle("go depth 1")
     assert said == ["id name plies"]
+
+
+def test_a_second_search_of_a_position_with_the_kept_table_reaches_its_depth() -> None:
+    """Regression: values read from the kept table made a pass look exact (no evaluation
+    in it), so a second ``go depth 4`` of the same position stopped at depth 2 and the
+    MultiPV lines after the first stopped early."""
+    gui = Gui()
+    gui.say("position startpos moves e2e4 e7e5 g1f3 b8c6")
+    for _ in range(2):
+        out = gui.say("go depth 4")
+        assert [line.split()[2] for line in out if line.startswith("info depth")] == [
+            "1", "2", "3", "4"
+        ]
+    gui.say("setoption name MultiPV value 2")
+    out = gui.say("go depth 4")
+    assert [line.split()[2] for line in out if line.startswith("info depth")] == [
+        "1", "1", "2", "2", "3", "3", "4", "4"
+    ]

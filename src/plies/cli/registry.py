@@ -50,6 +50,7 @@ BUILTIN: Final = {
     "check": "plies.cli.check",
     "uci": "plies.cli.uci",
     "learn": "plies.cli.learn",
+    "tune": "plies.cli.tune",
     "completion": "plies.cli.completion",
 }
 """The built-in commands, in the order ``plies --help`` lists them (plug-ins follow)."""

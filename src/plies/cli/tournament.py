@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from plies.cli.args import build_budget, limit_of, say
+from plies.cli.args import build_budget, limit_of, real, say
 from plies.errors import OptionError
 from plies.parallel.backends import Backend, GameRef, backend
 from plies.parallel.batch import (
@@ -28,6 +28,7 @@ from plies.parallel.batch import (
 )
 from plies.policy import jsonable, number
 from plies.tournament.agents import KEYS, agent_algorithms, parse_agent
+from plies.tournament.sprt import MODELS, SPRT, SprtOutcome, parse_sprt
 from plies.tournament.tournament import TournamentResult, schedule, tournament
 
 
@@ -41,6 +42,38 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
         "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
         help="run on Ray: the cluster at ADDRESS, or a local Ray instance without one",
     )
+
+
+SPRT_ROUNDS = 1000
+"""The most rounds of ``plies tournament --sprt`` unless ``--games`` says otherwise."""
+
+
+def add_sprt_options(
+    parser: argparse.ArgumentParser, flag: str = "--sprt",
+    candidate: str = "the first agent against the others",
+) -> None:
+    """``--sprt ELO0,ELO1`` (or ``flag``) and the test's model, alpha and beta."""
+    parser.add_argument(
+        flag, metavar="ELO0,ELO1", default=None,
+        help=f"stop once a sequential probability ratio test of {candidate} decides H0: "
+        f"elo = ELO0 or H1: elo = ELO1 (as Fishtest tests a patch)",
+    )
+    parser.add_argument(
+        "--sprt-model", choices=MODELS, default="logistic",
+        help=f"the Elo of {flag}'s bounds: logistic (as the Elo table) or normalized "
+        "(Fishtest's; the same effort whatever the draw rate)",
+    )
+    parser.add_argument("--sprt-alpha", type=real, default=0.05, metavar="P",
+                        help="the chance of accepting H1 when H0 holds (default 0.05)")
+    parser.add_argument("--sprt-beta", type=real, default=0.05, metavar="P",
+                        help="the chance of accepting H0 when H1 holds (default 0.05)")
+
+
+def sprt_of(text: str | None, args: argparse.Namespace) -> SPRT | None:
+    """The test that ``--sprt`` (given as ``text``) and its options ask for."""
+    if text is None:
+        return None
+    return parse_sprt(text, args.sprt_model, args.sprt_alpha, args.sprt_beta)
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -64,12 +97,19 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         f"{', '.join(agent_algorithms())}; keys: {', '.join(KEYS)}",
     )
     p.add_argument(
-        "--games", type=int, default=2, metavar="N",
-        help="games per pairing and seat order (default 2)",
+        "--games", type=int, default=None, metavar="N",
+        help=f"games per pairing and seat order (default 2; with --sprt the most, default "
+        f"{SPRT_ROUNDS})",
     )
     p.add_argument("--seed", type=int, default=None, help="tournament seed (default: drawn)")
     p.add_argument("--moves", default="", help="an opening: every game starts after these moves")
+    p.add_argument(
+        "--random-opening", type=int, default=0, metavar="K",
+        help="start every round with up to K random moves drawn from the seed (the same "
+        "for every game of the round; default 0)",
+    )
     add_backend_options(p)
+    add_sprt_options(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.add_argument("--plot", metavar="FILE", help="draw the Elo ratings to FILE.png or FILE.svg")
     p.add_argument("--force", action="store_true",
@@ -114,17 +154,20 @@ def run(console: Console, args: argparse.Namespace) -> int:
 
     ref = GameRef.parse(args.game, args.option)
     specs = [parse_agent(text) for text in args.agent]
+    test = sprt_of(args.sprt, args)
     plot = check_plot_path(args.plot, force=args.force) if args.plot else None  # before the games
     game = ref.load()
     for spec in specs:
         spec.check(game)
-    total = len(schedule(len(specs), game.num_players, args.games))
+    rounds = args.games if args.games is not None else SPRT_ROUNDS if test else 2
+    total = len(schedule(len(specs), game.num_players, rounds))
     with _started(backend(args.workers, args.ray)) as runner, progress_bar(
         total, "games"
     ) as advance:
         result = tournament(
-            ref, specs, rounds=args.games, seed=args.seed, opening=args.moves,
-            backend=runner, progress=advance,
+            ref, specs, rounds=rounds, seed=args.seed, opening=args.moves,
+            backend=runner, progress=advance, sprt=test,
+            random_opening=args.random_opening,
         )
     plotted = plot_elo(result, plot) if plot is not None else None
     if args.json:
@@ -182,12 +225,25 @@ def print_tournament(console: Console, result: TournamentResult) -> None:
         f"{number(result.elo.prior)} virtual draw per pair; mean 0; 95% interval = "
         f"+-1.96 standard errors from the Hessian.",
     )
+    if result.sprt is not None:
+        say(console, sprt_line(result.sprt, result.agents[0]))
     if not result.reproducible:
         say(
             console,
             "note: agents limited by time= depend on the machine's speed, so this run is "
             "not reproducible; nodes= is a reproducible budget.",
         )
+
+
+def sprt_line(outcome: SprtOutcome, candidate: str) -> str:
+    """The test's outcome in one line: bounds, LLR, units, decision."""
+    t = outcome.test
+    unit = "round" if outcome.units == 1 else "rounds"
+    return (
+        f"SPRT of {candidate} {t.label}: LLR {outcome.llr:.2f} ({t.lower:.2f}, "
+        f"{t.upper:.2f}) after {outcome.units} {unit}, unit scores in half points "
+        f"{', '.join(map(str, outcome.results))}; {outcome.verdict}."
+    )
 
 
 # --- plies analyze GAME --file -----------------------------------------------------------------

@@ -39,7 +39,7 @@ from plies.game.actions import (
     parse_action,
 )
 from plies.game.board import Board, FromTo, Mark
-from plies.game.knowledge import PlayDefaults, PositionText, Solver
+from plies.game.knowledge import CompiledEngine, PlayDefaults, PositionText, Solver
 from plies.game.model import (
     CHANCE,
     FACTS,
@@ -67,6 +67,7 @@ __all__ = [
     "REQUIRED",
     "SIMULTANEOUS",
     "Board",
+    "CompiledEngine",
     "FromTo",
     "Game",
     "GameMeta",

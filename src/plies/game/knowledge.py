@@ -136,7 +136,50 @@ class Solver(Protocol):
         ...
 
 
+class CompiledEngine(Protocol):
+    """A game's compiled engine: what the game's ``compiled_search()`` hook returns and
+    the policy layer runs, in place of the generic engine, for an engine request with a
+    limit (alpha-beta, the ``first`` tie rule, untraced, not every move's value).
+
+    Its search is its own (it need not visit the generic engine's nodes), tested by the
+    game against plain alpha-beta at a fixed depth: same value, same best move.
+    """
+
+    @property
+    def backend(self) -> str:
+        """The implementation that runs (``"numba"``): front ends name the plan
+        ``alphabeta (<backend>)``."""
+        ...
+
+    def clear(self) -> None:
+        """Forget what earlier searches left (its transposition table, its move history):
+        what a new game or a GUI's ``Clear Hash`` asks."""
+        ...
+
+    def search(
+        self,
+        game: Any,
+        state: Any,
+        limit: Any,
+        *,
+        player: int | None = None,
+        stop: Any = None,
+        on_iteration: Callable[[Any], None] | None = None,
+        craft: dict[str, Any] | None = None,
+    ) -> Any:
+        """The :class:`~plies.search.SearchResult` of iterative deepening on ``state``
+        within ``limit`` (a :class:`~plies.search.Limit`) or until ``stop`` (an object
+        with ``is_set()``) is set: the last finished iteration, ``on_iteration`` told of
+        each.  ``game`` is the game searched: the one whose hook made the engine, or a
+        wrapper of it that made the engine through its own hook (its terminal values
+        are the ones reported); ``value`` is from ``player``'s side (None: the mover),
+        heuristic (``exact`` False).  ``craft`` holds the engine switches of the plan
+        (``quiescence``, ``extensions``, ``null_move``, ``reductions``, ``tt``): a
+        switch left out is off where the engine has it."""
+        ...
+
+
 __all__ = [
-    "MOVE_TIME", "NULL_REDUCTION", "QUIESCENCE", "NullWindowTest", "PlayDefaults",
-    "PositionText", "Solver",
+    "MOVE_TIME", "NULL_REDUCTION", "QUIESCENCE", "CompiledEngine", "NullWindowTest",
+    "PlayDefaults", "PositionText", "Solver",
 ]

@@ -23,7 +23,7 @@ from plies.game.actions import format_action, legal_actions, match_action, parse
 
 if TYPE_CHECKING:
     from plies.game.board import Board
-    from plies.game.knowledge import PlayDefaults, PositionText, Solver
+    from plies.game.knowledge import CompiledEngine, PlayDefaults, PositionText, Solver
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -152,6 +152,9 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``play_defaults``         hook       absent: people's searches are the plain request
                                          (no time a move, no craft, values without a unit)
     ``solver``                hook       absent: an exact request runs the generic search
+    ``unclaimed``             hook       absent: a terminal state is the end of the game (no
+                                         draw is a claim a player may decline)
+    ``compiled_search``       hook       absent: engine requests run the generic engine
     ========================  =========  ==================================================
 
     A *hook* is absent unless the game provides it, because providing one changes what a
@@ -197,10 +200,19 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     ``solver(backend="auto") -> Solver`` (the game's exact solver,
     :class:`~plies.game.knowledge.Solver`, which the policy layer runs for an exact
     request; ``backend`` picks an implementation where the solver has several, and an
-    unknown one raises :class:`~plies.errors.OptionError`).
-    A wrapper forwards these to the game it wraps, except ``solver`` (a wrapper changes
-    the game the solver would solve) and, in a wrapper whose states are not the wrapped
-    game's, the ones that read or make states.
+    unknown one raises :class:`~plies.errors.OptionError`),
+    ``unclaimed(state) -> state`` (``state`` with the draws its player to move may claim,
+    such as chess's threefold repetition and fifty-move rule, left unclaimed: the same
+    position, not terminal when it has legal moves, its descendants scored as usual; a
+    playing engine searches from it, since a claim is the player's choice and not the end
+    of the game; ``state`` itself where nothing is claimable).
+    ``compiled_search(backend="auto") -> CompiledEngine | None`` (a compiled engine for
+    the game's engine requests with a limit, :class:`~plies.game.knowledge.CompiledEngine`,
+    which the policy layer runs in place of the generic engine; None when no compiled
+    backend can run, e.g. without Numba under ``"auto"``).
+    A wrapper forwards these to the game it wraps, except ``solver`` and ``compiled_search``
+    (a wrapper changes the game they would search) and, in a wrapper whose states are not
+    the wrapped game's, the ones that read or make states.
 
     Read any optional member with :func:`hook`, which
     answers None for a hook left out and for a method left at its default.
@@ -236,6 +248,8 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         write_position: Callable[[S], str] | None = None
         play_defaults: Callable[[], PlayDefaults] | None = None
         solver: Callable[..., Solver] | None = None
+        unclaimed: Callable[[S], S] | None = None
+        compiled_search: Callable[..., CompiledEngine | None] | None = None
     else:
         order_hint = _Hook()
         value_bounds = _Hook()
@@ -253,6 +267,8 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         write_position = _Hook()
         play_defaults = _Hook()
         solver = _Hook()
+        unclaimed = _Hook()
+        compiled_search = _Hook()
 
     def initial_state(self) -> S: ...
 
@@ -344,11 +360,14 @@ METHODS: Final = (
     "format_player_action", "parse_action", "split_moves", "render", "player_name",
 )
 #: Hooks: absent unless the game provides one, because one changes what a search does
-#: (or, for the last five, what a front end shows and runs).
+#: (or, for ``board`` to ``solver``, what a front end shows and runs; for ``unclaimed``,
+#: where a playing engine's search starts).
 HOOKS: Final = (
     "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "extension",
     "null_move", "is_quiet", "turn_progress", "label", "pass_turn_to",
     "random_playout", "board", "read_position", "write_position", "play_defaults", "solver",
+    "unclaimed",
+    "compiled_search",
 )
 
 

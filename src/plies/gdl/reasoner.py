@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.budget import Budget
-from plies.compiled import resolve_backend
+from plies.compiled import choose_backend
 from plies.errors import GameFormatError, IllegalActionError, PliesError
 from plies.gdl.gatenet import GateNet
 from plies.gdl.ground import DEFAULT_BUDGET, MAX_ATOMS, ground, natural_key
@@ -160,7 +160,7 @@ class Reasoner:
         backend: str = "auto",
     ) -> None:
         #: ``"numba"`` or ``"python"``: whether :attr:`native` compiles the network.
-        self.backend = resolve_backend(backend, "reasoner")
+        self.backend = choose_backend(backend, "reasoner")
         self._native: GateNet | None = None
         started = time.perf_counter()
         # One meter for every phase: the budget bounds the whole build, not each part.

@@ -23,7 +23,10 @@ The rules of :func:`plan`, in order:
    ``value_bounds``, when not traced):
    alpha-beta with the transposition table, move ordering and PVS (and bisection, MTD-bi,
    in an exact search); expectiminimax with Star1 pruning.  ``weak`` is an exact
-   alpha-beta search that settles win, draw or loss only.
+   alpha-beta search that settles win, draw or loss only.  An engine request with a
+   limit (alpha-beta, the ``first`` tie rule, untraced, one best move) of a game with a
+   compiled engine (its ``compiled_search`` hook, :class:`plies.game.CompiledEngine`)
+   runs that engine instead: chess's Numba engine, "alphabeta (numba)".
 5. Otherwise the plain algorithm.
 
 >>> from plies.games import load
@@ -51,7 +54,7 @@ from typing import Any, Literal, NamedTuple
 
 from plies.errors import OptionError, SearchLimitError, UnsupportedGameError
 from plies.game import hook
-from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, Solver
+from plies.game.knowledge import NULL_REDUCTION, QUIESCENCE, CompiledEngine, Solver
 from plies.search import Limit, SearchResult, SearchStats, analyze
 from plies.search.common import StopSignal, Trace
 from plies.search.craft import Craft, TranspositionTable
@@ -139,6 +142,7 @@ class Plan:
     request: SearchRequest
     options: dict[str, Any] = field(default_factory=dict)
     solver: Solver | None = None
+    compiled: CompiledEngine | None = None
 
     @property
     def limit(self) -> Limit | None:
@@ -192,6 +196,11 @@ class Plan:
         if self.kind == "solver":
             return self._solve(game, state, on_test, on_progress, stop)
         request = self.request
+        if self.compiled is not None:
+            return self.compiled.search(  # type: ignore[no-any-return]
+                game, state, request.limit, player=request.player, stop=stop,
+                on_iteration=on_iteration, craft=self.options,
+            )
         kwargs: dict[str, Any] = {
             "player": request.player, "tie": request.tie, "seed": request.seed, **self.options,
         }
@@ -290,6 +299,10 @@ def plan(game: Any, state: Any, request: SearchRequest) -> Plan:
         options.pop("pruning", None)
         options.pop("pvs", None)
     kind: Kind = "engine" if options.keys() - {"threshold", "strict_cutoffs"} else "plain"
+    compiled = _compiled(game, state, request, chosen) if kind == "engine" else None
+    if compiled is not None:
+        name = f"{chosen.name} ({compiled.backend})"
+        return Plan("engine", chosen, name, request, options, compiled=compiled)
     return Plan(kind, chosen, chosen.name, request, options)
 
 
@@ -306,6 +319,23 @@ def _solver(
     ):
         return None
     make = hook(game, "solver")
+    return None if make is None else make()
+
+
+def _compiled(
+    game: Any, state: Any, request: SearchRequest, chosen: Algorithm
+) -> CompiledEngine | None:
+    """The game's compiled engine (its ``compiled_search`` hook), when the request is one
+    it answers: an engine request with a limit, searched by alpha-beta with the ``first``
+    tie rule, untraced, one best move (not every move's value, nor a weak solution)."""
+    if (
+        not request.engine or request.limit is None or chosen.name != "alphabeta"
+        or request.traced or request.all_values or request.weak or request.strict_cutoffs
+        or request.threshold is not None or request.tie != "first"
+        or request.limit.unit != "ply" or game.is_terminal(state)
+    ):
+        return None
+    make = hook(game, "compiled_search")
     return None if make is None else make()
 
 

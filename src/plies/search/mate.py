@@ -24,7 +24,7 @@ from plies.errors import OptionError
 from plies.game import Game, hook
 from plies.wrappers import GameWrapper
 
-UNWRAPPED = ("extension", "null_move", "is_quiet")
+UNWRAPPED = ("extension", "null_move", "is_quiet", "unclaimed")
 """Hooks set on the wrapper only when the wrapped game has them (never forwarded raw)."""
 SHIFT_BITS = 32
 MAX_PLY = 1 << 16
@@ -42,8 +42,9 @@ class MateDistance(GameWrapper[tuple[Any, int], Any]):
         self.step = (self.hi - self.lo) * 2.0**-SHIFT_BITS
         self.band = self.step * MAX_PLY
         # The selective hooks speak of the wrapped game's states: unwrap them.
-        extension, null_move, is_quiet = (
-            hook(game, "extension"), hook(game, "null_move"), hook(game, "is_quiet")
+        extension, null_move, is_quiet, unclaimed = (
+            hook(game, "extension"), hook(game, "null_move"), hook(game, "is_quiet"),
+            hook(game, "unclaimed"),
         )
         if extension is not None:
             self.extension = lambda state, action, child: extension(state[0], action, child[0])
@@ -56,6 +57,17 @@ class MateDistance(GameWrapper[tuple[Any, int], Any]):
             self.null_move = passed
         if is_quiet is not None:
             self.is_quiet = lambda state, action: is_quiet(state[0], action)
+        if unclaimed is not None:
+            self.unclaimed = lambda state: (unclaimed(state[0]), state[1])
+
+    def compiled_search(self, backend: str | None = None) -> Any:
+        """The wrapped game's compiled engine (its ``compiled_search`` hook; ``backend``
+        None: the game's own choice), which searches these ``(state, ply)`` states and
+        reports mates as this wrapper's utilities; None when the game has none."""
+        make = hook(self.game, "compiled_search")
+        if make is None:
+            return None
+        return make() if backend is None else make(backend)
 
     def root(self, state: Any) -> tuple[Any, int]:
         return (state, 0)

@@ -31,16 +31,17 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol
 
 from plies.errors import OptionError
-from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops
+from plies.game import CHANCE, SIMULTANEOUS, format_action, game_ops, parse_action
 from plies.games import GameSpec
 from plies.parallel.backends import Backend, LocalBackend, resolve
 from plies.parallel.batch import position
 from plies.policy import player_name, split_moves
 from plies.tournament.agents import AgentSpec, joint_action, parse_agent
 from plies.tournament.elo import EloFit, fit_elo
+from plies.tournament.sprt import SPRT, SprtOutcome, sequential
 
 DEFAULT_PRIOR = 1.0
 
@@ -117,8 +118,9 @@ class GameRecord:
 
     ``seats[p]`` is the agent index of player ``p``; ``utilities``, ``scores`` (by
     rank), ``nodes`` (searched) and ``decisions`` (moves chosen) are per player.
-    ``moves`` are the actions as typed, chance outcomes included, after the opening,
-    so ``plies play GAME --moves "..."`` replays the game.
+    ``moves`` are the actions as typed, chance outcomes included, after the opening
+    (the round's random opening moves first), so ``plies play GAME --moves "..."``
+    replays the game.
     """
 
     index: int
@@ -138,8 +140,16 @@ class GameRecord:
             yield p, q, self.seats[p], self.seats[q], score
 
 
+class Player(Protocol):
+    """What :func:`play_game` asks of an agent (:class:`AgentSpec` is one)."""
+
+    def choose(self, game: Any, state: Any, player: int, seed: int) -> tuple[Any, int]:
+        """``player``'s action at ``state`` and the nodes searched for it."""
+        ...
+
+
 def play_game(
-    game: Any, agents: Sequence[AgentSpec], seats: Sequence[int], seed: int, start: Any = None
+    game: Any, agents: Sequence[Player], seats: Sequence[int], seed: int, start: Any = None
 ) -> tuple[Any, list[str], list[int], list[int]]:
     """Play one game from ``start`` (default: the initial state).
 
@@ -183,15 +193,53 @@ class _Setup:
     start: Any
 
 
-def game_task(setup: _Setup, task: tuple[int, int, tuple[int, ...]]) -> GameRecord:
-    """Play game ``task = (index, seed, seats)`` (top-level, so any process can run it)."""
-    index, seed, seats = task
+Task = tuple[int, int, tuple[int, ...], tuple[str, ...]]
+"""A game of a tournament: ``(index, seed, seats, random opening moves)``."""
+
+
+def random_opening(game: Any, start: Any, plies: int, seed: int) -> tuple[str, ...]:
+    """Up to ``plies`` uniformly random moves from ``start`` (None: the initial state),
+    chance outcomes drawn by their probabilities, as typed; fewer when the game ends.
+
+    >>> from plies.games import load
+    >>> len(random_opening(load("tictactoe"), None, 3, seed=1))
+    3
+    """
+    ops = game_ops(game)
+    rng = random.Random(f"plies-opening/{seed}")
+    state = game.initial_state() if start is None else start
+    moves: list[str] = []
+    for _ in range(plies):
+        if game.is_terminal(state):
+            break
+        if game.to_move(state) == CHANCE:
+            outcomes = list(ops.chance_outcomes(state))
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(list(game.actions(state)))
+        moves.append(format_action(game, state, action))
+        state = game.result(state, action)
+    return tuple(moves)
+
+
+def replay_opening(game: Any, start: Any, moves: Sequence[str]) -> Any:
+    """The state after the typed ``moves`` from ``start`` (None: the initial state)."""
+    state = game.initial_state() if start is None else start
+    for text in moves:
+        state = game.result(state, parse_action(game, state, text))
+    return state
+
+
+def game_task(setup: _Setup, task: Task) -> GameRecord:
+    """Play game ``task`` (top-level, so any process can run it)."""
+    index, seed, seats, opening = task
     game = resolve(setup.game)
-    final, moves, nodes, decisions = play_game(game, setup.agents, seats, seed, setup.start)
+    start = replay_opening(game, setup.start, opening) if opening else setup.start
+    final, moves, nodes, decisions = play_game(game, setup.agents, seats, seed, start)
     utilities = tuple(float(game.utility(final, p)) for p in range(game.num_players))
     return GameRecord(
-        index, seed, seats, utilities, rank_scores(utilities), tuple(moves), tuple(nodes),
-        tuple(decisions),
+        index, seed, seats, utilities, rank_scores(utilities), (*opening, *moves),
+        tuple(nodes), tuple(decisions),
     )
 
 
@@ -263,6 +311,8 @@ class TournamentResult:
     elo: EloFit
     elapsed: float
     backend: str
+    sprt: SprtOutcome | None = None
+    random_opening: int = 0
 
     @property
     def reproducible(self) -> bool:
@@ -343,6 +393,7 @@ class TournamentResult:
             "agents": list(self.agents),
             "seed": self.seed,
             "rounds": self.rounds,
+            "random_opening": self.random_opening,
             "games": len(self.records),
             "reproducible": self.reproducible,
             "elo_method": {
@@ -360,6 +411,7 @@ class TournamentResult:
             ],
             "elapsed": self.elapsed,
             "backend": self.backend,
+            "sprt": None if self.sprt is None else self.sprt.as_dict(),
         }
 
 
@@ -402,6 +454,8 @@ def tournament(
     backend: Backend | None = None,
     progress: Callable[[int], None] | None = None,
     prior: float = DEFAULT_PRIOR,
+    sprt: SPRT | None = None,
+    random_opening: int = 0,
 ) -> TournamentResult:
     """Play a round robin between ``agents`` (specs or their text) and fit Elo ratings.
 
@@ -411,6 +465,19 @@ def tournament(
     ``seed`` None draws one (reported in the result).  ``backend`` defaults to a local
     process pool of ``os.cpu_count()`` workers; ``progress(k)`` is called as ``k`` more
     games finish.  ``prior`` is the Elo fit's virtual draws per pair.
+    ``random_opening``: every round starts with up to that many uniformly random moves
+    after ``opening``, drawn from the seed and the round (every game of a round, so
+    every seat order, has the same ones): deterministic agents then meet in varied
+    positions.
+
+    ``sprt``: a sequential test (:mod:`plies.tournament.sprt`) of the first agent, the
+    candidate, against the others: one round of the schedule is a unit (with two agents,
+    a pair of games with the colours swapped), its score the candidate's pairwise results
+    in half points.  The tournament stops after the first round at which the test decides,
+    or after ``rounds`` rounds; the result holds the rounds played and the test's outcome.
+    Game ``k`` is the same game as in the full tournament, and rounds are played in
+    batches whose size changes the work wasted past the stop, never the result: the
+    stop is the same on one process, a pool or Ray.
 
     Raises:
         OptionError: a bad agent spec, too few agents, ``rounds < 1``.
@@ -430,10 +497,25 @@ def tournament(
     start = position(loaded, opening, "of the opening") if opening else None
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    tasks = [(k, game_seed(seed, k), seats) for k, seats in enumerate(seatings)]
+    if random_opening < 0:
+        raise OptionError(f"--random-opening must be 0 or more moves, got {random_opening}")
+    per_round = len(seatings) // rounds
+    openings = [
+        random_opening_of(loaded, start, random_opening, seed, r) for r in range(rounds)
+    ] if random_opening else [()] * rounds
+    tasks: list[Task] = [
+        (k, game_seed(seed, k), seats, openings[k // per_round])
+        for k, seats in enumerate(seatings)
+    ]
     runner = backend or LocalBackend()
+    setup = _Setup(game, specs, start)
     began = time.perf_counter()
-    records = runner.map(game_task, _Setup(game, specs, start), tasks, progress)
+    outcome = None
+    if sprt is None:
+        records = runner.map(game_task, setup, tasks, progress)
+    else:
+        records, outcome = _sequential_games(runner, setup, tasks, per_round, sprt, progress)
+        rounds = outcome.units
     elapsed = time.perf_counter() - began
     results = [(a, b, s) for r in records for _, _, a, b, s in r.pairs()]
     return TournamentResult(
@@ -449,4 +531,51 @@ def tournament(
         elo=fit_elo(len(specs), results, prior=prior),
         elapsed=elapsed,
         backend=runner.description,
+        sprt=outcome,
+        random_opening=random_opening,
     )
+
+
+def random_opening_of(game: Any, start: Any, plies: int, seed: int, unit: int) -> tuple[str, ...]:
+    """The random opening of round (or unit) ``unit`` of a run seeded ``seed``."""
+    return random_opening(game, start, plies, game_seed(seed, -1 - unit))
+
+
+SPRT_BATCH_PER_WORKER = 2
+"""Rounds of a sequential tournament played per worker between two looks at the test
+(a look costs little; a batch amortises the start of a pool)."""
+
+
+def candidate_score(records: Sequence[GameRecord]) -> int:
+    """Agent 0's pairwise results in ``records`` (one round), in half points."""
+    half = 0
+    for record in records:
+        for _, _, a, b, score in record.pairs():
+            if a == 0:
+                half += round(2 * score)
+            elif b == 0:
+                half += round(2 * (1.0 - score))
+    return half
+
+
+def _sequential_games(
+    runner: Backend, setup: _Setup, tasks: list[Task],
+    per_round: int, test: SPRT, progress: Callable[[int], None] | None,
+) -> tuple[list[GameRecord], SprtOutcome]:
+    """Play ``tasks`` round by round until ``test`` decides (see :func:`tournament`)."""
+    first = tasks[:per_round]
+    size = sum(len(seats) - 1 for _, _, seats, _ in first if 0 in seats)
+    workers = getattr(runner, "workers", None) or 1
+    batch = max(1, math.ceil(SPRT_BATCH_PER_WORKER * workers * 2 / per_round)) * per_round
+    records: list[GameRecord] = []
+    outcome, _ = sequential(test, [], size)
+    for begin in range(0, len(tasks), batch):
+        played = runner.map(game_task, setup, tasks[begin:begin + batch], progress)
+        units = [played[i:i + per_round] for i in range(0, len(played), per_round)]
+        outcome, used = sequential(
+            test, [candidate_score(u) for u in units], size, outcome.results
+        )
+        records.extend(played[: used * per_round])
+        if outcome.decision is not None:
+            break
+    return records, outcome

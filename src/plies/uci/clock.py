@@ -91,15 +91,17 @@ def parse_go(words: list[str]) -> Go:
     return go
 
 
-def think_time(go: Go, *, white: bool) -> float | None:
+def think_time(go: Go, *, white: bool, overhead: float = 0.0) -> float | None:
     """Seconds the search may take for ``go`` when the side to move is ``white``.
 
     ``movetime`` wins over a clock; the mover's clock over the other side's (used when
     the GUI sent only that one); None means no time limit (``depth``, ``nodes`` or
-    ``infinite`` alone).
+    ``infinite`` alone).  ``overhead`` (seconds, the ``Move Overhead`` option) is what
+    the GUI, the pipe and the operating system take of every move: it is subtracted from
+    the time planned.
     """
     if go.movetime is not None:
-        return max(SHORTEST, go.movetime / 1000 * MOVETIME_SHARE - 0.002)
+        return max(SHORTEST, go.movetime / 1000 * MOVETIME_SHARE - 0.002 - overhead)
     remaining = go.wtime if white else go.btime
     increment = (go.winc if white else go.binc) or 0
     if remaining is None:  # a clock for the other side only: better than no limit at all
@@ -112,7 +114,7 @@ def think_time(go: Go, *, white: bool) -> float | None:
     share = left / moves + increment / 1000 * INCREMENT_SHARE
     # Never plan past the flag: keep the safety margin, and a tenth of a short clock.
     ceiling = left - max(SAFETY, left / 10) if moves > 1 else left - SAFETY
-    return max(SHORTEST, min(share, ceiling))
+    return max(SHORTEST, min(share, ceiling) - overhead)
 
 
 def table_slots(megabytes: int, entry_bytes: int, most: int) -> int:

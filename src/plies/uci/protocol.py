@@ -16,39 +16,51 @@ preferred and reported as ``score mate N``.  Positions come in through chess's
 ``read_position`` hook (FEN).  Moves are legal by the rules of chess, which the GUI
 adjudicates: a position plies scores as drawn (threefold repetition, the fifty-move
 rule, insufficient material) still takes the moves python-chess allows there, read from
-the python-chess board the state carries (``state.board``).
+the python-chess board the state carries (``state.board``).  A draw the side to move may
+claim (threefold repetition in the ``moves`` history, a halfmove clock of 100) is the
+GUI's or the player's claim, not the end of the game: the search starts from chess's
+``unclaimed`` state and plays the best move (a mate where there is one).
+
+The options are the table of :mod:`plies.uci.options`; what one ``go`` searches
+(MultiPV lines, ``searchmoves``, ``mate``, a weakened level) is :mod:`plies.uci.think`.
+The clock (less the ``Move Overhead``) runs from ``go``, or from ``ponderhit`` for
+``go ponder``; it ends the search by setting the stop signal ``stop`` sets.
 
 Contracts:
 
 - The engine never dies on input: an unknown command, a malformed one, an illegal move
   or a bad FEN is answered with ``info string <what was wrong>``, and the engine keeps
   the last good position.
-- Every ``go`` ends with exactly one ``bestmove``: the search's move, the first legal
-  move if the search had not finished an iteration, or ``0000`` when there is no legal
-  move.  After ``go infinite`` it waits for ``stop`` (as UCI asks).
+- Every ``go`` ends with exactly one ``bestmove`` (with ``ponder`` and the expected
+  reply when the line has one): the search's move, the first legal move if the search
+  had not finished an iteration, or ``0000`` when there is no legal move.  After ``go
+  infinite`` it waits for ``stop``, after ``go ponder`` for ``stop`` or ``ponderhit``
+  (as UCI asks).
 - ``go nodes N`` budgets every node, quiescence nodes included.
 - ``info`` after every completed iteration: ``depth``, ``seldepth`` (the deepest ply
-  reached, quiescence and extensions included), ``score cp`` (centipawns from the side
-  to move) or ``score mate N`` (N moves, negative when the engine is mated), ``nodes``,
-  ``nps``, ``hashfull`` (per mille of the kept table's slots in use), ``time`` (ms) and
-  ``pv``.
+  reached, quiescence and extensions included), ``multipv`` (with ``MultiPV`` above 1),
+  ``score cp`` (centipawns from the side to move) or ``score mate N`` (N moves,
+  negative when the engine is mated), ``nodes``, ``nps``, ``hashfull`` (per mille of
+  the kept table's slots in use), ``time`` (ms) and ``pv``.
 """
 
 from __future__ import annotations
 
+import random
 import threading
-import time
 from collections.abc import Callable
 from typing import Any, Final
 
 from plies import games
-from plies.errors import GameFormatError, PliesError, quoted
-from plies.policy import QUIESCENCE, SearchRequest, plan, play_defaults
-from plies.policy.session import mate_moves
-from plies.search import Limit, SearchResult
+from plies.errors import GameFormatError, OptionError, PliesError, quoted
+from plies.game import hook
+from plies.policy import QUIESCENCE, play_defaults
 from plies.search.craft import ENTRY_BYTES, MAX_TABLE_SLOTS, TranspositionTable
-from plies.search.mate import MateDistance
+from plies.uci import options
 from plies.uci.clock import Go, parse_go, table_slots, think_time
+from plies.uci.options import HASH_DEFAULT, HASH_MAX, QUIESCENCE_MAX, SWITCHES
+from plies.uci.strength import strength
+from plies.uci.think import Ask, Line, Think
 
 NAME: Final = "plies"
 AUTHOR: Final = "the plies authors"
@@ -56,16 +68,45 @@ MAX_DEPTH: Final = 64
 """The deepest iteration of a search without a ``depth``: the clock or ``stop`` ends it."""
 QUIESCENCE_DEFAULT: Final = QUIESCENCE
 """Captures and promotions searched past the depth limit (the ``Quiescence`` option)."""
-SWITCHES: Final = {
-    "CheckExtensions": "extensions", "SingularExtensions": "singular",
-    "NullMove": "null_move", "LateMoveReductions": "reductions",
-}
-"""The ``check`` options, each a selective switch of the search (all on by default)."""
-QUIESCENCE_MAX: Final = 16
-HASH_DEFAULT: Final = 16
-HASH_MAX: Final = MAX_TABLE_SLOTS * ENTRY_BYTES >> 20
-"""The largest ``Hash`` (MB): the transposition table's cap of slots at the measured
-bytes of an entry."""
+MATE_OFF: Final = ("null_move", "reductions")
+"""The selective switches ``go mate`` turns off: either could prune the mate away."""
+
+
+class Thinking:
+    """One ``go`` on its way: the events its thread and the commands share.
+
+    ``stop`` ends the search (``stop``, the clock, a proved mate); ``release`` lets the
+    ``bestmove`` go out (at once for a plain ``go``; for ``go infinite`` at ``stop``; for
+    ``go ponder`` at ``stop`` or ``ponderhit``); ``answered`` is set once it went out.
+    ``waiting`` is True until the GUI asks for the move (infinite, pondering).
+    """
+
+    def __init__(self, seconds: float | None, waiting: bool) -> None:
+        self.stop = threading.Event()
+        self.release = threading.Event()
+        self.answered = threading.Event()
+        self.seconds = seconds
+        self.waiting = waiting
+        self.pondering = False
+        self.timer: threading.Timer | None = None
+        if not waiting:
+            self.release.set()
+            self.start_clock()
+
+    def start_clock(self) -> None:
+        """Start the search's clock: the stop signal is set when its time is up."""
+        if self.seconds is not None:
+            self.timer = threading.Timer(self.seconds, self.stop.set)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def end(self) -> None:
+        self.stop.set()
+        self.release.set()
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
 
 
 class UciEngine:
@@ -80,20 +121,21 @@ class UciEngine:
     (True, True)
     """
 
-    def __init__(self, send: Callable[[str], None]) -> None:
+    def __init__(self, send: Callable[[str], None], seed: int | None = None) -> None:
         self._send = send
         self._lock = threading.Lock()  # one line at a time from both threads
         self.output_closed = False  # the GUI is gone: nothing more can be said
         self.game: Any = games.load("chess")
         self.state: Any = self.game.initial_state()
-        self.hash_mb = HASH_DEFAULT
-        self.table = TranspositionTable(table_slots(self.hash_mb, ENTRY_BYTES, MAX_TABLE_SLOTS))
-        self.quiescence = QUIESCENCE_DEFAULT
-        self.switches = dict.fromkeys(SWITCHES, True)
+        self.values: dict[str, Any] = options.defaults()
+        """Every option's value by its name (:data:`plies.uci.options.OPTIONS`)."""
+        self.table = TranspositionTable(table_slots(HASH_DEFAULT, ENTRY_BYTES, MAX_TABLE_SLOTS))
         self.debug = False
-        self._stop = threading.Event()
+        self.rng = random.Random(seed)  # a weakened level's choices
+        self._thinking = Thinking(None, False)
+        self._thinking.answered.set()
         self._worker: threading.Thread | None = None
-        self._answered = threading.Event()  # set once the running search sent bestmove
+        self._use_backend(str(self.values["Backend"]))
         self._commands: dict[str, Callable[[list[str]], None]] = {
             "uci": self._uci, "isready": self._isready, "ucinewgame": self._ucinewgame,
             "position": self._position, "go": self._go, "stop": self._stop_search,
@@ -154,20 +196,20 @@ class UciEngine:
     def searching(self) -> bool:
         """True from ``go`` until its ``bestmove`` is sent (the thread may live a moment
         longer; the next ``go`` joins it)."""
-        return self._worker is not None and not self._answered.is_set()
+        return self._worker is not None and not self._thinking.answered.is_set()
+
+    @property
+    def quiescence(self) -> int:
+        """The ``Quiescence`` option: plies of captures searched past the depth limit."""
+        return int(self.values["Quiescence"])
 
     # --- commands ---------------------------------------------------------------------------
 
     def _uci(self, args: list[str]) -> None:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
-        self.send(f"option name Hash type spin default {HASH_DEFAULT} min 1 max {HASH_MAX}")
-        self.send(
-            f"option name Quiescence type spin default {QUIESCENCE_DEFAULT} min 0 "
-            f"max {QUIESCENCE_MAX}"
-        )
-        for name in SWITCHES:
-            self.send(f"option name {name} type check default true")
+        for option in options.OPTIONS:
+            self.send(option.line())
         self.send("uciok")
 
     def _isready(self, args: list[str]) -> None:
@@ -180,11 +222,42 @@ class UciEngine:
         self.debug = args == ["on"]
 
     def _ponderhit(self, args: list[str]) -> None:
-        self.info_string("pondering is not supported (no Ponder option); ponderhit ignored")
+        thinking = self._thinking
+        if not self.searching or not thinking.pondering:
+            self.info_string("ponderhit without a go ponder running; ignored")
+            return
+        # The GUI's move was the expected one: the search goes on, on the clock from now.
+        thinking.pondering = thinking.waiting = False
+        thinking.start_clock()
+        thinking.release.set()
 
     def _ucinewgame(self, args: list[str]) -> None:
         self._stop_search([])
+        self._clear_tables()
+
+    def _clear_tables(self) -> None:
+        """Forget what earlier searches learnt: the generic engine's table and, once made,
+        the compiled engine's."""
         self.table.clear()
+        compiled = self._compiled()
+        if compiled is not None:
+            compiled.clear()
+
+    def _compiled(self) -> Any:
+        """The game's compiled engine under the ``Backend`` option, or None (none made
+        yet, or the backend is ``python``)."""
+        make = hook(self.game, "compiled_search")
+        return None if make is None else make(self.values["Backend"])
+
+    def _use_backend(self, backend: str) -> None:
+        """Search with ``backend`` (the ``Backend`` option): the game's compiled engine
+        (its ``compiled_search`` hook) under ``numba``, once ready under ``auto`` (its
+        compilation starts at the first ``go``, in the background; the generic engine
+        plays meanwhile), never under ``python``.  ``numba`` waits for the compilation,
+        so the ``readyok`` after it means the engine is ready."""
+        self.game.backend = backend
+        if backend == "numba":
+            self._compiled()
 
     def _setoption(self, args: list[str]) -> None:
         if not args or args[0] != "name":
@@ -192,55 +265,39 @@ class UciEngine:
             return
         if "value" in args:
             at = args.index("value")
-            name, value = " ".join(args[1:at]), " ".join(args[at + 1:])
+            name, text = " ".join(args[1:at]), " ".join(args[at + 1:])
         else:
-            name, value = " ".join(args[1:]), ""
-        spin = {"hash": ("Hash", 1, HASH_MAX), "quiescence": ("Quiescence", 0, QUIESCENCE_MAX)}
-        checks = {switch.lower(): switch for switch in SWITCHES}
-        if name.lower() in checks:
-            self._set_check(checks[name.lower()], value)
-            return
-        if name.lower() not in spin:
-            self.info_string(
-                f"unknown option {name!r}; the options are: Hash, Quiescence, "
-                f"{', '.join(SWITCHES)}"
-            )
-            return
-        label, low, high = spin[name.lower()]
+            name, text = " ".join(args[1:]), ""
         try:
-            number = int(value)
-        except ValueError:
-            self.info_string(f"{label} takes a whole number, got {value!r}")
-            return
-        if not low <= number <= high:
-            self.info_string(f"{label} must be {low}..{high}, got {number}")
+            option = options.find(name)
+            value = option.read(text)
+        except OptionError as err:
+            self.info_string(str(err))
             return
         if self.searching:
-            self.info_string(f"setoption {label} during a search: send stop first")
+            self.info_string(f"setoption {option.name} during a search: send stop first")
             return
-        if label == "Quiescence":
-            self.quiescence = number
+        if isinstance(option, options.Button):  # Clear Hash, the one button
+            self._clear_tables()
             return
-        self.hash_mb = number
-        self.table = TranspositionTable(table_slots(number, ENTRY_BYTES, MAX_TABLE_SLOTS))
+        self.values[option.name] = value
+        if option.name == "Backend":
+            self._use_backend(str(value))
+        if option.name == "Hash":
+            self.table = TranspositionTable(table_slots(int(text), ENTRY_BYTES, MAX_TABLE_SLOTS))
 
-    def _set_check(self, label: str, value: str) -> None:
-        if value.lower() not in ("true", "false"):
-            self.info_string(f"{label} takes true or false, got {value!r}")
-            return
-        if self.searching:
-            self.info_string(f"setoption {label} during a search: send stop first")
-            return
-        self.switches[label] = value.lower() == "true"
-
-    def craft(self) -> dict[str, Any]:
+    def craft(self, go: Go | None = None) -> dict[str, Any]:
         """Chess's engine craft (its play defaults) with the selective switches the options
-        leave on (see :data:`SWITCHES`) and the ``Quiescence`` option's depth."""
+        leave on (see :data:`SWITCHES`), the ``Quiescence`` option's depth, and for ``go
+        mate`` neither null moves nor reductions."""
         defaults = play_defaults(self.game)
         craft = {} if defaults is None else dict(defaults.craft)
         craft["quiescence"] = self.quiescence
         for label, switch in SWITCHES.items():
-            if not self.switches[label]:
+            if not self.values[label]:
+                craft.pop(switch, None)
+        if go is not None and go.mate is not None:
+            for switch in MATE_OFF:
                 craft.pop(switch, None)
         return craft
 
@@ -263,12 +320,8 @@ class UciEngine:
             self.info_string(f"position: expected startpos or fen <fen>, got {' '.join(head)!r}")
             return
         for i, text in enumerate(moves):
-            legal = state.board.legal_moves
-            try:
-                move = state.board.parse_uci(text)
-            except ValueError:
-                move = None
-            if move is None or move not in legal:
+            move = self._legal(state, text)
+            if move is None:
                 self.info_string(
                     f"position: move {i + 1}, {text!r}, is not a legal move in "
                     f"{game.write_position(state)}; the position is left unchanged"
@@ -277,6 +330,15 @@ class UciEngine:
             state = game.result(state, move)
         self.state = state
 
+    @staticmethod
+    def _legal(state: Any, text: str) -> Any:
+        """The legal move ``text`` (UCI notation) at ``state``, or None."""
+        try:
+            move = state.board.parse_uci(text)
+        except ValueError:
+            return None
+        return move if move in state.board.legal_moves else None
+
     def _go(self, args: list[str]) -> None:
         if self.searching:
             self.info_string("go while searching: send stop first")
@@ -284,100 +346,91 @@ class UciEngine:
         go = parse_go(args)
         for problem in go.problems:
             self.info_string(problem)
-        if go.searchmoves:
-            self.info_string("go searchmoves is not supported; searching every move")
-        if go.mate is not None:
-            self.info_string("go mate is searched as an ordinary search")
-        if go.ponder:
-            self.info_string("pondering is not supported; searching as go infinite")
-        self.wait()  # the last search has answered; its thread is ending
-        self._stop = threading.Event()
-        self._answered = threading.Event()
         state = self.state
+        ask = self._ask(state, go)
+        waiting = go.infinite or go.ponder
+        overhead = self.values["Move Overhead"] / 1000
+        seconds = None if go.infinite else think_time(
+            go, white=bool(state.board.turn), overhead=overhead
+        )
+        if self.debug:
+            planned = "no clock" if seconds is None else f"{seconds:.3f} s"
+            self.info_string(f"time planned: {planned}")
+        self.wait()  # the last search has answered; its thread is ending
+        thinking = Thinking(seconds, waiting)
+        thinking.pondering = go.ponder
+        ask.waiting = lambda: thinking.waiting
+        self._thinking = thinking
         self._worker = threading.Thread(
-            target=self._think, args=(state, go, self._stop, self._answered),
-            name="plies-uci-search",
+            target=self._think, args=(state, ask, thinking), name="plies-uci-search",
             daemon=True,
         )
         self._worker.start()
 
+    def _ask(self, state: Any, go: Go) -> Ask:
+        """What ``go`` asks at ``state``, with the options applied."""
+        depth = MAX_DEPTH if go.depth is None else max(1, min(go.depth, MAX_DEPTH))
+        nodes = None if go.infinite or not go.nodes else go.nodes
+        if go.mate is not None:
+            depth = min(depth, max(1, 2 * go.mate - 1))
+        moves: list[Any] | None = None
+        if go.searchmoves:
+            moves = []
+            for text in go.searchmoves:
+                move = self._legal(state, text)
+                if move is None:
+                    self.info_string(f"go searchmoves: {text!r} is not a legal move here; "
+                                     "ignored")
+                else:
+                    moves.append(move)
+            if not moves:
+                self.info_string("go searchmoves: no legal move named; searching every move")
+                moves = None
+        level = None
+        if self.values["UCI_LimitStrength"]:
+            level = strength(int(self.values["UCI_Elo"]))
+            nodes = level.nodes if nodes is None else min(nodes, level.nodes)
+        return Ask(
+            depth=depth, nodes=nodes, lines=int(self.values["MultiPV"]), moves=moves,
+            mate=go.mate, craft=self.craft(go), strength=level,
+            stop_at_mate=go.depth is None, waiting=lambda: False,
+        )
+
     def _stop_search(self, args: list[str]) -> None:
-        self._stop.set()
+        self._thinking.end()
         self.wait()
 
     # --- the search -------------------------------------------------------------------------
 
-    def _think(
-        self, state: Any, go: Go, stop: threading.Event, answered: threading.Event
-    ) -> None:
+    def _think(self, state: Any, ask: Ask, thinking: Thinking) -> None:
         """The search thread: ``info`` per iteration, then exactly one ``bestmove``."""
-        best: Any = None
+        line: Line | None = None
+        think = Think(self.game, state, ask, self.table, thinking.stop, self.send, self.rng)
         try:
-            best = self._search(state, go, stop)
+            line = think.run()
         except Exception as err:
             self.info_string(f"search failed: {type(err).__name__}: {err}")
-        if go.infinite or go.ponder:
-            stop.wait()  # UCI: after go infinite, bestmove only once stop comes
-        line = f"bestmove {self._bestmove_text(state, best)}"
-        answered.set()  # before the line: the GUI may answer it with the next go at once
-        self.send(line)
+        thinking.close()
+        thinking.release.wait()  # UCI: after go infinite or ponder, bestmove on stop/ponderhit
+        if self.debug and think.chosen:
+            self.info_string(f"searched with {think.chosen}")
+        text = self._bestmove_text(state, line)
+        thinking.answered.set()  # before the line: the GUI may answer it with the next go
+        self.send(text)
 
-    def _bestmove_text(self, state: Any, best: Any) -> str:
+    def _bestmove_text(self, state: Any, line: Line | None) -> str:
         board = state.board
-        if best is not None and best in board.legal_moves:
-            return str(best.uci())
+        if line is not None and line.move in board.legal_moves:
+            text = f"bestmove {line.move.uci()}"
+            if len(line.pv) > 1 and line.pv[0] == line.move:
+                after = board.copy(stack=False)
+                after.push(line.move)
+                if line.pv[1] in after.legal_moves:
+                    text += f" ponder {line.pv[1].uci()}"
+            return text
         for move in board.legal_moves:  # the search found nothing: any legal move
-            return str(move.uci())
-        return "0000"
-
-    def _search(self, state: Any, go: Go, stop: threading.Event) -> Any:
-        infinite = go.infinite or go.ponder
-        seconds = None if infinite else think_time(go, white=bool(state.board.turn))
-        depth = MAX_DEPTH if go.depth is None else max(1, min(go.depth, MAX_DEPTH))
-        nodes = None if infinite or not go.nodes else go.nodes
-        mated = MateDistance(self.game)
-        root = mated.root(state)
-        if self.game.is_terminal(state):  # drawn by rule but with legal moves, or over
-            return None
-        limit = Limit(depth=depth, time=seconds, nodes=nodes)
-        request = SearchRequest(limit=limit, engine=True, craft=self.craft())
-        chosen = plan(mated, root, request)
-        start = time.perf_counter()
-        best: list[Any] = [None]
-
-        def on_iteration(r: SearchResult) -> None:
-            if r.action is None:
-                return
-            best[0] = r.action
-            elapsed = time.perf_counter() - start
-            total = r.stats.nodes
-            score, plies = self._score(mated, r)
-            self.send(
-                f"info depth {r.stats.depth} seldepth {r.stats.seldepth} score {score} "
-                f"nodes {total} nps {int(total / elapsed) if elapsed > 0 else 0} "
-                f"hashfull {len(self.table) * 1000 // self.table.modulus} "
-                f"time {int(elapsed * 1000)} pv {' '.join(m.uci() for m in r.pv)}"
-            )
-            # A forced mate seen within the searched depth is final: stop deepening.
-            if plies is not None and plies <= r.stats.depth and not infinite and go.depth is None:
-                stop.set()
-
-        result = chosen.run(mated, root, stop=stop, on_iteration=on_iteration, table=self.table)
-        if result.action is not None:  # a stopped search may still have found a better move
-            best[0] = result.action
-        if self.debug:
-            self.info_string(f"searched with {chosen.name} {sorted(chosen.options)}")
-        return best[0]
-
-    @staticmethod
-    def _score(mated: MateDistance, r: SearchResult) -> tuple[str, int | None]:
-        """``cp N`` or ``mate N`` for a result, and the plies to mate (None: no mate)."""
-        moves = mate_moves(mated, r.value, len(r.pv))
-        if moves is None:
-            return f"cp {round(r.value)}", None
-        if moves == 0:  # "mate 0" is no UCI score: the mate is on the next move
-            moves = 1 if r.value > 0 else -1
-        return f"mate {moves}", 2 * moves - 1 if moves > 0 else -2 * moves
+            return f"bestmove {move.uci()}"
+        return "bestmove 0000"
 
 
 def serve(lines: Any, send: Callable[[str], None]) -> None:
@@ -392,5 +445,5 @@ def serve(lines: Any, send: Callable[[str], None]) -> None:
 
 __all__ = [
     "AUTHOR", "HASH_DEFAULT", "HASH_MAX", "MAX_DEPTH", "NAME", "QUIESCENCE_DEFAULT",
-    "QUIESCENCE_MAX", "SWITCHES", "UciEngine", "serve",
+    "QUIESCENCE_MAX", "SWITCHES", "Thinking", "UciEngine", "serve",
 ]

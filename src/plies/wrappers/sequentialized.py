@@ -57,7 +57,7 @@ class Sequentialized(GameWrapper[Any, Any]):
     """
 
     # The wrapped game's board and position text know nothing of a PartialJoint.
-    board = read_position = write_position = None
+    board = read_position = write_position = unclaimed = None
 
     def __init__(self, game: Game[Any, Any], player: int, *, optimistic: bool = False) -> None:
         super().__init__(game)

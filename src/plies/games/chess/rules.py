@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from plies.compiled import BACKENDS, choose_backend
 from plies.errors import GameFormatError, IllegalActionError, MissingExtraError
 from plies.game import Game
 from plies.game.board import Board
@@ -66,6 +67,7 @@ from plies.games.chess.moves import (
     play,
 )
 from plies.games.chess.positions import read_fen, write_fen
+from plies.games.chess.tuning import NamedWeights
 from plies.games.chess.view import NAMES, chess_board
 
 if TYPE_CHECKING:
@@ -211,6 +213,11 @@ class ChessState:
         return count
 
 
+def _check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        choose_backend(backend, "chess")  # raises: an unknown backend
+
+
 def _rebuild(fen: str, ply: int, history: tuple[int, Any] | None) -> ChessState:
     return ChessState(chess_module().Board(fen), ply, history)
 
@@ -241,7 +248,7 @@ MAX_PLIES: Final = 10_000
 """Far beyond any real game (the fifty-move rule ends one within about 6,000 plies)."""
 
 
-class Chess(Game[ChessState, Any]):
+class Chess(NamedWeights, Game[ChessState, Any]):
     """Chess from ``fen`` (default: the starting position); see the module docstring."""
 
     num_players = 2
@@ -261,8 +268,10 @@ class Chess(Game[ChessState, Any]):
     )
 
     def __init__(
-        self, fen: str = STARTING_FEN, max_plies: int | None = None, weights: Weights = WEIGHTS
+        self, fen: str = STARTING_FEN, max_plies: int | None = None, weights: Weights = WEIGHTS,
+        backend: str = "python",
     ) -> None:
+        _check_backend(backend)
         chess = chess_module()  # not kept on the game: a module does not pickle
         try:
             board = chess.Board(fen)
@@ -275,7 +284,13 @@ class Chess(Game[ChessState, Any]):
         self.max_plies = max_plies
         self.weights = weights
         self.evaluator = Evaluator(weights)
+        self.backend = backend
         self._board = board
+        self._compiled: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The compiled engine (its tables) is made again where the game is unpickled.
+        return {**self.__dict__, "_compiled": None}
 
     # --- the game model ------------------------------------------------------------------
 
@@ -354,6 +369,38 @@ class Chess(Game[ChessState, Any]):
             outcome = ONGOING
         state._outcome = outcome
         return outcome
+
+    def unclaimed(self, state: ChessState) -> ChessState:
+        """``state`` with a draw its player may claim left unclaimed (the ``unclaimed`` hook).
+
+        Threefold repetition and the fifty-move rule are claims in the rules of chess: the
+        player to move may claim the draw or play on.  This game takes them as draws (as
+        engines do inside a search), so a playing engine starts from the state returned
+        here: the same position, halfmove clock and history, not over, its children
+        decided by the rules as always (a mate played from it is a mate).  Checkmate,
+        stalemate, insufficient material and ``max_plies`` are no claims: ``state`` itself.
+
+        >>> game = Chess("6k1/5ppp/8/8/8/8/8/R5K1 w - - 100 80")  # fifty moves, Ra8#
+        >>> s = game.initial_state()
+        >>> game.is_terminal(s), game.is_terminal(game.unclaimed(s))
+        (True, False)
+        """
+        if not self.is_terminal(state) or state._outcome != DRAWN:
+            return state
+        board = state.board
+        claimable = board.halfmove_clock >= 100 or (
+            state.history is not None and state.repetitions() >= 3
+        )
+        if (
+            not claimable
+            or (self.max_plies is not None and state.ply >= self.max_plies)
+            or board.is_insufficient_material()
+            or not any(board.generate_legal_moves())
+        ):
+            return state
+        fresh = ChessState(board, state.ply, state.history, state._material, state._evaluator)
+        fresh._outcome = ONGOING  # decided here once, as _decide would without the claim
+        return fresh
 
     def outcome(self, state: ChessState) -> str:
         """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` or ``"*"`` (the game goes on)."""
@@ -551,6 +598,34 @@ class Chess(Game[ChessState, Any]):
             return False
         # En passant: a pawn moving to the en-passant square.
         return not (to == board.ep_square and board.pawns >> action.from_square & 1)
+
+    def compiled_search(self, backend: str | None = None) -> Any:
+        """The compiled engine (:class:`~plies.games.chess.engine.CompiledSearch`, Numba)
+        that the policy layer runs for engine requests with a limit, or None.
+
+        ``backend`` (default: the game's ``backend``, ``"python"`` unless the game was made
+        with another: the generic engine's searches, deterministic node for node, stay
+        what front ends show by default): ``"numba"`` is the compiled engine
+        (:class:`~plies.errors.OptionError` without Numba), made ready first;
+        ``"python"`` is None (the generic engine on the Python rules runs); ``"auto"`` is
+        the compiled engine once it is ready, else None: Numba compiles the engine's
+        recursive search in each process (it cannot be cached), which takes seconds, so
+        the first request starts that in a background thread and searches in Python
+        meanwhile.  The engine, with its transposition table, is made once per game
+        and kept between searches.
+        """
+        backend = self.backend if backend is None else backend
+        if choose_backend(backend, "chess") == "python":
+            return None
+        from plies.games.chess.engine import kernel_ready
+
+        if not kernel_ready(wait=backend == "numba"):
+            return None
+        if self._compiled is None:
+            from plies.games.chess.engine import CompiledSearch
+
+            self._compiled = CompiledSearch(self)
+        return self._compiled
 
     # --- text ----------------------------------------------------------------------------
 

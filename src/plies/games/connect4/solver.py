@@ -33,7 +33,6 @@ Node counts equal the published solver's: a mean of 3,295 / 449 / 51 nodes over 
 
 from __future__ import annotations
 
-import threading
 import time
 import types
 import weakref
@@ -42,12 +41,15 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from plies.budget import StopSignal
-from plies.compiled import BACKENDS, numba_available
+from plies.compiled import numba_available, run_stoppable
 from plies.errors import OptionError, SearchLimitError
 from plies.game.knowledge import NullWindowTest
 from plies.games.connect4.bitboard import Connect4State, four_completions
 from plies.search.common import SearchResult, SearchStats
 from plies.search.craft import largest_prime_at_most
+
+BACKENDS: Final = ("auto", "numba", "python")
+"""``auto``: Numba when it can be imported, else Python."""
 
 DEFAULT_SIZE: Final = 1 << 23
 """Default table size (8,388,593 slots, Pons' table)."""
@@ -179,8 +181,9 @@ _NUMBA: dict[str, Any] = {}
 def _numba_kernel() -> Callable[..., int]:
     """``_negamax`` compiled by Numba (once per process; cached on disk by Numba).
 
-    It runs without the GIL (``nogil``), in a thread of its own (:func:`_run_stoppable`),
-    so that the caller's thread stays free to see Ctrl-C and the stop signal.
+    It runs without the GIL (``nogil``), in a thread of its own
+    (:func:`plies.compiled.run_stoppable`), so that the caller's thread stays free to see
+    Ctrl-C and the stop signal.
     """
     if "negamax" not in _NUMBA:
         from numba import njit
@@ -331,7 +334,8 @@ class Connect4Solver:
         )
         try:
             if self.backend == "numba":
-                value = _run_stoppable(self._kernel, args, self._halt, stop)
+                value = run_stoppable(self._kernel, args, self._halt, stop,
+                                      "plies-connect4-solver")
             else:
                 value = self._kernel(*args, _NEVER if stop is None else _Halt(stop))
         finally:
@@ -491,14 +495,6 @@ _STOPPED: Final = "the solver was stopped before it finished; a partial solve ha
 _NEVER: Final = (0,)
 """The halt flag of a search nothing can stop (the Python backend without a signal)."""
 
-WAIT: Final = 0.02
-"""Seconds between two looks at the stop signal while the compiled kernel runs."""
-
-LAUNCH: Final = 1.0
-"""Seconds a Ctrl-C that came while the kernel's thread was being started waits for it
-to begin (so as to stop it); a thread that has not begun by then never will."""
-
-
 class _Halt:
     """The stop signal read as the kernel's halt flag (the Python backend): ``halt[0]``."""
 
@@ -509,44 +505,6 @@ class _Halt:
 
     def __getitem__(self, index: int) -> bool:
         return self.stop.is_set()
-
-
-def _run_stoppable(
-    kernel: Callable[..., int], args: tuple[Any, ...], halt: Any, stop: StopSignal | None
-) -> int:
-    """``kernel(*args, halt)`` (compiled, without the GIL) in a thread of its own, while
-    this thread looks at ``stop`` every :data:`WAIT` seconds and stays free for Ctrl-C:
-    either sets ``halt[0]``, which the kernel reads every :data:`POLL_EVERY` nodes.  On
-    Ctrl-C the kernel is stopped and waited for (a fraction of a millisecond), then the
-    KeyboardInterrupt goes on: no kernel is left running on the solver's table."""
-    halt[0] = 0
-    out: list[int] = []
-    failed: list[BaseException] = []
-    launched, done = threading.Event(), threading.Event()
-
-    def work() -> None:
-        launched.set()
-        try:
-            out.append(kernel(*args, halt))
-        except BaseException as exc:  # handed to the caller's thread below
-            failed.append(exc)
-        finally:
-            done.set()
-
-    thread = threading.Thread(target=work, name="plies-connect4-solver", daemon=True)
-    try:
-        thread.start()  # Ctrl-C may land in here, once the thread is on its way
-        while not done.wait(WAIT):
-            if stop is not None and stop.is_set():
-                halt[0] = 1
-    except BaseException:  # KeyboardInterrupt: stop the kernel before passing it on
-        halt[0] = 1
-        if launched.wait(LAUNCH):  # else it never started: nothing to wait for
-            done.wait()
-        raise
-    if failed:
-        raise failed[0]
-    return out[0]
 
 
 def _check(stop: Any) -> None:

@@ -7,9 +7,10 @@
   hooks);
 - :mod:`plies.games.othello.rules`: :class:`Othello` (passes, the weighted-feature
   evaluation with :class:`OthelloWeights`, the play defaults);
+- :mod:`plies.games.othello.kernel`: the endgame search compiled by Numba (imported
+  only by the solver's ``numba`` backend);
 - :mod:`plies.games.othello.solver`: :class:`~plies.games.othello.solver.OthelloSolver`,
-  the exact endgame solver for the last 10 to 14 empty squares (the ``solver`` hook;
-  imported on demand);
+  the exact endgame solver (the ``solver`` hook; imported on demand);
 - ``weights/othello.json``: evaluation weights learned by ``plies learn othello``.
 
 Each module imports only the ones listed before it.

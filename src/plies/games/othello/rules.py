@@ -353,9 +353,10 @@ class Othello(Game[OthelloState, int]):
         return PlayDefaults(unit="discs", digits=1, moves_help=MOVES_HELP, exact_when=few_empties)
 
     def solver(self, backend: str = "auto") -> Solver:
-        """The exact endgame solver (:class:`~plies.games.othello.solver.OthelloSolver`,
-        pure Python: backend ``auto`` or ``python``), one per game, keeping its table;
-        practical for the last 14 or so empty squares."""
+        """The exact endgame solver (:class:`~plies.games.othello.solver.OthelloSolver`),
+        one per game and backend, keeping its table: backend ``auto`` (compiled by Numba
+        when it imports, practical for the last 26 or so empty squares), ``numba`` or
+        ``python`` (the last 14 or so)."""
         from plies.games.othello.solver import solver_of
 
         return solver_of(self, backend)

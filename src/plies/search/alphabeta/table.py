@@ -60,7 +60,7 @@ def table_part(
     bounds, sufficient = sw.bounds, sw.sufficient
     if table is None and ordering is None and bounds is None and sufficient is None:
         return None, None, None
-    player, lines, tally, emit = ctx.player, ctx.lines, ctx.tally, ctx.emit
+    player, lines, tally, emit, kernel = ctx.player, ctx.lines, ctx.tally, ctx.emit, ctx.kernel
     actions, key_of = ctx.ops.actions, ctx.ops.key
     horizon, rounds, hint_depth, strict = ctx.horizon, ctx.rounds, sw.hint_depth, sw.strict
     slots = table.slots if table is not None else None
@@ -108,6 +108,10 @@ def table_part(
                     # narrows the window: a fail-soft result at the narrowed edge is then
                     # that bound exactly.
                     flag, stored = entry[2], entry[3]
+                    if remaining != UNLIMITED:
+                        # A value stored under a depth limit may rest on evaluations: a
+                        # pass that reads it is no exact pass (iterative deepening goes on).
+                        kernel.heuristic = True
                     if flag == LOWER:
                         if stored > alpha:
                             alpha = stored

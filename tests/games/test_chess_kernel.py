@@ -1,0 +1,217 @@
+"""The compiled chess kernel (Numba) against its oracles: python-chess's moves and perft
+counts, :class:`Evaluator`'s values, plies' alpha-beta on the Python rules; and the
+``compiled_search`` hook as the policy layer and the UCI engine read it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import plies
+from plies.errors import OptionError
+from plies.game import hook
+from plies.games.chess import PLAIN, WIN, Chess, Evaluator, Weights
+from plies.policy import SearchRequest, plan
+from plies.search import Limit
+from plies.search.mate import MateDistance
+from plies.wrappers.base import GameWrapper
+
+chess = pytest.importorskip("chess")
+np = pytest.importorskip("numpy")
+pytest.importorskip("numba")
+
+# Perft counts (Chess Programming Wiki, "Perft Results"): start, Kiwipete, positions 3-6.
+PERFT = [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", [20, 400, 8902, 197281]),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+     [48, 2039, 97862]),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", [14, 191, 2812, 43238]),
+    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", [6, 264, 9467]),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", [44, 1486, 62379]),
+    ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+     [46, 2079, 89890]),
+]
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+
+
+@pytest.fixture(scope="module")
+def k() -> Any:
+    from plies.games.chess import kernel
+
+    return kernel
+
+
+def _stack(k: Any, board: Any) -> tuple[Any, Any]:
+    stack = np.zeros((k.MAX_PLY + 2, k.ROW), dtype=np.int64)
+    stack[0] = k.row_of(board)
+    return stack, np.zeros((k.MAX_PLY + 2, k.MAX_MOVES), dtype=np.int64)
+
+
+def _random_board(seed: int, plies_played: int) -> Any:
+    rng = random.Random(seed)
+    board = chess.Board()
+    for _ in range(plies_played):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_perft_counts_are_the_published_ones(k: Any, fen: str, counts: list[int]) -> None:
+    stack, moves = _stack(k, chess.Board(fen))
+    assert [k.perft(stack, 0, d, moves) for d in range(1, len(counts) + 1)] == counts
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), length=st.integers(0, 160))
+def test_moves_and_make_equal_python_chess_move_for_move(k: Any, seed: int, length: int) -> None:
+    # Along a random game: the legal moves as a set, and every child position (row and
+    # hash) equal to python-chess's push; check, insufficient material as python-chess.
+    rng = random.Random(seed)
+    board = chess.Board()
+    for _ in range(length):
+        stack, moves = _stack(k, board)
+        n = k.legal_moves(stack, 0, moves[0])
+        mine = {k.decode(int(m), chess) for m in moves[0, :n]}
+        assert mine == set(board.legal_moves), board.fen()
+        assert n == len(mine)  # no move twice
+        assert bool(k.in_check(stack[0])) == board.is_check()
+        assert bool(k.insufficient_material(stack[0])) == board.is_insufficient_material()
+        if not n:
+            break
+        for m in moves[0, :n]:
+            move = k.decode(int(m), chess)
+            assert k.encode(board, move) == int(m)
+            k.make(stack, 0, int(m))
+            child = board.copy(stack=False)
+            child.push(move)
+            assert list(stack[1]) == list(k.row_of(child)), (board.fen(), move)
+        board.push(rng.choice(list(board.legal_moves)))
+
+
+@pytest.mark.parametrize(
+    "weights", [Weights(), PLAIN, Weights(phase=(1, 2, 1, 3, 5, 0), pst=0.5, doubled=(-7, -31))]
+)
+def test_the_evaluation_equals_evaluator_value_for_value(k: Any, weights: Weights) -> None:
+    evaluator = Evaluator(weights)
+    tables = k.tables(evaluator)
+    for seed in range(40):
+        board = _random_board(seed, 20 + 4 * seed)
+        occ = board.occupied_co
+        pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+                  board.kings)
+        assert k.evaluate(k.row_of(board), *tables) == evaluator.score(pieces, occ[1], occ[0])
+
+
+def test_a_position_key_gives_the_hash_of_its_board(k: Any) -> None:
+    from plies.games.chess import position_key
+
+    for seed in range(10):
+        board = _random_board(seed, 30)
+        assert k.row_of_key(position_key(board))[k.HASH] == k.row_of(board)[k.HASH]
+
+
+def _random_state(game: Chess, rng: random.Random, length: int) -> Any:
+    state = game.initial_state()
+    for _ in range(length):
+        if game.is_terminal(state):
+            break
+        state = game.result(state, rng.choice(game.actions(state)))
+    return state
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), length=st.integers(0, 80), depth=st.integers(1, 2))
+def test_the_plain_compiled_search_equals_alphabeta(seed: int, length: int, depth: int) -> None:
+    game = Chess(backend="numba")
+    state = _random_state(game, random.Random(seed), length)
+    if game.is_terminal(state):
+        return
+    compiled = game.compiled_search()
+    expected = plies.alphabeta(game, state, Limit(depth=depth))
+    value, action = compiled.plain(state, depth, list(game.actions(state)))
+    assert (float(value), action) == (expected.value, expected.action)
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "max_plies", "depth"),
+    [
+        # Threefold repetition inside the search, over the state's history.
+        ("startpos", "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", None, 3),
+        # The fifty-move rule: a halfmove clock of 99 ends the game after one quiet move.
+        ("8/8/3k4/8/8/3K4/8/4R3 w - - 99 80", "", None, 2),
+        # max_plies: the game is a draw two plies on.
+        ("startpos", "e4 e5", 4, 3),
+        # A mate in one (the value is the win), and insufficient material after Kxb2.
+        (MATE_IN_ONE, "", None, 3),
+        ("8/8/8/8/8/2k5/1R6/7K b - - 0 1", "", None, 2),
+    ],
+)
+def test_the_plain_compiled_search_knows_the_rules_endings(
+    fen: str, moves: str, max_plies: int | None, depth: int
+) -> None:
+    game = Chess(fen, max_plies, backend="numba") if fen != "startpos" else Chess(
+        max_plies=max_plies, backend="numba"
+    )
+    state = game.play_moves(moves) if moves else game.initial_state()
+    expected = plies.alphabeta(game, state, Limit(depth=depth))
+    value, action = game.compiled_search().plain(state, depth, list(game.actions(state)))
+    assert (float(value), action) == (expected.value, expected.action)
+
+
+def test_the_policy_runs_the_compiled_engine_for_engine_requests_with_a_limit() -> None:
+    game = Chess(MATE_IN_ONE, backend="numba")  # auto: once compiled in the background
+    mated = MateDistance(game)
+    root = mated.root(game.initial_state())
+    chosen = plan(mated, root, SearchRequest(limit=Limit(depth=4), engine=True))
+    assert chosen.name == "alphabeta (numba)"
+    result = chosen.run(mated, root)
+    assert result.action == chess.Move.from_uci("a1a8")
+    assert mated.distance(result.value) == 1  # mate in one ply, in the wrapper's scale
+    exact = plan(mated, root, SearchRequest(engine=True))  # no limit: the generic search
+    assert exact.compiled is None
+    plain = plan(game, game.initial_state(), SearchRequest(limit=Limit(depth=2)))
+    assert plain.compiled is None  # not an engine request
+    python = Chess(MATE_IN_ONE)  # the default backend
+    assert plan(python, python.initial_state(),
+                SearchRequest(limit=Limit(depth=2), engine=True)).compiled is None
+
+
+def test_the_engine_finds_the_best_move_on_the_clock() -> None:
+    game = Chess(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", backend="numba"
+    )
+    result = game.compiled_search().search(
+        game, game.initial_state(), Limit(time=0.5), craft={"quiescence": 4}
+    )
+    assert result.action == chess.Move.from_uci("h5f7")  # scholar's mate
+    assert result.value == WIN
+
+
+def test_the_hook_names_its_backends() -> None:
+    with pytest.raises(OptionError, match="unknown chess backend 'fortran'"):
+        Chess(backend="fortran")
+    assert Chess(backend="python").compiled_search() is None
+    assert Chess().compiled_search("python") is None
+    # A wrapper does not forward it (it changes the game); MateDistance makes its own.
+    assert hook(GameWrapper(Chess()), "compiled_search") is None
+    assert hook(MateDistance(Chess()), "compiled_search") is not None
+    assert MateDistance(Chess(backend="numba")).compiled_search() is not None
+    assert MateDistance(Chess(backend="python")).compiled_search() is None
+
+
+def test_auto_searches_in_python_until_the_kernel_is_compiled() -> None:
+    from plies.games.chess.engine import kernel_ready
+
+    assert Chess().compiled_search() is None  # the default backend: python
+    game = Chess(backend="auto")
+    ready = kernel_ready(wait=False)
+    assert (game.compiled_search() is not None) == ready
+    kernel_ready(wait=True)
+    assert game.compiled_search() is not None
