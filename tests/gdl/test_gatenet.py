@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import plies.compiled
 from plies.errors import OptionError
 from plies.gdl import GroundingError, Prover, Reasoner, load, parse
 from plies.gdl.gatenet import STATUS, GateNet, Mast
@@ -244,7 +245,7 @@ def test_unknown_backend_is_a_one_line_error() -> None:
 
 
 def test_numba_without_numba_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(plies.compiled, "numba_available", lambda: False)
     with pytest.raises(OptionError, match=r"pip install 'plies\[fast\]'"):
         Reasoner(load(GDL_DATA / "buttons.kif"), backend="numba")
     assert Reasoner(load(GDL_DATA / "buttons.kif")).backend == "python"
