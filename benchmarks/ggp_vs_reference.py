@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
-"""plies against ggp-base's Monte Carlo player, judged by a real game manager.
+"""plies against a reference GGP player, judged by a real game manager.
 
     PYTHONPATH=src python benchmarks/ggp_vs_reference.py [--plan first|final|quick]
         [--games ticTacToe,chess] [--clocks 10/2,10/5] [--roles first|all]
-        [--judge ggp-base|plies] [--out FILE.json] [--budget SECONDS]
-    python benchmarks/ggp_vs_reference.py --report FILE.json [--md OUT.md]
+        [--judge ggp-base|plies] [--opponent montecarlo|sancho] [--out FILE.json]
+        [--budget SECONDS]
+    python benchmarks/ggp_vs_reference.py --report FILE.json
 
 Every match runs with fresh processes, one match at a time, all on 127.0.0.1:
 
 * plies: ``python -m plies ggp serve --port P --seed S`` from this tree's ``src``, its log
   kept (the reasoner it chose for the game is read from it);
-* ggp-base's ``SampleMonteCarloGamer`` (the reference toolkit's sample Monte Carlo player:
-  flat random playouts, stops one second before the play clock) in every other role,
-  started with ``RefPlayer`` (``benchmarks/ggp_reference/RefPlayer.java``: ggp-base's
-  ``GamePlayer`` on a fixed port);
+* the opponent in every other role (``--opponent``, see ``OPPONENTS``): ggp-base's
+  ``SampleMonteCarloGamer`` (the reference toolkit's sample Monte Carlo player: flat random
+  playouts, stops one second before the play clock), started with ``RefPlayer``
+  (``benchmarks/ggp_reference/RefPlayer.java``: ggp-base's ``GamePlayer`` on a fixed port),
+  or Sancho (the 2014 International GGP Competition winner, built from its public source
+  into ``$SANCHO``, default /work/tools/sancho: ``classpath.txt`` there), started with
+  ``RefPlayer`` in the match's working directory (``benchmarks/ggp_vs_sancho.py``);
 * the judge: ggp-base's own ``GameServer`` (``RefMatch.java``: its ``ProverStateMachine``
   applies the rules; a reply after the play clock plus one second, an illegal or
   unreadable one, or a failed connection is logged and replaced by a random legal move),
@@ -80,6 +84,13 @@ GAMES = {
         GameSpec("amazons", "war/root/games/amazons/amazons.kif", 2),
         GameSpec("hexPie", "war/root/games/hexPie/hex.kif", 2),
         GameSpec("futoshiki4", "war/root/games/futoshiki4/futoshiki.kif", 1, "puzzle"),
+        GameSpec("pentago", "war/root/games/pentago/pentago.kif", 2,
+                 "ill-defined: both roles can complete a line at once, and then a role has "
+                 "two goal values (ggp-base's server stops without goals)"),
+        GameSpec("knightThrough", "war/root/games/knightThrough/knightThrough.kif", 2),
+        GameSpec("connectFourSimultaneous",
+                 "war/root/games/connectFourSimultaneous/connectFourSimultaneous.kif", 2,
+                 "simultaneous"),
     ]
 }
 
@@ -127,6 +138,126 @@ def classpath() -> str:
     return path.read_text().strip()
 
 
+SANCHO = Path(os.environ.get("SANCHO", "/work/tools/sancho"))
+# Sancho reads data/cfg/$HOSTNAME.properties from its working directory.  Its competition
+# defaults, except: no learning carried from one match to the next (each match starts from
+# nothing, as plies does), no thread pinning, and plies' own 1 s margin instead of 2.5 s
+# (which would leave nothing of a 2 s play clock).  One CPU-intensive thread is its own
+# default on a 2-CPU machine; it is written down so that the setting does not change with
+# the machine.  Its tlk.io chat client cannot be switched off (the setting is compared by
+# identity): the JVM's proxy settings send it to a closed port on loopback, it logs that the
+# login failed and drops its messages.
+SANCHO_CONFIG = {
+    "DISABLE_LEARNING": "true",
+    "USE_AFFINITY": "false",
+    "CPU_INTENSIVE_THREADS": "1",
+    "SAFETY_MARGIN": "1000",
+}
+SANCHO_HOST = "plies-bench"
+
+
+@dataclass(frozen=True)
+class Launch:
+    argv: list[str]
+    cwd: Path | None = None
+    env: dict[str, str] | None = None
+
+
+def monte_carlo(port: int, work: Path, role: int) -> Launch:
+    return Launch(["java", "-cp", classpath(), "RefPlayer", str(port), MONTE_CARLO])
+
+
+def sancho(port: int, work: Path, role: int) -> Launch:
+    """Sancho's gamer in a fresh working directory under the match's, where its
+    configuration is written and its logs go (``logs/<match>.txt``)."""
+    path = SANCHO / "classpath.txt"
+    if not path.exists():
+        raise SystemExit(f"no Sancho build at {SANCHO} (set $SANCHO to the directory of its "
+                         "classes and classpath.txt)")
+    home = work / f"sancho{role}"
+    (home / "data" / "cfg").mkdir(parents=True, exist_ok=True)
+    (home / "data" / "games").mkdir(exist_ok=True)  # its learning directory: must exist
+    (home / "logs").mkdir(exist_ok=True)
+    (home / "data" / "cfg" / f"{SANCHO_HOST}.properties").write_text(
+        "".join(f"{k}={v}\n" for k, v in SANCHO_CONFIG.items()))
+    argv = ["java", "-Xmx3g", "-XX:+UseG1GC",
+            # anything it would send off the machine goes to a closed port on loopback
+            "-Dhttp.proxyHost=127.0.0.1", "-Dhttp.proxyPort=9",
+            "-Dhttps.proxyHost=127.0.0.1", "-Dhttps.proxyPort=9",
+            # RefPlayer (compiled against ggp-base: Sancho's fork has the same GamePlayer)
+            # because PlayerRunner's classpath scan finds no gamer on Java 17
+            "-cp", f"{path.read_text().strip()}:{GGP_BASE / 'driver'}", "RefPlayer", str(port),
+            "org.ggp.base.player.gamer.statemachine.sancho.Sancho"]
+    return Launch(argv, home, {**os.environ, "HOSTNAME": SANCHO_HOST})
+
+
+OPPONENTS = {"montecarlo": monte_carlo, "sancho": sancho}
+
+
+def median(values: Sequence[float]) -> float | None:
+    ordered = sorted(values)
+    if not ordered:
+        return None
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+PLIES_PROFILE = re.compile(
+    r"playing \S+ on (\S+); (\d+) playouts, (\d+) states/s, length ([0-9.]+)")
+
+
+def plies_speed(log: str) -> dict[str, Any]:
+    """What plies' metagaming measured (its log's ``playing ROLE on KIND; N playouts,
+    S states/s, length L``): random-playout states per second on the reasoner it chose
+    and the playouts per second they make (states over mean length)."""
+    found = PLIES_PROFILE.findall(log)
+    if not found:
+        return {}
+    kind, playouts, states, length = found[-1]
+    rate = float(states)
+    return {"reasoner": kind, "playouts": int(playouts), "states_per_s": rate,
+            "playouts_per_s": rate / float(length) if float(length) else None}
+
+
+def sancho_speed(home: Path) -> dict[str, Any]:
+    """What Sancho's match log (``logs/<match>.txt`` in its working directory) says: how
+    long its propnet took to build (None: not built before the match ended), the lowest
+    and highest goal its metagaming's random games gave it (equal: no discrimination, and
+    its search then sees every playout score the same), the random
+    simulations (playouts) per second it measured while metagaming, the mean game length
+    of its sample games (so states per second = simulations x length), and the median
+    MCTS iterations of the turns where it searched."""
+    texts = [p.read_text(errors="replace") for p in sorted((home / "logs").glob("*.txt"))
+             if not p.name.startswith("$")]
+    log = "\n".join(texts)
+    if not log:
+        return {}
+    built = re.search(r"^(\S+ \S+) .*Building propnet$.*?^(\S+ \S+) .*Num components: ",
+                      log, re.M | re.S)
+    out: dict[str, Any] = {
+        "reasoner": "propnet" if built else "none",
+        "build_s": (sancho_time(built[2]) - sancho_time(built[1])) if built else None}
+    if sims := re.findall(r"(\d+) simulations/second performed", log):
+        out["playouts_per_s"] = float(sims[-1])
+        if turns := re.findall(r"Average num turns:\s+([0-9.]+)", log):
+            out["states_per_s"] = float(sims[-1]) * float(turns[-1])
+    if goals := re.findall(r"Min raw score = (-?\d+), max = (-?\d+)", log):
+        out["goal_range"] = [int(goals[-1][0]), int(goals[-1][1])]
+    iterations = [int(n) for n in re.findall(r"MCTS iterations last turn = (\d+)", log)]
+    out["iterations_per_turn"] = median([n for n in iterations if n > 0])
+    return out
+
+
+def sancho_time(stamp: str) -> float:
+    """Seconds since midnight of a Sancho log time stamp (``2026-11-28 13:34:04,921``)."""
+    hours, minutes, seconds = stamp.split(" ")[1].replace(",", ".").split(":")
+    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+
+def opponent_speed(opponent: str, work: Path, role: int) -> dict[str, Any]:
+    return sancho_speed(work / f"sancho{role}") if opponent == "sancho" else {}
+
+
 def game_text(spec: GameSpec) -> str:
     return subprocess.run(
         ["git", "-C", str(REPOSITORY), "show", f"HEAD:{spec.path}"],
@@ -160,11 +291,12 @@ def info(port: int, timeout: float = 2.0) -> str | None:
 
 
 @contextmanager
-def process(argv: Sequence[str], log: Path, port: int, env: dict[str, str] | None = None
-            ) -> Iterator[subprocess.Popen[bytes]]:
+def process(argv: Sequence[str], log: Path, port: int, env: dict[str, str] | None = None,
+            cwd: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
     """A player process listening on ``port``; terminated (then killed) afterwards."""
     with log.open("wb") as out:
-        proc = subprocess.Popen(list(argv), stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(list(argv), stdout=out, stderr=subprocess.STDOUT, env=env,
+                                cwd=cwd)
         try:
             deadline = time.monotonic() + 60
             while info(port, 1.0) is None:
@@ -198,7 +330,7 @@ def reasoner_of(log: str) -> str:
                 rf"\b(?:reasoner|kind)\W+({kinds})\b"]
     for line in log.splitlines():
         hits = sorted((m.start(g), m.group(g)) for p in patterns
-                      for m in re.finditer(p, line) for g in range(1, m.lastindex + 1))
+                      for m in re.finditer(p, line) for g in range(1, (m.lastindex or 0) + 1))
         for _, kind in hits:
             if kind not in seen:
                 seen.append(kind)
@@ -231,7 +363,8 @@ def result_of(goals: Sequence[int], role: int) -> str:
 
 
 def play_one(spec: GameSpec, kif: Path, start: int, play: int, role: int, judge: str,
-             seed: int, work: Path, plies_src: Path) -> dict[str, Any]:
+             seed: int, work: Path, plies_src: Path, opponent: str = "montecarlo"
+             ) -> dict[str, Any]:
     cp = classpath()
     ports = [free_port() for _ in range(spec.roles)]
     env = {**os.environ, "PYTHONPATH": str(plies_src), "COLUMNS": "200"}
@@ -246,8 +379,9 @@ def play_one(spec: GameSpec, kif: Path, start: int, play: int, role: int, judge:
                         str(ports[r]), "--seed", str(seed)]
                 players.append(stack.enter(process(argv, plies_log, ports[r], env)))
             else:
-                argv = ["java", "-cp", cp, "RefPlayer", str(ports[r]), MONTE_CARLO]
-                players.append(stack.enter(process(argv, work / f"mc{r}.log", ports[r])))
+                launch = OPPONENTS[opponent](ports[r], work, r)
+                players.append(stack.enter(process(launch.argv, work / f"opponent{r}.log",
+                                                   ports[r], launch.env, launch.cwd)))
         out = work / "match.json"
         with suppress(FileNotFoundError):
             out.unlink()
@@ -269,13 +403,17 @@ def play_one(spec: GameSpec, kif: Path, start: int, play: int, role: int, judge:
     mine = [e for e in events if e["role_index"] == role]
     log = plies_log.read_text(errors="replace")
     return {
-        "game": spec.name, "note": spec.note, "judge": judge, "start": start, "play": play,
+        "game": spec.name, "note": spec.note, "judge": judge, "opponent": opponent,
+        "start": start, "play": play,
         "plies_role": roles[role] if roles else str(role), "plies_role_index": role,
         "roles": roles, "goals": goals, "result": result_of(goals, role),
         "steps": record.get("steps"), "plies_faults": len(mine),
         "plies_fault_kinds": sorted({e["kind"] for e in mine}),
         "opponent_faults": len(events) - len(mine), "events": events,
         "reasoner": reasoner_of(log), "plies_max_reply": max_reply(log),
+        "plies_speed": plies_speed(log),
+        "opponent_speed": [opponent_speed(opponent, work, r) for r in range(spec.roles)
+                           if r != role],
         "seconds": round(elapsed, 1), "uptime": load,
         "judge_exit": done.returncode, "plies_log_tail": log[-3000:],
         "plies_log_head": log[:3000],
@@ -319,11 +457,11 @@ def matches_of(plan: list[tuple[str, str, str]]) -> Iterator[tuple[GameSpec, int
             yield spec, start, play, role
 
 
-def run(args: argparse.Namespace) -> None:
+def run(args: argparse.Namespace, plans: dict[str, list[tuple[str, str, str]]] = PLANS) -> None:
     if args.games:
         plan = [(g, c, args.roles) for g in args.games.split(",") for c in args.clocks.split(",")]
     else:
-        plan = PLANS[args.plan]
+        plan = plans[args.plan]
     out = Path(args.out)
     results: list[dict[str, Any]] = json.loads(out.read_text()) if out.exists() else []
     commit = subprocess.run(["git", "-C", args.plies_src, "rev-parse", "--short", "HEAD"],
@@ -338,10 +476,10 @@ def run(args: argparse.Namespace) -> None:
             kif = work / f"{spec.name}.kif"
             kif.write_text(game_text(spec))
             print(f"{time.strftime('%H:%M:%S')} {spec.name} {start}/{play} plies as role "
-                  f"{role} ({args.judge} judge) ...", flush=True)
+                  f"{role} against {args.opponent} ({args.judge} judge) ...", flush=True)
             try:
                 row = play_one(spec, kif, start, play, role, args.judge, args.seed + i, work,
-                               Path(args.plies_src).resolve())
+                               Path(args.plies_src).resolve(), args.opponent)
             except (RuntimeError, subprocess.TimeoutExpired) as err:
                 row = {"game": spec.name, "judge": args.judge, "start": start, "play": play,
                        "plies_role_index": role, "result": "error", "error": str(err)[-500:]}
@@ -390,7 +528,8 @@ def report(rows: list[dict[str, Any]]) -> str:
         steps = ", ".join(str(r.get("steps")) for r in group)
         loads = ", ".join(load_of(r.get("uptime", "")) for r in group)
         replies = [r.get("plies_max_reply") for r in group]
-        longest = "?" if None in replies or not replies else f"{max(replies):.2f}"
+        known = [t for t in replies if t is not None]
+        longest = "?" if len(known) < len(replies) or not known else f"{max(known):.2f}"
         lines.append(
             f"| {game} | {start}/{play} | {judge} | {roles} | {w} | {d} | {lo} | {goals} | "
             f"{' / '.join(map(str, mine))} | {' / '.join(map(str, theirs))} | {longest} | "
@@ -425,6 +564,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--clocks", default="10/2", help="with --games: e.g. 10/2,10/5")
     parser.add_argument("--roles", choices=["first", "all"], default="first")
     parser.add_argument("--judge", choices=["ggp-base", "plies"], default="ggp-base")
+    parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="montecarlo",
+                        help="who plays the other roles (sancho: see benchmarks/ggp_vs_sancho.py)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=None,
                         help="stop starting new matches after this many seconds")
