@@ -108,9 +108,11 @@ def table_part(
                     # narrows the window: a fail-soft result at the narrowed edge is then
                     # that bound exactly.
                     flag, stored = entry[2], entry[3]
-                    if remaining != UNLIMITED:
-                        # A value stored under a depth limit may rest on evaluations: a
-                        # pass that reads it is no exact pass (iterative deepening goes on).
+                    if remaining != UNLIMITED and entry[5] != age:
+                        # A value an earlier pass stored under a depth limit may rest on
+                        # evaluations this pass never made: a pass that reads it is no
+                        # exact pass (iterative deepening goes on).  This pass's own
+                        # entries rest on its own evaluations, which it counts already.
                         kernel.heuristic = True
                     if flag == LOWER:
                         if stored > alpha:
