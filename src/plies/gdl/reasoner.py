@@ -149,7 +149,8 @@ class Reasoner:
             is an error only when asked for (:class:`GoalDefinitionError`).
         plies.budget.BudgetExceeded: the budget ran out first (:class:`~plies.budget.Stopped`
             when its stop signal was set).
-        plies.errors.OptionError: an unknown backend, or ``numba`` without Numba.
+        plies.errors.OptionError: an unknown ``backend``, or ``numba`` without Numba
+            installed (``pip install 'plies[fast]'``).
     """
 
     kind = "propnet"
