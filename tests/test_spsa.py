@@ -130,7 +130,6 @@ def test_a_unit_of_three_players_sums_plus_against_minus() -> None:
 
 
 def test_chess_named_weights() -> None:
-    pytest.importorskip("chess")
     game = load("chess", max_plies=40)
     assert has_weights(game) and not is_linear(game)
     weights = game.feature_weights()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import chess
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,10 +21,6 @@ from plies.policy import SearchRequest, plan
 from plies.search import Limit
 from plies.search.mate import MateDistance
 from plies.wrappers.base import GameWrapper
-
-chess = pytest.importorskip("chess")
-np = pytest.importorskip("numpy")
-pytest.importorskip("numba")
 
 # Perft counts (Chess Programming Wiki, "Perft Results"): start, Kiwipete, positions 3-6.
 PERFT = [

@@ -9,8 +9,6 @@ import pytest
 from tests.uci.test_engine import BACK_RANK, MATE_IN_1
 from tests.uci.test_protocol import Gui
 
-pytest.importorskip("numba", reason="the compiled engine needs the fast extra")
-
 
 def compiled_gui() -> Gui:
     gui = Gui()

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plies.cli.args import real, say
-from plies.cli.tournament import _started, add_backend_options, progress_bar
+from plies.cli.tournament import add_backend_options, progress_bar, started
 from plies.errors import OptionError
 from plies.games import GameSpec
 from plies.learn import METHODS, PRIORS, SCALES, learn
@@ -135,7 +135,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
         raise OptionError(f"--iterations must be at least 1, got {args.iterations}")
     runner = backend(args.workers, args.ray)
     began = time.perf_counter()
-    with _started(runner), progress_bar(args.games * args.iterations, "self-play games") as advance:
+    with started(runner), progress_bar(args.games * args.iterations, "self-play games") as advance:
         result = learn(
             spec, plan, method=args.method, options=options, progress=advance,
             game_options=dict(spec.options), scale=args.scale, iterations=args.iterations,

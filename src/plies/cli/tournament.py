@@ -161,7 +161,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
         spec.check(game)
     rounds = args.games if args.games is not None else SPRT_ROUNDS if test else 2
     total = len(schedule(len(specs), game.num_players, rounds))
-    with _started(backend(args.workers, args.ray)) as runner, progress_bar(
+    with started(backend(args.workers, args.ray)) as runner, progress_bar(
         total, "games"
     ) as advance:
         result = tournament(
@@ -263,7 +263,7 @@ def run_batch(console: Console, args: argparse.Namespace) -> int:
     positions = read_positions(args.file)
     game = ref.load(budget=build_budget(args))  # --time bounds building the game too
     algorithm = args.algorithm
-    with _started(backend(args.workers, args.ray)) as runner, progress_bar(
+    with started(backend(args.workers, args.ray)) as runner, progress_bar(
         len(positions), "positions"
     ) as advance:
         reports = analyze_positions(
@@ -346,7 +346,7 @@ def print_batch(console: Console, title: str, reports: list[PositionReport]) -> 
 
 
 @contextmanager
-def _started(runner: Backend) -> Iterator[Backend]:
+def started(runner: Backend) -> Iterator[Backend]:
     """``runner``, connected until the block ends (Ray starts here, under a spinner)."""
     with ExitStack() as stack:
         with Console(stderr=True).status(f"starting {runner.description}...", spinner="dots"):

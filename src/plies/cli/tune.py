@@ -22,12 +22,12 @@ from rich.table import Table
 from plies.cli.args import real, say
 from plies.cli.tournament import (
     SPRT_ROUNDS,
-    _started,
     add_backend_options,
     add_sprt_options,
     progress_bar,
     sprt_line,
     sprt_of,
+    started,
 )
 from plies.errors import OptionError
 from plies.learn.spsa import DEFAULT_BATCH, DEFAULT_RATE, spsa
@@ -97,7 +97,7 @@ def run(console: Console, args: argparse.Namespace) -> int:
     test = sprt_of(args.verify, args)
     if args.verify_games is not None and test is None:
         raise OptionError("--verify-games applies to a --verify match")
-    with _started(backend(args.workers, args.ray)) as runner:
+    with started(backend(args.workers, args.ray)) as runner:
         with progress_bar(args.iterations, "SPSA iterations") as advance:
             result = spsa(
                 ref, agent, args.param, iterations=args.iterations, seed=args.seed,
