@@ -98,6 +98,23 @@ def test_the_compiled_solver_gives_the_python_solvers_values(
         assert exact <= r if r <= lo else exact >= r
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 7), st.integers(0, 2**32 - 1))
+def test_the_unrolled_last_moves_give_every_windows_answer(
+    compiled: OthelloSolver, empties: int, seed: int
+) -> None:
+    """The kernel's unrolled functions for six empty squares and fewer (passes included)
+    against the Python solver: the exact value in the full window and the right side and
+    a true fail-soft bound for every null window."""
+    state = endgame(empties, random.Random(seed))
+    exact = OthelloSolver(GAME, backend="python").score(state)
+    assert compiled._search(state.mover, state.other, -65, 65) == exact
+    for lo in range(-65, 65, 4):
+        r = compiled._search(state.mover, state.other, lo, lo + 1)
+        assert (r > lo) == (exact > lo)
+        assert exact <= r if r <= lo else exact >= r
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(6, 11), st.integers(0, 2**32 - 1))
 def test_the_compiled_solver_plays_the_same_actions_and_principal_variation(

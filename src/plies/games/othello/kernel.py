@@ -13,13 +13,19 @@ microseconds:
   replaced), the enhanced transposition cut-off (ETC: a child whose stored bound already
   refutes the window ends the node before any search), and moves ordered fastest-first
   (fewest replies for the opponent, corners counted twice) with the opponent's potential
-  mobility and the mover's corner discs to break ties;
+  mobility and the mover's corner discs to break ties, and below :data:`PARITY_MAX`
+  empty squares a bonus for the squares of odd regions; from :data:`SORT_DEEP` empty
+  squares moves are ordered by a shallow search of a quick evaluation instead
+  (:func:`probe`, depth 0 to 3, deeper further from the end);
 - the stability cut-off at every depth: the opponent keeps its stable discs, so the
   mover scores at most ``64 - 2 * stable``, tried when alpha is high enough for it to
   cut (:func:`stability_threshold`);
-- at most :data:`SHALLOW` empty squares: no table, moves in the squares of the regions
-  (quadrants) with an odd number of empties first (parity), then by static square class;
-- the last empty square is played out without move generation.
+- at most :data:`SHALLOW` (six) empty squares: no table and no move generation, one
+  unrolled function per number of empty squares (:func:`_solve6` .. :func:`_solve2`,
+  passes as a turn of a loop, not a call), the squares of the regions (quadrants) with
+  an odd number of empties first (parity), then by static square class (:func:`_order`;
+  from four empty squares on the squares are listed once: :func:`_solve_few`);
+- the last empty square is played out by counting its flips.
 
 Every function is compiled with ``cache=True`` (Numba's on-disk cache, beside this file
 when it is writable) and ``nogil=True``: the solver runs the kernel in a thread of its own
@@ -67,10 +73,18 @@ QUADRANTS: Final = (U(0x000000000F0F0F0F), U(0x00000000F0F0F0F0),
 """The four 4x4 regions of the board, whose parity orders the last moves."""
 
 SHALLOW: Final = 6
-"""At most this many empty squares: the search without table, ordered by parity."""
+"""At most this many empty squares: the unrolled search without table, ordered by parity
+(:func:`_solve6`, :func:`_solve5`, :func:`_solve_few`)."""
+FEW: Final = 4
+"""At most this many empty squares: the squares listed once and searched by
+:func:`_solve_few`'s unrolled functions."""
 ETC_MIN: Final = 10
 """From this many empty squares the children's table entries are read before searching."""
-SORT_DEEP: Final = 16
+PARITY_BONUS: Final = 32
+PARITY_MAX: Final = 12
+"""Below PARITY_MAX empty squares a move in an odd region is rated PARITY_BONUS better
+(half a reply less for the opponent)."""
+SORT_DEEP: Final = 12
 SORT_STEP: Final = 3
 """From SORT_DEEP empty squares moves are ordered by a search of depth
 ``(empties - SORT_DEEP) // SORT_STEP`` on a quick evaluation instead of by mobility."""
@@ -221,13 +235,233 @@ def final(mover: Any, other: Any) -> Any:
 
 @njit(cache=True, nogil=True)
 def _last(mover: Any, other: Any, x: Any) -> Any:
-    """The exact score for ``mover`` with one empty square left, ``x``."""
-    f = flips(mover, other, x)
+    """The exact score for ``mover`` with one empty square left, ``x``: once it is played
+    the board is full, and the score is twice the mover's discs less 64."""
+    n = popcount(mover)
+    f = _flips_near(mover, other, x)
     if f:
-        return final(mover | f | x, other ^ f)
-    f = flips(other, mover, x)
+        return 2 * (n + popcount(f)) - 62
+    f = _flips_near(other, mover, x)
     if f:
-        return final(mover ^ f, other | f | x)
+        return 2 * (n - popcount(f)) - 64
+    return final(mover, other)
+
+
+@njit(cache=True, nogil=True)
+def _flips_near(mover: Any, other: Any, x: Any) -> Any:
+    """:func:`flips`, skipped when no ``other`` disc touches ``x`` (then nothing flips)."""
+    if _neighbours(x) & other:
+        return flips(mover, other, x)
+    return ZERO
+
+
+@njit(cache=True, nogil=True)
+def _solve2(mover: Any, other: Any, alpha: int, beta: int, x1: Any, x2: Any,
+            counter: Any) -> Any:
+    """The score for ``mover`` with the two empty squares ``x1`` and ``x2`` (bits), within
+    ``(alpha, beta)`` (fail-soft, exact inside); a pass is a turn of the loop with the
+    sides swapped, not a call (no recursion: see :func:`probe`)."""
+    sign = 1
+    for _ in range(2):
+        best = -65
+        f = _flips_near(mover, other, x1)
+        if f:
+            counter[0] += 1
+            best = -_last(other ^ f, mover | f | x1, x2)
+            if best >= beta:
+                return sign * best
+        f = _flips_near(mover, other, x2)
+        if f:
+            counter[0] += 1
+            value = -_last(other ^ f, mover | f | x2, x1)
+            if value > best:
+                best = value
+        if best != -65:
+            return sign * best
+        mover, other, alpha, beta, sign = other, mover, -beta, -alpha, -sign
+    return final(mover, other)
+
+
+@njit(cache=True, nogil=True)
+def _solve3(mover: Any, other: Any, alpha: int, beta: int, x1: Any, x2: Any, x3: Any,
+            counter: Any) -> Any:
+    """:func:`_solve2` with three empty squares, tried in the order given."""
+    sign = 1
+    for _ in range(2):
+        best = -65
+        for i in range(3):
+            x, y, z = (x1, x2, x3) if i == 0 else (x2, x1, x3) if i == 1 else (x3, x1, x2)
+            f = _flips_near(mover, other, x)
+            if not f:
+                continue
+            counter[0] += 1
+            value = -_solve2(other ^ f, mover | f | x, -beta, -alpha, y, z, counter)
+            if value > best:
+                best = value
+                if value > alpha:
+                    if value >= beta:
+                        return sign * best
+                    alpha = value
+        if best != -65:
+            return sign * best
+        mover, other, alpha, beta, sign = other, mover, -beta, -alpha, -sign
+    return final(mover, other)
+
+
+@njit(cache=True, nogil=True)
+def _solve4(mover: Any, other: Any, alpha: int, beta: int, x1: Any, x2: Any, x3: Any,
+            x4: Any, counter: Any) -> Any:
+    """:func:`_solve2` with four empty squares, tried in the order given."""
+    sign = 1
+    for _ in range(2):
+        best = -65
+        for i in range(4):
+            if i == 0:
+                x, y, z, w = x1, x2, x3, x4
+            elif i == 1:
+                x, y, z, w = x2, x1, x3, x4
+            elif i == 2:
+                x, y, z, w = x3, x1, x2, x4
+            else:
+                x, y, z, w = x4, x1, x2, x3
+            f = _flips_near(mover, other, x)
+            if not f:
+                continue
+            counter[0] += 1
+            value = -_solve3(other ^ f, mover | f | x, -beta, -alpha, y, z, w, counter)
+            if value > best:
+                best = value
+                if value > alpha:
+                    if value >= beta:
+                        return sign * best
+                    alpha = value
+        if best != -65:
+            return sign * best
+        mover, other, alpha, beta, sign = other, mover, -beta, -alpha, -sign
+    return final(mover, other)
+
+
+@njit(cache=True, nogil=True)
+def _odd_first(empty: Any) -> Any:
+    """The squares of ``empty`` in the regions with an odd number of them (parity)."""
+    odd = ZERO
+    for q in QUADRANTS:
+        if popcount(empty & q) & 1:
+            odd |= q
+    return empty & odd
+
+
+@njit(cache=True, nogil=True)
+def _take(a: Any, b: Any) -> Any:
+    """The lowest square of ``a`` (of ``b`` once ``a`` is empty), and both without it."""
+    if a:
+        x = a & (~a + ONE)
+        return x, a ^ x, b
+    x = b & (~b + ONE)
+    return x, a, b ^ x
+
+
+@njit(cache=True, nogil=True)
+def _solve_few(mover: Any, other: Any, alpha: int, beta: int, n_empty: int,
+               counter: Any) -> Any:
+    """The exact search with at most four empty squares: the squares listed once, those
+    of odd regions first, and searched by :func:`_solve4` .. :func:`_solve2`."""
+    empty = ~(mover | other)
+    if n_empty == 1:
+        return _last(mover, other, empty)
+    a = _odd_first(empty)
+    b = empty & ~a
+    x1, a, b = _take(a, b)
+    x2, a, b = _take(a, b)
+    if n_empty == 2:
+        return _solve2(mover, other, alpha, beta, x1, x2, counter)
+    x3, a, b = _take(a, b)
+    if n_empty == 3:
+        return _solve3(mover, other, alpha, beta, x1, x2, x3, counter)
+    x4, a, b = _take(a, b)
+    return _solve4(mover, other, alpha, beta, x1, x2, x3, x4, counter)
+
+
+@njit(cache=True, nogil=True)
+def _order(empty: Any) -> Any:
+    """The squares of ``empty`` in the order they are tried near the end: those of the
+    regions with an odd number of empty squares first, each part by square class.  Packed
+    seven bits a square (square + 1) into one integer, the first in the lowest bits."""
+    odd = _odd_first(empty)
+    packed = ZERO
+    shift = ZERO
+    for half in range(2):
+        region = odd if half == 0 else empty & ~odd
+        for c in range(6):
+            squares = region & CLASSES[c]
+            while squares:
+                x = squares & (~squares + ONE)
+                squares ^= x
+                packed |= U(square_of(x) + 1) << shift
+                shift += U(7)
+    return packed
+
+
+@njit(cache=True, nogil=True)
+def _solve5(mover: Any, other: Any, alpha: int, beta: int, counter: Any) -> Any:
+    """:func:`_solve2` with five empty squares, tried in :func:`_order`, each reply by
+    :func:`_solve_few`; first the stability cut-off."""
+    sign = 1
+    for _ in range(2):
+        if alpha >= stability_threshold(5):
+            hi = 64 - 2 * popcount(stable(other, mover | other))
+            if hi <= alpha:
+                return sign * hi
+        order = _order(~(mover | other))
+        best = -65
+        while order:
+            x = ONE << ((order & U(127)) - ONE)
+            order >>= U(7)
+            f = _flips_near(mover, other, x)
+            if not f:
+                continue
+            counter[0] += 1
+            value = -_solve_few(other ^ f, mover | f | x, -beta, -alpha, 4, counter)
+            if value > best:
+                best = value
+                if value > alpha:
+                    if value >= beta:
+                        return sign * best
+                    alpha = value
+        if best != -65:
+            return sign * best
+        mover, other, alpha, beta, sign = other, mover, -beta, -alpha, -sign
+    return final(mover, other)
+
+
+@njit(cache=True, nogil=True)
+def _solve6(mover: Any, other: Any, alpha: int, beta: int, counter: Any) -> Any:
+    """:func:`_solve5` with six empty squares, each reply by :func:`_solve5`."""
+    sign = 1
+    for _ in range(2):
+        if alpha >= stability_threshold(6):
+            hi = 64 - 2 * popcount(stable(other, mover | other))
+            if hi <= alpha:
+                return sign * hi
+        order = _order(~(mover | other))
+        best = -65
+        while order:
+            x = ONE << ((order & U(127)) - ONE)
+            order >>= U(7)
+            f = _flips_near(mover, other, x)
+            if not f:
+                continue
+            counter[0] += 1
+            value = -_solve5(other ^ f, mover | f | x, -beta, -alpha, counter)
+            if value > best:
+                best = value
+                if value > alpha:
+                    if value >= beta:
+                        return sign * best
+                    alpha = value
+        if best != -65:
+            return sign * best
+        mover, other, alpha, beta, sign = other, mover, -beta, -alpha, -sign
     return final(mover, other)
 
 
@@ -309,16 +543,35 @@ def _reply(mover: Any, other: Any) -> Any:
 
 @njit(cache=True, nogil=True)
 def probe(mover: Any, other: Any, depth: int) -> Any:
-    """A search of depth 0, 1 or 2 (deeper counts as 2) on :func:`evaluate`, for ``mover``:
+    """A search of depth 0 to 3 (deeper counts as 3) on :func:`evaluate`, for ``mover``:
     the order of moves far from the end.  Loops, not recursion: Numba's on-disk cache
     cannot load a cached function that calls a second recursive one."""
     if depth <= 0:
         return evaluate(mover, other)
     if depth == 1:
         return _reply(mover, other)
+    if depth == 2:
+        return _reply2(mover, other)
     moves = legal(mover, other)
     if moves == ZERO:
-        return _reply(mover, other)
+        return -_reply2(other, mover)
+    best = -(1 << 15)
+    while moves:
+        x = moves & (~moves + ONE)
+        moves ^= x
+        f = flips(mover, other, x)
+        v = -_reply2(other ^ f, mover | f | x)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _reply2(mover: Any, other: Any) -> Any:
+    """The best of ``mover``'s moves by :func:`_reply` of each (a pass: the reply now)."""
+    moves = legal(mover, other)
+    if moves == ZERO:
+        return -_reply(other, mover)
     best = -(1 << 15)
     while moves:
         x = moves & (~moves + ONE)
@@ -357,44 +610,12 @@ def search(
     becomes 1 and the search returns at once, storing nothing on the way up.
     """
     counter[0] += 1
-    if n_empty <= SHALLOW:  # here and not in a function of its own: see probe()
-        empty = ~(mover | other)
-        if n_empty == 1:
-            return _last(mover, other, empty)
-        if alpha >= stability_threshold(n_empty):
-            hi = 64 - 2 * popcount(stable(other, mover | other))
-            if hi <= alpha:
-                return hi
-        odd = ZERO
-        for q in QUADRANTS:
-            if popcount(empty & q) & 1:
-                odd |= q
-        best = -65
-        for half in range(2):
-            region = odd if half == 0 else ~odd
-            for c in range(6):
-                squares = empty & region & CLASSES[c]
-                while squares:
-                    x = squares & (~squares + ONE)
-                    squares ^= x
-                    f = flips(mover, other, x)
-                    if not f:
-                        continue
-                    value = -search(other ^ f, mover | f | x, -beta, -alpha, n_empty - 1,
-                                    keys, bounds, moves_buf, flips_buf, order_buf, counter,
-                                    halt)
-                    if value > best:
-                        best = value
-                        if value > alpha:
-                            alpha = value
-                            if alpha >= beta:
-                                return best
-        if best == -65:  # no move: pass, or the game is over
-            if legal(other, mover) == ZERO:
-                return final(mover, other)
-            return -search(other, mover, -beta, -alpha, n_empty, keys, bounds, moves_buf,
-                           flips_buf, order_buf, counter, halt)
-        return best
+    if n_empty <= SHALLOW:  # no table, no poll: a few hundred nodes at most
+        if n_empty == 6:
+            return _solve6(mover, other, alpha, beta, counter)
+        if n_empty == 5:
+            return _solve5(mover, other, alpha, beta, counter)
+        return _solve_few(mover, other, alpha, beta, n_empty, counter)
     if counter[0] >= counter[2]:
         counter[2] = counter[0] + POLL_EVERY
         if halt[0]:
@@ -432,6 +653,7 @@ def search(
     row = n_empty
     n = 0
     etc = n_empty > ETC_MIN
+    odd = _odd_first(~(mover | other)) if n_empty < PARITY_MAX else ZERO
     rest = moves
     while rest:
         x = rest & (~rest + ONE)
@@ -452,6 +674,8 @@ def search(
             empty = ~(child_mover | child_other)
             potential = popcount(_neighbours(child_other) & empty)
             rating = rating * 64 + potential - 4 * popcount(child_other & CORNERS)
+            if x & odd:
+                rating -= PARITY_BONUS
         if sq == hint:
             rating = -(1 << 20)
         moves_buf[row, n] = sq
