@@ -24,13 +24,13 @@ from rich.console import Console
 from rich.table import Table
 
 from plies.cli.args import real, say
-from plies.cli.tournament import add_backend_options, progress_bar, started
+from plies.cli.tournament import progress_bar, started
+from plies.cli.weightsjob import add_weights_job_arguments, weights_target
 from plies.errors import OptionError
 from plies.games import GameSpec
 from plies.learn import METHODS, PRIORS, SCALES, learn
 from plies.learn.selfplay import SelfPlay
-from plies.linear import SIGNATURE, load_weights, save_weights, weighted
-from plies.outputs import check_target
+from plies.linear import load_weights, save_weights, weighted
 from plies.parallel.backends import backend
 from plies.policy import number
 from plies.tournament.agents import parse_agent
@@ -44,14 +44,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "every position labelled with each player's outcome; logistic regression or "
         "TD(lambda) fits the evaluation's feature weights, written to --out.",
     )
-    p.add_argument("game", help="a built-in game with a linear evaluation (e.g. othello)")
-    p.add_argument(
-        "-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option (repeatable; 'plies games' lists them)",
+    add_weights_job_arguments(
+        p, game="a built-in game with a linear evaluation (e.g. othello)",
+        out="write the weights here (JSON)",
+        weights="self-play with these weights instead of the game's (learn again from them)",
+        seed="seed of the games (default 0)",
     )
-    p.add_argument("--out", required=True, metavar="FILE", help="write the weights here (JSON)")
-    p.add_argument("--force", action="store_true",
-                   help="replace --out even if it is not a weights file plies wrote")
     p.add_argument("--games", type=int, default=200, metavar="N",
                    help="self-play games (per iteration)")
     p.add_argument(
@@ -82,7 +80,6 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="logistic: shrink the fit toward 0 (zero) or toward the hand-set weights "
         "calibrated as a logistic model (hand; needs an intercept feature)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     p.add_argument("--opening", type=int, default=4, metavar="K",
                    help="random moves at the start of every game (default 4)")
     p.add_argument("--epsilon", type=real, default=0.05,
@@ -93,20 +90,13 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
                    help="TD(lambda): the trace decay (default 0.7)")
     p.add_argument("--alpha", type=real, default=0.1, help="TD: the step size (default 0.1)")
     p.add_argument("--epochs", type=int, default=20, help="TD: sweeps over the games (default 20)")
-    p.add_argument(
-        "--weights", metavar="FILE",
-        help="self-play with these weights instead of the game's (learn again from them)",
-    )
-    add_backend_options(p)
-    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
 
 
 def run(console: Console, args: argparse.Namespace) -> int:
     """``plies learn``: self-play, fit, write ``--out``, print the weights."""
     # Before any work: a target that cannot or may not be written fails now, not after
     # the self-play.
-    out = check_target(args.out, option="--out", kind="a plies weights file",
-                       signatures=(SIGNATURE,), force=args.force)
+    out = weights_target(args)
     spec = GameSpec.parse(args.game, args.option)
     game = spec.load()
     start = None

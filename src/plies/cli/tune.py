@@ -22,17 +22,16 @@ from rich.table import Table
 from plies.cli.args import real, say
 from plies.cli.tournament import (
     SPRT_ROUNDS,
-    add_backend_options,
     add_sprt_options,
     progress_bar,
     sprt_line,
     sprt_of,
     started,
 )
+from plies.cli.weightsjob import add_weights_job_arguments, weights_target
 from plies.errors import OptionError
 from plies.learn.spsa import DEFAULT_BATCH, DEFAULT_RATE, spsa
-from plies.linear import SIGNATURE, load_weights, save_weights, weighted
-from plies.outputs import check_target
+from plies.linear import load_weights, save_weights, weighted
 from plies.parallel.backends import GameRef, backend
 from plies.policy import jsonable
 from plies.tournament.agents import parse_agent
@@ -47,11 +46,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "tunes Stockfish): every iteration plays the weights nudged up against them nudged "
         "down, in every seat order, and moves the weights toward the winner.",
     )
-    p.add_argument("game", help="a game whose evaluation has named weights (e.g. empire, "
-                   "othello, chess)")
-    p.add_argument(
-        "-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option (repeatable; 'plies games' lists them)",
+    add_weights_job_arguments(
+        p, game="a game whose evaluation has named weights (e.g. empire, othello, chess)",
+        out="write the tuned weights here",
+        weights="start from these weights instead of the game's own",
+        seed="seed (default 0)",
     )
     p.add_argument("--agent", required=True, metavar="SPEC",
                    help="the search of every move, e.g. alphabeta:depth=2,engine=1")
@@ -71,24 +70,15 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--random-opening", type=int, default=6, metavar="K",
                    help="random moves at the start of every unit and verification round "
                    "(default 6)")
-    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--moves", default="", help="an opening: every game starts after these moves")
-    p.add_argument("--weights", metavar="FILE",
-                   help="start from these weights instead of the game's own")
-    p.add_argument("--out", required=True, metavar="FILE", help="write the tuned weights here")
-    p.add_argument("--force", action="store_true",
-                   help="replace --out even if it is not a weights file plies wrote")
     add_sprt_options(p, "--verify", "a match of the tuned weights against the starting ones")
     p.add_argument("--verify-games", type=int, default=None, metavar="N",
                    help=f"the most rounds of the --verify match (default {SPRT_ROUNDS})")
-    add_backend_options(p)
-    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
 
 
 def run(console: Console, args: argparse.Namespace) -> int:
     """``plies tune``: SPSA, write ``--out``, print the weights, verify."""
-    out = check_target(args.out, option="--out", kind="a plies weights file",
-                       signatures=(SIGNATURE,), force=args.force)
+    out = weights_target(args)
     ref = GameRef.parse(args.game, args.option)
     game = ref.load()
     agent = parse_agent(args.agent)
