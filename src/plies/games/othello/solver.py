@@ -28,9 +28,10 @@ seeded sets of positions), 10 empty squares a few hundredths.  The search:
 With Numba (``pip install 'plies[fast]'``) backend ``auto`` runs the same search compiled
 from :data:`AUTO_COMPILED` empty squares on
 (:mod:`plies.games.othello.kernel`: its table in NumPy arrays, the enhanced transposition
-cut-off, parity ordering near the end, moves far from the end ordered by a shallow search),
-about a hundred times as many nodes a second: the FFO endgame positions #40-#49 (20 to 26
-empty squares) take seconds to a couple of minutes each
+cut-off, unrolled parity-ordered code for the last six empty squares, moves far from the
+end ordered by a shallow search), about a hundred times as many nodes a second: the FFO
+endgame positions #40-#49 (20 to 26 empty squares) take one second to a minute and a half
+each
 (``benchmarks/othello_endgame.py --ffo``).  ``python`` is the plain search above, the
 oracle the compiled one is tested against.
 
