@@ -84,6 +84,19 @@ def test_a_run_is_the_same_on_a_pool(othello_run: object) -> None:
     assert len(pool.history) == 2 and pool.history[-1] == pool.theta
 
 
+def test_a_run_is_the_same_on_ray(othello_run: object) -> None:
+    """The units on a local Ray instance: the weights shipped to its workers every batch
+    give the same results and the same weights as in one process."""
+    from plies.parallel.backends import RayBackend
+
+    with RayBackend(workers=2) as ray:
+        run = spsa("othello", "alphabeta:depth=1", ["corners", "mobility"], iterations=6,
+                   batch=3, seed=4, random_opening=6, backend=ray)
+    assert run.theta == othello_run.theta  # type: ignore[attr-defined]
+    assert run.results == othello_run.results  # type: ignore[attr-defined]
+    assert "Ray" in run.backend
+
+
 def test_the_update_is_spall_s(othello_run: object) -> None:
     # Replay the updates from the recorded results: theta_i += a_k R / (c_k flip_i).
     r = othello_run
