@@ -71,3 +71,20 @@ def test_both_backends_keep_a_node_budget() -> None:
                  for line in out if line.startswith("info depth")]
         assert nodes and max(nodes) <= 20000, (backend, out)
         assert out[-1].startswith("bestmove")
+
+
+def test_hash_sizes_the_compiled_table_and_hashfull_reads_it() -> None:
+    """``Hash`` sizes the compiled engine's table too (the most 32-byte slots that fit),
+    before and after the engine is made, and ``hashfull`` reports that table's use."""
+    gui = Gui()
+    gui.say("setoption name Hash value 1")  # before the compiled engine exists
+    gui.say("setoption name Backend value numba", "isready")
+    compiled = gui.engine._compiled()
+    assert len(compiled.tt) == (1 << 20) // 32
+    out = gui.say("position startpos", "go depth 6")
+    full = [int(line.split()[line.split().index("hashfull") + 1])
+            for line in out if line.startswith("info depth")]
+    assert full[-1] == compiled.hashfull() > 0  # the generic table stayed empty
+    assert len(gui.engine.table) == 0
+    gui.say("setoption name Hash value 3")
+    assert len(compiled.tt) == (1 << 21) // 32 and not compiled.tt.any()

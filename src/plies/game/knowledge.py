@@ -156,6 +156,16 @@ class CompiledEngine(Protocol):
         what a new game or a GUI's ``Clear Hash`` asks."""
         ...
 
+    def resize(self, megabytes: int) -> None:
+        """Make its transposition table as large as it can within ``megabytes`` (at
+        least 1), empty: what a GUI's ``Hash`` option asks."""
+        ...
+
+    def hashfull(self) -> int:
+        """How full its transposition table is, per mille (a sample may stand for the
+        whole): the UCI ``hashfull``."""
+        ...
+
     def search(
         self,
         game: Any,

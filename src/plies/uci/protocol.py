@@ -135,6 +135,7 @@ class UciEngine:
         self._thinking = Thinking(None, False)
         self._thinking.answered.set()
         self._worker: threading.Thread | None = None
+        self._sized: tuple[int, Any] = (0, None)  # the compiled engine whose table fits Hash
         self._use_backend(str(self.values["Backend"]))
         self._commands: dict[str, Callable[[list[str]], None]] = {
             "uci": self._uci, "isready": self._isready, "ucinewgame": self._ucinewgame,
@@ -245,9 +246,13 @@ class UciEngine:
 
     def _compiled(self) -> Any:
         """The game's compiled engine under the ``Backend`` option, or None (none made
-        yet, or the backend is ``python``)."""
+        yet, or the backend is ``python``); its table sized as the ``Hash`` option says."""
         make = hook(self.game, "compiled_search")
-        return None if make is None else make(self.values["Backend"])
+        engine = None if make is None else make(self.values["Backend"])
+        if engine is not None and self._sized != (id(engine), self.values["Hash"]):
+            engine.resize(int(self.values["Hash"]))
+            self._sized = (id(engine), self.values["Hash"])
+        return engine
 
     def _use_backend(self, backend: str) -> None:
         """Search with ``backend`` (the ``Backend`` option): the game's compiled engine
@@ -285,6 +290,7 @@ class UciEngine:
             self._use_backend(str(value))
         if option.name == "Hash":
             self.table = TranspositionTable(table_slots(int(text), ENTRY_BYTES, MAX_TABLE_SLOTS))
+            self._compiled()
 
     def craft(self, go: Go | None = None) -> dict[str, Any]:
         """Chess's engine craft (its play defaults) with the selective switches the options
@@ -405,6 +411,7 @@ class UciEngine:
     def _think(self, state: Any, ask: Ask, thinking: Thinking) -> None:
         """The search thread: ``info`` per iteration, then exactly one ``bestmove``."""
         line: Line | None = None
+        self._compiled()  # once made (under auto: once compiled), sized as Hash says
         think = Think(self.game, state, ask, self.table, thinking.stop, self.send, self.rng)
         try:
             line = think.run()

@@ -134,6 +134,8 @@ class Think:
         self.signal = NodeBudget(stop, ask.nodes)
         self.start = time.perf_counter()
         self.chosen = ""
+        self.hashfull: Callable[[], int] = lambda: len(table) * 1000 // table.modulus
+        """The ``hashfull`` of the table that the running search fills."""
 
     def run(self) -> Line | None:
         """The line whose move to play; None when the root has no move to search (the
@@ -171,6 +173,8 @@ class Think:
         request = SearchRequest(limit=limit, engine=True, craft=ask.craft)
         chosen = plan(game, root, request)
         self.chosen = f"{chosen.name} {sorted(chosen.options)}"
+        if chosen.compiled is not None:
+            self.hashfull = chosen.compiled.hashfull
         best: list[Line | None] = [None]
 
         def on_iteration(r: SearchResult) -> None:
@@ -239,12 +243,11 @@ class Think:
         """Send the ``info`` line of ``line`` (``multipv`` 0: a single line)."""
         elapsed = time.perf_counter() - self.start
         score = score_text(game, line.value, len(line.pv))[0]
-        table = self.table
         self.send(
             f"info depth {line.depth} seldepth {line.seldepth} "
             + (f"multipv {multipv} " if multipv else "")
             + f"score {score} nodes {nodes} nps {int(nodes / elapsed) if elapsed > 0 else 0} "
-            f"hashfull {len(table) * 1000 // table.modulus} "
+            f"hashfull {self.hashfull()} "
             f"time {int(elapsed * 1000)} pv {' '.join(m.uci() for m in line.pv)}"
         )
 

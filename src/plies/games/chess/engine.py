@@ -35,7 +35,9 @@ import numpy as np
 from plies.search.result import SearchResult, SearchStats
 
 TABLE_BITS: Final = 19
-"""The transposition table's size: ``2 ** TABLE_BITS`` slots of four int64 (16 MB)."""
+"""The transposition table's size: ``2 ** TABLE_BITS`` slots of four int64 (16 MB), until
+:meth:`CompiledSearch.resize` makes it another."""
+SLOT_BYTES: Final = 32
 
 
 _COMPILING: list[threading.Thread] = []
@@ -113,6 +115,20 @@ class CompiledSearch:
         """Forget the transposition table and the move history."""
         self.tt[:] = 0
         self.history[:] = 0
+
+    def resize(self, megabytes: int) -> None:
+        """An empty table of the most slots (a power of two, 32 bytes each, at least
+        2 ** 10) that ``megabytes`` hold."""
+        slots = max(1 << 10, 1 << (((megabytes << 20) // SLOT_BYTES).bit_length() - 1))
+        if slots != len(self.tt):
+            self.tt = np.zeros((slots, 4), dtype=np.int64)
+        else:
+            self.tt[:] = 0
+
+    def hashfull(self) -> int:
+        """Per mille of the table's first thousand slots in use (as engines sample it)."""
+        sample = self.tt[:1000, 0]
+        return int(np.count_nonzero(sample)) * 1000 // len(sample)
 
     def _setup(self, state: Any) -> tuple[Any, ...]:
         k = self.k
