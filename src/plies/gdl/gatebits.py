@@ -50,7 +50,7 @@ from plies.gdl.gatejit import (
     R,
 )
 
-LANES = 64
+LANES = 64  # plies.gdl.gatenet.BATCH_LANES
 """Playouts played at once: the bits of a word."""
 
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -152,9 +152,28 @@ def evaluate(k, wfirst, wnode, wmask, kmask, states, joint, legal_out, goal_out,
 
 
 @njit(cache=True, nogil=True)
-def playouts(k, wfirst, wnode, wmask, kmask, init, count, limit, goals_out, status_out):  # type: ignore[no-untyped-def]
-    """``count`` uniformly random playouts from ``init`` (one byte per fluent), 64 at a
-    time; returns the states visited in all.
+def _restart(state, starts, each, lane_id, lanes):  # type: ignore[no-untyped-def]
+    """Set the lanes ``lanes`` of ``state`` to the start states of their playouts."""
+    nf = state.shape[0]
+    if starts.shape[0] == 1:  # one start state: word by word
+        for j in range(nf):
+            state[j] = (state[j] & ~lanes) | (lanes if starts[0, j] else _ZERO)
+        return
+    x = lanes
+    while x != _ZERO:
+        lane = _low(x)
+        x &= x - _ONE
+        bit = _ONE << np.uint64(lane)
+        row = starts[lane_id[lane] // each]
+        for j in range(nf):
+            state[j] = (state[j] | bit) if row[j] else (state[j] & ~bit)
+
+
+@njit(cache=True, nogil=True)
+def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, status_out):  # type: ignore[no-untyped-def]
+    """``each`` uniformly random playouts from every row of ``starts`` (a state as one
+    byte per fluent; playout ``p`` starts from row ``p // each``), 64 at a time;
+    returns the states visited in all.
 
     Playout ``p`` ends with ``status_out[p]`` 0 at a terminal state (``goals_out[p, r]``
     is role ``r``'s goal value there, -1 where it has none or several), 1 after
@@ -178,15 +197,16 @@ def playouts(k, wfirst, wnode, wmask, kmask, init, count, limit, goals_out, stat
     steps = np.zeros(LANES, np.int64)
     cnt = np.zeros(LANES, np.int64)
     pick = np.zeros(LANES, np.int64)
+    count = starts.shape[0] * each
     goals_out[:count] = -1
-    active = _ZERO
     started = 0
+    restart = _ZERO
     while started < count and started < LANES:
-        active |= _ONE << np.uint64(started)
+        restart |= _ONE << np.uint64(started)
         lane_id[started] = started
         started += 1
-    for j in range(nf):
-        state[j] = active if init[j] else _ZERO
+    active = restart
+    _restart(state, starts, each, lane_id, restart)
     visited = 0
     while active != _ZERO:
         w[:nf] = state
@@ -283,6 +303,5 @@ def playouts(k, wfirst, wnode, wmask, kmask, init, count, limit, goals_out, stat
             else:
                 active &= ~(_ONE << np.uint64(lane))
         if restart != _ZERO:
-            for j in range(nf):
-                state[j] = (state[j] & ~restart) | (restart if init[j] else _ZERO)
+            _restart(state, starts, each, lane_id, restart)
     return visited

@@ -279,6 +279,10 @@ def _kernels() -> Any:
     return _KERNELS["module"]
 
 
+BATCH_LANES: Final = 64
+"""The playouts :meth:`GateNet.batch` plays at once (the bits of a word): a batch of
+fewer leaves lanes idle."""
+
 STATUS: Final = ("terminal", "limit", "no legal move")
 """What :meth:`GateNet.playout` reports: a terminal state was reached, the step limit
 was, or a role had no legal move (the rules are broken there)."""
@@ -441,18 +445,24 @@ class GateNet:
             _KERNELS["bits"] = gatebits
         return _KERNELS["bits"]
 
-    def batch(self, state: int, count: int, *, seed: int, limit: int) -> Batch:
-        """``count`` uniformly random playouts from ``state``, 64 at a time in one
-        compiled call (one bit of a word per playout, :mod:`plies.gdl.gatebits`), for at
-        most ``limit`` joint moves each; the same ``seed``, the same batch."""
+    def batch(self, states: int | Sequence[int], count: int, *, seed: int,
+              limit: int) -> Batch:
+        """``count`` uniformly random playouts from ``states`` (a state, or from each
+        of a sequence of states: playout ``p`` starts from ``states[p // count]``), 64
+        at a time in one compiled call (one bit of a word per playout,
+        :mod:`plies.gdl.gatebits`), for at most ``limit`` joint moves each; the same
+        ``seed``, the same batch."""
         np = self._np
-        goals = np.full((count, self.roles), -1, dtype=np.int64)
-        status = np.zeros(count, dtype=np.int8)
-        if count <= 0:
+        rows = [states] if isinstance(states, int) else list(states)
+        total = max(count, 0) * len(rows)
+        goals = np.full((total, self.roles), -1, dtype=np.int64)
+        status = np.zeros(total, dtype=np.int8)
+        if total == 0:
             return Batch(goals, status, 0)
+        starts = np.stack([self.to_array(s) for s in rows])
         self.jit.seed(seed)
-        visited = self._bits().playouts(self.k, *self.words(), self.to_array(state), count,
-                                        limit, goals, status)
+        visited = self._bits().playouts(self.k, *self.words(), starts, count, limit, goals,
+                                        status)
         return Batch(goals, status, int(visited))
 
     def playouts(self, state: int, count: int, *, seed: int, limit: int) -> int:
