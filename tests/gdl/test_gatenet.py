@@ -7,8 +7,8 @@ import importlib.util
 import math
 import random
 from functools import cache
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings

@@ -31,9 +31,6 @@ from numba import njit
 
 from plies.gdl.gatejit import (
     BASE,
-    F,
-    G,
-    M,
     N0,
     N1,
     NB,
@@ -47,10 +44,14 @@ from plies.gdl.gatejit import (
     O_NEXT,
     O_ROLE_FIRST,
     TERMINAL,
+    F,
+    G,
+    M,
     R,
 )
+from plies.gdl.gatelayout import BATCH_LANES
 
-LANES = 64  # plies.gdl.gatenet.BATCH_LANES
+LANES = BATCH_LANES
 """Playouts played at once: the bits of a word."""
 
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)

@@ -279,10 +279,6 @@ def _kernels() -> Any:
     return _KERNELS["module"]
 
 
-BATCH_LANES: Final = 64
-"""The playouts :meth:`GateNet.batch` plays at once (the bits of a word): a batch of
-fewer leaves lanes idle."""
-
 STATUS: Final = ("terminal", "limit", "no legal move")
 """What :meth:`GateNet.playout` reports: a terminal state was reached, the step limit
 was, or a role had no legal move (the rules are broken there)."""

@@ -53,7 +53,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from plies.game import SIMULTANEOUS
-from plies.gdl.gatenet import BATCH_LANES, STATUS
+from plies.gdl.gatelayout import BATCH_LANES
+from plies.gdl.gatenet import STATUS
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Term
