@@ -4,7 +4,9 @@
 :class:`~plies.gdl.reasoner.Reasoner` compiles to Python) as flat arrays of ``and`` and
 ``or`` gates (the layout is in :mod:`plies.gdl.gatejit`); :class:`GateNet` answers the
 reasoner's questions on them with compiled code, and plays whole random playouts
-(uniform, or MAST's) without returning to Python between two steps.  The kernels are
+(uniform, or MAST's) without returning to Python between two steps; :meth:`GateNet.batch`
+plays uniform ones 64 at a time, one bit of a word per playout
+(:mod:`plies.gdl.gatebits`).  The kernels are
 compiled once per machine (cached on disk by Numba), not once per game: a game costs
 only its arrays, built in one pass over the network's formulas.
 
