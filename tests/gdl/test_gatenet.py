@@ -8,6 +8,7 @@ import math
 import random
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -250,3 +251,146 @@ def test_numba_without_numba_names_the_extra(monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(OptionError, match=r"pip install 'plies\[fast\]'"):
         Reasoner(load(GDL_DATA / "buttons.kif"), backend="numba")
     assert Reasoner(load(GDL_DATA / "buttons.kif")).backend == "python"
+
+
+# --- bit-parallel playouts (plies.gdl.gatebits) ----------------------------------------------
+
+def lane_states(r: Reasoner, rng: random.Random, lanes: int) -> list[int]:
+    """States met along random playouts (terminal ones and the start state included)."""
+    out: list[int] = []
+    while len(out) < lanes:
+        state = r.initial_state()
+        for _ in range(200):
+            out.append(state)
+            if r.is_terminal(state) or not all(r.legal_indices(state)):
+                break
+            state = r.next_state_indices(state, [rng.choice(m) for m in r.legal_indices(state)])
+    rng.shuffle(out)
+    return out[:lanes]
+
+
+def words_agree(r: Reasoner, rng: random.Random) -> None:
+    """64 states in the 64 lanes of one word evaluation: every lane's terminal, legal
+    moves, goals and successor (for a random legal joint move) are the reasoner's."""
+    import numpy as np
+
+    from plies.gdl import gatebits
+
+    net = native(r)
+    states = lane_states(r, rng, gatebits.LANES)
+    words = np.zeros(net.fluents, dtype=np.uint64)
+    joint = np.zeros(net.moves, dtype=np.uint64)
+    joints: list[list[int] | None] = []
+    for lane, state in enumerate(states):
+        bit = np.uint64(1 << lane)
+        words[net.to_array(state) == 1] |= bit
+        legal = r.legal_indices(state)
+        if r.is_terminal(state) or not all(legal):
+            joints.append(None)
+            continue
+        chosen = [rng.choice(m) for m in legal]
+        joints.append(chosen)
+        for role, i in enumerate(chosen):
+            joint[net.role_first[role] + i] |= bit
+    legal_w = np.zeros(net.moves, dtype=np.uint64)
+    goal_w = np.zeros(len(net._goal_role), dtype=np.uint64)
+    next_w = np.zeros(net.fluents, dtype=np.uint64)
+    term = int(gatebits.evaluate(net.k, *net.words(), words, joint, legal_w, goal_w, next_w))
+
+    def lane_of(word: Any, lane: int) -> Any:
+        return (word >> np.uint64(lane)) & np.uint64(1)
+
+    for lane, state in enumerate(states):
+        where = r.format_state(state)
+        assert bool(term >> lane & 1) == r.is_terminal(state), where
+        on = lane_of(legal_w, lane)
+        legal = tuple([m - lo for m in range(lo, hi) if on[m]]
+                      for lo, hi in zip(net.role_first, net.role_first[1:], strict=False))
+        assert legal == tuple(r.legal_indices(state)), where
+        held: list[list[int]] = [[] for _ in r.roles]
+        for e, holds in enumerate(lane_of(goal_w, lane)):
+            if holds:
+                held[net._goal_role[e]].append(net._goal_value[e])
+        assert [sorted(v) for v in held] == [sorted(v) for v in r.compiled.goals(state)], where
+        chosen = joints[lane]
+        if chosen is not None:
+            successor = net.from_array(lane_of(next_w, lane).astype(np.uint8))
+            assert successor == r.next_state_indices(state, chosen), where
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: str(p.relative_to(GDL_DATA)))
+def test_bit_parallel_gates_agree_with_the_reasoner_in_every_lane(path: Path) -> None:
+    name = grounded(path)
+    if name is None:
+        assert path.stem in ("test_case_3b", "test_case_3e", "test_case_3f")
+        return
+    words_agree(reasoner(name), random.Random(path.stem))
+
+
+def test_bit_parallel_gates_agree_on_the_recursive_game() -> None:
+    for seed in range(3):
+        words_agree(reasoner("cycle"), random.Random(seed))
+
+
+@pytest.mark.parametrize("name", ["ticTacToe", "buttons", "cycle", "nim1", "maze"])
+def test_a_batch_is_reproducible_and_ends_its_playouts(name: str) -> None:
+    r = reasoner(name)
+    net = native(r)
+    start = r.initial_state()
+    batch = net.batch(start, 150, seed=7, limit=100)  # more playouts than lanes
+    assert list(batch.status) == [0] * 150  # every playout reached a terminal state
+    terminal_goals = {tuple(v[0] if len(v) == 1 else -1 for v in
+                            (r.goal_values(s, role) for role in range(len(r.roles))))
+                      for s in reachable_terminals(r, start)}
+    assert {tuple(g) for g in batch.goals.tolist()} <= terminal_goals
+    again = net.batch(start, 150, seed=7, limit=100)
+    assert (again.goals == batch.goals).all() and again.visited == batch.visited
+    assert net.playouts(start, 150, seed=7, limit=100) == batch.visited
+
+
+def reachable_terminals(r: Reasoner, start: int) -> set[int]:
+    """Every terminal state reachable from ``start`` (small games only)."""
+    seen, todo, ends = {start}, [start], set()
+    while todo:
+        s = todo.pop()
+        if r.is_terminal(s):
+            ends.add(s)
+            continue
+        joints: list[list[int]] = [[]]
+        for moves in r.legal_indices(s):
+            joints = [[*j, m] for j in joints for m in moves]
+        for j in joints:
+            t = r.next_state_indices(s, j)
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return ends
+
+
+def test_a_batch_counts_states_as_single_playouts_do() -> None:
+    # buttons ends after exactly 6 joint moves: 7 states a playout, in every lane.
+    r = reasoner("buttons")
+    net = native(r)
+    assert net.batch(r.initial_state(), 100, seed=1, limit=50).visited == 700
+    cut = net.batch(r.initial_state(), 70, seed=1, limit=3)
+    assert cut.visited == 70 * 4 and list(cut.status) == [STATUS.index("limit")] * 70
+    assert (cut.goals == -1).all()
+    assert net.batch(r.initial_state(), 0, seed=1, limit=3).visited == 0
+
+
+def test_a_batch_playout_meets_every_outcome_of_tic_tac_toe() -> None:
+    # Uniform play from the empty board: xplayer wins about 58%, oplayer 29%, draws 13%.
+    r = reasoner("ticTacToe")
+    goals = native(r).batch(r.initial_state(), 6400, seed=3, limit=100).goals
+    wins = (goals[:, 0] == 100).mean()
+    losses = (goals[:, 0] == 0).mean()
+    assert 0.55 < wins < 0.62 and 0.26 < losses < 0.32
+    assert ((goals[:, 0] + goals[:, 1]) == 100).all()
+
+
+def test_a_batch_stops_at_a_role_without_a_legal_move() -> None:
+    r = Reasoner(parse("(role a) (role b) (init s) (legal a go) (<= (next s) (true s))"
+                       " (goal a 0) (goal b 0)"), backend="numba")
+    batch = native(r).batch(r.initial_state(), 3, seed=1, limit=10)
+    assert list(batch.status) == [STATUS.index("no legal move")] * 3
+    assert list(batch.goals[:, 0]) == [1, 1, 1] and batch.visited == 3

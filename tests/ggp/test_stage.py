@@ -345,6 +345,27 @@ def test_montecarlo_values_fill_the_stage_matrix() -> None:
     assert detail.startswith("Monte Carlo, 400 playouts over 4 joint moves: mixed (bold 0, safe 1)")
 
 
+@pytest.mark.parametrize("name", ["gamble", "roshambo2"])
+def test_montecarlo_stage_on_compiled_batches_fills_the_same_matrix(name: str) -> None:
+    compiled = Reasoner(parse(INLINE.get(name) or rules(name)), backend="numba")
+    assert compiled.native is not None  # made: the stage's playouts move over to it
+    state = compiled.initial_state() if name == "gamble" else roshambo_last_round()
+    details = []
+    for reasoner in (reasoner_of(name), compiled):
+        thinker = Thinker(
+            GdlGame(reasoner), reasoner, 0, informative(), random.Random(99),
+            mode="montecarlo", sampler=random.Random(0), max_playouts=640,
+        )
+        choice = Choice(reasoner.legal(state, 0)[0])
+        choose_move(thinker, state, Clock(time.perf_counter() + 30.0), choice)
+        details.append(choice.read()[2])
+    cells = "4" if name == "gamble" else "16"
+    for detail in details:
+        assert detail.startswith(f"Monte Carlo, 640 playouts over {cells} joint moves: mixed")
+    if name == "gamble":  # the same security strategy from both
+        assert details[0] == details[1]
+
+
 def test_uninformative_goals_go_from_the_search_to_montecarlo_values() -> None:
     # 60 rounds cannot be searched to the end in the first half of the clock, and every
     # cut-off scores 50, so the second half fills the matrix with playouts instead.

@@ -281,20 +281,3 @@ def play(k, vals, hits, packed, limit, seed, mast, weights, sums, counts, tau, g
 def seed(value):  # type: ignore[no-untyped-def]
     """Seed the generator the playouts draw from (Numba's own, one per thread)."""
     np.random.seed(value)
-
-
-@njit(cache=True, nogil=True)
-def playouts(k, vals, hits, init, count, limit):  # type: ignore[no-untyped-def]
-    """``count`` uniformly random playouts from ``init``; the states visited in all."""
-    total = 0
-    state = init.copy()
-    goals = np.empty(k[R], np.int64)
-    empty = np.empty(0, np.float64)
-    for _ in range(count):
-        state[:] = init
-        status, states = playout(k, vals, hits, state, limit, False, empty, empty, empty,
-                                 1.0, goals)
-        total += states
-        if status == 2:
-            break
-    return total

@@ -16,3 +16,7 @@ SECTIONS: Final = (
 )
 """The arrays of the layout, in order; ``layout[HEADER + i]`` is where the ``i``-th
 starts (see :mod:`plies.gdl.gatejit`)."""
+
+BATCH_LANES: Final = 64
+"""The playouts :meth:`plies.gdl.gatenet.GateNet.batch` plays at once, one per bit of a
+word (:mod:`plies.gdl.gatebits`): a batch of fewer leaves lanes idle."""

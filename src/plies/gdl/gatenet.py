@@ -4,7 +4,9 @@
 :class:`~plies.gdl.reasoner.Reasoner` compiles to Python) as flat arrays of ``and`` and
 ``or`` gates (the layout is in :mod:`plies.gdl.gatejit`); :class:`GateNet` answers the
 reasoner's questions on them with compiled code, and plays whole random playouts
-(uniform, or MAST's) without returning to Python between two steps.  The kernels are
+(uniform, or MAST's) without returning to Python between two steps; :meth:`GateNet.batch`
+plays uniform ones 64 at a time, one bit of a word per playout
+(:mod:`plies.gdl.gatebits`).  The kernels are
 compiled once per machine (cached on disk by Numba), not once per game: a game costs
 only its arrays, built in one pass over the network's formulas.
 
@@ -35,7 +37,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from plies.gdl.formula import Formula, Network, view_refs
 from plies.gdl.gatelayout import HEADER, SECTIONS, SIZES
@@ -310,6 +312,7 @@ class GateNet:
         self._bytes = (self.fluents + 7) // 8
         self._goal_role = self._section("GOAL_ROLE", head["NGOALS"])
         self._goal_value = self._section("GOAL_VALUE", head["NGOALS"])
+        self._words: tuple[Any, Any, Any, Any] | None = None
 
     def _machine(self) -> tuple[Any, Any]:
         """This thread's node values and move counts (see :mod:`plies.gdl.gatejit`)."""
@@ -402,10 +405,81 @@ class GateNet:
         legal move first (status ``"no legal move"``)."""
         return self._local.goals
 
-    def playouts(self, state: int, count: int, *, seed: int, limit: int) -> int:
-        """The states visited by ``count`` uniformly random playouts from ``state``."""
+    def words(self) -> tuple[Any, Any, Any, Any]:
+        """The gates as :mod:`plies.gdl.gatebits` reads them, made on first use:
+        ``(wfirst, wnode, wmask, kmask)``, every input of gate ``g`` (its move inputs
+        too, as nodes ``F + m``) in ``wnode[wfirst[g]:wfirst[g + 1]]``, negated where
+        ``wmask`` is all ones, an ``and`` (``kmask`` all ones) stored as the negation of
+        an ``or`` of its negated inputs."""
+        if self._words is None:
+            np = self._np
+            ng, nf = self.gates, self.fluents
+            first = np.array(self._section("FIRST", ng + 1), dtype=np.int64)
+            flat = np.array(self._section("INPUTS", int(first[-1])), dtype=np.int64)
+            is_and = np.array(self._section("KIND", ng), dtype=np.int64) == 0
+            touch_first = np.array(self._section("TOUCH_FIRST", self.moves + 1), dtype=np.int64)
+            touch = np.array(self._section("TOUCH", int(touch_first[-1])), dtype=np.int64)
+            touch_gate = touch >> 1
+            move = np.repeat(np.arange(self.moves, dtype=np.int64), np.diff(touch_first))
+            move_refs = (2 * (nf + move) + (touch & 1)) ^ is_and[touch_gate]
+            gate = np.concatenate([np.repeat(np.arange(ng, dtype=np.int64), np.diff(first)),
+                                   touch_gate])
+            refs = np.concatenate([flat, move_refs])
+            order = np.argsort(gate, kind="stable")
+            refs = refs[order]
+            wfirst = np.zeros(ng + 1, dtype=np.int64)
+            wfirst[1:] = np.cumsum(np.bincount(gate, minlength=ng))
+            ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+            wmask = np.where(refs & 1, ones, np.uint64(0)).astype(np.uint64)
+            kmask = np.where(is_and, ones, np.uint64(0)).astype(np.uint64)
+            self._words = (wfirst, refs >> 1, wmask, kmask)
+        return self._words
+
+    def _bits(self) -> Any:
+        """:mod:`plies.gdl.gatebits`, imported once per process."""
+        if "bits" not in _KERNELS:
+            from plies.gdl import gatebits
+
+            _KERNELS["bits"] = gatebits
+        return _KERNELS["bits"]
+
+    def batch(self, states: int | Sequence[int], count: int, *, seed: int,
+              limit: int) -> Batch:
+        """``count`` uniformly random playouts from ``states`` (a state, or from each
+        of a sequence of states: playout ``p`` starts from ``states[p // count]``), 64
+        at a time in one compiled call (one bit of a word per playout,
+        :mod:`plies.gdl.gatebits`), for at most ``limit`` joint moves each; the same
+        ``seed``, the same batch."""
+        np = self._np
+        rows = [states] if isinstance(states, int) else list(states)
+        total = max(count, 0) * len(rows)
+        goals = np.full((total, self.roles), -1, dtype=np.int64)
+        status = np.zeros(total, dtype=np.int8)
+        if total == 0:
+            return Batch(goals, status, 0)
+        starts = np.stack([self.to_array(s) for s in rows])
         self.jit.seed(seed)
-        return int(self.jit.playouts(self.k, *self._machine(), self.to_array(state), count, limit))
+        visited = self._bits().playouts(self.k, *self.words(), starts, count, limit, goals,
+                                        status)
+        return Batch(goals, status, int(visited))
+
+    def playouts(self, state: int, count: int, *, seed: int, limit: int) -> int:
+        """The states visited by ``count`` uniformly random playouts from ``state``
+        (:meth:`batch`)."""
+        return self.batch(state, count, seed=seed, limit=limit).visited
+
+
+class Batch(NamedTuple):
+    """What :meth:`GateNet.batch` reports of each of its playouts ``p``."""
+
+    goals: Any
+    """``goals[p, r]``: role ``r``'s goal value at the terminal state playout ``p``
+    reached (-1 where it has none or several, or the playout did not reach one); for
+    status 2, ``goals[p, 0]`` is the role without a legal move."""
+    status: Any
+    """``status[p]``: the index in :data:`STATUS` of how playout ``p`` ended."""
+    visited: int
+    """The states visited by all the playouts (each playout's start state counts)."""
 
 
 class Mast:

@@ -53,7 +53,10 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from plies.gdl.gatelayout import BATCH_LANES
+from plies.gdl.gatenet import STATUS
 from plies.gdl.machine import StateMachine
+from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Term, to_kif
 from plies.ggp.thinker import (
     MAX_PLAYOUT_STEPS,
@@ -275,9 +278,33 @@ def _montecarlo(
         detail = f"Monte Carlo, {playouts} playouts over {stage.cells} joint moves: "
         choice.offer(strategy.sample(u), "mixed", detail + strategy.describe())
 
+    # Playouts in compiled batches (64 at once) once the propnet has its gates compiled.
+    native = t.reasoner.native_built() if isinstance(t.reasoner, Reasoner) else None
+    cells = [(i, j) for i in range(rows) for j in range(columns)]
     try:
         while limit is None or playouts < limit:
-            for i in range(rows):
+            if native is not None:
+                per = max(1, BATCH_LANES // len(cells))
+                if limit is not None:
+                    per = max(1, min(per, (limit - playouts) // len(cells)))
+                starts = [t.reasoner.next_state(state, stage.joint(i, j)) for i, j in cells]
+                batch = native.batch(starts, per, seed=t.rng.getrandbits(32),
+                                     limit=MAX_PLAYOUT_STEPS)
+                for p in range(len(starts) * per):
+                    status = STATUS[int(batch.status[p])]
+                    if status == "no legal move":
+                        who = t.reasoner.roles[int(batch.goals[p, 0])]
+                        raise MoveDefinitionError(
+                            f"role {who} has no legal move in a non-terminal state reached "
+                            f"by random moves from {t.reasoner.format_state(starts[p // per])}"
+                        )
+                    if status == "terminal":
+                        i, j = cells[p // per]
+                        totals[i][j] += max(0.0, float(batch.goals[p, t.role]))
+                        counts[i][j] += 1
+                        playouts += 1
+                clock.check()
+            for i in range(rows if native is None else 0):
                 for j in range(columns):
                     goal = _playout(t.reasoner, state, stage.joint(i, j), t.role, clock, t.rng)
                     if goal is not None:

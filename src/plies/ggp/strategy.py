@@ -53,6 +53,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from plies.game import SIMULTANEOUS
+from plies.gdl.gatelayout import BATCH_LANES
+from plies.gdl.gatenet import STATUS
 from plies.gdl.machine import StateMachine
 from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.gdl.terms import Term
@@ -340,30 +342,41 @@ def montecarlo(
     totals = [0.0] * len(pairs)
     counts = [0] * len(pairs)
     playouts = 0
-    # Whole playouts in compiled code once the propnet has its gates compiled.
+    # Playouts in compiled batches (64 at once) once the propnet has its gates compiled.
     native = reasoner.native_built() if isinstance(reasoner, Reasoner) else None
     while max_playouts is None or playouts < max_playouts:
-        for i, (_, own) in enumerate(pairs):
+        if native is not None:
+            # Each candidate's share of one word's lanes, each start after its own random
+            # replies of the other roles (within the budget when there is one).
+            per = max(1, BATCH_LANES // len(pairs))
+            if max_playouts is not None:
+                per = max(1, min(per, (max_playouts - playouts) // len(pairs)))
+            owners = [i for i in range(len(pairs)) for _ in range(per)]
+            starts = [step(state, [pairs[i][1] if r == role else rng.choice(m)
+                                   for r, m in enumerate(options)]) for i in owners]
+            batch = native.batch(starts, 1, seed=rng.getrandbits(32), limit=MAX_PLAYOUT_STEPS)
+            for p, i in enumerate(owners):
+                status = STATUS[int(batch.status[p])]
+                if status == "no legal move":
+                    who = reasoner.roles[int(batch.goals[p, 0])]
+                    raise MoveDefinitionError(
+                        f"role {who} has no legal move in a non-terminal state reached by "
+                        f"random moves from {reasoner.format_state(starts[p])}"
+                    )
+                if status == "terminal":
+                    totals[i] += max(0.0, float(batch.goals[p, role]))
+                    counts[i] += 1
+                    playouts += 1
+            clock.check()
+        for i, (_, own) in enumerate(pairs if native is None else ()):
             joint = [own if r == role else rng.choice(m) for r, m in enumerate(options)]
             s = step(state, joint)
-            if native is not None:
-                s, status, _ = native.playout(s, seed=rng.getrandbits(32),
-                                              limit=MAX_PLAYOUT_STEPS)
-                if status == "no legal move":
-                    who = reasoner.roles[int(native.last_goals[0])]
-                    raise MoveDefinitionError(
-                        f"role {who} has no legal move in the non-terminal state "
-                        f"{reasoner.format_state(s)}"
-                    )
-                ended = status == "terminal"
-            else:
-                n = 0
-                while not reasoner.is_terminal(s) and n < MAX_PLAYOUT_STEPS:
-                    clock.check()
-                    s = step(s, [rng.choice(m) for m in legal_of(s)])
-                    n += 1
-                ended = n < MAX_PLAYOUT_STEPS
-            if ended:
+            n = 0
+            while not reasoner.is_terminal(s) and n < MAX_PLAYOUT_STEPS:
+                clock.check()
+                s = step(s, [rng.choice(m) for m in legal_of(s)])
+                n += 1
+            if n < MAX_PLAYOUT_STEPS:
                 goal = safe_goal(reasoner, s, role)
                 totals[i] += 0.0 if goal is None else goal
                 counts[i] += 1

@@ -1,0 +1,308 @@
+"""Bit-parallel playouts: 64 random playouts at once over the compiled gates.
+
+This module imports Numba: :mod:`plies.gdl.gatenet` imports it only when a batch of
+playouts is first asked for.  It reads the layout of :mod:`plies.gdl.gatejit` (the
+``k`` array: the sections ``LEGAL``, ``NEXT``, ``GOAL``, ... and the gate groups) and
+a *word view* of its gates, made by :meth:`plies.gdl.gatenet.GateNet.words`:
+
+- every node (fluent, move, constant, gate) holds one ``uint64`` *word*: bit ``l`` is
+  its value in *lane* ``l``, one playout of 64;
+- gate ``g`` is the ``or`` of the words ``w[wnode[i]] ^ wmask[i]`` for ``i`` in
+  ``wfirst[g]:wfirst[g + 1]`` (``wmask`` all ones for a negated input), the result
+  xored with ``kmask[g]`` (all ones for an ``and``, whose inputs are stored negated):
+  one word operation evaluates a gate in 64 states.  A gate's move inputs are read
+  from the move nodes' words (bit ``l`` set when lane ``l`` chose the move), not
+  counted as the scalar kernels do.
+
+A step evaluates the state gates of every lane, tests ``terminal``, lets each lane's
+roles draw a uniformly random legal move (per role: the lane's legal moves counted,
+one index drawn, the move found again), sets the move words, evaluates the gates that
+read moves, and reads ``next``.  A lane whose playout ended (a terminal state, the step
+limit, a role without a legal move) records it and starts the next playout of the batch
+from the start state, so that the lanes stay busy until the last 63 playouts.  The
+random numbers are Numba's generator (seeded by :func:`plies.gdl.gatejit.seed`): the
+same seed, the same batch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from plies.gdl.gatejit import (
+    BASE,
+    N0,
+    N1,
+    NB,
+    NGOALS,
+    O_GOAL,
+    O_GOAL_ROLE,
+    O_GOAL_VALUE,
+    O_LEGAL,
+    O_LOOP_HI,
+    O_LOOP_LO,
+    O_NEXT,
+    O_ROLE_FIRST,
+    TERMINAL,
+    F,
+    G,
+    M,
+    R,
+)
+from plies.gdl.gatelayout import BATCH_LANES
+
+LANES = BATCH_LANES
+"""Playouts played at once: the bits of a word."""
+
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_SHIFT = np.uint64(58)
+# The lowest set bit's index from the top six bits of (lowest bit * _DEBRUIJN).
+_LOW_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    _LOW_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _low(x):  # type: ignore[no-untyped-def]
+    """The index of the lowest set bit of the non-zero word ``x``."""
+    return _LOW_INDEX[((x & (~x + _ONE)) * _DEBRUIJN) >> _SHIFT]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count(x):  # type: ignore[no-untyped-def]
+    """The number of set bits of ``x``."""
+    x = x - ((x >> _ONE) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return int((x * _H01) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _word(w, ref):  # type: ignore[no-untyped-def]
+    """The lanes where the reference ``ref`` (``2 * node + negated``) holds."""
+    v = w[ref >> 1]
+    if ref & 1:
+        v = ~v
+    return v
+
+
+@njit(cache=True, nogil=True)
+def _evaluate(w, wfirst, wnode, wmask, kmask, base, lo, hi, loop_lo, loop_hi):  # type: ignore[no-untyped-def]
+    """Evaluate the gates ``[lo, hi)`` in order on words; a recursive block (its gates
+    ``[loop_lo[b], loop_hi[b])``) from false again and again until no word changes: its
+    least fixpoint in every lane at once."""
+    nb = loop_lo.shape[0]
+    b = 0
+    while b < nb and loop_lo[b] < lo:
+        b += 1
+    g = lo
+    while g < hi:
+        if b < nb and g == loop_lo[b]:
+            end = loop_hi[b]
+            for x in range(g, end):
+                w[base + x] = _ZERO
+            changed = True
+            while changed:
+                changed = False
+                for x in range(g, end):
+                    acc = _ZERO
+                    for i in range(wfirst[x], wfirst[x + 1]):
+                        acc |= w[wnode[i]] ^ wmask[i]
+                    acc ^= kmask[x]
+                    if acc != w[base + x]:
+                        changed = True
+                        w[base + x] = acc
+            g = end
+            b += 1
+            continue
+        acc = _ZERO
+        for i in range(wfirst[g], wfirst[g + 1]):
+            acc |= w[wnode[i]] ^ wmask[i]
+        w[base + g] = acc ^ kmask[g]
+        g += 1
+
+
+@njit(cache=True, nogil=True)
+def evaluate(k, wfirst, wnode, wmask, kmask, states, joint, legal_out, goal_out, next_out):  # type: ignore[no-untyped-def]
+    """The network in every lane at once, for tests: ``states`` (one word per fluent)
+    gives each lane's state and ``joint`` (one word per global move) its joint move;
+    fills the words of the legal moves, the goal entries and the successors, and returns
+    the word of ``terminal``."""
+    nf, nm, base = k[F], k[M], k[BASE]
+    loop_lo = k[k[O_LOOP_LO]:k[O_LOOP_LO] + k[NB]]
+    loop_hi = k[k[O_LOOP_HI]:k[O_LOOP_HI] + k[NB]]
+    w = np.zeros(base + k[G], np.uint64)
+    w[nf + nm + 1] = _ALL
+    w[:nf] = states
+    w[nf:nf + nm] = joint
+    _evaluate(w, wfirst, wnode, wmask, kmask, base, 0, k[G], loop_lo, loop_hi)
+    for m in range(nm):
+        legal_out[m] = _word(w, k[k[O_LEGAL] + m])
+    for e in range(k[NGOALS]):
+        goal_out[e] = _word(w, k[k[O_GOAL] + e])
+    for j in range(nf):
+        next_out[j] = _word(w, k[k[O_NEXT] + j])
+    return _word(w, k[TERMINAL])
+
+
+@njit(cache=True, nogil=True)
+def _restart(state, starts, each, lane_id, lanes):  # type: ignore[no-untyped-def]
+    """Set the lanes ``lanes`` of ``state`` to the start states of their playouts."""
+    nf = state.shape[0]
+    if starts.shape[0] == 1:  # one start state: word by word
+        for j in range(nf):
+            state[j] = (state[j] & ~lanes) | (lanes if starts[0, j] else _ZERO)
+        return
+    x = lanes
+    while x != _ZERO:
+        lane = _low(x)
+        x &= x - _ONE
+        bit = _ONE << np.uint64(lane)
+        row = starts[lane_id[lane] // each]
+        for j in range(nf):
+            state[j] = (state[j] | bit) if row[j] else (state[j] & ~bit)
+
+
+@njit(cache=True, nogil=True)
+def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, status_out):  # type: ignore[no-untyped-def]
+    """``each`` uniformly random playouts from every row of ``starts`` (a state as one
+    byte per fluent; playout ``p`` starts from row ``p // each``), 64 at a time;
+    returns the states visited in all.
+
+    Playout ``p`` ends with ``status_out[p]`` 0 at a terminal state (``goals_out[p, r]``
+    is role ``r``'s goal value there, -1 where it has none or several), 1 after
+    ``limit`` joint moves (goals -1), or 2 when a role had no legal move (its number in
+    ``goals_out[p, 0]``, the other entries -1)."""
+    nf, nm, nr, base, n0, n1, ng = k[F], k[M], k[R], k[BASE], k[N0], k[N1], k[G]
+    legal = k[k[O_LEGAL]:k[O_LEGAL] + nm]
+    nxt = k[k[O_NEXT]:k[O_NEXT] + nf]
+    ne = k[NGOALS]
+    goal = k[k[O_GOAL]:k[O_GOAL] + ne]
+    goal_role = k[k[O_GOAL_ROLE]:k[O_GOAL_ROLE] + ne]
+    goal_value = k[k[O_GOAL_VALUE]:k[O_GOAL_VALUE] + ne]
+    role_first = k[k[O_ROLE_FIRST]:k[O_ROLE_FIRST] + nr + 1]
+    loop_lo = k[k[O_LOOP_LO]:k[O_LOOP_LO] + k[NB]]
+    loop_hi = k[k[O_LOOP_HI]:k[O_LOOP_HI] + k[NB]]
+    terminal = k[TERMINAL]
+    w = np.zeros(base + ng, np.uint64)
+    w[nf + nm + 1] = _ALL
+    state = np.zeros(nf, np.uint64)
+    lane_id = np.full(LANES, -1, np.int64)  # the playout a lane plays
+    steps = np.zeros(LANES, np.int64)
+    cnt = np.zeros(LANES, np.int64)
+    pick = np.zeros(LANES, np.int64)
+    count = starts.shape[0] * each
+    goals_out[:count] = -1
+    started = 0
+    restart = _ZERO
+    while started < count and started < LANES:
+        restart |= _ONE << np.uint64(started)
+        lane_id[started] = started
+        started += 1
+    active = restart
+    _restart(state, starts, each, lane_id, restart)
+    visited = 0
+    while active != _ZERO:
+        w[:nf] = state
+        _evaluate(w, wfirst, wnode, wmask, kmask, base, 0, n0, loop_lo, loop_hi)
+        visited += _count(active)
+        ended = _word(w, terminal) & active
+        if ended != _ZERO:
+            _evaluate(w, wfirst, wnode, wmask, kmask, base, n1, ng, loop_lo, loop_hi)
+            x = ended
+            while x != _ZERO:
+                lane = _low(x)
+                x &= x - _ONE
+                p = lane_id[lane]
+                status_out[p] = 0
+                goals_out[p, :] = -2
+            for e in range(ne):
+                if goal_value[e] < 0:
+                    continue
+                x = _word(w, goal[e]) & ended
+                while x != _ZERO:
+                    lane = _low(x)
+                    x &= x - _ONE
+                    p = lane_id[lane]
+                    r = goal_role[e]
+                    goals_out[p, r] = goal_value[e] if goals_out[p, r] == -2 else -1
+            x = ended
+            while x != _ZERO:
+                lane = _low(x)
+                x &= x - _ONE
+                p = lane_id[lane]
+                for r in range(nr):
+                    if goals_out[p, r] == -2:
+                        goals_out[p, r] = -1
+        live = active & ~ended
+        x = live
+        while x != _ZERO:
+            lane = _low(x)
+            x &= x - _ONE
+            if steps[lane] == limit:
+                status_out[lane_id[lane]] = 1
+                ended |= _ONE << np.uint64(lane)
+        live = active & ~ended
+        w[nf:nf + nm] = _ZERO
+        for r in range(nr):
+            lo, hi = role_first[r], role_first[r + 1]
+            cnt[:] = 0
+            for m in range(lo, hi):
+                x = _word(w, legal[m]) & live
+                while x != _ZERO:
+                    cnt[_low(x)] += 1
+                    x &= x - _ONE
+            x = live
+            while x != _ZERO:
+                lane = _low(x)
+                x &= x - _ONE
+                n = cnt[lane]
+                if n == 0:
+                    p = lane_id[lane]
+                    status_out[p] = 2
+                    goals_out[p, 0] = r
+                    bit = _ONE << np.uint64(lane)
+                    live &= ~bit
+                    ended |= bit
+                else:
+                    pick[lane] = np.random.randint(n) if n > 1 else 0
+            for m in range(lo, hi):
+                x = _word(w, legal[m]) & live
+                chosen = _ZERO
+                while x != _ZERO:
+                    lane = _low(x)
+                    x &= x - _ONE
+                    if pick[lane] == 0:
+                        chosen |= _ONE << np.uint64(lane)
+                    pick[lane] -= 1
+                w[nf + m] = chosen
+        _evaluate(w, wfirst, wnode, wmask, kmask, base, n0, n1, loop_lo, loop_hi)
+        for j in range(nf):
+            state[j] = _word(w, nxt[j])
+        x = live
+        while x != _ZERO:
+            lane = _low(x)
+            x &= x - _ONE
+            steps[lane] += 1
+        restart = _ZERO
+        x = ended
+        while x != _ZERO:
+            lane = _low(x)
+            x &= x - _ONE
+            if started < count:
+                lane_id[lane] = started
+                started += 1
+                steps[lane] = 0
+                restart |= _ONE << np.uint64(lane)
+            else:
+                active &= ~(_ONE << np.uint64(lane))
+        if restart != _ZERO:
+            _restart(state, starts, each, lane_id, restart)
+    return visited
