@@ -74,7 +74,8 @@ QUADRANTS: Final = (U(0x000000000F0F0F0F), U(0x00000000F0F0F0F0),
 
 SHALLOW: Final = 6
 """At most this many empty squares: the unrolled search without table, ordered by parity
-(:func:`_solve6`, :func:`_solve5`, :func:`_solve_few`)."""
+(:func:`_solve6`, :func:`_solve5`, :func:`_solve_few`).  Fixed by those functions: a
+larger value needs a ``_solve7``, a smaller one was measured slower."""
 FEW: Final = 4
 """At most this many empty squares: the squares listed once and searched by
 :func:`_solve_few`'s unrolled functions."""
