@@ -223,7 +223,9 @@ def sancho_speed(home: Path) -> dict[str, Any]:
     """What Sancho's match log (``logs/<match>.txt`` in its working directory) says: how
     long its propnet took to build (None: not built before the match ended), the lowest
     and highest goal its metagaming's random games gave it (equal: no discrimination, and
-    its search then sees every playout score the same), the random
+    its search then sees every playout score the same), how many heuristic sample games
+    it played and whether it searched blind (``blind``: its unvalidated emulated goals
+    calculator replaced the game's goals, see ``results/ggp_vs_sancho.md``), the random
     simulations (playouts) per second it measured while metagaming, the mean game length
     of its sample games (so states per second = simulations x length), and the median
     MCTS iterations of the turns where it searched."""
@@ -243,6 +245,12 @@ def sancho_speed(home: Path) -> dict[str, Any]:
             out["states_per_s"] = float(sims[-1]) * float(turns[-1])
     if goals := re.findall(r"Min raw score = (-?\d+), max = (-?\d+)", log):
         out["goal_range"] = [int(goals[-1][0]), int(goals[-1][1])]
+    if samples := re.findall(r"Performed (\d+) simulations to calculate heuristics", log):
+        out["heuristic_samples"] = int(samples[-1])
+    # With too few heuristic samples an unpatched Sancho installs its emulated goals
+    # calculator unchecked (a fixed-sum total of -1): every playout then scores the same.
+    out["blind"] = bool(re.search(r"Terminal goals are fixed sum with total value: -1", log)
+                        and "Not using any emulated goals calculator" not in log)
     iterations = [int(n) for n in re.findall(r"MCTS iterations last turn = (\d+)", log)]
     out["iterations_per_turn"] = median([n for n in iterations if n > 0])
     return out
