@@ -23,9 +23,10 @@ the GGP game repository's mirror (``benchmarks/ggp_vs_reference.py``'s ``GAMES``
 
 ``--speed SECONDS`` plays no match: it measures the match tree's UCT iterations per
 second (``plies.ggp.uct.MatchTree``, compiled network) at the initial state and at a
-state 10 random steps in (at most half the mean game length), one playout per iteration (MAST, ``batch`` 1) against
-batches (``plies.ggp.uct.BATCH`` lanes, uniform), alternately, each search on a fresh
-tree for SECONDS, ``--repeat`` times; medians and their ratio.
+state up to 10 random steps in (at most half the mean game length): one playout per
+iteration (MAST, ``batch`` 1) against batches of ``plies.ggp.uct.BATCH`` lanes with
+uniform and with MAST playouts (``BATCH_MAST``), in turn, each search on a fresh tree
+for SECONDS, ``--repeat`` times; medians and their ratios.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ sys.stdin.read()  # until the benchmark closes our stdin
 server.stop()
 """
 
-UCT_RATE = re.compile(r"by mcts, \d+ iterations \((\d+)/s")
+UCT_RATE = re.compile(r"by mcts(?: on \w+)?, \d+ iterations \((\d+)/s")
 MC_RATE = re.compile(r"by montecarlo, (\d+) playouts over .* \((\d+\.\d+)s\)")
 CHOICE = re.compile(r"match \S+: (UCT|alpha-beta) \((.*)\)$")
 
@@ -90,6 +91,7 @@ def speed(args: argparse.Namespace) -> int:
     from plies.gdl.reasoner import Reasoner
     from plies.ggp.strategy import profile_game
     from plies.ggp.thinker import Clock, Thinker
+    from plies.ggp import uct
     from plies.ggp.uct import BATCH, MatchTree
     from plies.search import Limit
 
@@ -97,9 +99,9 @@ def speed(args: argparse.Namespace) -> int:
     lines = [
         f"UCT iterations per second of the match tree, {args.speed:g} s a search on a fresh "
         f"tree, {args.repeat} searches a state (median)\n",
-        "| game | state | batch 1 (MAST) it/s | batch "
-        f"{BATCH} (uniform) it/s | ratio |",
-        "|---|---|---|---|---|",
+        f"| game | state | batch 1 (MAST) it/s | batch {BATCH} uniform it/s | batch {BATCH} "
+        "MAST it/s | ratio uniform | ratio MAST |",
+        "|---|---|---|---|---|---|---|",
     ]
     for game in args.games.split(","):
         reasoner = Reasoner(parse(rules(game)), backend="numba")
@@ -116,18 +118,21 @@ def speed(args: argparse.Namespace) -> int:
                 break
             mid, steps = after, steps + 1
         for label, state in (("initial", start), (f"{steps} steps in", mid)):
-            runs: dict[int, list[float]] = {1: [], BATCH: []}
+            runs: dict[tuple[int, bool], list[float]] = {
+                (1, True): [], (BATCH, False): [], (BATCH, True): []}
             for k in range(args.repeat + 1):  # the first round warms the compiled code up
-                for lanes in runs:
+                for lanes, mast in runs:
+                    uct.BATCH_MAST = mast  # type: ignore[misc]
                     t = Thinker(GdlGame(reasoner), reasoner, 0, profile, _random.Random(k),
                                 mode="mcts")
                     tree = MatchTree(t, state)
                     tree.tree.batch = lanes
                     result = tree.tree.search(Limit(time=args.speed), player=0)
                     if k:
-                        runs[lanes].append(result.stats.nodes / result.stats.elapsed)
-            one, many = (statistics.median(runs[n]) for n in (1, BATCH))
-            lines.append(f"| {game} | {label} | {one:,.0f} | {many:,.0f} | {many / one:.1f} |")
+                        runs[lanes, mast].append(result.stats.nodes / result.stats.elapsed)
+            one, uniform, learnt = (statistics.median(r) for r in runs.values())
+            lines.append(f"| {game} | {label} | {one:,.0f} | {uniform:,.0f} | {learnt:,.0f} | "
+                         f"{uniform / one:.1f} | {learnt / one:.1f} |")
             print(lines[-1], flush=True)
     print(f"`uptime`: {os.popen('uptime').read().strip()}")
     print("\n".join(lines))

@@ -323,9 +323,13 @@ def test_one_lane_of_the_gdl_view_is_the_sequential_uct(name: str) -> None:
     assert shape(lanes.root) == shape(plain.root)
 
 
-@pytest.mark.parametrize("name", ["ticTacToe", "connectFour", "roshambo2", "tictactoe_3player"])
-def test_compiled_batches_give_each_state_the_goals_of_a_finished_playout(name: str) -> None:
-    reasoner, view = _view(name, "numba")
+@pytest.mark.parametrize("mast", [False, True], ids=["uniform", "mast"])
+@pytest.mark.parametrize("name", ["ticTacToe", "connectFour", "roshambo2", "tictactoe_3player",
+                                  "breakthrough"])
+def test_compiled_batches_give_each_state_the_goals_of_a_finished_playout(
+    name: str, mast: bool
+) -> None:
+    reasoner, view = _view(name, "numba", mast)
     state = reasoner.initial_state()
     states = [state]
     while len(states) < 70 and not reasoner.is_terminal(states[-1]):
@@ -334,11 +338,13 @@ def test_compiled_batches_give_each_state_the_goals_of_a_finished_playout(name: 
     states = [s for s in states if not reasoner.is_terminal(s)] * 3
     ends = view.random_playouts(states, random.Random(1), 1000)
     assert len(ends) == len(states)
+    zero_sum = name in ("ticTacToe", "connectFour", "roshambo2", "breakthrough")
     for end in ends:
         assert end is not None and len(end) == len(reasoner.roles)
         assert all(0.0 <= g <= 100.0 and g == int(g) for g in end)
-    same = view.random_playouts(states, random.Random(1), 1000)
-    assert same == ends  # seeded from the generator
+        assert sum(end) == 100 or not zero_sum
+    if not mast:  # MAST's batches learn, so a second batch draws differently
+        assert view.random_playouts(states, random.Random(1), 1000) == ends
     assert view.random_playouts(states[:5], random.Random(1), 0) == [None] * 5
 
 
@@ -367,3 +373,26 @@ def test_compiled_batched_uct_keeps_the_invariants_on_connect_four() -> None:
     result = tree.search(Limit(nodes=3000), player=0)
     assert result.stats.nodes == 3000
     check_invariants(tree)
+
+
+def test_mast_in_compiled_batches_learns_which_moves_pay_and_plays_them_more() -> None:
+    from plies.gdl.gatenet import Mast as NativeMast
+
+    reasoner = Reasoner(parse(COUNT_AS), backend="numba")
+    net = reasoner.native
+    assert net is not None
+    a, b = (reasoner.move_table[0].index(m) for m in ("a", "b"))
+    start = reasoner.initial_state()
+    uniform = net.batch(start, 256, seed=1, limit=100)
+    assert abs(uniform.goals[:, 0].mean() - 50) < 8
+    mast = NativeMast(net, 10.0)
+    learnt = net.batch(start, 512, seed=1, limit=100, mast=mast)
+    assert (learnt.status == 0).all()
+    assert mast.counts.sum() == 3 * 512  # three choices a playout, each learnt once
+    assert mast.weights[a] > mast.weights[b]
+    assert learnt.goals[256:, 0].mean() > 60  # the later playouts draw what paid
+    again = NativeMast(net, 10.0)
+    assert (net.batch(start, 512, seed=1, limit=100, mast=again).goals == learnt.goals).all()
+    stopped = NativeMast(net, 10.0)
+    net.batch(start, 64, seed=1, limit=2, mast=stopped)  # no playout ends: nothing learnt
+    assert stopped.counts.sum() == 0

@@ -27,8 +27,8 @@ strategy, after dropping the rarely visited moves that are only explored); at a 
 where our move is forced, the forced move at once, and the search goes on until the
 clock (pondering: the tree grows where the others choose).  Playouts follow MAST
 (:class:`Mast`) one iteration at a time until the reasoner has its network compiled;
-from then on :data:`BATCH` iterations share one compiled batch of uniformly random
-playouts (tree parallelisation with a virtual loss,
+from then on :data:`BATCH` iterations share one compiled batch of MAST playouts
+(tree parallelisation with a virtual loss,
 :meth:`plies.search.mcts_tree.Tree.iterate_batch`).  Rewards are goals scaled to [0, 1];
 each role maximises its own (max^n), and a two-role game whose playouts only met
 constant-sum goals lets a proven win prove its parent.
@@ -133,6 +133,9 @@ BATCH: Final = BATCH_LANES
 """UCT iterations run with one compiled batch of playouts once the reasoner has its
 network compiled (:meth:`UctView.random_playouts`; 1: one playout per iteration)."""
 
+BATCH_MAST: Final = True
+"""Whether the batches' playouts follow MAST too (with ``mast``), rather than uniform moves."""
+
 MAST: Final = True
 """Whether the match's playouts follow MAST (:class:`Mast`) rather than uniform moves."""
 
@@ -184,14 +187,20 @@ class Mast:
             for lo, hi in zip(self.native.role_first, self.native.role_first[1:], strict=False)
         ]
 
+    def compiled(self) -> NativeMast | None:
+        """The statistics as the compiled network reads them, once the reasoner has it
+        (the statistics learnt before then start afresh), else None."""
+        if self.native is None and self.reasoner.native_built() is not None:
+            self.native = self.reasoner.native_built()
+            assert self.native is not None
+            self._arrays = NativeMast(self.native, self.tau)
+        return self._arrays
+
     def playout(self, state: Any, rng: random.Random, limit: int) -> Any:
         """The state after up to ``limit`` steps of MAST's moves; learns from the goals
         at the end when the game ended."""
         reasoner = self.reasoner
-        if self.native is None and reasoner.native_built() is not None:
-            self.native = reasoner.native_built()
-            assert self.native is not None
-            self._arrays = NativeMast(self.native, self.tau)
+        self.compiled()
         if self.native is not None:
             # The compiled playout draws from its own generator, seeded from ``rng``.
             end, status, _ = self.native.playout(state, seed=rng.getrandbits(32), limit=limit,
@@ -248,10 +257,10 @@ class UctView(GoalEvaluated):
     it, which lets MCTS-Solver prove a parent from a won child in a two-role game.
     With ``mast`` the playouts are MAST's (:class:`Mast`), not uniformly random.
 
-    Batched iterations (the ``random_playouts`` hook, :meth:`random_playouts`): one
-    compiled call plays the playouts of up to 64 leaves at once, uniformly random, once
-    the reasoner has its network compiled (:meth:`GateNet.batch`); before that, one
-    playout per state."""
+    Batched iterations (the ``random_playouts`` hook, :meth:`_playouts`): one compiled
+    call plays the playouts of up to 64 leaves at once, MAST's with ``mast``, once the
+    reasoner has its network compiled (:meth:`GateNet.batch`); before that, one playout
+    per state."""
 
     def __init__(
         self, game: GdlGame, reasoner: StateMachine[Any], profile: Profile,
@@ -263,6 +272,7 @@ class UctView(GoalEvaluated):
         # The moves and states are the game's own, so its fast playout applies.
         playout = game.random_playout if mast is None else mast.playout
         self._playout: Callable[[Any, random.Random, int], Any] = playout
+        self.mast = mast
         self.random_playout = playout  # type: ignore[assignment]
         self.random_playouts = self._playouts  # type: ignore[assignment]
 
@@ -272,10 +282,11 @@ class UctView(GoalEvaluated):
         """The ``random_playouts`` hook: per state, every role's goal (0..100) at the end
         of a playout from it, or None where it did not end within ``limit`` steps.
 
-        With the compiled network, one :meth:`GateNet.batch` of uniformly random
-        playouts (seeded from ``rng``; a role without a goal, or with several, at the
-        end scores 0); without it, :attr:`random_playout` (MAST's, with ``mast``) from
-        each state in turn.
+        With the compiled network, one :meth:`GateNet.batch` of playouts (seeded from
+        ``rng``; MAST's moves with ``mast`` and :data:`BATCH_MAST`, which then learns
+        from them, else uniformly random; a role without a goal, or with several, at
+        the end scores 0); without it, :attr:`random_playout` (MAST's, with ``mast``)
+        from each state in turn.
 
         Raises:
             MoveDefinitionError: a role had no legal move in a non-terminal state.
@@ -291,7 +302,9 @@ class UctView(GoalEvaluated):
                 ends.append(tuple(float(game.utility(end, r)) for r in roles)
                             if game.is_terminal(end) else None)
             return ends
-        batch = native.batch(list(states), 1, seed=rng.getrandbits(32), limit=limit)
+        learn = self.mast.compiled() if self.mast is not None and BATCH_MAST else None
+        batch = native.batch(list(states), 1, seed=rng.getrandbits(32), limit=limit,
+                             mast=learn)
         status, goals = batch.status.tolist(), batch.goals.tolist()
         out: list[tuple[float, ...] | None] = []
         for p, state in enumerate(states):
