@@ -89,9 +89,9 @@ def speed(args: argparse.Namespace) -> int:
     from plies.gdl.game import GdlGame
     from plies.gdl.parser import parse
     from plies.gdl.reasoner import Reasoner
+    from plies.ggp import uct
     from plies.ggp.strategy import profile_game
     from plies.ggp.thinker import Clock, Thinker
-    from plies.ggp import uct
     from plies.ggp.uct import BATCH, MatchTree
     from plies.search import Limit
 

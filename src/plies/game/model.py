@@ -186,8 +186,8 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     random playouts at once, one from each of ``states``, for MCTS's batched iterations,
     :class:`plies.search.mcts.MctsTree` with ``batch`` > 1: for each state, the tuple of
     every player's ``utility`` at the terminal state its playout reached, or None where
-    the playout did not end within ``limit`` plies; it draws its own moves (seeded from
-    ``rng``, not the same draws as ``random_playout``), uniformly or by a policy of the
+    the playout did not end within ``limit`` plies; it draws its own moves, seeded
+    from ``rng`` (not the draws of ``random_playout``), uniformly or by a policy of the
     game's, and a wrapper that changes moves or states must not forward it).
 
     The knowledge front ends read (the web app, the terminal, a notebook, the policy
