@@ -45,6 +45,10 @@ class Node:
     (``selection="rm"``) each player also keeps its cumulative ``regrets``, the sum of
     its strategies over the visits (``policy``, whose normalisation is the mixed
     strategy the search recommends) and the strategy it sampled from last (``sampled``).
+
+    ``pending`` counts the lanes of a batch (:meth:`Tree.iterate_batch`) that passed
+    through the node and are not backed up yet: their visits are in ``visits`` without
+    their rewards (the virtual loss); it is 0 between iterations.
     """
 
     state: Any
