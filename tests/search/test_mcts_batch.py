@@ -248,3 +248,14 @@ def test_a_wrong_number_of_results_is_a_clear_error() -> None:
     ttt = load("tictactoe")
     with pytest.raises(plies.errors.UnsupportedGameError, match="returned 63 results for 64"):
         mcts(Short(ttt), ttt.initial_state(), plies.Limit(nodes=200), batch=64)
+
+
+def test_under_a_time_limit_a_batch_is_cut_to_what_fits_before_the_deadline() -> None:
+    c4 = load("connect4")
+    game = Batched(c4)
+    search = MctsTree(game, c4.initial_state(), seed=0, batch=64)
+    search.pace = 1e9  # as if the last search took forever an iteration: one lane fits
+    result = search.search(plies.Limit(time=0.3), player=0)
+    assert game.batches[0] == 1 and max(game.batches) <= 64
+    assert result.stats.nodes == search.root.visits and search.pace < 1e9
+    check_invariants(search)

@@ -157,12 +157,15 @@ class MctsTree:
         )
         self.tree.root = self.tree.node(state)
         self.batch = batch
+        self.pace = 0.0  # seconds an iteration took in the last timed search (batches)
 
     @property
     def batch(self) -> int:
         """Iterations a step of :meth:`search` runs with one batch of playouts (the
         game's ``random_playouts`` hook; see :meth:`plies.search.mcts_tree.Tree.iterate_batch`);
-        1, or a game without the hook: one playout per iteration.  May be changed
+        1, or a game without the hook: one playout per iteration.  Under a time limit a
+        batch is cut to the iterations that fit before the deadline at the pace of the
+        iterations so far (of this search, else of the last timed one).  May be changed
         between searches."""
         return self._batch
 
@@ -241,6 +244,12 @@ class MctsTree:
                 stats.nodes += 1
             else:
                 step = lanes if budget is None else min(lanes, budget - stats.nodes)
+                if deadline is not None:  # a batch that would end after the deadline: fewer
+                    now = time.perf_counter()
+                    if stats.nodes:
+                        self.pace = (now - start) / stats.nodes
+                    if self.pace > 0.0:
+                        step = max(1, min(step, int((deadline - now) / self.pace)))
                 stats.nodes += tree.iterate_batch(step)
             if on_iteration is not None and stats.nodes >= report:
                 while report <= stats.nodes:
