@@ -198,14 +198,33 @@ class Weights:
     passed_eg: tuple[int, ...] = (0, 5, 10, 20, 35, 55, 80, 0)
     rook_open: tuple[int, int] = (20, 10)
     rook_half_open: tuple[int, int] = (10, 5)
+    mobility_mg: tuple[int, int, int, int] = (4, 5, 2, 1)
+    mobility_eg: tuple[int, int, int, int] = (4, 5, 4, 2)
+    mobility_centre: tuple[int, int, int, int] = (4, 6, 7, 13)
+    king_attack_unit: tuple[int, int, int, int] = (1, 1, 2, 4)
+    king_attack: tuple[int, int] = (20, 0)
+    king_attack_scale: tuple[int, ...] = (0, 0, 128, 192, 224, 240, 248, 252)
+    shelter: tuple[int, ...] = (-36, 0, -11, -20, -27, -32, -35, 0)
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.king_attack_scale) <= 8 or len(self.shelter) != 8:
+            raise ValueError(
+                "king_attack_scale needs 1 to 8 entries and shelter 8, got "
+                f"{len(self.king_attack_scale)} and {len(self.shelter)}"
+            )
 
 
 PLAIN: Final = Weights(
     doubled=(0, 0), isolated=(0, 0), passed_mg=(0,) * 8, passed_eg=(0,) * 8,
-    rook_open=(0, 0), rook_half_open=(0, 0),
+    rook_open=(0, 0), rook_half_open=(0, 0), mobility_mg=(0,) * 4, mobility_eg=(0,) * 4,
+    king_attack=(0, 0), shelter=(0,) * 8,
 )
 """Material, piece-square tables and the bishop pair only (the evaluation before pawn
-structure and rook files were added; for comparisons)."""
+structure, rook files, mobility and king safety were added; for comparisons)."""
+
+STATIC: Final = Weights(mobility_mg=(0,) * 4, mobility_eg=(0,) * 4, king_attack=(0, 0),
+                        shelter=(0,) * 8)
+"""The evaluation without mobility and king safety (the terms that need attacks)."""
 
 WEIGHTS: Final = Weights()
 """The weights plies plays with."""
@@ -216,6 +235,57 @@ FILES: Final = tuple(0x0101010101010101 << f for f in range(8))
 _NEIGHBOURS: Final = tuple(
     (FILES[f - 1] if f > 0 else 0) | (FILES[f + 1] if f < 7 else 0) for f in range(8)
 )
+
+
+def steps(square: int, deltas: tuple[tuple[int, int], ...]) -> int:
+    """The squares ``(rank, file)`` steps away from ``square`` that are on the board."""
+    rank, file = divmod(square, 8)
+    bb = 0
+    for dr, df in deltas:
+        r, f = rank + dr, file + df
+        if 0 <= r < 8 and 0 <= f < 8:
+            bb |= 1 << (r * 8 + f)
+    return bb
+
+
+def ray(square: int, dr: int, df: int) -> int:
+    """The squares from ``square`` (excluded) to the board's edge in one direction."""
+    rank, file = divmod(square, 8)
+    bb = 0
+    r, f = rank + dr, file + df
+    while 0 <= r < 8 and 0 <= f < 8:
+        bb |= 1 << (r * 8 + f)
+        r, f = r + dr, f + df
+    return bb
+
+
+KNIGHT_DELTAS: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+KING_DELTAS: Final = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+DIRECTIONS: Final = ((1, 0), (1, 1), (0, 1), (1, -1), (-1, 0), (-1, -1), (0, -1), (-1, 1))
+"""Ray directions (rank, file): the first four go up the square numbers (N, NE, E, NW:
+the first blocker is the lowest bit), the last four down (S, SW, W, SE: the highest)."""
+_KNIGHT: Final = tuple(steps(sq, KNIGHT_DELTAS) for sq in range(64))
+_KING: Final = tuple(steps(sq, KING_DELTAS) for sq in range(64))
+_RAYS: Final = tuple(tuple(ray(sq, dr, df) for sq in range(64)) for dr, df in DIRECTIONS)
+
+
+def _slide(square: int, occupied: int, directions: tuple[int, ...]) -> int:
+    """The squares a slider on ``square`` attacks along ``directions`` (indices of
+    :data:`DIRECTIONS`): each ray up to and including its first blocker."""
+    attacks = 0
+    for d in directions:
+        line = _RAYS[d][square]
+        blockers = line & occupied
+        if blockers:
+            first = (blockers & -blockers) if d < 4 else 1 << (blockers.bit_length() - 1)
+            line ^= _RAYS[d][first.bit_length() - 1]
+        attacks |= line
+    return attacks
+
+
+_DIAGONAL: Final = (1, 3, 5, 7)
+_STRAIGHT: Final = (0, 2, 4, 6)
+_ALL: Final = (0, 1, 2, 3, 4, 5, 6, 7)
 
 
 def _ahead(square: int, white: bool) -> int:
@@ -270,6 +340,8 @@ class Evaluator:
     """``bishop_pair``, ``rook_open`` and ``rook_half_open`` packed (``mg * PACK + eg``)."""
     pesto_phase: bool = field(init=False, repr=False)
     """Whether ``weights.phase`` is PeSTO's (0, 1, 1, 2, 4, 0), counted the short way."""
+    active: bool = field(init=False, repr=False)
+    """Whether any weight of :func:`activity` (mobility, king safety) is not zero."""
     pawn_table: dict[tuple[int, int], tuple[int, int, int, int]] = field(
         init=False, default_factory=dict, compare=False, repr=False
     )
@@ -304,6 +376,9 @@ class Evaluator:
         extras = tuple(m * PACK + e for m, e in (w.bishop_pair, w.rook_open, w.rook_half_open))
         object.__setattr__(self, "extras", extras)
         object.__setattr__(self, "pesto_phase", tuple(w.phase) == (0, 1, 1, 2, 4, 0))
+        object.__setattr__(self, "active", any(
+            (*w.mobility_mg, *w.mobility_eg, *w.king_attack, *w.shelter)
+        ))
 
     def pawn_structure(self, white_pawns: int, black_pawns: int) -> tuple[int, int, int, int]:
         """What the pawns decide: the packed (``mg * PACK + eg``) pawn-structure terms for
@@ -389,6 +464,10 @@ class Evaluator:
             )
         eg = ((packed + _HALF) & (PACK - 1)) - _HALF  # unpack(), inline
         mg = (packed - eg) >> 32
+        if self.active:
+            active_mg, active_eg = activity(self.weights, pieces, white, black)
+            mg += active_mg
+            eg += active_eg
         if self.pesto_phase:  # knight and bishop 1, rook 2, queen 4
             phase = (
                 (pieces[1] | bishops).bit_count() + 2 * rooks.bit_count()
@@ -430,6 +509,75 @@ def _pawn_terms(w: Weights, own: int, enemy: int, white: bool) -> tuple[int, int
             rank = sq >> 3 if white else 7 - (sq >> 3)
             mg += w.passed_mg[rank]
             eg += w.passed_eg[rank]
+    return mg, eg
+
+
+def activity(
+    w: Weights, pieces: tuple[int, int, int, int, int, int], white: int, black: int
+) -> tuple[int, int]:
+    """(mg, eg) for White of mobility and king safety: the terms that need attacks.
+
+    **Mobility**: per knight, bishop, rook and queen, ``mobility_mg`` / ``mobility_eg``
+    times (the squares it attacks that hold no piece of its own side, minus
+    ``mobility_centre``, a typical count).  **King attack** (Fruit's): the pieces of a
+    side that has a queen and attack a square next to the enemy king (the king zone)
+    add their ``king_attack_unit`` (knight, bishop, rook, queen); the enemy king pays
+    ``units * king_attack * king_attack_scale[attackers] // 256`` (the scale grows with
+    the number of attackers, capped at the last entry).  **Pawn shelter**: a king on
+    the a-c or f-h files pays ``shelter[rank]`` for each of its file (counted twice) and
+    the files beside it, by the rank (from its own side) of the nearest pawn of its own
+    in front of it; ``shelter[0]`` when there is none.  The king terms are middlegame
+    weights (``king_attack[1]`` is the endgame one; the shelter has none).
+    """
+    occupied = white | black
+    knights, bishops, rooks, queens, kings = pieces[1:]
+    pawns = pieces[0]
+    mob_mg, mob_eg, centre, unit = w.mobility_mg, w.mobility_eg, w.mobility_centre, w.king_attack_unit
+    scale = w.king_attack_scale
+    mg = eg = 0
+    for color, own, enemy in ((1, white, black), (0, black, white)):
+        sign = 1 if color else -1
+        zone = _KING[((kings & enemy).bit_length() - 1)]
+        attackers = units = 0
+        free = ~own
+        for p, board in enumerate((knights, bishops, rooks, queens)):
+            bb = board & own
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                sq = low.bit_length() - 1
+                if p == 0:
+                    att = _KNIGHT[sq]
+                else:
+                    att = _slide(sq, occupied, _DIAGONAL if p == 1 else _STRAIGHT if p == 2 else _ALL)
+                n = (att & free).bit_count() - centre[p]
+                mg += sign * mob_mg[p] * n
+                eg += sign * mob_eg[p] * n
+                if att & zone:
+                    attackers += 1
+                    units += unit[p]
+        if attackers and queens & own:
+            factor = units * scale[min(attackers, len(scale) - 1)]
+            mg += sign * (factor * w.king_attack[0] // 256)
+            eg += sign * (factor * w.king_attack[1] // 256)
+        # The shelter of this side's king.
+        sq = (kings & own).bit_length() - 1
+        file = sq & 7
+        if file <= 2 or file >= 5:
+            own_pawns = pawns & own
+            rank = sq >> 3
+            front = ~((1 << (8 * (rank + 1))) - 1) if color else (1 << (8 * rank)) - 1
+            shelter = 0
+            for f in (file - 1, file, file, file + 1):
+                if 0 <= f < 8:
+                    ahead = own_pawns & FILES[f] & front
+                    if not ahead:
+                        shelter += w.shelter[0]
+                    elif color:
+                        shelter += w.shelter[((ahead & -ahead).bit_length() - 1) >> 3]
+                    else:
+                        shelter += w.shelter[7 - ((ahead.bit_length() - 1) >> 3)]
+            mg += sign * shelter
     return mg, eg
 
 

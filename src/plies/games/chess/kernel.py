@@ -545,6 +545,71 @@ def _pawn_terms(own: int, enemy: int, white: int, w: Any, span: Any) -> tuple[in
 
 
 @_jit
+def _activity(row: Any, w: Any) -> tuple[int, int]:
+    """(mg, eg) for White of mobility and king safety: :func:`evaluation.activity
+    <plies.games.chess.evaluation.activity>` (the weights at ``w[40:]``, see :func:`tables`)."""
+    white, black = row[WHITE_SIDE], row[BLACK_SIDE]
+    occupied = white | black
+    kings = row[KINGS]
+    mg = 0
+    eg = 0
+    for color in range(2):
+        own = white if color else black
+        enemy = black if color else white
+        sign = 1 if color else -1
+        zone = KING[lsb(kings & enemy)]
+        attackers = 0
+        units = 0
+        free = ~own
+        for p in range(4):
+            bb = row[KNIGHTS + p] & own
+            while bb:
+                sq = lsb(bb)
+                bb &= bb - 1
+                if p == 0:
+                    att = KNIGHT[sq]
+                elif p == 1:
+                    att = bishop_attacks(sq, occupied)
+                elif p == 2:
+                    att = rook_attacks(sq, occupied)
+                else:
+                    att = bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
+                n = popcount(att & free) - w[48 + p]
+                mg += sign * w[40 + p] * n
+                eg += sign * w[44 + p] * n
+                if att & zone:
+                    attackers += 1
+                    units += w[52 + p]
+        if attackers and row[QUEENS] & own:
+            cap = w[66]
+            factor = units * w[58 + (attackers if attackers < cap else cap)]
+            mg += sign * ((factor * w[56]) // 256)
+            eg += sign * ((factor * w[57]) // 256)
+        sq = lsb(kings & own)
+        file = sq & 7
+        if file <= 2 or file >= 5:
+            own_pawns = row[PAWNS] & own
+            rank = sq >> 3
+            if color:
+                front = ~((np.int64(1) << (8 * (rank + 1))) - 1) if rank < 7 else 0
+            else:
+                front = (np.int64(1) << (8 * rank)) - 1
+            shelter = 0
+            for i in range(4):
+                f = file - 1 + (i + 1) // 2  # file - 1, file, file, file + 1
+                if 0 <= f < 8:
+                    ahead = own_pawns & FILES[f] & front
+                    if not ahead:
+                        shelter += w[68]
+                    elif color:
+                        shelter += w[68 + (lsb(ahead) >> 3)]
+                    else:
+                        shelter += w[68 + 7 - (msb(ahead) >> 3)]
+            mg += sign * shelter
+    return mg, eg
+
+
+@_jit
 def evaluate(row: Any, mg_table: Any, eg_table: Any, w: Any, span: Any) -> int:
     """Centipawns for White: what :meth:`Evaluator.score` gives for this position.
 
@@ -595,6 +660,10 @@ def evaluate(row: Any, mg_table: Any, eg_table: Any, w: Any, span: Any) -> int:
         n_half = popcount(wr & white_half) - popcount(br & black_half)
         mg += w[6] * n_open + w[8] * n_half
         eg += w[7] * n_open + w[9] * n_half
+    if w[76]:
+        active_mg, active_eg = _activity(row, w)
+        mg += active_mg
+        eg += active_eg
     phase = (
         w[28] * popcount(pawns) + w[29] * popcount(row[KNIGHTS]) + w[30] * popcount(bishops)
         + w[31] * popcount(rooks) + w[32] * popcount(row[QUEENS])
@@ -673,7 +742,7 @@ def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
     mg = np.array([[evaluator.mg[c][p] for p in range(1, 7)] for c in (0, 1)], dtype=np.int64)
     eg = np.array([[evaluator.eg[c][p] for p in range(1, 7)] for c in (0, 1)], dtype=np.int64)
     weights = evaluator.weights
-    w = np.zeros(40, dtype=np.int64)
+    w = np.zeros(80, dtype=np.int64)
     w[0:2] = weights.doubled
     w[2:4] = weights.isolated
     w[4:6] = weights.bishop_pair
@@ -682,6 +751,16 @@ def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
     w[12:20] = weights.passed_mg
     w[20:28] = weights.passed_eg
     w[28:33] = weights.phase[:5]
+    w[40:44] = weights.mobility_mg
+    w[44:48] = weights.mobility_eg
+    w[48:52] = weights.mobility_centre
+    w[52:56] = weights.king_attack_unit
+    w[56:58] = weights.king_attack
+    scale = weights.king_attack_scale
+    w[58:58 + len(scale)] = scale
+    w[66] = len(scale) - 1
+    w[68:76] = weights.shelter
+    w[76] = evaluator.active
     span = np.array([[_signed(x) for x in _PASSED_SPAN[c]] for c in (0, 1)], dtype=np.int64)
     return mg, eg, w, span
 
