@@ -619,10 +619,13 @@ def activity_by_definition(w: Weights, board: Any) -> tuple[int, int]:
         own = board.occupied_co[color]
         zone = chess.BB_KING_ATTACKS[board.king(not color)]
         attackers = units = 0
+        guarded = 0
+        for sq in board.pieces(chess.PAWN, not color):
+            guarded |= int(board.attacks(sq))
         for p, piece in enumerate((chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)):
             for sq in board.pieces(piece, color):
                 attacks = int(board.attacks(sq))
-                n = bin(attacks & ~own).count("1") - w.mobility_centre[p]
+                n = bin(attacks & ~own & ~guarded).count("1") - w.mobility_centre[p]
                 mg += sign * w.mobility_mg[p] * n
                 eg += sign * w.mobility_eg[p] * n
                 if attacks & zone:
@@ -696,12 +699,14 @@ def test_mobility_and_king_safety_are_what_the_full_weights_add() -> None:
         static.initial_state()
     ) == mg * phase // 24
     # By hand: a black king on g8 with no pawn in front pays shelter[0] four times (its
-    # own file twice); a knight on a1 attacks 2 squares, one on d4 8 (the centre is 4).
+    # own file twice); a knight on a1 attacks 2 squares, one on d4 8, two of them (c6, e6)
+    # guarded by a black pawn.
+    mg, eg, centre = WEIGHTS.mobility_mg[0], WEIGHTS.mobility_eg[0], WEIGHTS.mobility_centre[0]
     for fen, expected in (
         ("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", (-4 * WEIGHTS.shelter[0], 0)),
         ("6k1/8/8/8/8/5P2/6PP/6K1 w - - 0 1", (-4 * WEIGHTS.shelter[0] + WEIGHTS.shelter[2], 0)),
-        ("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", (-2 * 4, -2 * 4)),
-        ("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", (4 * 4, 4 * 4)),
+        ("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", (mg * (2 - centre), eg * (2 - centre))),
+        ("4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1", (mg * (6 - centre), eg * (6 - centre))),
     ):
         board = Chess(fen).initial_state().board
         occ = board.occupied_co

@@ -21,13 +21,24 @@ none: a knight or bishop counts 1, a rook 2, a queen 4; PeSTO's scheme):
   the two sides' pawn bitboards): a search meets few of them.
 - **rooks on open files**: ``rook_open`` for a rook on a file without pawns,
   ``rook_half_open`` on a file without pawns of its own side.
+- **mobility**: per knight, bishop, rook and queen, the squares it attacks that hold no
+  piece of its own side, less a typical count (``mobility_centre``), times
+  ``mobility_mg`` / ``mobility_eg``.
+- **king safety**: the attack on a king (the pieces of a side with a queen that attack
+  a square next to the enemy king, weighted by ``king_attack_unit`` and by
+  ``king_attack_scale`` for their number) and the pawn shelter of a king on the wings
+  (``shelter``, by how far the nearest own pawn stands in front of it on its file and
+  the files beside it).  See :func:`activity`.
 
 The pawn-structure and rook weights are set by hand, in the range simple engines use
 (they are not tuned like PeSTO's tables, whose pawn tables already reward advanced pawns:
-the passed-pawn bonus is kept small for that reason).  The score is
-``(mg * phase + eg * (24 - phase)) / 24``.  Mobility and king safety are not features
-yet: each costs a move or attack generation per evaluation, which in pure Python about
-doubles the cost of a leaf.
+the passed-pawn bonus is kept small for that reason); the mobility and king-safety
+weights and their definitions are Fabien Letouzey's Fruit 2.1's (its king shelter
+simplified to the king's own square).  The score is ``(mg * phase + eg * (24 - phase))
+/ 24``.  Mobility and king safety need every piece's attacks: in pure Python they
+about double the cost of a leaf, in the compiled kernel
+(:func:`plies.games.chess.kernel.evaluate`) they are cheap; :data:`STATIC` is the
+evaluation without them.
 
 This module knows nothing of python-chess; it reads bitboards (ints, bit 0 = a1), so
 :mod:`plies.games.chess.rules` can call it with a ``chess.Board``'s fields.
@@ -181,8 +192,13 @@ class Weights:
     ``phase``: what each piece adds to the game phase (capped at 24).  ``doubled``,
     ``isolated``, ``rook_open``, ``rook_half_open``: (mg, eg) per pawn or rook;
     ``passed_mg`` / ``passed_eg``: a passed pawn's bonus by rank from its own side (index
-    0 = first rank .. 7 = eighth; the first and last never hold a pawn).  Zero weights
-    turn a feature off.
+    0 = first rank .. 7 = eighth; the first and last never hold a pawn).
+    ``mobility_mg``, ``mobility_eg``, ``mobility_centre``, ``king_attack_unit``: per
+    knight, bishop, rook and queen; ``king_attack``: (mg, eg) per attack unit at full
+    scale; ``king_attack_scale``: by the number of attackers (1 to 8 entries, the last
+    for that many or more), in 256ths; ``shelter``: by the rank of the nearest own pawn
+    in front of the king (index 0: no pawn).  See :func:`activity`.  Zero weights turn
+    a feature off.
     """
 
     piece_mg: tuple[int, ...] = (82, 337, 365, 477, 1025, 0)
@@ -200,7 +216,7 @@ class Weights:
     rook_half_open: tuple[int, int] = (10, 5)
     mobility_mg: tuple[int, int, int, int] = (4, 5, 2, 1)
     mobility_eg: tuple[int, int, int, int] = (4, 5, 4, 2)
-    mobility_centre: tuple[int, int, int, int] = (4, 6, 7, 13)
+    mobility_centre: tuple[int, int, int, int] = (3, 5, 6, 11)
     king_attack_unit: tuple[int, int, int, int] = (1, 1, 2, 4)
     king_attack: tuple[int, int] = (20, 0)
     king_attack_scale: tuple[int, ...] = (0, 0, 128, 192, 224, 240, 248, 252)
@@ -539,7 +555,12 @@ def activity(
         sign = 1 if color else -1
         zone = _KING[((kings & enemy).bit_length() - 1)]
         attackers = units = 0
-        free = ~own
+        enemy_pawns = pawns & enemy
+        if color:  # squares attacked by Black's pawns
+            guarded = (enemy_pawns >> 7) & ~FILES[0] | (enemy_pawns >> 9) & ~FILES[7]
+        else:
+            guarded = (enemy_pawns << 7) & ~FILES[7] | (enemy_pawns << 9) & ~FILES[0]
+        free = ~own & ~guarded
         for p, board in enumerate((knights, bishops, rooks, queens)):
             bb = board & own
             while bb:

@@ -560,7 +560,12 @@ def _activity(row: Any, w: Any) -> tuple[int, int]:
         zone = KING[lsb(kings & enemy)]
         attackers = 0
         units = 0
-        free = ~own
+        enemy_pawns = row[PAWNS] & enemy
+        if color:  # squares attacked by Black's pawns (never on the last rank: >> is safe)
+            guarded = (enemy_pawns >> 7) & ~FILES[0] | (enemy_pawns >> 9) & ~FILES[7]
+        else:
+            guarded = (enemy_pawns << 7) & ~FILES[7] | (enemy_pawns << 9) & ~FILES[0]
+        free = ~own & ~guarded
         for p in range(4):
             bb = row[KNIGHTS + p] & own
             while bb:
