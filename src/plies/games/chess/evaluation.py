@@ -356,8 +356,10 @@ class Evaluator:
     """``bishop_pair``, ``rook_open`` and ``rook_half_open`` packed (``mg * PACK + eg``)."""
     pesto_phase: bool = field(init=False, repr=False)
     """Whether ``weights.phase`` is PeSTO's (0, 1, 1, 2, 4, 0), counted the short way."""
-    active: bool = field(init=False, repr=False)
-    """Whether any weight of :func:`activity` (mobility, king safety) is not zero."""
+    attacks: bool = field(init=False, repr=False)
+    """Whether any weight of mobility or the king attack is not zero."""
+    shelters: bool = field(init=False, repr=False)
+    """Whether any weight of the pawn shelter is not zero."""
     pawn_table: dict[tuple[int, int], tuple[int, int, int, int]] = field(
         init=False, default_factory=dict, compare=False, repr=False
     )
@@ -392,9 +394,8 @@ class Evaluator:
         extras = tuple(m * PACK + e for m, e in (w.bishop_pair, w.rook_open, w.rook_half_open))
         object.__setattr__(self, "extras", extras)
         object.__setattr__(self, "pesto_phase", tuple(w.phase) == (0, 1, 1, 2, 4, 0))
-        object.__setattr__(self, "active", any(
-            (*w.mobility_mg, *w.mobility_eg, *w.king_attack, *w.shelter)
-        ))
+        object.__setattr__(self, "attacks", any((*w.mobility_mg, *w.mobility_eg, *w.king_attack)))
+        object.__setattr__(self, "shelters", any(w.shelter))
 
     def pawn_structure(self, white_pawns: int, black_pawns: int) -> tuple[int, int, int, int]:
         """What the pawns decide: the packed (``mg * PACK + eg``) pawn-structure terms for
@@ -480,8 +481,10 @@ class Evaluator:
             )
         eg = ((packed + _HALF) & (PACK - 1)) - _HALF  # unpack(), inline
         mg = (packed - eg) >> 32
-        if self.active:
-            active_mg, active_eg = activity(self.weights, pieces, white, black)
+        if self.attacks or self.shelters:
+            active_mg, active_eg = activity(
+                self.weights, pieces, white, black, self.attacks, self.shelters
+            )
             mg += active_mg
             eg += active_eg
         if self.pesto_phase:  # knight and bishop 1, rook 2, queen 4
@@ -529,7 +532,8 @@ def _pawn_terms(w: Weights, own: int, enemy: int, white: bool) -> tuple[int, int
 
 
 def activity(
-    w: Weights, pieces: tuple[int, int, int, int, int, int], white: int, black: int
+    w: Weights, pieces: tuple[int, int, int, int, int, int], white: int, black: int,
+    attacks: bool = True, shelters: bool = True,
 ) -> tuple[int, int]:
     """(mg, eg) for White of mobility and king safety: the terms that need attacks.
 
@@ -543,7 +547,9 @@ def activity(
     the a-c or f-h files pays ``shelter[rank]`` for each of its file (counted twice) and
     the files beside it, by the rank (from its own side) of the nearest pawn of its own
     in front of it; ``shelter[0]`` when there is none.  The king terms are middlegame
-    weights (``king_attack[1]`` is the endgame one; the shelter has none).
+    weights (``king_attack[1]`` is the endgame one; the shelter has none).  Without
+    ``attacks`` mobility and the king attack are left out, without ``shelters`` the
+    shelter (what :class:`Evaluator` does when their weights are all zero).
     """
     occupied = white | black
     knights, bishops, rooks, queens, kings = pieces[1:]
@@ -561,7 +567,7 @@ def activity(
         else:
             guarded = (enemy_pawns << 7) & ~FILES[7] | (enemy_pawns << 9) & ~FILES[0]
         free = ~own & ~guarded
-        for p, board in enumerate((knights, bishops, rooks, queens)):
+        for p, board in enumerate((knights, bishops, rooks, queens) if attacks else ()):
             bb = board & own
             while bb:
                 low = bb & -bb
@@ -584,7 +590,7 @@ def activity(
         # The shelter of this side's king.
         sq = (kings & own).bit_length() - 1
         file = sq & 7
-        if file <= 2 or file >= 5:
+        if shelters and (file <= 2 or file >= 5):
             own_pawns = pawns & own
             rank = sq >> 3
             front = ~((1 << (8 * (rank + 1))) - 1) if color else (1 << (8 * rank)) - 1

@@ -566,7 +566,7 @@ def _activity(row: Any, w: Any) -> tuple[int, int]:
         else:
             guarded = (enemy_pawns << 7) & ~FILES[7] | (enemy_pawns << 9) & ~FILES[0]
         free = ~own & ~guarded
-        for p in range(4):
+        for p in range(4 if w[76] else 0):
             bb = row[KNIGHTS + p] & own
             while bb:
                 sq = lsb(bb)
@@ -592,7 +592,7 @@ def _activity(row: Any, w: Any) -> tuple[int, int]:
             eg += sign * ((factor * w[57]) // 256)
         sq = lsb(kings & own)
         file = sq & 7
-        if file <= 2 or file >= 5:
+        if w[77] and (file <= 2 or file >= 5):
             own_pawns = row[PAWNS] & own
             rank = sq >> 3
             if color:
@@ -665,7 +665,7 @@ def evaluate(row: Any, mg_table: Any, eg_table: Any, w: Any, span: Any) -> int:
         n_half = popcount(wr & white_half) - popcount(br & black_half)
         mg += w[6] * n_open + w[8] * n_half
         eg += w[7] * n_open + w[9] * n_half
-    if w[76]:
+    if w[76] or w[77]:
         active_mg, active_eg = _activity(row, w)
         mg += active_mg
         eg += active_eg
@@ -765,7 +765,8 @@ def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
     w[58:58 + len(scale)] = scale
     w[66] = len(scale) - 1
     w[68:76] = weights.shelter
-    w[76] = evaluator.active
+    w[76] = evaluator.attacks
+    w[77] = evaluator.shelters
     span = np.array([[_signed(x) for x in _PASSED_SPAN[c]] for c in (0, 1)], dtype=np.int64)
     return mg, eg, w, span
 
