@@ -4,7 +4,6 @@ effect and quiescence, the conformance check, the registry."""
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ import plies
 from plies.errors import GameFormatError, IllegalActionError
 from plies.games import load, names
 from plies.games.chess import EVAL_CAP, WIN, Chess, ChessState, position_key
-from plies.games.chess.evaluation import STATIC, WEIGHTS, Evaluator, Weights
+from plies.games.chess.evaluation import ACTIVE, WEIGHTS, Evaluator, Weights
 from plies.search.quiescence import Quiescent
 
 
@@ -264,7 +263,7 @@ def test_evaluation_is_symmetric_and_counts_material() -> None:
 
 
 def test_every_weight_lives_in_weights() -> None:
-    no_tables = Evaluator(dataclasses.replace(STATIC, pst=0.0, bishop_pair=(0, 0)))
+    no_tables = Evaluator(Weights(pst=0.0, bishop_pair=(0, 0)))
     queen = 1 << 3  # d1
     kings = 1 << 4 | 1 << 60
     assert no_tables.score((0, 0, 0, 0, queen, kings), queen | 1 << 4, 1 << 60) == (
@@ -425,7 +424,7 @@ def test_play_makes_what_python_chess_push_makes_and_keeps_the_material_sum(
 
 
 def test_a_state_from_a_game_with_other_weights_is_evaluated_with_this_games_weights() -> None:
-    plain, flat = Chess(), Chess(weights=dataclasses.replace(STATIC, pst=0.0))
+    plain, flat = Chess(), Chess(weights=Weights(pst=0.0))
     state = plain.play_moves("e4 e5 Nf3")  # material kept for plain's evaluator
     child = flat.result(state, flat.parse_action(state, "Nc6"))
     assert flat.centipawns(state) == 0 and flat.centipawns(child) == 0
@@ -603,7 +602,7 @@ def test_plain_weights_are_the_evaluation_without_pawn_structure_and_rook_files(
     ]
     before, now = [56, 37, 136, 34, -32], [56, 5, 136, 84, -32]
     for fen, old, new in zip(fens, before, now, strict=True):
-        plain, game = Chess(fen, weights=PLAIN), Chess(fen, weights=STATIC)
+        plain, game = Chess(fen, weights=PLAIN), Chess(fen)
         assert plain.centipawns(plain.initial_state()) == old, fen
         assert game.centipawns(game.initial_state()) == new, fen
 
@@ -641,9 +640,11 @@ def activity_by_definition(w: Weights, board: Any) -> tuple[int, int]:
             for f, times in ((file - 1, 1), (file, 2), (file + 1, 1)):
                 if not 0 <= f < 8:
                     continue
-                ranks = [chess.square_rank(sq) for sq in board.pieces(chess.PAWN, color)
-                         if chess.square_file(sq) == f
-                         and (chess.square_rank(sq) > rank if color else chess.square_rank(sq) < rank)]
+                ranks = [
+                    chess.square_rank(sq) for sq in board.pieces(chess.PAWN, color)
+                    if chess.square_file(sq) == f
+                    and (chess.square_rank(sq) > rank if color else chess.square_rank(sq) < rank)
+                ]
                 if not ranks:
                     penalty = w.shelter[0]
                 else:
@@ -653,7 +654,7 @@ def activity_by_definition(w: Weights, board: Any) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("weights", [
-    WEIGHTS,
+    ACTIVE,
     Weights(mobility_mg=(3, -2, 7, 1), mobility_eg=(1, 9, -4, 5), mobility_centre=(2, 0, 9, 1),
             king_attack_unit=(3, 1, 4, 1), king_attack=(-17, 33), king_attack_scale=(5, 9, 200),
             shelter=(-40, 1, -3, -9, -15, -2, 6, 8)),
@@ -684,15 +685,15 @@ def test_mobility_and_king_safety_follow_the_definitions_on_random_games(
             ), board.fen()
 
 
-def test_mobility_and_king_safety_are_what_the_full_weights_add() -> None:
+def test_mobility_and_king_safety_are_what_active_weights_add() -> None:
     from plies.games.chess.evaluation import activity
 
     fen = "r1bq1rk1/pp1nbppp/2p1pn2/3p2B1/2PP4/2N1PN2/PPQ2PPP/R3KB1R w KQ - 0 8"
-    game, static = Chess(fen), Chess(fen, weights=STATIC)
+    game, static = Chess(fen, weights=ACTIVE), Chess(fen)
     board = game.initial_state().board
     occ = board.occupied_co
     pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
-    mg, eg = activity(WEIGHTS, pieces, occ[1], occ[0])
+    mg, eg = activity(ACTIVE, pieces, occ[1], occ[0])
     phase = 24  # every minor, rook and queen on the board
     assert (mg, eg) != (0, 0)
     assert game.centipawns(game.initial_state()) - static.centipawns(
@@ -701,10 +702,10 @@ def test_mobility_and_king_safety_are_what_the_full_weights_add() -> None:
     # By hand: a black king on g8 with no pawn in front pays shelter[0] four times (its
     # own file twice); a knight on a1 attacks 2 squares, one on d4 8, two of them (c6, e6)
     # guarded by a black pawn.
-    mg, eg, centre = WEIGHTS.mobility_mg[0], WEIGHTS.mobility_eg[0], WEIGHTS.mobility_centre[0]
+    mg, eg, centre = ACTIVE.mobility_mg[0], ACTIVE.mobility_eg[0], ACTIVE.mobility_centre[0]
     for fen, expected in (
-        ("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", (-4 * WEIGHTS.shelter[0], 0)),
-        ("6k1/8/8/8/8/5P2/6PP/6K1 w - - 0 1", (-4 * WEIGHTS.shelter[0] + WEIGHTS.shelter[2], 0)),
+        ("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", (-4 * ACTIVE.shelter[0], 0)),
+        ("6k1/8/8/8/8/5P2/6PP/6K1 w - - 0 1", (-4 * ACTIVE.shelter[0] + ACTIVE.shelter[2], 0)),
         ("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", (mg * (2 - centre), eg * (2 - centre))),
         ("4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1", (mg * (6 - centre), eg * (6 - centre))),
     ):
@@ -712,7 +713,7 @@ def test_mobility_and_king_safety_are_what_the_full_weights_add() -> None:
         occ = board.occupied_co
         pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
                   board.kings)
-        assert activity(WEIGHTS, pieces, occ[1], occ[0]) == expected, fen
+        assert activity(ACTIVE, pieces, occ[1], occ[0]) == expected, fen
 
 
 def test_the_short_phase_count_is_the_weighted_one() -> None:

@@ -4,6 +4,7 @@ counts, :class:`Evaluator`'s values, plies' alpha-beta on the Python rules; and 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 import plies
 from plies.errors import OptionError
 from plies.game import hook
-from plies.games.chess import PLAIN, WIN, Chess, Evaluator, Weights
+from plies.games.chess import ACTIVE, PLAIN, WIN, Chess, Evaluator, Weights
 from plies.policy import SearchRequest, plan
 from plies.search import Limit
 from plies.search.mate import MateDistance
@@ -100,8 +101,9 @@ def test_moves_and_make_equal_python_chess_move_for_move(k: Any, seed: int, leng
                 mobility_centre=(2, 0, 9, 1), king_attack_unit=(3, 1, 4, 1),
                 king_attack=(-17, 33), king_attack_scale=(5, 9, 200),
                 shelter=(-40, 1, -3, -9, -15, -2, 6, 8)),
-        Weights(shelter=(0,) * 8),  # mobility and king attack without shelter
-        Weights(mobility_mg=(0,) * 4, mobility_eg=(0,) * 4, king_attack=(0, 0)),  # shelter
+        ACTIVE,
+        dataclasses.replace(ACTIVE, shelter=(0,) * 8),  # mobility and king attack
+        Weights(shelter=ACTIVE.shelter),  # the shelter alone
     ]
 )
 def test_the_evaluation_equals_evaluator_value_for_value(k: Any, weights: Weights) -> None:

@@ -22,8 +22,8 @@ none: a knight or bishop counts 1, a rook 2, a queen 4; PeSTO's scheme):
 - **rooks on open files**: ``rook_open`` for a rook on a file without pawns,
   ``rook_half_open`` on a file without pawns of its own side.
 - **mobility**: per knight, bishop, rook and queen, the squares it attacks that hold no
-  piece of its own side, less a typical count (``mobility_centre``), times
-  ``mobility_mg`` / ``mobility_eg``.
+  piece of its own side and no enemy pawn guards, less a typical count
+  (``mobility_centre``), times ``mobility_mg`` / ``mobility_eg``.
 - **king safety**: the attack on a king (the pieces of a side with a queen that attack
   a square next to the enemy king, weighted by ``king_attack_unit`` and by
   ``king_attack_scale`` for their number) and the pawn shelter of a king on the wings
@@ -32,13 +32,15 @@ none: a knight or bishop counts 1, a rook 2, a queen 4; PeSTO's scheme):
 
 The pawn-structure and rook weights are set by hand, in the range simple engines use
 (they are not tuned like PeSTO's tables, whose pawn tables already reward advanced pawns:
-the passed-pawn bonus is kept small for that reason); the mobility and king-safety
-weights and their definitions are Fabien Letouzey's Fruit 2.1's (its king shelter
-simplified to the king's own square).  The score is ``(mg * phase + eg * (24 - phase))
-/ 24``.  Mobility and king safety need every piece's attacks: in pure Python they
-about double the cost of a leaf, in the compiled kernel
-(:func:`plies.games.chess.kernel.evaluate`) they are cheap; :data:`STATIC` is the
-evaluation without them.
+the passed-pawn bonus is kept small for that reason).  The score is ``(mg * phase + eg
+* (24 - phase)) / 24``.  Mobility and king safety are features whose weights are zero
+in :data:`WEIGHTS` (then they cost nothing); :data:`ACTIVE` sets them to Fabien
+Letouzey's Fruit 2.1's values (its king attack as it is; its mobility weights on the
+squares no enemy pawn guards, the typical counts lowered to match; its shelter
+simplified to the king's own square), which did not make the compiled engine stronger
+in self-play: they are there to be tuned (``plies tune chess``).  They need every
+piece's attacks, which in pure Python multiply the cost of an evaluation about tenfold
+and in the compiled kernel (:func:`plies.games.chess.kernel.evaluate`) about double it.
 
 This module knows nothing of python-chess; it reads bitboards (ints, bit 0 = a1), so
 :mod:`plies.games.chess.rules` can call it with a ``chess.Board``'s fields.
@@ -214,13 +216,13 @@ class Weights:
     passed_eg: tuple[int, ...] = (0, 5, 10, 20, 35, 55, 80, 0)
     rook_open: tuple[int, int] = (20, 10)
     rook_half_open: tuple[int, int] = (10, 5)
-    mobility_mg: tuple[int, int, int, int] = (4, 5, 2, 1)
-    mobility_eg: tuple[int, int, int, int] = (4, 5, 4, 2)
+    mobility_mg: tuple[int, int, int, int] = (0, 0, 0, 0)
+    mobility_eg: tuple[int, int, int, int] = (0, 0, 0, 0)
     mobility_centre: tuple[int, int, int, int] = (3, 5, 6, 11)
     king_attack_unit: tuple[int, int, int, int] = (1, 1, 2, 4)
-    king_attack: tuple[int, int] = (20, 0)
+    king_attack: tuple[int, int] = (0, 0)
     king_attack_scale: tuple[int, ...] = (0, 0, 128, 192, 224, 240, 248, 252)
-    shelter: tuple[int, ...] = (-36, 0, -11, -20, -27, -32, -35, 0)
+    shelter: tuple[int, ...] = (0,) * 8
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.king_attack_scale) <= 8 or len(self.shelter) != 8:
@@ -232,15 +234,18 @@ class Weights:
 
 PLAIN: Final = Weights(
     doubled=(0, 0), isolated=(0, 0), passed_mg=(0,) * 8, passed_eg=(0,) * 8,
-    rook_open=(0, 0), rook_half_open=(0, 0), mobility_mg=(0,) * 4, mobility_eg=(0,) * 4,
-    king_attack=(0, 0), shelter=(0,) * 8,
+    rook_open=(0, 0), rook_half_open=(0, 0),
 )
 """Material, piece-square tables and the bishop pair only (the evaluation before pawn
-structure, rook files, mobility and king safety were added; for comparisons)."""
+structure and rook files were added; for comparisons)."""
 
-STATIC: Final = Weights(mobility_mg=(0,) * 4, mobility_eg=(0,) * 4, king_attack=(0, 0),
-                        shelter=(0,) * 8)
-"""The evaluation without mobility and king safety (the terms that need attacks)."""
+ACTIVE: Final = Weights(
+    mobility_mg=(4, 5, 2, 1), mobility_eg=(4, 5, 4, 2), king_attack=(20, 0),
+    shelter=(-36, 0, -11, -20, -27, -32, -35, 0),
+)
+""":data:`WEIGHTS` with mobility and king safety at Fruit 2.1's weights: not stronger
+than :data:`WEIGHTS` in self-play so far (``benchmarks/results/chess_match.md``), a
+starting point for tuning them."""
 
 WEIGHTS: Final = Weights()
 """The weights plies plays with."""
@@ -302,6 +307,7 @@ def _slide(square: int, occupied: int, directions: tuple[int, ...]) -> int:
 _DIAGONAL: Final = (1, 3, 5, 7)
 _STRAIGHT: Final = (0, 2, 4, 6)
 _ALL: Final = (0, 1, 2, 3, 4, 5, 6, 7)
+_LINES: Final = ((), _DIAGONAL, _STRAIGHT, _ALL)  # by mobility index: knight .. queen
 
 
 def _ahead(square: int, white: bool) -> int:
@@ -554,7 +560,8 @@ def activity(
     occupied = white | black
     knights, bishops, rooks, queens, kings = pieces[1:]
     pawns = pieces[0]
-    mob_mg, mob_eg, centre, unit = w.mobility_mg, w.mobility_eg, w.mobility_centre, w.king_attack_unit
+    mob_mg, mob_eg, centre = w.mobility_mg, w.mobility_eg, w.mobility_centre
+    unit = w.king_attack_unit
     scale = w.king_attack_scale
     mg = eg = 0
     for color, own, enemy in ((1, white, black), (0, black, white)):
@@ -576,7 +583,7 @@ def activity(
                 if p == 0:
                     att = _KNIGHT[sq]
                 else:
-                    att = _slide(sq, occupied, _DIAGONAL if p == 1 else _STRAIGHT if p == 2 else _ALL)
+                    att = _slide(sq, occupied, _LINES[p])
                 n = (att & free).bit_count() - centre[p]
                 mg += sign * mob_mg[p] * n
                 eg += sign * mob_eg[p] * n
