@@ -580,10 +580,7 @@ def activity(
                 low = bb & -bb
                 bb ^= low
                 sq = low.bit_length() - 1
-                if p == 0:
-                    att = _KNIGHT[sq]
-                else:
-                    att = _slide(sq, occupied, _LINES[p])
+                att = _KNIGHT[sq] if p == 0 else _slide(sq, occupied, _LINES[p])
                 n = (att & free).bit_count() - centre[p]
                 mg += sign * mob_mg[p] * n
                 eg += sign * mob_eg[p] * n
