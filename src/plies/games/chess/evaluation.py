@@ -39,8 +39,9 @@ Letouzey's Fruit 2.1's values (its king attack as it is; its mobility weights on
 squares no enemy pawn guards, the typical counts lowered to match; its shelter
 simplified to the king's own square), which did not make the compiled engine stronger
 in self-play: they are there to be tuned (``plies tune chess``).  They need every
-piece's attacks, which in pure Python multiply the cost of an evaluation about tenfold
-and in the compiled kernel (:func:`plies.games.chess.kernel.evaluate`) about double it.
+piece's attacks, which in pure Python multiply the cost of an evaluation more than
+tenfold and in the compiled kernel (:func:`plies.games.chess.kernel.evaluate`) about
+double it.
 
 This module knows nothing of python-chess; it reads bitboards (ints, bit 0 = a1), so
 :mod:`plies.games.chess.rules` can call it with a ``chess.Board``'s fields.
