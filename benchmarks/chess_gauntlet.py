@@ -133,8 +133,8 @@ def main() -> int:
     finally:
         for engine in engines.values():
             engine.quit()
-    print(json.dumps({"depth": [level.plies.mean_depth(), level.opponent.mean_depth()],
-                      "nps": [level.plies.nps(), level.opponent.nps()]}), flush=True)
+    print(json.dumps({"depth": [level.plies.mean_depth, level.opponent.mean_depth],
+                      "nps": [level.plies.nps, level.opponent.nps]}), flush=True)
     print(summary(lines, test), file=sys.stderr)
     return 0
 
