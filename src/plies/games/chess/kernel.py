@@ -34,6 +34,8 @@ from numba import njit, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
+from plies.games.chess.evaluation import DIRECTIONS, KING_DELTAS, KNIGHT_DELTAS, ray, steps
+
 # The row of a position.
 PAWNS, KNIGHTS, BISHOPS, ROOKS, QUEENS, KINGS = 0, 1, 2, 3, 4, 5
 BLACK_SIDE, WHITE_SIDE = 6, 7  # occupancy of a colour c is row[6 + c] (c = 1 White)
@@ -59,40 +61,16 @@ def _table(values: list[int]) -> np.ndarray[Any, Any]:
     return np.array([_signed(v) for v in values], dtype=np.int64)
 
 
-def _steps(square: int, deltas: tuple[tuple[int, int], ...]) -> int:
-    rank, file = divmod(square, 8)
-    bb = 0
-    for dr, df in deltas:
-        r, f = rank + dr, file + df
-        if 0 <= r < 8 and 0 <= f < 8:
-            bb |= 1 << (r * 8 + f)
-    return bb
-
-
-_KNIGHT_DELTAS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-_KING_DELTAS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-# Ray directions: the first four go up the square numbers (N, NE, E, NW: the first
-# blocker is the lowest bit), the last four down (S, SW, W, SE: the highest bit).
-_DIRECTIONS = ((1, 0), (1, 1), (0, 1), (1, -1), (-1, 0), (-1, -1), (0, -1), (-1, 1))
-
-
-def _ray(square: int, dr: int, df: int) -> int:
-    rank, file = divmod(square, 8)
-    bb = 0
-    r, f = rank + dr, file + df
-    while 0 <= r < 8 and 0 <= f < 8:
-        bb |= 1 << (r * 8 + f)
-        r, f = r + dr, f + df
-    return bb
-
-
-KNIGHT: Final = _table([_steps(s, _KNIGHT_DELTAS) for s in range(64)])
-KING: Final = _table([_steps(s, _KING_DELTAS) for s in range(64)])
+# The step and ray sets are the Python evaluation's (bit 0 = a1, python-chess's numbering).
+KNIGHT: Final = _table([steps(s, KNIGHT_DELTAS) for s in range(64)])
+KING: Final = _table([steps(s, KING_DELTAS) for s in range(64)])
 PAWN_ATTACKS: Final = np.stack(
-    [_table([_steps(s, ((-1, -1), (-1, 1))) for s in range(64)]),  # Black's (colour 0)
-     _table([_steps(s, ((1, -1), (1, 1))) for s in range(64)])]    # White's (colour 1)
+    [_table([steps(s, ((-1, -1), (-1, 1))) for s in range(64)]),  # Black's (colour 0)
+     _table([steps(s, ((1, -1), (1, 1))) for s in range(64)])]    # White's (colour 1)
 )
-RAYS: Final = np.stack([_table([_ray(s, dr, df) for s in range(64)]) for dr, df in _DIRECTIONS])
+RAYS: Final = np.stack([_table([ray(s, dr, df) for s in range(64)]) for dr, df in DIRECTIONS])
+"""Per direction of :data:`~plies.games.chess.evaluation.DIRECTIONS` (N, NE, E, NW: the
+first blocker is the lowest bit; S, SW, W, SE: the highest) and square."""
 FILES: Final = _table([0x0101010101010101 << f for f in range(8)])
 NEIGHBOURS: Final = _table(
     [(0x0101010101010101 << (f - 1) if f > 0 else 0)
