@@ -597,8 +597,8 @@ def evaluate(row: Any, mg_table: Any, eg_table: Any, w: Any, span: Any) -> int:
     """Centipawns for White: what :meth:`Evaluator.score` gives for this position.
 
     ``mg_table[colour, piece, square]`` / ``eg_table`` are the evaluator's folded tables
-    (negated for Black), ``w`` the other weights (:func:`weight_vector`), ``span`` the
-    passed-pawn spans per colour and square.
+    (negated for Black), ``w`` the other weights (laid out by :func:`tables`), ``span``
+    the passed-pawn spans per colour and square.
     """
     white, black = row[WHITE_SIDE], row[BLACK_SIDE]
     mg = 0
@@ -719,7 +719,13 @@ def decode(move: int, chess: Any) -> Any:
 
 def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
     """``(mg_table, eg_table, w, span)`` of :func:`evaluate` for an
-    :class:`~plies.games.chess.Evaluator`: its folded tables and weights as arrays."""
+    :class:`~plies.games.chess.Evaluator`: its folded tables and weights as arrays.
+
+    ``w``: doubled, isolated, bishop pair, rook open, rook half open ((mg, eg) at 0-9),
+    passed mg and eg (12-19, 20-27), phase (28-32), mobility mg, eg and centre (40-43,
+    44-47, 48-51), king attack units (52-55), king attack (56-57), its scale (58-65, the
+    last index used at 66), shelter (68-75), and whether the attack terms (76) and the
+    shelter (77) have a weight that is not zero."""
     from plies.games.chess.evaluation import _PASSED_SPAN
 
     mg = np.array([[evaluator.mg[c][p] for p in range(1, 7)] for c in (0, 1)], dtype=np.int64)
