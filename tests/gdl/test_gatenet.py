@@ -233,6 +233,20 @@ def test_the_python_backend_has_no_native_net() -> None:
     assert r.backend == "python" and r.native is None
 
 
+def test_build_native_publishes_the_net_with_every_player_kernel_compiled() -> None:
+    # A player's search reads native_built() and must never wait for a compilation.
+    from plies.gdl import gatebits, gatejit
+
+    r = Reasoner(load(GDL_DATA / "buttons.kif"), backend="numba")
+    assert r.native_built() is None
+    net = r.build_native()
+    assert net is not None and r.native_built() is net
+    assert r.build_native() is net  # made once
+    for kernel in (gatejit.play, gatebits.playouts):
+        assert kernel.signatures, kernel  # compiled (or loaded from the cache)
+    assert Reasoner(load(GDL_DATA / "buttons.kif"), backend="python").build_native() is None
+
+
 def test_auto_is_numba_when_numba_is_installed() -> None:
     r = Reasoner(load(GDL_DATA / "buttons.kif"))
     assert r.backend == ("numba" if importlib.util.find_spec("numba") else "python")

@@ -469,6 +469,17 @@ class GateNet:
                                         status, *learn)
         return Batch(goals, status, int(visited))
 
+    def warm(self, state: int) -> None:
+        """Compile (or load from Numba's cache) every kernel a player calls, by calling
+        each once from ``state``: the questions, a playout and a batch, uniform and
+        MAST's.  A first compilation takes seconds; done here, in the thread that builds
+        the network, it keeps a player's search from stalling on it mid-match."""
+        mast = Mast(self, 10.0)
+        self._inspect(state)
+        for learn in (None, mast):
+            self.playout(state, seed=0, limit=2, mast=learn)
+            self.batch(state, 1, seed=0, limit=2, mast=learn)
+
     def playouts(self, state: int, count: int, *, seed: int, limit: int) -> int:
         """The states visited by ``count`` uniformly random playouts from ``state``
         (:meth:`batch`)."""

@@ -232,6 +232,16 @@ class Reasoner:
             self._native = GateNet(self.network)
         return self._native
 
+    def build_native(self) -> GateNet | None:
+        """Make :attr:`native` with every kernel compiled (:meth:`GateNet.warm`) before
+        :meth:`native_built` returns it, so that a search reading ``native_built`` never
+        waits for a compilation; None with the ``python`` backend."""
+        if self._native is None and self.backend == "numba":
+            net = GateNet(self.network)
+            net.warm(self.initial_state())
+            self._native = net
+        return self._native
+
     # --- the GDL questions ---------------------------------------------------------------
 
     def initial_state(self) -> State:

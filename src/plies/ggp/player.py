@@ -674,11 +674,13 @@ def _names(names: tuple[str, ...] | list[str], most: int = 8) -> str:
 
 
 def _compile_playouts(match: Match, reasoner: Reasoner) -> None:
-    """Make the propnet's compiled gates, which UCT's playouts move over to once they are
-    there (:class:`plies.ggp.uct.Mast`); a failure leaves the playouts in Python."""
+    """Make the propnet's compiled gates with their kernels compiled, which UCT's playouts
+    and batches move over to once they are there (:class:`plies.ggp.uct.Mast`,
+    :meth:`plies.ggp.uct.UctView.random_playouts`); a failure leaves the playouts in
+    Python."""
     started = time.perf_counter()
     try:
-        reasoner.native  # noqa: B018 - made on first use
+        reasoner.build_native()
     except Exception as err:
         log.warning("match %s: no compiled playouts (%s: %s)", match.match_id,
                     type(err).__name__, err)
