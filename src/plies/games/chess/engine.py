@@ -106,6 +106,8 @@ class CompiledSearch:
                               ("extensions", k.EXTENSIONS), ("reductions", k.REDUCTIONS)):
                 if craft.get(name):
                     switches |= bit
+            if craft.get("reductions"):
+                switches |= k.PRUNING  # the forward pruning goes with the reductions
         return self.run(
             game, state, depth=limit.depth, seconds=limit.time, nodes=limit.nodes, stop=stop,
             on_iteration=on_iteration, player=player, switches=switches,
