@@ -716,12 +716,6 @@ FUTILITY: Final = np.array([0, 150, 300, 450], dtype=np.int64)
 margin does not reach alpha."""
 LMP: Final = np.array([0, 5, 8, 13], dtype=np.int64)
 """Late-move pruning at depth 1..3: quiet moves after this many are skipped."""
-LMR: Final = np.array(
-    [[0] + [int(0.75 + np.log(d) * np.log(m) / 2.25) if d and m else 0 for m in range(1, 64)]
-     for d in range(64)], dtype=np.int64,
-)
-"""Late-move reductions: ``LMR[depth, move number]`` plies (``0.75 + ln d ln m / 2.25``),
-one less at PV nodes, at most ``depth - 2``."""
 
 
 @_jit
@@ -911,8 +905,8 @@ def engine(
     """Alpha-beta with engine craft (negamax, fail-soft; the switches of ``ctx``): a
     transposition table, the table's move then captures (MVV-LVA), killers and the
     history heuristic, principal variation search, check extensions, null-move pruning
-    (R = 2), late-move reductions (:data:`LMR`) and the quiescence search at the depth
-    limit.  Mates score ``WIN - plies from the root``.  The value is exact within ``(alpha, beta)``
+    (R = 2), late-move reductions and the quiescence search at the depth limit.  Mates
+    score ``WIN - plies from the root``.  The value is exact within ``(alpha, beta)``
     for the searched (selective) tree, a bound outside it; ``pv[ply, :pv_len[ply]]``
     is the principal variation found."""
     pv_len[ply] = 0
@@ -1030,22 +1024,14 @@ def engine(
         else:
             reduce = 0
             if (
-                switches & REDUCTIONS and depth >= 3 and i >= 2 and not check
+                switches & REDUCTIONS and depth >= 3 and i >= 3 and not check
                 and key_i < (1 << 29) and not in_check(stack[ply + 1])
             ):
-                reduce = LMR[min(depth, 63), min(i, 63)] - (1 if beta - alpha > 1 else 0)
-                if reduce < 0:
-                    reduce = 0
-                elif reduce > depth - 2:
-                    reduce = depth - 2
+                reduce = 1
             v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
                         pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1 - reduce,
                         -alpha - 1, -alpha, True)
-            if v > alpha and reduce and not ctx[STOPPED]:
-                v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history,
-                            pv, pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1,
-                            -alpha - 1, -alpha, True)
-            if v > alpha and v < beta and not ctx[STOPPED]:
+            if v > alpha and (reduce or v < beta) and not ctx[STOPPED]:
                 v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history,
                             pv, pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1, -beta,
                             -alpha, True)
