@@ -31,10 +31,12 @@ from plies.tournament.sprt import SPRT, logistic_elo
 
 
 def start(src: str) -> Any:
+    """The engine of ``src``; its first ``go`` waits for the kernel's compilation, which
+    takes minutes on a loaded machine (hence the long command timeout)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = src
     engine = chess.engine.SimpleEngine.popen_uci(
-        [sys.executable, "-m", "plies", "uci"], env=env, timeout=300
+        [sys.executable, "-m", "plies", "uci"], env=env, timeout=900
     )
     engine.configure({"Backend": "numba"})
     return engine
