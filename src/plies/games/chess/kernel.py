@@ -905,10 +905,12 @@ def engine(
     """Alpha-beta with engine craft (negamax, fail-soft; the switches of ``ctx``): a
     transposition table, the table's move then captures (MVV-LVA), killers and the
     history heuristic, principal variation search, check extensions, null-move pruning
-    (R = 2), late-move reductions and the quiescence search at the depth limit.  Mates
-    score ``WIN - plies from the root``.  The value is exact within ``(alpha, beta)``
-    for the searched (selective) tree, a bound outside it; ``pv[ply, :pv_len[ply]]``
-    is the principal variation found."""
+    (R = 2), late-move reductions, at null-window nodes out of check (the ``PRUNING``
+    switch) reverse futility, futility and late-move pruning of quiet moves
+    (:data:`RFP_MARGIN`, :data:`FUTILITY`, :data:`LMP`), and the quiescence search at the
+    depth limit.  Mates score ``WIN - plies from the root``.  The value is exact within
+    ``(alpha, beta)`` for the searched (selective) tree, a bound outside it;
+    ``pv[ply, :pv_len[ply]]`` is the principal variation found."""
     pv_len[ply] = 0
     if _poll(ctx, halt):
         return 0
