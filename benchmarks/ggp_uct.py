@@ -4,6 +4,7 @@
     PYTHONPATH=src python benchmarks/ggp_uct.py --base /tmp/base/src [--play 1] [--start 10]
         [--margin 0.3] [--games connectFour,breakthrough,tictactoe_3player,roshambo2]
         [--matches 2] [--mode mcts] [--out benchmarks/results/ggp_uct.md]
+    PYTHONPATH=src python benchmarks/ggp_uct.py --speed 1 [--repeat 5] [--games ...]
 
 Each player runs in a process of its own (``GgpServer`` on 127.0.0.1), as a game manager
 would hire it: *ours* from this checkout with ``--mode`` (default ``mcts``: UCT, the tree
@@ -16,6 +17,16 @@ counts wins, draws and losses (ours against the best base player's goal), illega
 late replies (the manager's errors), and ours and base's search speed from the players'
 logs: UCT iterations per second (each is one playout), flat Monte Carlo playouts per
 second.  Not part of the test suite (it depends on the machine and its load).
+
+A game is read from the test data (``tests/data/gdl``, its ``large/`` folder), else from
+the GGP game repository's mirror (``benchmarks/ggp_vs_reference.py``'s ``GAMES``).
+
+``--speed SECONDS`` plays no match: it measures the match tree's UCT iterations per
+second (``plies.ggp.uct.MatchTree``, compiled network) at the initial state and at a
+state up to 10 random steps in (at most half the mean game length): one playout per
+iteration (MAST, ``batch`` 1) against batches of ``plies.ggp.uct.BATCH`` lanes with
+uniform and with MAST playouts (``BATCH_MAST``), in turn, each search on a fresh tree
+for SECONDS, ``--repeat`` times; medians and their ratios.
 """
 
 from __future__ import annotations
@@ -38,7 +49,7 @@ for path in (ROOT, ROOT / "src"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from tests.ggp.helpers import rules  # noqa: E402
+from tests.ggp.helpers import GDL  # noqa: E402
 from tests.ggp.manager import GameManager, HttpSeat  # noqa: E402
 
 SERVE = """
@@ -55,9 +66,77 @@ sys.stdin.read()  # until the benchmark closes our stdin
 server.stop()
 """
 
-UCT_RATE = re.compile(r"by mcts, \d+ iterations \((\d+)/s")
+UCT_RATE = re.compile(r"by mcts(?: on \w+)?, \d+ iterations \((\d+)/s")
 MC_RATE = re.compile(r"by montecarlo, (\d+) playouts over .* \((\d+\.\d+)s\)")
 CHOICE = re.compile(r"match \S+: (UCT|alpha-beta) \((.*)\)$")
+
+
+def rules(name: str) -> str:
+    """The GDL text of ``name``: the test data's, else the GGP repository's."""
+    for path in (GDL / f"{name}.kif", GDL / "large" / f"{name}.kif"):
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import ggp_vs_reference as ref
+
+    return ref.game_text(ref.GAMES[name])
+
+
+def speed(args: argparse.Namespace) -> int:
+    """``--speed``: UCT iterations per second, one playout per iteration against batches."""
+    import random as _random
+
+    from plies.gdl.game import GdlGame
+    from plies.gdl.parser import parse
+    from plies.gdl.reasoner import Reasoner
+    from plies.ggp import uct
+    from plies.ggp.strategy import profile_game
+    from plies.ggp.thinker import Clock, Thinker
+    from plies.ggp.uct import BATCH, MatchTree
+    from plies.search import Limit
+
+    print(f"`uptime`: {os.popen('uptime').read().strip()}")
+    lines = [
+        f"UCT iterations per second of the match tree, {args.speed:g} s a search on a fresh "
+        f"tree, {args.repeat} searches a state (median)\n",
+        f"| game | state | batch 1 (MAST) it/s | batch {BATCH} uniform it/s | batch {BATCH} "
+        "MAST it/s | ratio uniform | ratio MAST |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for game in args.games.split(","):
+        reasoner = Reasoner(parse(rules(game)), backend="numba")
+        assert reasoner.native is not None
+        rng = _random.Random(1)
+        start = reasoner.initial_state()
+        profile = profile_game(reasoner, start, Clock(time.perf_counter() + 30), rng,
+                               max_playouts=30)
+        mid, steps = start, 0
+        while steps < min(10, profile.length / 2):  # random steps in, short of the end
+            after = reasoner.next_state_indices(
+                mid, [rng.choice(m) for m in reasoner.legal_indices(mid)])
+            if reasoner.is_terminal(after):
+                break
+            mid, steps = after, steps + 1
+        for label, state in (("initial", start), (f"{steps} steps in", mid)):
+            runs: dict[tuple[int, bool], list[float]] = {
+                (1, True): [], (BATCH, False): [], (BATCH, True): []}
+            for k in range(args.repeat + 1):  # the first round warms the compiled code up
+                for lanes, mast in runs:
+                    uct.BATCH_MAST = mast  # type: ignore[misc]
+                    t = Thinker(GdlGame(reasoner), reasoner, 0, profile, _random.Random(k),
+                                mode="mcts")
+                    tree = MatchTree(t, state)
+                    tree.tree.batch = lanes
+                    result = tree.tree.search(Limit(time=args.speed), player=0)
+                    if k:
+                        runs[lanes, mast].append(result.stats.nodes / result.stats.elapsed)
+            one, uniform, learnt = (statistics.median(r) for r in runs.values())
+            lines.append(f"| {game} | {label} | {one:,.0f} | {uniform:,.0f} | {learnt:,.0f} | "
+                         f"{uniform / one:.1f} | {learnt / one:.1f} |")
+            print(lines[-1], flush=True)
+    print(f"`uptime`: {os.popen('uptime').read().strip()}")
+    print("\n".join(lines))
+    return 0
 
 
 @dataclass
@@ -176,7 +255,10 @@ def mean(xs: list[float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--base", type=Path, required=True, help="the base player's src/")
+    parser.add_argument("--base", type=Path, help="the base player's src/ (matches)")
+    parser.add_argument("--speed", type=float,
+                        help="measure UCT iterations/s for this many seconds a search")
+    parser.add_argument("--repeat", type=int, default=5, help="--speed: searches a state")
     parser.add_argument("--games", default="connectFour,breakthrough,tictactoe_3player,roshambo2")
     parser.add_argument("--matches", type=int, default=2, help="matches per game and seat")
     parser.add_argument("--play", type=int, default=1)
@@ -186,6 +268,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-mode", default="auto", help="the base player's --mode")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
+    if args.speed is not None:
+        return speed(args)
+    if args.base is None:
+        parser.error("--base is required for matches (or give --speed)")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for game in args.games.split(","):

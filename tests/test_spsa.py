@@ -153,6 +153,10 @@ def test_chess_named_weights() -> None:
     assert other.backend == game.backend
     assert other.feature_weights() == {**weights, "rook_open_mg": 32.0, "passed_eg_7": 100.0}
     assert game.with_weights(weights).weights == game.weights
+    tuned = game.with_weights({"mobility_rook_eg": 6.2, "king_attack_mg": 11, "shelter_3": -9})
+    assert tuned.weights.mobility_eg[2] == 6 and tuned.weights.king_attack[0] == 11
+    assert tuned.weights.shelter[2] == -9
+    assert tuned.feature_weights()["mobility_rook_eg"] == 6.0
     with pytest.raises(OptionError, match="no weight 'mobility'"):
         game.with_weights({"mobility": 1.0})
 

@@ -12,7 +12,7 @@ import plies
 from plies.errors import GameFormatError, IllegalActionError
 from plies.games import load, names
 from plies.games.chess import EVAL_CAP, WIN, Chess, ChessState, position_key
-from plies.games.chess.evaluation import WEIGHTS, Evaluator, Weights
+from plies.games.chess.evaluation import ACTIVE, WEIGHTS, Evaluator, Weights
 from plies.search.quiescence import Quiescent
 
 
@@ -605,6 +605,115 @@ def test_plain_weights_are_the_evaluation_without_pawn_structure_and_rook_files(
         plain, game = Chess(fen, weights=PLAIN), Chess(fen)
         assert plain.centipawns(plain.initial_state()) == old, fen
         assert game.centipawns(game.initial_state()) == new, fen
+
+
+def activity_by_definition(w: Weights, board: Any) -> tuple[int, int]:
+    """(mg, eg) for White of mobility and king safety, from the definitions with
+    python-chess's attack sets (the oracle of :func:`evaluation.activity`)."""
+    import chess
+
+    mg = eg = 0
+    for color in (chess.WHITE, chess.BLACK):
+        sign = 1 if color else -1
+        own = board.occupied_co[color]
+        zone = chess.BB_KING_ATTACKS[board.king(not color)]
+        attackers = units = 0
+        guarded = 0
+        for sq in board.pieces(chess.PAWN, not color):
+            guarded |= int(board.attacks(sq))
+        for p, piece in enumerate((chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)):
+            for sq in board.pieces(piece, color):
+                attacks = int(board.attacks(sq))
+                n = bin(attacks & ~own & ~guarded).count("1") - w.mobility_centre[p]
+                mg += sign * w.mobility_mg[p] * n
+                eg += sign * w.mobility_eg[p] * n
+                if attacks & zone:
+                    attackers += 1
+                    units += w.king_attack_unit[p]
+        if attackers and board.pieces(chess.QUEEN, color):
+            scale = w.king_attack_scale[min(attackers, len(w.king_attack_scale) - 1)]
+            mg += sign * (units * scale * w.king_attack[0] // 256)
+            eg += sign * (units * scale * w.king_attack[1] // 256)
+        king = board.king(color)
+        file, rank = chess.square_file(king), chess.square_rank(king)
+        if file in (0, 1, 2, 5, 6, 7):
+            for f, times in ((file - 1, 1), (file, 2), (file + 1, 1)):
+                if not 0 <= f < 8:
+                    continue
+                ranks = [
+                    chess.square_rank(sq) for sq in board.pieces(chess.PAWN, color)
+                    if chess.square_file(sq) == f
+                    and (chess.square_rank(sq) > rank if color else chess.square_rank(sq) < rank)
+                ]
+                if not ranks:
+                    penalty = w.shelter[0]
+                else:
+                    penalty = w.shelter[min(ranks) if color else 7 - max(ranks)]
+                mg += sign * times * penalty
+    return mg, eg
+
+
+@pytest.mark.parametrize("weights", [
+    ACTIVE,
+    Weights(mobility_mg=(3, -2, 7, 1), mobility_eg=(1, 9, -4, 5), mobility_centre=(2, 0, 9, 1),
+            king_attack_unit=(3, 1, 4, 1), king_attack=(-17, 33), king_attack_scale=(5, 9, 200),
+            shelter=(-40, 1, -3, -9, -15, -2, 6, 8)),
+])
+def test_mobility_and_king_safety_follow_the_definitions_on_random_games(
+    weights: Weights,
+) -> None:
+    import random
+
+    import chess
+
+    from plies.games.chess.evaluation import activity
+
+    rng = random.Random(3)
+    for fen, _ in PERFT:
+        for _ in range(4):
+            board = chess.Board(fen)
+            for _ in range(rng.randint(0, 60)):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                board.push(rng.choice(moves))
+            occ = board.occupied_co
+            pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+                      board.kings)
+            assert activity(weights, pieces, occ[1], occ[0]) == activity_by_definition(
+                weights, board
+            ), board.fen()
+
+
+def test_mobility_and_king_safety_are_what_active_weights_add() -> None:
+    from plies.games.chess.evaluation import activity
+
+    fen = "r1bq1rk1/pp1nbppp/2p1pn2/3p2B1/2PP4/2N1PN2/PPQ2PPP/R3KB1R w KQ - 0 8"
+    game, static = Chess(fen, weights=ACTIVE), Chess(fen)
+    board = game.initial_state().board
+    occ = board.occupied_co
+    pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
+    mg, eg = activity(ACTIVE, pieces, occ[1], occ[0])
+    phase = 24  # every minor, rook and queen on the board
+    assert (mg, eg) != (0, 0)
+    assert game.centipawns(game.initial_state()) - static.centipawns(
+        static.initial_state()
+    ) == mg * phase // 24
+    # By hand: a black king on g8 with no pawn in front pays shelter[0] four times (its
+    # own file twice); a knight on a1 attacks 2 squares, one on d4 8, two of them (c6, e6)
+    # guarded by a black pawn.
+    mg, eg, centre = ACTIVE.mobility_mg[0], ACTIVE.mobility_eg[0], ACTIVE.mobility_centre[0]
+    for fen, expected in (
+        ("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", (-4 * ACTIVE.shelter[0], 0)),
+        ("6k1/8/8/8/8/5P2/6PP/6K1 w - - 0 1", (-4 * ACTIVE.shelter[0] + ACTIVE.shelter[2], 0)),
+        ("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", (mg * (2 - centre), eg * (2 - centre))),
+        ("4k3/3p4/8/8/3N4/8/8/4K3 w - - 0 1", (mg * (6 - centre), eg * (6 - centre))),
+    ):
+        board = Chess(fen).initial_state().board
+        occ = board.occupied_co
+        pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+                  board.kings)
+        assert activity(ACTIVE, pieces, occ[1], occ[0]) == expected, fen
 
 
 def test_the_short_phase_count_is_the_weighted_one() -> None:

@@ -4,6 +4,7 @@ counts, :class:`Evaluator`'s values, plies' alpha-beta on the Python rules; and 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 import plies
 from plies.errors import OptionError
 from plies.game import hook
-from plies.games.chess import PLAIN, WIN, Chess, Evaluator, Weights
+from plies.games.chess import ACTIVE, PLAIN, WIN, Chess, Evaluator, Weights
 from plies.policy import SearchRequest, plan
 from plies.search import Limit
 from plies.search.mate import MateDistance
@@ -94,17 +95,37 @@ def test_moves_and_make_equal_python_chess_move_for_move(k: Any, seed: int, leng
 
 
 @pytest.mark.parametrize(
-    "weights", [Weights(), PLAIN, Weights(phase=(1, 2, 1, 3, 5, 0), pst=0.5, doubled=(-7, -31))]
+    "weights", [
+        Weights(), PLAIN, Weights(phase=(1, 2, 1, 3, 5, 0), pst=0.5, doubled=(-7, -31)),
+        Weights(mobility_mg=(3, -2, 7, 1), mobility_eg=(1, 9, -4, 5),
+                mobility_centre=(2, 0, 9, 1), king_attack_unit=(3, 1, 4, 1),
+                king_attack=(-17, 33), king_attack_scale=(5, 9, 200),
+                shelter=(-40, 1, -3, -9, -15, -2, 6, 8)),
+        ACTIVE,
+        dataclasses.replace(ACTIVE, shelter=(0,) * 8),  # mobility and king attack
+        Weights(shelter=ACTIVE.shelter),  # the shelter alone
+    ]
 )
 def test_the_evaluation_equals_evaluator_value_for_value(k: Any, weights: Weights) -> None:
     evaluator = Evaluator(weights)
     tables = k.tables(evaluator)
-    for seed in range(40):
-        board = _random_board(seed, 20 + 4 * seed)
+    boards = [_random_board(seed, 20 + 4 * seed) for seed in range(40)]
+    rng = random.Random(7)
+    for fen, _ in PERFT:  # and every position of short random games from each
+        board = chess.Board(fen)
+        for _ in range(60):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            boards.append(board.copy(stack=False))
+    for board in boards:
         occ = board.occupied_co
         pieces = (board.pawns, board.knights, board.bishops, board.rooks, board.queens,
                   board.kings)
-        assert k.evaluate(k.row_of(board), *tables) == evaluator.score(pieces, occ[1], occ[0])
+        assert k.evaluate(k.row_of(board), *tables) == evaluator.score(
+            pieces, occ[1], occ[0]
+        ), board.fen()
 
 
 def test_a_position_key_gives_the_hash_of_its_board(k: Any) -> None:

@@ -20,6 +20,7 @@ from plies.ggp.player import GgpPlayer
 from plies.ggp.strategy import choose_move, profile_game
 from plies.ggp.thinker import Choice, Clock, Profile, Thinker
 from plies.ggp.uct import MatchTree, choose_method, describe
+from plies.search import Limit
 from tests.ggp.helpers import FAST, rules, serving
 from tests.ggp.manager import GameManager, HttpSeat, RandomSeat
 from tests.ggp.test_matches import PLAY_CLOCK, check
@@ -286,3 +287,112 @@ def test_mast_playouts_stop_at_the_limit_and_learn_nothing_there(compiled: bool)
     state = mast.playout(reasoner.initial_state(), random.Random(1), 2)
     assert not reasoner.is_terminal(state)
     assert mast.stats == [{}]
+
+
+# --- batched iterations ----------------------------------------------------------------------
+
+
+def _view(name: str, backend: str, mast: bool = False) -> tuple[Reasoner, Any]:
+    from plies.ggp.uct import Mast, UctView
+
+    reasoner = Reasoner(parse(rules(name)), backend=backend)
+    if backend == "numba":
+        assert reasoner.native is not None  # compiled: the batches move over to it
+    rng = random.Random(0)
+    profile = profile_game(reasoner, reasoner.initial_state(), far(), rng, max_playouts=30)
+    view = UctView(GdlGame(reasoner), reasoner, profile, Mast(reasoner) if mast else None)
+    return reasoner, view
+
+
+@pytest.mark.parametrize("name", ["ticTacToe", "connectFour", "roshambo2"])
+def test_one_lane_of_the_gdl_view_is_the_sequential_uct(name: str) -> None:
+    # Before the network is compiled the view's batch plays its playouts one at a time
+    # with the game's own random playout: the draws of the sequential iteration.
+    from plies.search.mcts import MctsTree
+    from tests.search.test_mcts_batch import shape
+
+    reasoner, view = _view(name, "python")
+    state = reasoner.initial_state()
+    plain = MctsTree(GdlGame(reasoner), state, seed=4)
+    lanes = MctsTree(view, state, seed=4)
+    for tree in (plain, lanes):
+        tree.tree.scan_root()
+    for _ in range(300):
+        plain.tree.iterate()
+        lanes.tree.iterate_batch(1)
+    assert shape(lanes.root) == shape(plain.root)
+
+
+@pytest.mark.parametrize("mast", [False, True], ids=["uniform", "mast"])
+@pytest.mark.parametrize("name", ["ticTacToe", "connectFour", "roshambo2", "tictactoe_3player",
+                                  "breakthrough"])
+def test_compiled_batches_give_each_state_the_goals_of_a_finished_playout(
+    name: str, mast: bool
+) -> None:
+    reasoner, view = _view(name, "numba", mast)
+    state = reasoner.initial_state()
+    states = [state]
+    while len(states) < 70 and not reasoner.is_terminal(states[-1]):
+        moves = [random.Random(len(states)).choice(m) for m in reasoner.legal_indices(states[-1])]
+        states.append(reasoner.next_state_indices(states[-1], moves))
+    states = [s for s in states if not reasoner.is_terminal(s)] * 3
+    ends = view.random_playouts(states, random.Random(1), 1000)
+    assert len(ends) == len(states)
+    zero_sum = name in ("ticTacToe", "connectFour", "roshambo2", "breakthrough")
+    for end in ends:
+        assert end is not None and len(end) == len(reasoner.roles)
+        assert all(0.0 <= g <= 100.0 and g == int(g) for g in end)
+        assert sum(end) == 100 or not zero_sum
+    if not mast:  # MAST's batches learn, so a second batch draws differently
+        assert view.random_playouts(states, random.Random(1), 1000) == ends
+    assert view.random_playouts(states[:5], random.Random(1), 0) == [None] * 5
+
+
+def test_compiled_uct_runs_in_batches_and_still_takes_and_proves_the_win() -> None:
+    reasoner = Reasoner(parse(rules("ticTacToe")), backend="numba")
+    assert reasoner.native is not None
+    rng = random.Random(1)
+    profile = profile_game(reasoner, reasoner.initial_state(), far(), rng, max_playouts=30)
+    t = Thinker(GdlGame(reasoner), reasoner, 0, profile, rng, mode="mcts")
+    state = _ttt("1 1", "2 2", "1 2", "3 3")
+    choice = Choice(t.reasoner.legal(state, t.role)[0])
+    choose_move(t, state, far(), choice)
+    played, source, detail = choice.read()
+    tree: MatchTree = t.tree
+    assert tree.tree.batch == 64
+    assert (to_kif(played), source) == ("(mark 1 3)", "mcts")
+    assert "value 100.0 (exact)" in detail
+
+
+def test_compiled_batched_uct_keeps_the_invariants_on_connect_four() -> None:
+    from plies.search.mcts import MctsTree
+    from tests.search.test_mcts_batch import check_invariants
+
+    reasoner, view = _view("connectFour", "numba", mast=True)
+    tree = MctsTree(view, reasoner.initial_state(), seed=2, batch=64)
+    result = tree.search(Limit(nodes=3000), player=0)
+    assert result.stats.nodes == 3000
+    check_invariants(tree)
+
+
+def test_mast_in_compiled_batches_learns_which_moves_pay_and_plays_them_more() -> None:
+    from plies.gdl.gatenet import Mast as NativeMast
+
+    reasoner = Reasoner(parse(COUNT_AS), backend="numba")
+    net = reasoner.native
+    assert net is not None
+    a, b = (reasoner.move_table[0].index(m) for m in ("a", "b"))
+    start = reasoner.initial_state()
+    uniform = net.batch(start, 256, seed=1, limit=100)
+    assert abs(uniform.goals[:, 0].mean() - 50) < 8
+    mast = NativeMast(net, 10.0)
+    learnt = net.batch(start, 512, seed=1, limit=100, mast=mast)
+    assert (learnt.status == 0).all()
+    assert mast.counts.sum() == 3 * 512  # three choices a playout, each learnt once
+    assert mast.weights[a] > mast.weights[b]
+    assert learnt.goals[256:, 0].mean() > 60  # the later playouts draw what paid
+    again = NativeMast(net, 10.0)
+    assert (net.batch(start, 512, seed=1, limit=100, mast=again).goals == learnt.goals).all()
+    stopped = NativeMast(net, 10.0)
+    net.batch(start, 64, seed=1, limit=2, mast=stopped)  # no playout ends: nothing learnt
+    assert stopped.counts.sum() == 0

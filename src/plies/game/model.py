@@ -144,6 +144,8 @@ class Game(Protocol[S, A], metaclass=GameMeta):
                                          games of 3+ players; ``brs+`` needs none)
     ``random_playout``        hook       absent: playouts call ``actions`` and ``result``
                                          per ply (:func:`default_random_playout`)
+    ``random_playouts``       hook       absent: MCTS plays one playout per iteration
+                                         (no batched iterations)
     ``board``                 hook       absent: front ends show ``render``'s text (no
                                          board to draw or click)
     ``read_position``         hook       absent: a position is written as moves from the
@@ -179,7 +181,14 @@ class Game(Protocol[S, A], metaclass=GameMeta):
     probability, until the game ends or ``limit`` plies were played; it must draw from the
     generator exactly as :func:`default_random_playout` does, so that both give the same
     state for the same seed, and a wrapper that changes moves or states must not forward
-    it).
+    it),
+    ``random_playouts(states, rng, limit) -> [utilities | None per state]`` (a batch of
+    random playouts at once, one from each of ``states``, for MCTS's batched iterations,
+    :class:`plies.search.mcts.MctsTree` with ``batch`` > 1: for each state, the tuple of
+    every player's ``utility`` at the terminal state its playout reached, or None where
+    the playout did not end within ``limit`` plies; it draws its own moves, seeded
+    from ``rng`` (not the draws of ``random_playout``), uniformly or by a policy of the
+    game's, and a wrapper that changes moves or states must not forward it).
 
     The knowledge front ends read (the web app, the terminal, a notebook, the policy
     layer), each returning plain data of :mod:`plies.game.board` or
@@ -243,6 +252,9 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         label: Callable[[S], str | None] | None = None
         pass_turn_to: Callable[[S, int], S | None] | None = None
         random_playout: Callable[[S, random.Random, int], S] | None = None
+        random_playouts: Callable[
+            [Sequence[S], random.Random, int], Sequence[Sequence[float] | None]
+        ] | None = None
         board: Callable[..., Board] | None = None
         read_position: Callable[[str], PositionText | None] | None = None
         write_position: Callable[[S], str] | None = None
@@ -262,6 +274,7 @@ class Game(Protocol[S, A], metaclass=GameMeta):
         label = _Hook()
         pass_turn_to = _Hook()
         random_playout = _Hook()
+        random_playouts = _Hook()
         board = _Hook()
         read_position = _Hook()
         write_position = _Hook()
@@ -365,7 +378,8 @@ METHODS: Final = (
 HOOKS: Final = (
     "order_hint", "value_bounds", "sufficient_actions", "noisy_actions", "extension",
     "null_move", "is_quiet", "turn_progress", "label", "pass_turn_to",
-    "random_playout", "board", "read_position", "write_position", "play_defaults", "solver",
+    "random_playout", "random_playouts", "board", "read_position", "write_position",
+    "play_defaults", "solver",
     "unclaimed",
     "compiled_search",
 )

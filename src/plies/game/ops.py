@@ -55,7 +55,8 @@ class GameOps:
     models a player as chance (:class:`OpponentsAsChance`), so that its move counts for
     depth; None for a true chance event (default: always None).  ``random_playout`` is
     the game's hook of that name, or :func:`default_random_playout`'s loop over these
-    members.
+    members.  ``random_playouts`` is the game's batch hook of that name, None without
+    one (MCTS then plays one playout per iteration).
     """
 
     to_move: Callable[[Any], int]
@@ -70,6 +71,9 @@ class GameOps:
     num_players: int
     chance_player: Callable[[Any], int | None] = _no_player
     random_playout: Callable[[Any, random.Random, int], Any] | None = None
+    random_playouts: Callable[
+        [Sequence[Any], random.Random, int], Sequence[Sequence[float] | None]
+    ] | None = None
 
 
 def game_ops(game: Any) -> GameOps:
@@ -109,6 +113,7 @@ def game_ops(game: Any) -> GameOps:
         num_players=players,
         chance_player=getattr(game, "chance_player", None) or _no_player,
         random_playout=hook(game, "random_playout") or _playout,
+        random_playouts=hook(game, "random_playouts"),
     )
 
 

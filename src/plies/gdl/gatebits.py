@@ -171,7 +171,8 @@ def _restart(state, starts, each, lane_id, lanes):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True, nogil=True)
-def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, status_out):  # type: ignore[no-untyped-def]
+def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, status_out,  # type: ignore[no-untyped-def]
+             mast, weights, sums, counts, tau):
     """``each`` uniformly random playouts from every row of ``starts`` (a state as one
     byte per fluent; playout ``p`` starts from row ``p // each``), 64 at a time;
     returns the states visited in all.
@@ -179,7 +180,14 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
     Playout ``p`` ends with ``status_out[p]`` 0 at a terminal state (``goals_out[p, r]``
     is role ``r``'s goal value there, -1 where it has none or several), 1 after
     ``limit`` joint moves (goals -1), or 2 when a role had no legal move (its number in
-    ``goals_out[p, 0]``, the other entries -1)."""
+    ``goals_out[p, 0]``, the other entries -1).
+
+    With ``mast`` a role with a choice draws its move with probability proportional to
+    ``weights[m]`` (MAST's Gibbs sampling, as :func:`plies.gdl.gatejit.playout` does),
+    and a playout that ends at a terminal state adds its role's goal (0 where it has
+    none) to ``sums`` and ``counts`` of every move chosen in it and renews their
+    ``weights`` (``exp(mean goal / tau)``): the later playouts of the batch draw with
+    what the earlier ones taught."""
     nf, nm, nr, base, n0, n1, ng = k[F], k[M], k[R], k[BASE], k[N0], k[N1], k[G]
     legal = k[k[O_LEGAL]:k[O_LEGAL] + nm]
     nxt = k[k[O_NEXT]:k[O_NEXT] + nf]
@@ -198,6 +206,10 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
     steps = np.zeros(LANES, np.int64)
     cnt = np.zeros(LANES, np.int64)
     pick = np.zeros(LANES, np.int64)
+    wsum = np.zeros(LANES, np.float64)  # mast: the weights of a lane's legal moves
+    draw = np.zeros(LANES, np.float64)  # mast: what is left of the lane's draw
+    last = np.zeros(LANES, np.int64)  # mast: the lane's last legal move (rounding)
+    played = np.zeros((LANES, nm if mast else 0), np.int64)  # mast: moves chosen
     count = starts.shape[0] * each
     goals_out[:count] = -1
     started = 0
@@ -241,6 +253,15 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
                 for r in range(nr):
                     if goals_out[p, r] == -2:
                         goals_out[p, r] = -1
+                if mast:
+                    for r in range(nr):
+                        reached = max(goals_out[p, r], 0)
+                        for m in range(role_first[r], role_first[r + 1]):
+                            times = played[lane, m]
+                            if times > 0:
+                                sums[m] += reached * times
+                                counts[m] += times
+                                weights[m] = np.exp(sums[m] / counts[m] / tau)
         live = active & ~ended
         x = live
         while x != _ZERO:
@@ -254,10 +275,16 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
         for r in range(nr):
             lo, hi = role_first[r], role_first[r + 1]
             cnt[:] = 0
+            if mast:
+                wsum[:] = 0.0
             for m in range(lo, hi):
                 x = _word(w, legal[m]) & live
                 while x != _ZERO:
-                    cnt[_low(x)] += 1
+                    lane = _low(x)
+                    cnt[lane] += 1
+                    if mast:
+                        wsum[lane] += weights[m]
+                        last[lane] = m
                     x &= x - _ONE
             x = live
             while x != _ZERO:
@@ -271,18 +298,50 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
                     bit = _ONE << np.uint64(lane)
                     live &= ~bit
                     ended |= bit
+                elif mast:
+                    draw[lane] = np.random.random() * wsum[lane] if n > 1 else -1.0
                 else:
                     pick[lane] = np.random.randint(n) if n > 1 else 0
-            for m in range(lo, hi):
-                x = _word(w, legal[m]) & live
-                chosen = _ZERO
+            if mast:
+                drawing = _ZERO  # the lanes whose draw has not fallen below 0 yet
+                x = live
                 while x != _ZERO:
                     lane = _low(x)
                     x &= x - _ONE
-                    if pick[lane] == 0:
-                        chosen |= _ONE << np.uint64(lane)
-                    pick[lane] -= 1
-                w[nf + m] = chosen
+                    if cnt[lane] > 1:
+                        drawing |= _ONE << np.uint64(lane)
+                single = live & ~drawing  # the lanes with one legal move play it
+                for m in range(lo, hi):
+                    word = _word(w, legal[m]) & live
+                    chosen = word & single
+                    x = word & drawing
+                    while x != _ZERO:
+                        lane = _low(x)
+                        x &= x - _ONE
+                        draw[lane] -= weights[m]
+                        if draw[lane] < 0.0:
+                            bit = _ONE << np.uint64(lane)
+                            chosen |= bit
+                            drawing &= ~bit
+                            played[lane, m] += 1
+                    w[nf + m] = chosen
+                x = drawing  # rounding left a draw: the last legal move, as in Python
+                while x != _ZERO:
+                    lane = _low(x)
+                    x &= x - _ONE
+                    w[nf + last[lane]] |= _ONE << np.uint64(lane)
+                    played[lane, last[lane]] += 1
+            else:
+                for m in range(lo, hi):
+                    x = _word(w, legal[m]) & live
+                    chosen = _ZERO
+                    while x != _ZERO:
+                        lane = _low(x)
+                        x &= x - _ONE
+                        if pick[lane] == 0:
+                            chosen |= _ONE << np.uint64(lane)
+                        pick[lane] -= 1
+                    w[nf + m] = chosen
         _evaluate(w, wfirst, wnode, wmask, kmask, base, n0, n1, loop_lo, loop_hi)
         for j in range(nf):
             state[j] = _word(w, nxt[j])
@@ -296,6 +355,8 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
         while x != _ZERO:
             lane = _low(x)
             x &= x - _ONE
+            if mast:
+                played[lane, :] = 0
             if started < count:
                 lane_id[lane] = started
                 started += 1

@@ -444,12 +444,13 @@ class GateNet:
         return _KERNELS["bits"]
 
     def batch(self, states: int | Sequence[int], count: int, *, seed: int,
-              limit: int) -> Batch:
+              limit: int, mast: Mast | None = None) -> Batch:
         """``count`` uniformly random playouts from ``states`` (a state, or from each
         of a sequence of states: playout ``p`` starts from ``states[p // count]``), 64
         at a time in one compiled call (one bit of a word per playout,
         :mod:`plies.gdl.gatebits`), for at most ``limit`` joint moves each; the same
-        ``seed``, the same batch."""
+        ``seed``, the same batch.  With ``mast`` the moves are MAST's (Gibbs sampling
+        on its weights), and ``mast`` learns from the playouts that end."""
         np = self._np
         rows = [states] if isinstance(states, int) else list(states)
         total = max(count, 0) * len(rows)
@@ -459,8 +460,13 @@ class GateNet:
             return Batch(goals, status, 0)
         starts = np.stack([self.to_array(s) for s in rows])
         self.jit.seed(seed)
+        if mast is None:
+            empty = np.empty(0, dtype=np.float64)
+            learn = (False, empty, empty, empty, 1.0)
+        else:
+            learn = (True, mast.weights, mast.sums, mast.counts, mast.tau)
         visited = self._bits().playouts(self.k, *self.words(), starts, count, limit, goals,
-                                        status)
+                                        status, *learn)
         return Batch(goals, status, int(visited))
 
     def playouts(self, state: int, count: int, *, seed: int, limit: int) -> int:

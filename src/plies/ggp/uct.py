@@ -26,9 +26,12 @@ simultaneous step a move drawn from our own visit frequencies (decoupled UCT's m
 strategy, after dropping the rarely visited moves that are only explored); at a step
 where our move is forced, the forced move at once, and the search goes on until the
 clock (pondering: the tree grows where the others choose).  Playouts follow MAST
-(:class:`Mast`).  Rewards are goals scaled to [0, 1]; each role maximises its own
-(max^n), and a two-role game whose playouts only met constant-sum goals lets a proven
-win prove its parent.
+(:class:`Mast`) one iteration at a time until the reasoner has its network compiled;
+from then on :data:`BATCH` iterations share one compiled batch of MAST playouts
+(tree parallelisation with a virtual loss,
+:meth:`plies.search.mcts_tree.Tree.iterate_batch`).  Rewards are goals scaled to [0, 1];
+each role maximises its own (max^n), and a two-role game whose playouts only met
+constant-sum goals lets a proven win prove its parent.
 """
 
 from __future__ import annotations
@@ -38,10 +41,12 @@ import math
 import random
 import threading
 import time
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from plies.game import SIMULTANEOUS
 from plies.gdl.game import GdlGame
+from plies.gdl.gatelayout import BATCH_LANES
 from plies.gdl.gatenet import GateNet
 from plies.gdl.gatenet import Mast as NativeMast
 from plies.gdl.machine import StateMachine
@@ -124,6 +129,13 @@ def describe(profile: Profile) -> str:
     return ", ".join(parts)
 
 
+BATCH: Final = BATCH_LANES
+"""UCT iterations run with one compiled batch of playouts once the reasoner has its
+network compiled (:meth:`UctView.random_playouts`; 1: one playout per iteration)."""
+
+BATCH_MAST: Final = True
+"""Whether the batches' playouts follow MAST too (with ``mast``), rather than uniform moves."""
+
 MAST: Final = True
 """Whether the match's playouts follow MAST (:class:`Mast`) rather than uniform moves."""
 
@@ -175,14 +187,20 @@ class Mast:
             for lo, hi in zip(self.native.role_first, self.native.role_first[1:], strict=False)
         ]
 
+    def compiled(self) -> NativeMast | None:
+        """The statistics as the compiled network reads them, once the reasoner has it
+        (the statistics learnt before then start afresh), else None."""
+        if self.native is None and self.reasoner.native_built() is not None:
+            self.native = self.reasoner.native_built()
+            assert self.native is not None
+            self._arrays = NativeMast(self.native, self.tau)
+        return self._arrays
+
     def playout(self, state: Any, rng: random.Random, limit: int) -> Any:
         """The state after up to ``limit`` steps of MAST's moves; learns from the goals
         at the end when the game ended."""
         reasoner = self.reasoner
-        if self.native is None and reasoner.native_built() is not None:
-            self.native = reasoner.native_built()
-            assert self.native is not None
-            self._arrays = NativeMast(self.native, self.tau)
+        self.compiled()
         if self.native is not None:
             # The compiled playout draws from its own generator, seeded from ``rng``.
             end, status, _ = self.native.playout(state, seed=rng.getrandbits(32), limit=limit,
@@ -237,7 +255,12 @@ class UctView(GoalEvaluated):
     """The GDL game as UCT sees it: the goals (0..100), the reasoner's fast random
     playouts (a wrapper would otherwise hide them) and ``zero_sum`` as metagaming saw
     it, which lets MCTS-Solver prove a parent from a won child in a two-role game.
-    With ``mast`` the playouts are MAST's (:class:`Mast`), not uniformly random."""
+    With ``mast`` the playouts are MAST's (:class:`Mast`), not uniformly random.
+
+    Batched iterations (the ``random_playouts`` hook, :meth:`_playouts`): one compiled
+    call plays the playouts of up to 64 leaves at once, MAST's with ``mast``, once the
+    reasoner has its network compiled (:meth:`GateNet.batch`); before that, one playout
+    per state."""
 
     def __init__(
         self, game: GdlGame, reasoner: StateMachine[Any], profile: Profile,
@@ -248,7 +271,54 @@ class UctView(GoalEvaluated):
         self.has_simultaneous = profile.simultaneous > 0
         # The moves and states are the game's own, so its fast playout applies.
         playout = game.random_playout if mast is None else mast.playout
+        self._playout: Callable[[Any, random.Random, int], Any] = playout
+        self.mast = mast
         self.random_playout = playout  # type: ignore[assignment]
+        self.random_playouts = self._playouts  # type: ignore[assignment]
+
+    def _playouts(
+        self, states: Sequence[Any], rng: random.Random, limit: int
+    ) -> list[tuple[float, ...] | None]:
+        """The ``random_playouts`` hook: per state, every role's goal (0..100) at the end
+        of a playout from it, or None where it did not end within ``limit`` steps.
+
+        With the compiled network, one :meth:`GateNet.batch` of playouts (seeded from
+        ``rng``; MAST's moves with ``mast`` and :data:`BATCH_MAST`, which then learns
+        from them, else uniformly random; a role without a goal, or with several, at
+        the end scores 0); without it, :attr:`random_playout` (MAST's, with ``mast``)
+        from each state in turn.
+
+        Raises:
+            MoveDefinitionError: a role had no legal move in a non-terminal state.
+        """
+        reasoner = self.reasoner
+        native = reasoner.native_built() if isinstance(reasoner, Reasoner) else None
+        roles = range(self.num_players)
+        if native is None:
+            ends: list[tuple[float, ...] | None] = []
+            game, playout = self.game, self._playout
+            for state in states:
+                end = playout(state, rng, limit)
+                ends.append(tuple(float(game.utility(end, r)) for r in roles)
+                            if game.is_terminal(end) else None)
+            return ends
+        learn = self.mast.compiled() if self.mast is not None and BATCH_MAST else None
+        batch = native.batch(list(states), 1, seed=rng.getrandbits(32), limit=limit,
+                             mast=learn)
+        status, goals = batch.status.tolist(), batch.goals.tolist()
+        out: list[tuple[float, ...] | None] = []
+        for p, state in enumerate(states):
+            if status[p] == 0:  # terminal
+                out.append(tuple(float(max(0, g)) for g in goals[p]))
+            elif status[p] == 1:  # the step limit
+                out.append(None)
+            else:
+                assert isinstance(reasoner, Reasoner)
+                raise MoveDefinitionError(
+                    f"role {reasoner.roles[goals[p][0]]} has no legal move in a non-terminal "
+                    f"state reached by random moves from {reasoner.format_state(state)}"
+                )
+        return out
 
 
 class MatchTree:
@@ -267,10 +337,18 @@ class MatchTree:
         view = UctView(thinker.game, thinker.reasoner, thinker.profile, mast)
         self.tree = MctsTree(view, state, seed=thinker.rng.randrange(2**32),
                              exploration=EXPLORATION, playout=MAX_PLAYOUT_STEPS)
+        self.reasoner = reasoner
         self.lock = threading.Lock()
         self.sampler = random.Random(thinker.rng.random())
         self.moves = 0  # moves thought about
         self.kept = 0  # of them, those whose root was found in the tree
+
+    def lanes(self) -> int:
+        """The iterations a batch runs: :data:`BATCH` once the reasoner has its network
+        compiled, else 1."""
+        reasoner = self.reasoner
+        compiled = isinstance(reasoner, Reasoner) and reasoner.native_built() is not None
+        return BATCH if compiled else 1
 
     def reroot(self, state: Any) -> int:
         """Move the root to ``state``; the iterations kept (0 for a fresh root)."""
@@ -293,6 +371,7 @@ def uct_move(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
     try:
         kept = match_tree.reroot(state)
         tree = match_tree.tree
+        tree.batch = match_tree.lanes()
         legal = t.reasoner.legal(state, t.role)
         forced = len(legal) == 1
         if forced:

@@ -38,6 +38,11 @@ the path (*backpropagation*).
   value is the equilibrium of a stage game (a linear program, see
   :func:`plies.search.simultaneous.simultaneous`), which no single child proves; so a
   proof stops rising there.
+- **Batched iterations** (``batch`` > 1, on a game with the ``random_playouts`` hook):
+  tree parallelisation with a virtual loss (Chaslot, Winands and van den Herik, 2008):
+  up to ``batch`` lanes select and expand one after another, each counting a visit
+  without reward on its path, then one batch of playouts scores them all, and their
+  rewards are backed up (see :meth:`plies.search.mcts_tree.Tree.iterate_batch`).
 - **Tree reuse.**  :class:`MctsTree` keeps the tree between searches: search, play a
   move, :meth:`MctsTree.advance` (or :meth:`MctsTree.reroot` to a state) to the child
   that was reached, and search again from that subtree with its statistics kept, as a
@@ -107,10 +112,11 @@ class MctsTree:
     """A UCT tree that lives across searches: search, move, re-root, search again.
 
     Built at ``state`` with the search's settings (see :func:`mcts` for ``seed``,
-    ``exploration``, ``playout``, ``solver`` and ``selection``).  :meth:`search` adds iterations to
-    the tree and returns what :func:`mcts` returns; :meth:`advance` and :meth:`reroot`
-    move the root down to the state reached after a move, keeping that subtree with its
-    visits, reward sums and proofs (the rest of the tree is dropped), so the next search
+    ``exploration``, ``playout``, ``solver``, ``selection`` and ``batch``).
+    :meth:`search` adds iterations to the tree and returns what :func:`mcts` returns;
+    :meth:`advance` and :meth:`reroot` move the root down to the state reached after a
+    move, keeping that subtree with its visits, reward sums and proofs (the rest of the
+    tree is dropped), so the next search
     starts from what the last one learnt about the position actually played.  One
     generator (seeded once) serves every search of the tree.
 
@@ -132,6 +138,7 @@ class MctsTree:
         playout: int = PLAYOUT,
         solver: bool = True,
         selection: str = "ucb",
+        batch: int = 1,
     ) -> None:
         if selection not in SELECTIONS:
             known = ", ".join(SELECTIONS)
@@ -149,6 +156,24 @@ class MctsTree:
             selection,
         )
         self.tree.root = self.tree.node(state)
+        self.batch = batch
+        self.pace = 0.0  # seconds an iteration took in the last timed search (batches)
+
+    @property
+    def batch(self) -> int:
+        """Iterations a step of :meth:`search` runs with one batch of playouts (the
+        game's ``random_playouts`` hook; see :meth:`plies.search.mcts_tree.Tree.iterate_batch`);
+        1, or a game without the hook: one playout per iteration.  Under a time limit a
+        batch is cut to the iterations that fit before the deadline at the pace of the
+        iterations so far (of this search, else of the last timed one).  May be changed
+        between searches."""
+        return self._batch
+
+    @batch.setter
+    def batch(self, lanes: int) -> None:
+        if isinstance(lanes, bool) or not isinstance(lanes, int) or lanes < 1:
+            raise OptionError(f"batch must be an integer >= 1 (iterations), got {lanes!r}")
+        self._batch = lanes
 
     @property
     def root(self) -> Node:
@@ -204,8 +229,9 @@ class MctsTree:
             found = _result(tree, who, tie, tie_rng, all_values, stopped)
             return found.about(self.game, root.state)
 
-        report = 1024
+        report, reported = 1024, 0
         stopped = False
+        lanes = self._batch if ops.random_playouts is not None else 1
         while (budget is None or stats.nodes < budget) and root.proof is None:
             if stats.nodes >= next_look:
                 try:
@@ -213,13 +239,25 @@ class MctsTree:
                 except OutOfBudget:
                     stopped = True
                     break
-            tree.iterate()
-            stats.nodes += 1
-            if on_iteration is not None and stats.nodes == report:
-                report *= 2
+            if lanes == 1:
+                tree.iterate()
+                stats.nodes += 1
+            else:
+                step = lanes if budget is None else min(lanes, budget - stats.nodes)
+                if deadline is not None:  # a batch that would end after the deadline: fewer
+                    now = time.perf_counter()
+                    if stats.nodes:
+                        self.pace = (now - start) / stats.nodes
+                    if self.pace > 0.0:
+                        step = max(1, min(step, int((deadline - now) / self.pace)))
+                stats.nodes += tree.iterate_batch(step)
+            if on_iteration is not None and stats.nodes >= report:
+                while report <= stats.nodes:
+                    report *= 2
+                reported = stats.nodes
                 on_iteration(result(False))
         final = result(stopped)
-        if on_iteration is not None and stats.nodes and stats.nodes != report // 2:
+        if on_iteration is not None and stats.nodes and stats.nodes != reported:
             on_iteration(final)  # every iteration is complete, so the last one is reported too
         return final
 
@@ -278,6 +316,7 @@ def mcts(
     playout: int = PLAYOUT,
     solver: bool = True,
     selection: str = "ucb",
+    batch: int = 1,
     all_values: bool = False,
     trace: Trace | None = None,
     stop: StopSignal | None = None,
@@ -324,6 +363,10 @@ def mcts(
     matching with outcome sampling; the strategy is the average of the sampled
     strategies, which approaches an equilibrium of a zero-sum stage game more reliably
     than UCB1's visits do).
+    ``batch`` > 1 runs up to that many iterations at a time with one batch of playouts,
+    on a game with the ``random_playouts`` hook (tree parallelisation with virtual loss,
+    :meth:`plies.search.mcts_tree.Tree.iterate_batch`); without the hook, or with 1,
+    one playout per iteration.  A node budget is still exact.
     To keep the tree between moves, use :class:`MctsTree`.
     """
     check_tie(tie)
@@ -335,7 +378,7 @@ def mcts(
     resolve_player(game, state, player)
     tree = MctsTree(
         game, state, seed=seed, exploration=exploration, playout=playout, solver=solver,
-        selection=selection,
+        selection=selection, batch=batch,
     )
     return tree.search(
         limit, player=player, tie=tie, all_values=all_values, stop=stop,

@@ -45,6 +45,10 @@ class Node:
     (``selection="rm"``) each player also keeps its cumulative ``regrets``, the sum of
     its strategies over the visits (``policy``, whose normalisation is the mixed
     strategy the search recommends) and the strategy it sampled from last (``sampled``).
+
+    ``pending`` counts the lanes of a batch (:meth:`Tree.iterate_batch`) that passed
+    through the node and are not backed up yet: their visits are in ``visits`` without
+    their rewards (the virtual loss); it is 0 between iterations.
     """
 
     state: Any
@@ -65,6 +69,7 @@ class Node:
     policy: list[list[float]] = field(default_factory=list)  # summed strategies ("rm")
     sampled: list[list[float]] = field(default_factory=list)  # this visit's strategy ("rm")
     scanned: bool = False  # the root scan (decisive moves) was done at this node
+    pending: int = 0  # virtual losses: visits of batched lanes not backed up yet
 
 
 def joint_key(node: Node, picks: Sequence[int]) -> int:
@@ -244,6 +249,31 @@ class Tree:
 
     def iterate(self) -> None:
         """One selection, expansion, playout and backpropagation from the root."""
+        path, joints = self.descend()
+        leaf = path[-1]
+        if leaf.proof is not None:
+            rewards = leaf.proof
+            self.stats.leaves += 1
+        else:
+            rewards = self.rollout(leaf.state)
+        for n in path:
+            n.visits += 1
+            totals = n.totals
+            for p, r in enumerate(rewards):
+                totals[p] += r
+        for n, picks in joints:
+            for p, i in enumerate(picks):
+                n.own_visits[p][i] += 1
+                n.own_totals[p][i] += rewards[p]
+            if n.regrets:
+                regret_update(n, picks, rewards)
+        if self.solver and leaf.proof is not None:
+            self.prove_up(path)
+
+    def descend(self) -> tuple[list[Node], list[tuple[Node, list[int]]]]:
+        """Selection and expansion: the path from the root to the leaf reached (a node
+        just added, or a solved one), and the SIMULTANEOUS nodes on it with each
+        player's own action index there."""
         node = self.root
         path = [node]
         joints: list[tuple[Node, list[int]]] = []  # simultaneous nodes and their picks
@@ -277,27 +307,89 @@ class Tree:
             path.append(node)
         if len(path) - 1 > self.stats.seldepth:
             self.stats.seldepth = len(path) - 1
-        leaf = path[-1]
-        if leaf.proof is not None:
-            rewards = leaf.proof
-            self.stats.leaves += 1
-        else:
-            rewards = self.rollout(leaf.state)
-        for n in path:
-            n.visits += 1
-            totals = n.totals
-            for p, r in enumerate(rewards):
-                totals[p] += r
-        for n, picks in joints:
-            for p, i in enumerate(picks):
-                n.own_visits[p][i] += 1
-                n.own_totals[p][i] += rewards[p]
-            if n.regrets:
-                regret_update(n, picks, rewards)
-        if self.solver and leaf.proof is not None:
-            for n in reversed(path[:-1]):
-                if not self.prove(n):
-                    break
+        return path, joints
+
+    def prove_up(self, path: Sequence[Node]) -> None:
+        """MCTS-Solver's backup from a solved leaf: :meth:`prove` its ancestors, from
+        the leaf's parent up, until one is not solved."""
+        for n in reversed(path[:-1]):
+            if not self.prove(n):
+                break
+
+    def iterate_batch(self, lanes: int) -> int:
+        """Up to ``lanes`` iterations with one batch of playouts (the game's
+        ``random_playouts`` hook); the number of iterations done.
+
+        Tree parallelisation with a *virtual loss* (Chaslot, Winands and van den Herik,
+        2008, "Parallel Monte-Carlo Tree Search"): the lanes descend one after another
+        (:meth:`descend`, the same selection and expansion as :meth:`iterate`), each
+        adding a visit without reward to every node on its path (and to the own
+        actions it chose at SIMULTANEOUS nodes), so that the next lane's UCB1 sees the
+        path as a loss and spreads to other moves.  A lane that reaches a solved node
+        needs no playout: its proof is its reward, and MCTS-Solver proves the ancestors
+        at once, so the next lanes see the proof.  Then one batch of playouts runs from
+        the other lanes' leaves, and every lane's rewards are added to its path (the
+        virtual visits become real ones: ``pending`` goes back to 0).  A lane whose
+        playout did not end within ``playout`` plies gets a playout of its own
+        (:meth:`rollout`, scored by ``evaluate`` at the cap).  Stops early when the
+        root is solved; with one lane, the iteration differs from :meth:`iterate` only
+        in where its playout comes from.
+        """
+        batch = self.ops.random_playouts
+        assert batch is not None
+        root = self.root
+        paths: list[list[Node]] = []
+        joints_of: list[list[tuple[Node, list[int]]]] = []
+        sampled_of: list[list[list[list[float]]]] = []
+        for _ in range(lanes):
+            if root.proof is not None:
+                break
+            path, joints = self.descend()
+            for n in path:
+                n.visits += 1
+                n.pending += 1
+            sampled = []
+            for n, picks in joints:
+                for p, i in enumerate(picks):
+                    n.own_visits[p][i] += 1
+                if n.regrets:  # this lane's strategies, for its regret update
+                    sampled.append([list(x) for x in n.sampled])
+            paths.append(path)
+            joints_of.append(joints)
+            sampled_of.append(sampled)
+            if self.solver and path[-1].proof is not None:
+                self.prove_up(path)
+        rewards_of: list[Sequence[float] | None] = [path[-1].proof for path in paths]
+        waiting = [i for i, r in enumerate(rewards_of) if r is None]
+        self.stats.leaves += len(paths) - len(waiting)  # the lanes at solved nodes
+        if waiting:
+            ends = batch([paths[i][-1].state for i in waiting], self.rng, self.playout)
+            if len(ends) != len(waiting):
+                raise UnsupportedGameError(
+                    f"random_playouts returned {len(ends)} results for {len(waiting)} states"
+                )
+            for i, end in zip(waiting, ends, strict=True):
+                if end is None:
+                    rewards_of[i] = self.rollout(paths[i][-1].state)
+                else:
+                    self.stats.leaves += 1
+                    rewards_of[i] = [self.reward(u) for u in end]
+        for path, joints, sampled, rewards in zip(
+            paths, joints_of, sampled_of, rewards_of, strict=True
+        ):
+            assert rewards is not None
+            for n in path:
+                n.pending -= 1
+                totals = n.totals
+                for p, r in enumerate(rewards):
+                    totals[p] += r
+            held = iter(sampled)
+            for n, picks in joints:
+                for p, i in enumerate(picks):
+                    n.own_totals[p][i] += rewards[p]
+                if n.regrets:
+                    regret_update(n, picks, rewards, next(held))
+        return len(paths)
 
     def prove(self, node: Node) -> bool:
         """MCTS-Solver's backup: set ``node.proof`` if its children prove its value.
@@ -474,10 +566,16 @@ def regret_matching(node: Node, rng: random.Random) -> list[int]:
     return picks
 
 
-def regret_update(node: Node, picks: Sequence[int], rewards: Sequence[float]) -> None:
+def regret_update(
+    node: Node, picks: Sequence[int], rewards: Sequence[float],
+    sampled: Sequence[Sequence[float]] | None = None,
+) -> None:
     """Outcome-sampling regrets: player ``p`` got ``x`` for its sampled action ``a``;
     the unbiased estimate of an action's value is ``x / sigma(a)`` for ``a`` and 0 for
-    the others, and each action's regret grows by its estimate minus ``x``."""
+    the others, and each action's regret grows by its estimate minus ``x``.  ``sigma``
+    is ``sampled`` (the strategies the picks were drawn from), by default the node's
+    last ones."""
+    strategies = node.sampled if sampled is None else sampled
     for p, a in enumerate(picks):
         regrets = node.regrets[p]
         if len(regrets) == 1:
@@ -485,7 +583,7 @@ def regret_update(node: Node, picks: Sequence[int], rewards: Sequence[float]) ->
         x = rewards[p]
         for i in range(len(regrets)):
             regrets[i] -= x
-        regrets[a] += x / node.sampled[p][a]
+        regrets[a] += x / strategies[p][a]
 
 
 def final_choice(node: Node, tie: str = "first", rng: random.Random | None = None) -> int | None:

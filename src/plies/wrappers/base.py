@@ -29,8 +29,8 @@ class GameWrapper(Game[S, A]):
     The declared facts (players, utility range, zero-sum, chance, simultaneous moves,
     name) are copied, the optional members are resolved once (:func:`game_ops`), and the
     hooks (``order_hint``, ``noisy_actions``, ...) and any other attribute the wrapper
-    lacks are looked up on ``game``, except ``random_playout``, ``solver`` and
-    ``compiled_search``:
+    lacks are looked up on ``game``, except ``random_playout``, ``random_playouts``,
+    ``solver`` and ``compiled_search``:
     subclasses change moves, movers or states (opponents as chance, partial joint moves,
     mate-distance states), which the wrapped game's fast playout and exact solver know
     nothing of, so a wrapper's playouts take the generic path and its exact searches the
@@ -40,6 +40,7 @@ class GameWrapper(Game[S, A]):
     """
 
     random_playout = None
+    random_playouts = None
     solver = None
     compiled_search: Any = None
 

@@ -5,13 +5,14 @@
 - :mod:`plies.games.chess.moves`: legal moves, check and quiescence moves on
   python-chess's bitboards, without its generator layers;
 - :mod:`plies.games.chess.evaluation`: the weighted-feature evaluation (PeSTO's tables,
-  pawn structure, rooks on open files) with every weight in :class:`Weights`;
+  pawn structure, rooks on open files; mobility and king safety, off by default) with
+  every weight in :class:`Weights`;
 - :mod:`plies.games.chess.kernel` and :mod:`plies.games.chess.engine`: the same rules
   and evaluation on bitboards compiled by Numba, and the engine the game's
   ``compiled_search`` hook returns (imported only when used).
 """
 
-from plies.games.chess.evaluation import PLAIN, WEIGHTS, Evaluator, Weights
+from plies.games.chess.evaluation import ACTIVE, PLAIN, WEIGHTS, Evaluator, Weights
 from plies.games.chess.rules import (
     BLACK_WINS,
     DRAWN,
@@ -27,6 +28,7 @@ from plies.games.chess.rules import (
 )
 
 __all__ = [
+    "ACTIVE",
     "BLACK_WINS",
     "DRAWN",
     "EVAL_CAP",

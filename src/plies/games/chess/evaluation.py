@@ -21,13 +21,27 @@ none: a knight or bishop counts 1, a rook 2, a queen 4; PeSTO's scheme):
   the two sides' pawn bitboards): a search meets few of them.
 - **rooks on open files**: ``rook_open`` for a rook on a file without pawns,
   ``rook_half_open`` on a file without pawns of its own side.
+- **mobility**: per knight, bishop, rook and queen, the squares it attacks that hold no
+  piece of its own side and no enemy pawn guards, less a typical count
+  (``mobility_centre``), times ``mobility_mg`` / ``mobility_eg``.
+- **king safety**: the attack on a king (the pieces of a side with a queen that attack
+  a square next to the enemy king, weighted by ``king_attack_unit`` and by
+  ``king_attack_scale`` for their number) and the pawn shelter of a king on the wings
+  (``shelter``, by how far the nearest own pawn stands in front of it on its file and
+  the files beside it).  See :func:`activity`.
 
 The pawn-structure and rook weights are set by hand, in the range simple engines use
 (they are not tuned like PeSTO's tables, whose pawn tables already reward advanced pawns:
-the passed-pawn bonus is kept small for that reason).  The score is
-``(mg * phase + eg * (24 - phase)) / 24``.  Mobility and king safety are not features
-yet: each costs a move or attack generation per evaluation, which in pure Python about
-doubles the cost of a leaf.
+the passed-pawn bonus is kept small for that reason).  The score is ``(mg * phase + eg
+* (24 - phase)) / 24``.  Mobility and king safety are features whose weights are zero
+in :data:`WEIGHTS` (then they cost nothing); :data:`ACTIVE` sets them to Fabien
+Letouzey's Fruit 2.1's values (its king attack as it is; its mobility weights on the
+squares no enemy pawn guards, the typical counts lowered to match; its shelter
+simplified to the king's own square), which did not make the compiled engine stronger
+in self-play: they are there to be tuned (``plies tune chess``).  They need every
+piece's attacks, which in pure Python multiply the cost of an evaluation more than
+tenfold and in the compiled kernel (:func:`plies.games.chess.kernel.evaluate`) about
+double it.
 
 This module knows nothing of python-chess; it reads bitboards (ints, bit 0 = a1), so
 :mod:`plies.games.chess.rules` can call it with a ``chess.Board``'s fields.
@@ -181,8 +195,13 @@ class Weights:
     ``phase``: what each piece adds to the game phase (capped at 24).  ``doubled``,
     ``isolated``, ``rook_open``, ``rook_half_open``: (mg, eg) per pawn or rook;
     ``passed_mg`` / ``passed_eg``: a passed pawn's bonus by rank from its own side (index
-    0 = first rank .. 7 = eighth; the first and last never hold a pawn).  Zero weights
-    turn a feature off.
+    0 = first rank .. 7 = eighth; the first and last never hold a pawn).
+    ``mobility_mg``, ``mobility_eg``, ``mobility_centre``, ``king_attack_unit``: per
+    knight, bishop, rook and queen; ``king_attack``: (mg, eg) per attack unit at full
+    scale; ``king_attack_scale``: by the number of attackers (1 to 8 entries, the last
+    for that many or more), in 256ths; ``shelter``: by the rank of the nearest own pawn
+    in front of the king (index 0: no pawn).  See :func:`activity`.  Zero weights turn
+    a feature off.
     """
 
     piece_mg: tuple[int, ...] = (82, 337, 365, 477, 1025, 0)
@@ -198,6 +217,20 @@ class Weights:
     passed_eg: tuple[int, ...] = (0, 5, 10, 20, 35, 55, 80, 0)
     rook_open: tuple[int, int] = (20, 10)
     rook_half_open: tuple[int, int] = (10, 5)
+    mobility_mg: tuple[int, int, int, int] = (0, 0, 0, 0)
+    mobility_eg: tuple[int, int, int, int] = (0, 0, 0, 0)
+    mobility_centre: tuple[int, int, int, int] = (3, 5, 6, 11)
+    king_attack_unit: tuple[int, int, int, int] = (1, 1, 2, 4)
+    king_attack: tuple[int, int] = (0, 0)
+    king_attack_scale: tuple[int, ...] = (0, 0, 128, 192, 224, 240, 248, 252)
+    shelter: tuple[int, ...] = (0,) * 8
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.king_attack_scale) <= 8 or len(self.shelter) != 8:
+            raise ValueError(
+                "king_attack_scale needs 1 to 8 entries and shelter 8, got "
+                f"{len(self.king_attack_scale)} and {len(self.shelter)}"
+            )
 
 
 PLAIN: Final = Weights(
@@ -206,6 +239,14 @@ PLAIN: Final = Weights(
 )
 """Material, piece-square tables and the bishop pair only (the evaluation before pawn
 structure and rook files were added; for comparisons)."""
+
+ACTIVE: Final = Weights(
+    mobility_mg=(4, 5, 2, 1), mobility_eg=(4, 5, 4, 2), king_attack=(20, 0),
+    shelter=(-36, 0, -11, -20, -27, -32, -35, 0),
+)
+""":data:`WEIGHTS` with mobility and king safety at Fruit 2.1's weights: not stronger
+than :data:`WEIGHTS` in self-play so far (``benchmarks/results/chess_match.md``), a
+starting point for tuning them."""
 
 WEIGHTS: Final = Weights()
 """The weights plies plays with."""
@@ -216,6 +257,58 @@ FILES: Final = tuple(0x0101010101010101 << f for f in range(8))
 _NEIGHBOURS: Final = tuple(
     (FILES[f - 1] if f > 0 else 0) | (FILES[f + 1] if f < 7 else 0) for f in range(8)
 )
+
+
+def steps(square: int, deltas: tuple[tuple[int, int], ...]) -> int:
+    """The squares ``(rank, file)`` steps away from ``square`` that are on the board."""
+    rank, file = divmod(square, 8)
+    bb = 0
+    for dr, df in deltas:
+        r, f = rank + dr, file + df
+        if 0 <= r < 8 and 0 <= f < 8:
+            bb |= 1 << (r * 8 + f)
+    return bb
+
+
+def ray(square: int, dr: int, df: int) -> int:
+    """The squares from ``square`` (excluded) to the board's edge in one direction."""
+    rank, file = divmod(square, 8)
+    bb = 0
+    r, f = rank + dr, file + df
+    while 0 <= r < 8 and 0 <= f < 8:
+        bb |= 1 << (r * 8 + f)
+        r, f = r + dr, f + df
+    return bb
+
+
+KNIGHT_DELTAS: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+KING_DELTAS: Final = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+DIRECTIONS: Final = ((1, 0), (1, 1), (0, 1), (1, -1), (-1, 0), (-1, -1), (0, -1), (-1, 1))
+"""Ray directions (rank, file): the first four go up the square numbers (N, NE, E, NW:
+the first blocker is the lowest bit), the last four down (S, SW, W, SE: the highest)."""
+_KNIGHT: Final = tuple(steps(sq, KNIGHT_DELTAS) for sq in range(64))
+_KING: Final = tuple(steps(sq, KING_DELTAS) for sq in range(64))
+_RAYS: Final = tuple(tuple(ray(sq, dr, df) for sq in range(64)) for dr, df in DIRECTIONS)
+
+
+def _slide(square: int, occupied: int, directions: tuple[int, ...]) -> int:
+    """The squares a slider on ``square`` attacks along ``directions`` (indices of
+    :data:`DIRECTIONS`): each ray up to and including its first blocker."""
+    attacks = 0
+    for d in directions:
+        line = _RAYS[d][square]
+        blockers = line & occupied
+        if blockers:
+            first = (blockers & -blockers) if d < 4 else 1 << (blockers.bit_length() - 1)
+            line ^= _RAYS[d][first.bit_length() - 1]
+        attacks |= line
+    return attacks
+
+
+_DIAGONAL: Final = (1, 3, 5, 7)
+_STRAIGHT: Final = (0, 2, 4, 6)
+_ALL: Final = (0, 1, 2, 3, 4, 5, 6, 7)
+_LINES: Final = ((), _DIAGONAL, _STRAIGHT, _ALL)  # by mobility index: knight .. queen
 
 
 def _ahead(square: int, white: bool) -> int:
@@ -270,6 +363,10 @@ class Evaluator:
     """``bishop_pair``, ``rook_open`` and ``rook_half_open`` packed (``mg * PACK + eg``)."""
     pesto_phase: bool = field(init=False, repr=False)
     """Whether ``weights.phase`` is PeSTO's (0, 1, 1, 2, 4, 0), counted the short way."""
+    attacks: bool = field(init=False, repr=False)
+    """Whether any weight of mobility or the king attack is not zero."""
+    shelters: bool = field(init=False, repr=False)
+    """Whether any weight of the pawn shelter is not zero."""
     pawn_table: dict[tuple[int, int], tuple[int, int, int, int]] = field(
         init=False, default_factory=dict, compare=False, repr=False
     )
@@ -304,6 +401,8 @@ class Evaluator:
         extras = tuple(m * PACK + e for m, e in (w.bishop_pair, w.rook_open, w.rook_half_open))
         object.__setattr__(self, "extras", extras)
         object.__setattr__(self, "pesto_phase", tuple(w.phase) == (0, 1, 1, 2, 4, 0))
+        object.__setattr__(self, "attacks", any((*w.mobility_mg, *w.mobility_eg, *w.king_attack)))
+        object.__setattr__(self, "shelters", any(w.shelter))
 
     def pawn_structure(self, white_pawns: int, black_pawns: int) -> tuple[int, int, int, int]:
         """What the pawns decide: the packed (``mg * PACK + eg``) pawn-structure terms for
@@ -389,6 +488,12 @@ class Evaluator:
             )
         eg = ((packed + _HALF) & (PACK - 1)) - _HALF  # unpack(), inline
         mg = (packed - eg) >> 32
+        if self.attacks or self.shelters:
+            active_mg, active_eg = activity(
+                self.weights, pieces, white, black, self.attacks, self.shelters
+            )
+            mg += active_mg
+            eg += active_eg
         if self.pesto_phase:  # knight and bishop 1, rook 2, queen 4
             phase = (
                 (pieces[1] | bishops).bit_count() + 2 * rooks.bit_count()
@@ -430,6 +535,81 @@ def _pawn_terms(w: Weights, own: int, enemy: int, white: bool) -> tuple[int, int
             rank = sq >> 3 if white else 7 - (sq >> 3)
             mg += w.passed_mg[rank]
             eg += w.passed_eg[rank]
+    return mg, eg
+
+
+def activity(
+    w: Weights, pieces: tuple[int, int, int, int, int, int], white: int, black: int,
+    attacks: bool = True, shelters: bool = True,
+) -> tuple[int, int]:
+    """(mg, eg) for White of mobility and king safety: the terms that need attacks.
+
+    **Mobility**: per knight, bishop, rook and queen, ``mobility_mg`` / ``mobility_eg``
+    times (the squares it attacks that hold no piece of its own side, minus
+    ``mobility_centre``, a typical count).  **King attack** (Fruit's): the pieces of a
+    side that has a queen and attack a square next to the enemy king (the king zone)
+    add their ``king_attack_unit`` (knight, bishop, rook, queen); the enemy king pays
+    ``units * king_attack * king_attack_scale[attackers] // 256`` (the scale grows with
+    the number of attackers, capped at the last entry).  **Pawn shelter**: a king on
+    the a-c or f-h files pays ``shelter[rank]`` for each of its file (counted twice) and
+    the files beside it, by the rank (from its own side) of the nearest pawn of its own
+    in front of it; ``shelter[0]`` when there is none.  The king terms are middlegame
+    weights (``king_attack[1]`` is the endgame one; the shelter has none).  Without
+    ``attacks`` mobility and the king attack are left out, without ``shelters`` the
+    shelter (what :class:`Evaluator` does when their weights are all zero).
+    """
+    occupied = white | black
+    knights, bishops, rooks, queens, kings = pieces[1:]
+    pawns = pieces[0]
+    mob_mg, mob_eg, centre = w.mobility_mg, w.mobility_eg, w.mobility_centre
+    unit = w.king_attack_unit
+    scale = w.king_attack_scale
+    mg = eg = 0
+    for color, own, enemy in ((1, white, black), (0, black, white)):
+        sign = 1 if color else -1
+        zone = _KING[((kings & enemy).bit_length() - 1)]
+        attackers = units = 0
+        enemy_pawns = pawns & enemy
+        if color:  # squares attacked by Black's pawns
+            guarded = (enemy_pawns >> 7) & ~FILES[0] | (enemy_pawns >> 9) & ~FILES[7]
+        else:
+            guarded = (enemy_pawns << 7) & ~FILES[7] | (enemy_pawns << 9) & ~FILES[0]
+        free = ~own & ~guarded
+        for p, board in enumerate((knights, bishops, rooks, queens) if attacks else ()):
+            bb = board & own
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                sq = low.bit_length() - 1
+                att = _KNIGHT[sq] if p == 0 else _slide(sq, occupied, _LINES[p])
+                n = (att & free).bit_count() - centre[p]
+                mg += sign * mob_mg[p] * n
+                eg += sign * mob_eg[p] * n
+                if att & zone:
+                    attackers += 1
+                    units += unit[p]
+        if attackers and queens & own:
+            factor = units * scale[min(attackers, len(scale) - 1)]
+            mg += sign * (factor * w.king_attack[0] // 256)
+            eg += sign * (factor * w.king_attack[1] // 256)
+        # The shelter of this side's king.
+        sq = (kings & own).bit_length() - 1
+        file = sq & 7
+        if shelters and (file <= 2 or file >= 5):
+            own_pawns = pawns & own
+            rank = sq >> 3
+            front = ~((1 << (8 * (rank + 1))) - 1) if color else (1 << (8 * rank)) - 1
+            shelter = 0
+            for f in (file - 1, file, file, file + 1):
+                if 0 <= f < 8:
+                    ahead = own_pawns & FILES[f] & front
+                    if not ahead:
+                        shelter += w.shelter[0]
+                    elif color:
+                        shelter += w.shelter[((ahead & -ahead).bit_length() - 1) >> 3]
+                    else:
+                        shelter += w.shelter[7 - ((ahead.bit_length() - 1) >> 3)]
+            mg += sign * shelter
     return mg, eg
 
 

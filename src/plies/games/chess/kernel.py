@@ -34,6 +34,8 @@ from numba import njit, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
+from plies.games.chess.evaluation import DIRECTIONS, KING_DELTAS, KNIGHT_DELTAS, ray, steps
+
 # The row of a position.
 PAWNS, KNIGHTS, BISHOPS, ROOKS, QUEENS, KINGS = 0, 1, 2, 3, 4, 5
 BLACK_SIDE, WHITE_SIDE = 6, 7  # occupancy of a colour c is row[6 + c] (c = 1 White)
@@ -59,40 +61,16 @@ def _table(values: list[int]) -> np.ndarray[Any, Any]:
     return np.array([_signed(v) for v in values], dtype=np.int64)
 
 
-def _steps(square: int, deltas: tuple[tuple[int, int], ...]) -> int:
-    rank, file = divmod(square, 8)
-    bb = 0
-    for dr, df in deltas:
-        r, f = rank + dr, file + df
-        if 0 <= r < 8 and 0 <= f < 8:
-            bb |= 1 << (r * 8 + f)
-    return bb
-
-
-_KNIGHT_DELTAS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
-_KING_DELTAS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-# Ray directions: the first four go up the square numbers (N, NE, E, NW: the first
-# blocker is the lowest bit), the last four down (S, SW, W, SE: the highest bit).
-_DIRECTIONS = ((1, 0), (1, 1), (0, 1), (1, -1), (-1, 0), (-1, -1), (0, -1), (-1, 1))
-
-
-def _ray(square: int, dr: int, df: int) -> int:
-    rank, file = divmod(square, 8)
-    bb = 0
-    r, f = rank + dr, file + df
-    while 0 <= r < 8 and 0 <= f < 8:
-        bb |= 1 << (r * 8 + f)
-        r, f = r + dr, f + df
-    return bb
-
-
-KNIGHT: Final = _table([_steps(s, _KNIGHT_DELTAS) for s in range(64)])
-KING: Final = _table([_steps(s, _KING_DELTAS) for s in range(64)])
+# The step and ray sets are the Python evaluation's (bit 0 = a1, python-chess's numbering).
+KNIGHT: Final = _table([steps(s, KNIGHT_DELTAS) for s in range(64)])
+KING: Final = _table([steps(s, KING_DELTAS) for s in range(64)])
 PAWN_ATTACKS: Final = np.stack(
-    [_table([_steps(s, ((-1, -1), (-1, 1))) for s in range(64)]),  # Black's (colour 0)
-     _table([_steps(s, ((1, -1), (1, 1))) for s in range(64)])]    # White's (colour 1)
+    [_table([steps(s, ((-1, -1), (-1, 1))) for s in range(64)]),  # Black's (colour 0)
+     _table([steps(s, ((1, -1), (1, 1))) for s in range(64)])]    # White's (colour 1)
 )
-RAYS: Final = np.stack([_table([_ray(s, dr, df) for s in range(64)]) for dr, df in _DIRECTIONS])
+RAYS: Final = np.stack([_table([ray(s, dr, df) for s in range(64)]) for dr, df in DIRECTIONS])
+"""Per direction of :data:`~plies.games.chess.evaluation.DIRECTIONS` (N, NE, E, NW: the
+first blocker is the lowest bit; S, SW, W, SE: the highest) and square."""
 FILES: Final = _table([0x0101010101010101 << f for f in range(8)])
 NEIGHBOURS: Final = _table(
     [(0x0101010101010101 << (f - 1) if f > 0 else 0)
@@ -545,12 +523,82 @@ def _pawn_terms(own: int, enemy: int, white: int, w: Any, span: Any) -> tuple[in
 
 
 @_jit
+def _activity(row: Any, w: Any) -> tuple[int, int]:
+    """(mg, eg) for White of mobility and king safety: :func:`evaluation.activity
+    <plies.games.chess.evaluation.activity>` (the weights at ``w[40:]``, see :func:`tables`)."""
+    white, black = row[WHITE_SIDE], row[BLACK_SIDE]
+    occupied = white | black
+    kings = row[KINGS]
+    mg = 0
+    eg = 0
+    for color in range(2):
+        own = white if color else black
+        enemy = black if color else white
+        sign = 1 if color else -1
+        zone = KING[lsb(kings & enemy)]
+        attackers = 0
+        units = 0
+        enemy_pawns = row[PAWNS] & enemy
+        if color:  # squares attacked by Black's pawns (never on the last rank: >> is safe)
+            guarded = (enemy_pawns >> 7) & ~FILES[0] | (enemy_pawns >> 9) & ~FILES[7]
+        else:
+            guarded = (enemy_pawns << 7) & ~FILES[7] | (enemy_pawns << 9) & ~FILES[0]
+        free = ~own & ~guarded
+        for p in range(4 if w[76] else 0):
+            bb = row[KNIGHTS + p] & own
+            while bb:
+                sq = lsb(bb)
+                bb &= bb - 1
+                if p == 0:
+                    att = KNIGHT[sq]
+                elif p == 1:
+                    att = bishop_attacks(sq, occupied)
+                elif p == 2:
+                    att = rook_attacks(sq, occupied)
+                else:
+                    att = bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
+                n = popcount(att & free) - w[48 + p]
+                mg += sign * w[40 + p] * n
+                eg += sign * w[44 + p] * n
+                if att & zone:
+                    attackers += 1
+                    units += w[52 + p]
+        if attackers and row[QUEENS] & own:
+            cap = w[66]
+            factor = units * w[58 + (attackers if attackers < cap else cap)]
+            mg += sign * ((factor * w[56]) // 256)
+            eg += sign * ((factor * w[57]) // 256)
+        sq = lsb(kings & own)
+        file = sq & 7
+        if w[77] and (file <= 2 or file >= 5):
+            own_pawns = row[PAWNS] & own
+            rank = sq >> 3
+            if color:
+                front = ~((np.int64(1) << (8 * (rank + 1))) - 1) if rank < 7 else 0
+            else:
+                front = (np.int64(1) << (8 * rank)) - 1
+            shelter = 0
+            for i in range(4):
+                f = file - 1 + (i + 1) // 2  # file - 1, file, file, file + 1
+                if 0 <= f < 8:
+                    ahead = own_pawns & FILES[f] & front
+                    if not ahead:
+                        shelter += w[68]
+                    elif color:
+                        shelter += w[68 + (lsb(ahead) >> 3)]
+                    else:
+                        shelter += w[68 + 7 - (msb(ahead) >> 3)]
+            mg += sign * shelter
+    return mg, eg
+
+
+@_jit
 def evaluate(row: Any, mg_table: Any, eg_table: Any, w: Any, span: Any) -> int:
     """Centipawns for White: what :meth:`Evaluator.score` gives for this position.
 
     ``mg_table[colour, piece, square]`` / ``eg_table`` are the evaluator's folded tables
-    (negated for Black), ``w`` the other weights (:func:`weight_vector`), ``span`` the
-    passed-pawn spans per colour and square.
+    (negated for Black), ``w`` the other weights (laid out by :func:`tables`), ``span``
+    the passed-pawn spans per colour and square.
     """
     white, black = row[WHITE_SIDE], row[BLACK_SIDE]
     mg = 0
@@ -595,6 +643,10 @@ def evaluate(row: Any, mg_table: Any, eg_table: Any, w: Any, span: Any) -> int:
         n_half = popcount(wr & white_half) - popcount(br & black_half)
         mg += w[6] * n_open + w[8] * n_half
         eg += w[7] * n_open + w[9] * n_half
+    if w[76] or w[77]:
+        active_mg, active_eg = _activity(row, w)
+        mg += active_mg
+        eg += active_eg
     phase = (
         w[28] * popcount(pawns) + w[29] * popcount(row[KNIGHTS]) + w[30] * popcount(bishops)
         + w[31] * popcount(rooks) + w[32] * popcount(row[QUEENS])
@@ -667,13 +719,19 @@ def decode(move: int, chess: Any) -> Any:
 
 def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
     """``(mg_table, eg_table, w, span)`` of :func:`evaluate` for an
-    :class:`~plies.games.chess.Evaluator`: its folded tables and weights as arrays."""
+    :class:`~plies.games.chess.Evaluator`: its folded tables and weights as arrays.
+
+    ``w``: doubled, isolated, bishop pair, rook open, rook half open ((mg, eg) at 0-9),
+    passed mg and eg (12-19, 20-27), phase (28-32), mobility mg, eg and centre (40-43,
+    44-47, 48-51), king attack units (52-55), king attack (56-57), its scale (58-65, the
+    last index used at 66), shelter (68-75), and whether the attack terms (76) and the
+    shelter (77) have a weight that is not zero."""
     from plies.games.chess.evaluation import _PASSED_SPAN
 
     mg = np.array([[evaluator.mg[c][p] for p in range(1, 7)] for c in (0, 1)], dtype=np.int64)
     eg = np.array([[evaluator.eg[c][p] for p in range(1, 7)] for c in (0, 1)], dtype=np.int64)
     weights = evaluator.weights
-    w = np.zeros(40, dtype=np.int64)
+    w = np.zeros(80, dtype=np.int64)
     w[0:2] = weights.doubled
     w[2:4] = weights.isolated
     w[4:6] = weights.bishop_pair
@@ -682,6 +740,17 @@ def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
     w[12:20] = weights.passed_mg
     w[20:28] = weights.passed_eg
     w[28:33] = weights.phase[:5]
+    w[40:44] = weights.mobility_mg
+    w[44:48] = weights.mobility_eg
+    w[48:52] = weights.mobility_centre
+    w[52:56] = weights.king_attack_unit
+    w[56:58] = weights.king_attack
+    scale = weights.king_attack_scale
+    w[58:58 + len(scale)] = scale
+    w[66] = len(scale) - 1
+    w[68:76] = weights.shelter
+    w[76] = evaluator.attacks
+    w[77] = evaluator.shelters
     span = np.array([[_signed(x) for x in _PASSED_SPAN[c]] for c in (0, 1)], dtype=np.int64)
     return mg, eg, w, span
 

@@ -4,7 +4,10 @@ The pawn-structure, rook-file and bishop-pair terms of :class:`Weights` are hand
 (the piece values and tables are PeSTO's, tuned elsewhere), so they are the evaluation's
 named weights (:func:`plies.linear.has_weights`): ``doubled_mg``, ``doubled_eg``,
 ``isolated_mg``, ... , ``passed_mg_2`` .. ``passed_mg_7`` (a passed pawn's bonus on its
-second .. seventh rank) and ``passed_eg_2`` .. ``passed_eg_7``, in centipawns.
+second .. seventh rank), ``passed_eg_2`` .. ``passed_eg_7``, ``mobility_knight_mg`` ..
+``mobility_queen_eg`` (per attacked square), ``king_attack_mg``, ``king_attack_eg``,
+``shelter_none`` and ``shelter_2`` .. ``shelter_7`` (a king's shelter by the rank of the
+pawn in front of it), in centipawns.
 :class:`NamedWeights` gives :class:`~plies.games.chess.Chess` the three members:
 ``feature_names``, ``feature_weights()`` and ``with_weights()``; the values are rounded
 to whole centipawns, as the evaluation counts.  Chess has no feature vector
@@ -27,13 +30,18 @@ from typing import Any, Final, Self
 from plies.errors import OptionError
 from plies.games.chess.evaluation import Weights
 
-PAIRS: Final = ("doubled", "isolated", "rook_open", "rook_half_open", "bishop_pair")
+PAIRS: Final = (
+    "doubled", "isolated", "rook_open", "rook_half_open", "bishop_pair", "king_attack"
+)
 """The (mg, eg) fields of :class:`Weights` that are named weights."""
 RANKS: Final = range(1, 7)  # the ranks a pawn can be on, 0-based from its own side
+PIECES: Final = ("knight", "bishop", "rook", "queen")  # the order of the mobility weights
 
 NAMES: Final = (
     *(f"{field}_{phase}" for field in PAIRS for phase in ("mg", "eg")),
     *(f"passed_{phase}_{rank + 1}" for phase in ("mg", "eg") for rank in RANKS),
+    *(f"mobility_{piece}_{phase}" for piece in PIECES for phase in ("mg", "eg")),
+    "shelter_none", *(f"shelter_{rank + 1}" for rank in RANKS),
 )
 
 
@@ -47,6 +55,12 @@ def named(weights: Weights) -> dict[str, float]:
         table = getattr(weights, f"passed_{phase}")
         for rank in RANKS:
             out[f"passed_{phase}_{rank + 1}"] = float(table[rank])
+    for i, piece in enumerate(PIECES):
+        for phase in ("mg", "eg"):
+            out[f"mobility_{piece}_{phase}"] = float(getattr(weights, f"mobility_{phase}")[i])
+    out["shelter_none"] = float(weights.shelter[0])
+    for rank in RANKS:
+        out[f"shelter_{rank + 1}"] = float(weights.shelter[rank])
     return out
 
 
@@ -73,6 +87,15 @@ def replaced(weights: Weights, values: Mapping[str, float]) -> Weights:
         for rank in RANKS:
             table[rank] = round(values.get(f"passed_{phase}_{rank + 1}", table[rank]))
         changes[f"passed_{phase}"] = tuple(table)
+        mobility = list(getattr(weights, f"mobility_{phase}"))
+        for i, piece in enumerate(PIECES):
+            mobility[i] = round(values.get(f"mobility_{piece}_{phase}", mobility[i]))
+        changes[f"mobility_{phase}"] = tuple(mobility)
+    shelter = list(weights.shelter)
+    shelter[0] = round(values.get("shelter_none", shelter[0]))
+    for rank in RANKS:
+        shelter[rank] = round(values.get(f"shelter_{rank + 1}", shelter[rank]))
+    changes["shelter"] = tuple(shelter)
     return replace(weights, **changes)
 
 
