@@ -234,3 +234,87 @@ def test_auto_searches_in_python_until_the_kernel_is_compiled() -> None:
     assert (game.compiled_search() is not None) == ready
     kernel_ready(wait=True)
     assert game.compiled_search() is not None
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), length=st.integers(0, 80), depth=st.integers(1, 3))
+def test_the_engine_with_its_switches_off_equals_alphabeta(
+    seed: int, length: int, depth: int
+) -> None:
+    # No table, quiescence, null move, extensions, reductions or forward pruning: the
+    # iterative deepening of the engine's PVS is plain alpha-beta, value for value.
+    game = Chess(backend="numba")
+    state = _random_state(game, random.Random(seed), length)
+    if game.is_terminal(state):
+        return
+    expected = plies.alphabeta(game, state, Limit(depth=depth))
+    result = game.compiled_search().run(game, state, depth=depth, switches=0)
+    assert result.value == expected.value
+
+
+def _switch_sets(k: Any) -> list[int]:
+    """The engine's switches all on, each selective one alone, and all but each."""
+    selective = [k.NULL_MOVE, k.EXTENSIONS, k.REDUCTIONS, k.PRUNING]
+    return ([k.ENGINE] + [k.TT | k.QUIESCENCE | s for s in selective]
+            + [k.ENGINE & ~s for s in selective])
+
+
+# A mate in two whose first move is quiet (Kc7, then Ra1# or Rh8#), and a mate in one.
+MATES = [("k7/8/2K5/8/8/8/8/7R w - - 0 1", 3), (MATE_IN_ONE, 1)]
+
+
+def _mates_within(board: Any, moves: int) -> bool:
+    """Whether the side to move mates within ``moves`` of its moves, whatever the replies."""
+    for move in list(board.legal_moves):
+        board.push(move)
+        mated = board.is_checkmate() or (
+            moves > 1 and not board.is_game_over() and all(
+                _after(board, reply, moves - 1) for reply in list(board.legal_moves)
+            )
+        )
+        board.pop()
+        if mated:
+            return True
+    return False
+
+
+def _after(board: Any, move: Any, moves: int) -> bool:
+    board.push(move)
+    mated = _mates_within(board, moves)
+    board.pop()
+    return mated
+
+
+@pytest.mark.parametrize(("fen", "plies_to_mate"), MATES)
+def test_every_switch_set_finds_the_mate(k: Any, fen: str, plies_to_mate: int) -> None:
+    game = Chess(fen, backend="numba")
+    mated = MateDistance(game)
+    root = mated.root(game.initial_state())
+    expected = plies.alphabeta(mated, root, Limit(depth=plies_to_mate))
+    assert mated.distance(expected.value) == plies_to_mate
+    for switches in _switch_sets(k):
+        result = game.compiled_search().run(mated, root, depth=plies_to_mate + 2,
+                                            switches=switches)
+        assert result.value == expected.value, switches
+        board = game.initial_state().board.copy()
+        assert result.action in board.legal_moves, switches
+        board.push(result.action)
+        assert board.is_checkmate() or all(  # every reply leaves a mate in one
+            _after(board, reply, 1) for reply in list(board.legal_moves)
+        ), switches
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), length=st.integers(0, 120))
+def test_every_switch_set_returns_a_legal_move_and_line(k: Any, seed: int, length: int) -> None:
+    game = Chess(backend="numba")
+    state = _random_state(game, random.Random(seed), length)
+    if game.is_terminal(state):
+        return
+    for switches in _switch_sets(k):
+        result = game.compiled_search().run(game, state, depth=5, switches=switches)
+        board = state.board.copy()
+        for move in result.pv:
+            assert move in board.legal_moves, switches
+            board.push(move)
+        assert result.action == result.pv[0]

@@ -3,7 +3,7 @@
 :class:`CompiledSearch` runs :mod:`plies.games.chess.kernel` (Numba) on a
 :class:`~plies.games.chess.ChessState`: iterative deepening of the kernel's engine
 (alpha-beta with a transposition table in numpy arrays, move ordering, PVS, check
-extensions, null moves, late-move reductions and quiescence; see
+extensions, null moves, late-move reductions, forward pruning and quiescence; see
 :func:`~plies.games.chess.kernel.engine`) under a depth, time and node limit and a stop
 signal, or plain alpha-beta at a fixed depth (:meth:`CompiledSearch.plain`, the kernel's
 cross-check against :func:`plies.alphabeta` on the Python game).  Both read the rules
@@ -106,6 +106,8 @@ class CompiledSearch:
                               ("extensions", k.EXTENSIONS), ("reductions", k.REDUCTIONS)):
                 if craft.get(name):
                     switches |= bit
+            if craft.get("reductions"):
+                switches |= k.PRUNING  # the forward pruning goes with the reductions
         return self.run(
             game, state, depth=limit.depth, seconds=limit.time, nodes=limit.nodes, stop=stop,
             on_iteration=on_iteration, player=player, switches=switches,

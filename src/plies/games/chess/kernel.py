@@ -767,8 +767,8 @@ def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
 
 NODES, STOPPED, SELDEPTH, NODE_LIMIT, PLY_LIMIT, SWITCHES = 0, 1, 2, 3, 4, 5
 CTX: Final = 8
-TT, QUIESCENCE, NULL_MOVE, EXTENSIONS, REDUCTIONS = 1, 2, 4, 8, 16
-ENGINE: Final = TT | QUIESCENCE | NULL_MOVE | EXTENSIONS | REDUCTIONS
+TT, QUIESCENCE, NULL_MOVE, EXTENSIONS, REDUCTIONS, PRUNING = 1, 2, 4, 8, 16, 32
+ENGINE: Final = TT | QUIESCENCE | NULL_MOVE | EXTENSIONS | REDUCTIONS | PRUNING
 MAX_PLY: Final = 96
 POLL_EVERY: Final = 1024
 INFINITY: Final = 1_000_000
@@ -776,6 +776,15 @@ MATE_BAND: Final = WIN - 1000
 """Scores beyond this are mates: ``WIN - plies to the mate``."""
 EXACT, LOWER, UPPER = 0, 1, 2
 ORDER: Final = np.array([0, 1, 3, 3, 5, 9, 20], dtype=np.int64)
+RFP_DEPTH: Final = 5
+RFP_MARGIN: Final = 90
+"""Reverse futility: at depth <= :data:`RFP_DEPTH` a node whose evaluation beats beta by
+``RFP_MARGIN * depth`` centipawns is cut."""
+FUTILITY: Final = np.array([0, 150, 300, 450], dtype=np.int64)
+"""Futility margins at depth 1..3: quiet moves are skipped when the evaluation plus the
+margin does not reach alpha."""
+LMP: Final = np.array([0, 5, 8, 13], dtype=np.int64)
+"""Late-move pruning at depth 1..3: quiet moves after this many are skipped."""
 
 
 @_jit
@@ -965,10 +974,12 @@ def engine(
     """Alpha-beta with engine craft (negamax, fail-soft; the switches of ``ctx``): a
     transposition table, the table's move then captures (MVV-LVA), killers and the
     history heuristic, principal variation search, check extensions, null-move pruning
-    (R = 2), late-move reductions and the quiescence search at the depth limit.  Mates
-    score ``WIN - plies from the root``.  The value is exact within ``(alpha, beta)``
-    for the searched (selective) tree, a bound outside it; ``pv[ply, :pv_len[ply]]``
-    is the principal variation found."""
+    (R = 2), late-move reductions, at null-window nodes out of check (the ``PRUNING``
+    switch) reverse futility, futility and late-move pruning of quiet moves
+    (:data:`RFP_MARGIN`, :data:`FUTILITY`, :data:`LMP`), and the quiescence search at the
+    depth limit.  Mates score ``WIN - plies from the root``.  The value is exact within
+    ``(alpha, beta)`` for the searched (selective) tree, a bound outside it;
+    ``pv[ply, :pv_len[ply]]`` is the principal variation found."""
     pv_len[ply] = 0
     if _poll(ctx, halt):
         return 0
@@ -1007,11 +1018,20 @@ def engine(
             flag = stored & 3
             if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
                 return v
-    if (
+    prune = (
+        switches & PRUNING != 0 and not check and beta - alpha == 1 and ply > 0
+        and alpha > -MATE_BAND and beta < MATE_BAND and depth <= RFP_DEPTH
+    )
+    null = (
         can_null and switches & NULL_MOVE and not check and depth >= 3 and beta < MATE_BAND
         and row[BLACK_SIDE + row[TURN]] & (row[KNIGHTS] | row[BISHOPS] | row[ROOKS] | row[QUEENS])
-        and score_for_mover(row, mg, eg, w, span) >= beta
-    ):
+    )
+    static = 0
+    if prune or null:  # the evaluation, only where it is used
+        static = score_for_mover(row, mg, eg, w, span)
+    if prune and static - RFP_MARGIN * depth >= beta:
+        return static  # reverse futility (static null move)
+    if null and static >= beta:
         _null(stack, ply)
         _enter(stack, ply, hist, base, hist_len)
         v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
@@ -1044,6 +1064,9 @@ def engine(
     best = -INFINITY
     best_move = 0
     start_alpha = alpha
+    prune = prune and depth <= 3
+    futile = prune and static + FUTILITY[depth] <= alpha
+    quiets = 0
     for i in range(n):
         top = i
         for j in range(i + 1, n):
@@ -1056,6 +1079,13 @@ def engine(
         buffer[i] = move
         keys[i] = key_i
         make(stack, ply, move)
+        if key_i < (1 << 29):  # a quiet move (not the table's, a capture, a promotion, a killer)
+            quiets += 1
+            if (
+                prune and best > -MATE_BAND and (futile or quiets > LMP[depth])
+                and not in_check(stack[ply + 1])
+            ):
+                continue  # futility and late-move pruning
         _enter(stack, ply, hist, base, hist_len)
         pv_len[ply + 1] = 0
         if i == 0:
