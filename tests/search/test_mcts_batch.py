@@ -96,6 +96,21 @@ GAMES = [
 ]
 
 
+def lockstep(game: Any, state: Any, seed: int, iterations: int) -> tuple[MctsTree, MctsTree]:
+    """A sequential tree and a one-lane batched tree grown side by side, iteration for
+    iteration, until the sequential root is proven or ``iterations`` are done."""
+    plain = MctsTree(game, state, seed=seed)
+    lanes = MctsTree(Batched(game), state, seed=seed)
+    for tree in (plain, lanes):
+        tree.tree.scan_root()
+    for _ in range(iterations):
+        if plain.root.proof is not None:
+            break
+        plain.tree.iterate()
+        assert lanes.tree.iterate_batch(1) == 1
+    return plain, lanes
+
+
 @pytest.mark.parametrize(("name", "options", "moves"), GAMES, ids=[g[0] for g in GAMES])
 @pytest.mark.parametrize("seed", [0, 3])
 def test_one_lane_grows_the_tree_the_sequential_iteration_grows(
@@ -103,15 +118,7 @@ def test_one_lane_grows_the_tree_the_sequential_iteration_grows(
 ) -> None:
     game = load(name, **options)
     state = play(game, *moves)
-    plain = MctsTree(game, state, seed=seed)
-    lanes = MctsTree(Batched(game), state, seed=seed)
-    for tree in (plain, lanes):
-        tree.tree.scan_root()
-    for _ in range(400):
-        if plain.root.proof is not None:
-            break
-        plain.tree.iterate()
-        assert lanes.tree.iterate_batch(1) == 1
+    plain, lanes = lockstep(game, state, seed, 400)
     assert shape(lanes.root) == shape(plain.root)
     check_invariants(lanes)
 
@@ -137,16 +144,7 @@ def test_a_batch_of_one_or_no_hook_is_todays_search(
 @settings(max_examples=40, deadline=None)
 @given(random_trees(players=3, chance=True), st.integers(0, 2**16))
 def test_one_lane_is_the_sequential_iteration_on_random_trees(tree: RandomTree, seed: int) -> None:
-    root = tree.initial_state()
-    plain = MctsTree(tree, root, seed=seed)
-    lanes = MctsTree(Batched(tree), root, seed=seed)
-    for t in (plain, lanes):
-        t.tree.scan_root()
-    for _ in range(150):
-        if plain.root.proof is not None:
-            break
-        plain.tree.iterate()
-        lanes.tree.iterate_batch(1)
+    plain, lanes = lockstep(tree, tree.initial_state(), seed, 150)
     assert shape(lanes.root) == shape(plain.root)
 
 
