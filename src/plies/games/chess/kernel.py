@@ -783,6 +783,10 @@ RFP_MARGIN: Final = 90
 FUTILITY: Final = np.array([0, 150, 300, 450], dtype=np.int64)
 """Futility margins at depth 1..3: quiet moves are skipped when the evaluation plus the
 margin does not reach alpha."""
+HISTORY_MAX: Final = 16384
+"""The bound of a quiet move's history score (beneath the killers' keys, ``1 << 29``)."""
+SKIPPED: Final = -(1 << 40)
+"""The ordering key left on a move not searched (illegal or pruned)."""
 LMP: Final = np.array([0, 5, 8, 13], dtype=np.int64)
 """Late-move pruning at depth 1..3: quiet moves after this many are skipped."""
 
@@ -949,6 +953,15 @@ def quiesce(
 
 
 @_jit
+def _reward(history: Any, side: int, move: int, bonus: int) -> None:
+    """Move ``move``'s history score by ``bonus`` towards :data:`HISTORY_MAX` (or its
+    negative): the gravity formula keeps scores within it and lets new results outweigh
+    old ones."""
+    h = history[side, move & 4095]
+    history[side, move & 4095] = h + bonus - h * abs(bonus) // HISTORY_MAX
+
+
+@_jit
 def _null(stack: Any, ply: int) -> None:
     """``stack[ply + 1]``: ``stack[ply]`` after a pass."""
     src = stack[ply]
@@ -1041,9 +1054,9 @@ def engine(
             return 0
         if v >= beta:
             return beta if v >= MATE_BAND else v
-    n = legal_moves(stack, ply, buffer)
-    if n == 0:
-        return -(WIN - ply) if check else 0
+    # Pseudo-legal moves, each tested for legality only when it is made: a cut-off
+    # on an early move spares the test (a make) of the rest.
+    n = pseudo_moves(row, buffer, False)
     keys = scores[ply]
     for i in range(n):
         move = buffer[i]
@@ -1067,6 +1080,7 @@ def engine(
     prune = prune and depth <= 3
     futile = prune and static + FUTILITY[depth] <= alpha
     quiets = 0
+    legal = 0  # the legal moves made so far
     for i in range(n):
         top = i
         for j in range(i + 1, n):
@@ -1079,23 +1093,29 @@ def engine(
         buffer[i] = move
         keys[i] = key_i
         make(stack, ply, move)
+        if not legal_after(stack[ply + 1]):
+            keys[i] = SKIPPED
+            continue
+        index = legal
+        legal += 1
         if key_i < (1 << 29):  # a quiet move (not the table's, a capture, a promotion, a killer)
             quiets += 1
             if (
                 prune and best > -MATE_BAND and (futile or quiets > LMP[depth])
                 and not in_check(stack[ply + 1])
             ):
+                keys[i] = SKIPPED
                 continue  # futility and late-move pruning
         _enter(stack, ply, hist, base, hist_len)
         pv_len[ply + 1] = 0
-        if i == 0:
+        if index == 0:
             v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
                         pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1, -beta, -alpha,
                         True)
         else:
             reduce = 0
             if (
-                switches & REDUCTIONS and depth >= 3 and i >= 3 and not check
+                switches & REDUCTIONS and depth >= 3 and index >= 3 and not check
                 and key_i < (1 << 29) and not in_check(stack[ply + 1])
             ):
                 reduce = 1
@@ -1123,8 +1143,14 @@ def engine(
                         if killers[ply, 0] != move:
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = move
-                        history[row[TURN], move & 4095] += depth * depth
+                        bonus = depth * depth if depth < 20 else 400
+                        _reward(history, row[TURN], move, bonus)
+                        for j in range(i):  # the quiet moves searched before it: a malus
+                            if SKIPPED < keys[j] < (1 << 29):
+                                _reward(history, row[TURN], buffer[j], -bonus)
                     break
+    if legal == 0:
+        return -(WIN - ply) if check else 0
     if switches & TT:
         flag = LOWER if best >= beta else EXACT if best > start_alpha else UPPER
         stored_value = best
@@ -1132,6 +1158,8 @@ def engine(
             stored_value += ply
         elif stored_value < -MATE_BAND:
             stored_value -= ply
+        if best <= start_alpha:  # a fail low: no best move, keep the table's
+            best_move = tt_move
         tt[slot, 0] = key
         tt[slot, 1] = best_move
         tt[slot, 2] = stored_value
