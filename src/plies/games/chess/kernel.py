@@ -791,8 +791,11 @@ LMR: Final = np.array(
      for d in range(64)], dtype=np.int64)
 """Late-move reductions by depth and move number (before the history's and the PV's
 corrections; at least one ply): ``0.5 + ln d ln m / 3``."""
+SEE_VALUE: Final = np.array([0, 100, 320, 330, 500, 900, 20_000], dtype=np.int64)
+"""The piece values of the static exchange evaluation (by piece type, 0 none)."""
 HISTORY_MAX: Final = 16384
-"""The bound of a quiet move's history score (beneath the killers' keys, ``1 << 29``)."""
+"""The bound of a quiet move's history score (beneath the keys of captures and killers,
+``1 << 29``)."""
 SKIPPED: Final = -(1 << 40)
 """The ordering key left on a move not searched (illegal or pruned)."""
 LMP: Final = np.array([0, 5, 8, 13], dtype=np.int64)
@@ -889,6 +892,86 @@ def plain(
 
 
 @_jit
+def attackers_to(row: Any, square: int, occupied: int) -> int:
+    """The pieces of both colours that attack ``square`` on the board ``occupied``."""
+    diagonal = row[BISHOPS] | row[QUEENS]
+    straight = row[ROOKS] | row[QUEENS]
+    return (
+        (PAWN_ATTACKS[0, square] & row[PAWNS] & row[WHITE_SIDE])
+        | (PAWN_ATTACKS[1, square] & row[PAWNS] & row[BLACK_SIDE])
+        | (KNIGHT[square] & row[KNIGHTS]) | (KING[square] & row[KINGS])
+        | (bishop_attacks(square, occupied) & diagonal)
+        | (rook_attacks(square, occupied) & straight)
+    ) & occupied
+
+
+@_jit
+def see_ge(row: Any, move: int, threshold: int) -> bool:
+    """Whether the static exchange on the move's target square wins at least
+    ``threshold`` centipawns for the mover (:data:`SEE_VALUE`; each side takes back with
+    its least valuable attacker or stops; x-rays through the pieces taken count, pins do
+    not).  En passant, castling and promotions count as winning 0."""
+    if move >> 16 == EN_PASSANT or move >> 16 == CASTLE or (move >> 12) & 7:
+        return threshold <= 0
+    frm = move & 63
+    to = (move >> 6) & 63
+    swap = SEE_VALUE[piece_at(row, to)] - threshold
+    if swap < 0:
+        return False
+    swap = SEE_VALUE[piece_at(row, frm)] - swap
+    if swap <= 0:
+        return True
+    occupied = (row[BLACK_SIDE] | row[WHITE_SIDE]) ^ bit(frm) ^ bit(to)
+    attackers = attackers_to(row, to, occupied)
+    diagonal = row[BISHOPS] | row[QUEENS]
+    straight = row[ROOKS] | row[QUEENS]
+    side = row[TURN]
+    result = 1
+    while True:
+        side = 1 - side
+        attackers &= occupied
+        mine = attackers & row[BLACK_SIDE + side]
+        if not mine:
+            break
+        result ^= 1
+        if mine & row[PAWNS]:
+            swap = SEE_VALUE[1] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[PAWNS]))
+            attackers |= bishop_attacks(to, occupied) & diagonal
+        elif mine & row[KNIGHTS]:
+            swap = SEE_VALUE[2] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[KNIGHTS]))
+        elif mine & row[BISHOPS]:
+            swap = SEE_VALUE[3] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[BISHOPS]))
+            attackers |= bishop_attacks(to, occupied) & diagonal
+        elif mine & row[ROOKS]:
+            swap = SEE_VALUE[4] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[ROOKS]))
+            attackers |= rook_attacks(to, occupied) & straight
+        elif mine & row[QUEENS]:
+            swap = SEE_VALUE[5] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[QUEENS]))
+            attackers |= (bishop_attacks(to, occupied) & diagonal) | (
+                rook_attacks(to, occupied) & straight)
+        else:  # the king takes only if nothing takes it back
+            if attackers & ~row[BLACK_SIDE + side] & occupied:
+                return result == 0
+            return result == 1
+    return result == 1
+
+
+@_jit
 def _victim(row: Any, move: int) -> int:
     to = (move >> 6) & 63
     if (move >> 16) == EN_PASSANT:
@@ -901,8 +984,9 @@ def quiesce(
     stack: Any, moves: Any, scores: Any, mg: Any, eg: Any, w: Any, span: Any,
     ctx: Any, halt: Any, ply: int, alpha: int, beta: int,
 ) -> int:
-    """The quiescence search: stand pat on the evaluation, then captures and queen
-    promotions, best victim first (out of check); every evasion in check."""
+    """The quiescence search: stand pat on the evaluation, then captures that do not
+    lose material in the static exchange (:func:`see_ge`) and queen promotions, best
+    victim first (out of check); every evasion in check."""
     if _poll(ctx, halt):
         return 0
     if ply > ctx[SELDEPTH]:
@@ -931,6 +1015,8 @@ def quiesce(
         promotion = (move >> 12) & 7
         if promotion and promotion != 5:
             continue
+        if not check and not see_ge(row, move, 0):
+            continue  # a capture that loses material in the exchange
         victim = _victim(row, move)
         attacker = piece_at(row, move & 63)
         buffer[k] = move
@@ -1081,11 +1167,14 @@ def engine(
         promotion = (move >> 12) & 7
         if victim or promotion:
             attacker = piece_at(row, move & 63)
-            keys[i] = (1 << 30) + promotion * 1000 + ORDER[victim] * 8 - ORDER[attacker]
+            keys[i] = promotion * 1000 + ORDER[victim] * 8 - ORDER[attacker]
+            # Captures that win or hold material first; those that lose it after the
+            # killers (above the quiet moves all the same).
+            keys[i] += (1 << 31) if see_ge(row, move, 0) else (1 << 29)
         elif move == killers[ply, 0]:
-            keys[i] = (1 << 29) + 1
+            keys[i] = (1 << 30) + 1
         elif move == killers[ply, 1]:
-            keys[i] = 1 << 29
+            keys[i] = 1 << 30
         else:
             keys[i] = history[row[TURN], move & 4095]
     best = -INFINITY
