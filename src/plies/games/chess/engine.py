@@ -35,8 +35,7 @@ import numpy as np
 from plies.search.result import SearchResult, SearchStats
 
 TABLE_BITS: Final = 19
-"""The transposition table's size: ``2 ** TABLE_BITS`` slots of four int64 (16 MB, in
-buckets of two: the deepest entry of the current search and the latest), until
+"""The transposition table's size: ``2 ** TABLE_BITS`` slots of four int64 (16 MB), until
 :meth:`CompiledSearch.resize` makes it another."""
 SLOT_BYTES: Final = 32
 
@@ -84,7 +83,6 @@ class CompiledSearch:
         self.tt = np.empty((1 << table_bits, 4), dtype=np.int64)
         self.tt.fill(0)  # every page touched now, not by the first search on its clock
         self.history = np.zeros((2, 4096), dtype=np.int64)
-        self.generation = 0
 
     backend: Final = "numba"
 
@@ -207,8 +205,6 @@ class CompiledSearch:
         pv_len = np.zeros(k.MAX_PLY + 2, dtype=np.int64)
         halt = np.zeros(1, dtype=np.int64)
         self.history //= 2  # the last move's scores count, half as much as this one's
-        self.generation += 1
-        ctx[k.GENERATION] = self.generation
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
         done = threading.Event()

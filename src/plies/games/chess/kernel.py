@@ -759,17 +759,14 @@ def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
 #
 # ``ctx`` holds a search's counters and settings: the nodes, 1 once stopping, the deepest
 # ply reached, the node budget (0: none), the ply at which the game's ``max_plies`` ends
-# it (a draw), the switches (:data:`TT`, ...; 0 is plain alpha-beta) and the search's
-# generation (which search of the game this is: the table's older entries give way).  ``halt[0]`` is
+# it (a draw), and the switches (:data:`TT`, ...; 0 is plain alpha-beta).  ``halt[0]`` is
 # set by another thread to stop (read every :data:`POLL_EVERY` nodes).  ``hist`` holds
 # the hashes of the positions before the root since the last capture or pawn move, then
 # one per ply (``hist[base + ply]``); ``hist_len[ply]`` says how many of the entries
 # before a node's belong to its history (the repetition test's window).
 
-NODES, STOPPED, SELDEPTH, NODE_LIMIT, PLY_LIMIT, SWITCHES, GENERATION = 0, 1, 2, 3, 4, 5, 6
+NODES, STOPPED, SELDEPTH, NODE_LIMIT, PLY_LIMIT, SWITCHES = 0, 1, 2, 3, 4, 5
 CTX: Final = 8
-DEPTH_MASK: Final = (1 << 18) - 1
-"""A table entry's fourth int: ``generation << 20 | depth << 2 | flag``."""
 TT, QUIESCENCE, NULL_MOVE, EXTENSIONS, REDUCTIONS, PRUNING = 1, 2, 4, 8, 16, 32
 ENGINE: Final = TT | QUIESCENCE | NULL_MOVE | EXTENSIONS | REDUCTIONS | PRUNING
 MAX_PLY: Final = 96
@@ -1106,16 +1103,12 @@ def engine(
             return -(WIN - ply) if check else 0
         return score_for_mover(row, mg, eg, w, span)
     key = row[HASH]
-    # A bucket of two slots: the first keeps the deepest entry of this search, the
-    # second the latest.
-    slot = key & (tt.shape[0] - 2)
-    if tt[slot, 0] != key and tt[slot + 1, 0] == key:
-        slot += 1
+    slot = key & (tt.shape[0] - 1)
     tt_move = 0
     if switches & TT and tt[slot, 0] == key:
         tt_move = tt[slot, 1]
         stored = tt[slot, 3]
-        if ply > 0 and (stored >> 2) & DEPTH_MASK >= depth:
+        if ply > 0 and stored >> 2 >= depth:
             v = tt[slot, 2]
             if v > MATE_BAND:
                 v -= ply
@@ -1258,16 +1251,10 @@ def engine(
             stored_value -= ply
         if best <= start_alpha:  # a fail low: no best move, keep the table's
             best_move = tt_move
-        generation = ctx[GENERATION]
-        if tt[slot, 0] != key:  # not in the bucket: the first slot if this is deeper
-            slot = key & (tt.shape[0] - 2)
-            held = tt[slot, 3]
-            if held >> 20 == generation and (held >> 2) & DEPTH_MASK > depth:
-                slot += 1
         tt[slot, 0] = key
         tt[slot, 1] = best_move
         tt[slot, 2] = stored_value
-        tt[slot, 3] = generation << 20 | depth << 2 | flag
+        tt[slot, 3] = depth << 2 | flag
     return best
 
 
