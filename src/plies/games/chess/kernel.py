@@ -1122,8 +1122,6 @@ def engine(
             flag = stored & 3
             if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
                 return v
-    if switches & REDUCTIONS and depth >= 4 and tt_move == 0:
-        depth -= 1  # internal iterative reduction: no table move, a node searched less
     prune = (
         switches & PRUNING != 0 and not check and beta - alpha == 1 and ply > 0
         and alpha > -MATE_BAND and beta < MATE_BAND and depth <= RFP_DEPTH
