@@ -1075,14 +1075,13 @@ def engine(
     the static exchange (:func:`see_ge`; MVV-LVA among them), the killers, those that lose,
     and the quiet moves by their history (a bonus for the move that cuts off, a malus for
     the quiet moves searched before it, bounded by :data:`HISTORY_MAX`), principal
-    variation search, check extensions, null-move pruning (R = 2), late-move reductions
-    and, with them, one ply less at a node of depth 4 or more without a table move
-    (internal iterative reduction), at null-window nodes out of check (the ``PRUNING``
-    switch) reverse futility, futility and late-move pruning of quiet moves
-    (:data:`RFP_MARGIN`, :data:`FUTILITY`, :data:`LMP`), and the quiescence search at the
-    depth limit.  Moves are generated pseudo-legal and tested for legality when made.
-    Mates score ``WIN - plies from the root``.  The value is exact within
-    ``(alpha, beta)`` for the searched (selective) tree, a bound outside it;
+    variation search, check extensions, null-move pruning (R = 2), late-move reductions,
+    at null-window nodes out of check (the ``PRUNING`` switch) reverse futility, futility
+    and late-move pruning of quiet moves (:data:`RFP_MARGIN`, :data:`FUTILITY`,
+    :data:`LMP`), and the quiescence search at the depth limit.  Moves are generated
+    pseudo-legal and tested for legality when made.  Mates score ``WIN - plies from the
+    root``.  The value is exact within ``(alpha, beta)`` for the searched (selective)
+    tree, a bound outside it;
     ``pv[ply, :pv_len[ply]]`` is the principal variation found."""
     pv_len[ply] = 0
     if _poll(ctx, halt):
