@@ -1007,10 +1007,10 @@ def quiesce(
         promotion = (move >> 12) & 7
         if promotion and promotion != 5:
             continue
-        if not check and not see_ge(row, move, 0):
-            continue  # a capture that loses material in the exchange
         victim = _victim(row, move)
         attacker = piece_at(row, move & 63)
+        if not check and SEE_VALUE[victim] < SEE_VALUE[attacker] and not see_ge(row, move, 0):
+            continue  # a capture that loses material in the exchange
         buffer[k] = move
         keys[k] = promotion * 100 + ORDER[victim] * 8 - ORDER[attacker]
         k += 1
@@ -1160,7 +1160,8 @@ def engine(
             keys[i] = promotion * 1000 + ORDER[victim] * 8 - ORDER[attacker]
             # Captures that win or hold material first; those that lose it after the
             # killers (above the quiet moves all the same).
-            keys[i] += (1 << 31) if see_ge(row, move, 0) else (1 << 29)
+            good = SEE_VALUE[victim] >= SEE_VALUE[attacker] or see_ge(row, move, 0)
+            keys[i] += (1 << 31) if good else (1 << 29)
         elif move == killers[ply, 0]:
             keys[i] = (1 << 30) + 1
         elif move == killers[ply, 1]:
