@@ -128,6 +128,39 @@ def test_the_evaluation_equals_evaluator_value_for_value(k: Any, weights: Weight
         ), board.fen()
 
 
+_SEE_VALUE = {None: 0, 1: 100, 2: 320, 3: 330, 4: 500, 5: 900, 6: 20_000}
+
+
+def _exchange(board: Any, square: int, color: bool) -> int:
+    """What ``color`` gains taking on ``square`` with its least valuable attacker, or 0
+    when it had better not (pins ignored, x-rays seen as pieces leave)."""
+    attackers = list(board.attackers(color, square))
+    if not attackers:
+        return 0
+    frm = min(attackers, key=lambda s: _SEE_VALUE[board.piece_type_at(s)])
+    after = board.copy(stack=False)
+    after.set_piece_at(square, after.remove_piece_at(frm))
+    return max(0, _SEE_VALUE[board.piece_type_at(square)] - _exchange(after, square, not color))
+
+
+def test_the_static_exchange_equals_the_exchange_played_out(k: Any) -> None:
+    checked = 0
+    for seed in range(120):
+        board = _random_board(seed, 10 + seed % 70)
+        row = k.row_of(board)
+        for move in board.legal_moves:
+            if not board.is_capture(move) or board.is_en_passant(move) or move.promotion:
+                continue
+            after = board.copy(stack=False)
+            after.set_piece_at(move.to_square, after.remove_piece_at(move.from_square))
+            gain = (_SEE_VALUE[board.piece_type_at(move.to_square)]
+                    - _exchange(after, move.to_square, not board.turn))
+            for threshold in (-200, 0, 1, 200):
+                assert k.see_ge(row, k.encode(board, move), threshold) == (gain >= threshold)
+                checked += 1
+    assert checked > 1000
+
+
 def test_a_position_key_gives_the_hash_of_its_board(k: Any) -> None:
     from plies.games.chess import position_key
 

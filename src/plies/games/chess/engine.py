@@ -204,6 +204,7 @@ class CompiledSearch:
         pv = np.zeros((k.MAX_PLY + 2, k.MAX_PLY + 2), dtype=np.int64)
         pv_len = np.zeros(k.MAX_PLY + 2, dtype=np.int64)
         halt = np.zeros(1, dtype=np.int64)
+        self.history //= 2  # the last move's scores count, half as much as this one's
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
         done = threading.Event()

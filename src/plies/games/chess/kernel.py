@@ -783,6 +783,13 @@ RFP_MARGIN: Final = 90
 FUTILITY: Final = np.array([0, 150, 300, 450], dtype=np.int64)
 """Futility margins at depth 1..3: quiet moves are skipped when the evaluation plus the
 margin does not reach alpha."""
+SEE_VALUE: Final = np.array([0, 100, 320, 330, 500, 900, 20_000], dtype=np.int64)
+"""The piece values of the static exchange evaluation (by piece type, 0 none)."""
+HISTORY_MAX: Final = 16384
+"""The bound of a quiet move's history score (beneath the keys of captures and killers,
+``1 << 29``)."""
+SKIPPED: Final = -(1 << 40)
+"""The ordering key left on a move not searched (illegal or pruned)."""
 LMP: Final = np.array([0, 5, 8, 13], dtype=np.int64)
 """Late-move pruning at depth 1..3: quiet moves after this many are skipped."""
 
@@ -877,6 +884,86 @@ def plain(
 
 
 @_jit
+def attackers_to(row: Any, square: int, occupied: int) -> int:
+    """The pieces of both colours that attack ``square`` on the board ``occupied``."""
+    diagonal = row[BISHOPS] | row[QUEENS]
+    straight = row[ROOKS] | row[QUEENS]
+    return (
+        (PAWN_ATTACKS[0, square] & row[PAWNS] & row[WHITE_SIDE])
+        | (PAWN_ATTACKS[1, square] & row[PAWNS] & row[BLACK_SIDE])
+        | (KNIGHT[square] & row[KNIGHTS]) | (KING[square] & row[KINGS])
+        | (bishop_attacks(square, occupied) & diagonal)
+        | (rook_attacks(square, occupied) & straight)
+    ) & occupied
+
+
+@_jit
+def see_ge(row: Any, move: int, threshold: int) -> bool:
+    """Whether the static exchange on the move's target square wins at least
+    ``threshold`` centipawns for the mover (:data:`SEE_VALUE`; each side takes back with
+    its least valuable attacker or stops; x-rays through the pieces taken count, pins do
+    not).  En passant, castling and promotions count as winning 0."""
+    if move >> 16 == EN_PASSANT or move >> 16 == CASTLE or (move >> 12) & 7:
+        return threshold <= 0
+    frm = move & 63
+    to = (move >> 6) & 63
+    swap = SEE_VALUE[piece_at(row, to)] - threshold
+    if swap < 0:
+        return False
+    swap = SEE_VALUE[piece_at(row, frm)] - swap
+    if swap <= 0:
+        return True
+    occupied = (row[BLACK_SIDE] | row[WHITE_SIDE]) ^ bit(frm) ^ bit(to)
+    attackers = attackers_to(row, to, occupied)
+    diagonal = row[BISHOPS] | row[QUEENS]
+    straight = row[ROOKS] | row[QUEENS]
+    side = row[TURN]
+    result = 1
+    while True:
+        side = 1 - side
+        attackers &= occupied
+        mine = attackers & row[BLACK_SIDE + side]
+        if not mine:
+            break
+        result ^= 1
+        if mine & row[PAWNS]:
+            swap = SEE_VALUE[1] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[PAWNS]))
+            attackers |= bishop_attacks(to, occupied) & diagonal
+        elif mine & row[KNIGHTS]:
+            swap = SEE_VALUE[2] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[KNIGHTS]))
+        elif mine & row[BISHOPS]:
+            swap = SEE_VALUE[3] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[BISHOPS]))
+            attackers |= bishop_attacks(to, occupied) & diagonal
+        elif mine & row[ROOKS]:
+            swap = SEE_VALUE[4] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[ROOKS]))
+            attackers |= rook_attacks(to, occupied) & straight
+        elif mine & row[QUEENS]:
+            swap = SEE_VALUE[5] - swap
+            if swap < result:
+                break
+            occupied ^= bit(lsb(mine & row[QUEENS]))
+            attackers |= (bishop_attacks(to, occupied) & diagonal) | (
+                rook_attacks(to, occupied) & straight)
+        else:  # the king takes only if nothing takes it back
+            if attackers & ~row[BLACK_SIDE + side] & occupied:
+                return result == 0
+            return result == 1
+    return result == 1
+
+
+@_jit
 def _victim(row: Any, move: int) -> int:
     to = (move >> 6) & 63
     if (move >> 16) == EN_PASSANT:
@@ -889,8 +976,9 @@ def quiesce(
     stack: Any, moves: Any, scores: Any, mg: Any, eg: Any, w: Any, span: Any,
     ctx: Any, halt: Any, ply: int, alpha: int, beta: int,
 ) -> int:
-    """The quiescence search: stand pat on the evaluation, then captures and queen
-    promotions, best victim first (out of check); every evasion in check."""
+    """The quiescence search: stand pat on the evaluation, then captures that do not
+    lose material in the static exchange (:func:`see_ge`) and queen promotions, best
+    victim first (out of check); every evasion in check."""
     if _poll(ctx, halt):
         return 0
     if ply > ctx[SELDEPTH]:
@@ -921,6 +1009,8 @@ def quiesce(
             continue
         victim = _victim(row, move)
         attacker = piece_at(row, move & 63)
+        if not check and SEE_VALUE[victim] < SEE_VALUE[attacker] and not see_ge(row, move, 0):
+            continue  # a capture that loses material in the exchange
         buffer[k] = move
         keys[k] = promotion * 100 + ORDER[victim] * 8 - ORDER[attacker]
         k += 1
@@ -949,6 +1039,15 @@ def quiesce(
 
 
 @_jit
+def _reward(history: Any, side: int, move: int, bonus: int) -> None:
+    """Move ``move``'s history score by ``bonus`` towards :data:`HISTORY_MAX` (or its
+    negative): the gravity formula keeps scores within it and lets new results outweigh
+    old ones."""
+    h = history[side, move & 4095]
+    history[side, move & 4095] = h + bonus - h * abs(bonus) // HISTORY_MAX
+
+
+@_jit
 def _null(stack: Any, ply: int) -> None:
     """``stack[ply + 1]``: ``stack[ply]`` after a pass."""
     src = stack[ply]
@@ -972,13 +1071,17 @@ def engine(
     ply: int, depth: int, alpha: int, beta: int, can_null: bool,
 ) -> int:
     """Alpha-beta with engine craft (negamax, fail-soft; the switches of ``ctx``): a
-    transposition table, the table's move then captures (MVV-LVA), killers and the
-    history heuristic, principal variation search, check extensions, null-move pruning
-    (R = 2), late-move reductions, at null-window nodes out of check (the ``PRUNING``
-    switch) reverse futility, futility and late-move pruning of quiet moves
-    (:data:`RFP_MARGIN`, :data:`FUTILITY`, :data:`LMP`), and the quiescence search at the
-    depth limit.  Mates score ``WIN - plies from the root``.  The value is exact within
-    ``(alpha, beta)`` for the searched (selective) tree, a bound outside it;
+    transposition table, the table's move, then captures that do not lose material in
+    the static exchange (:func:`see_ge`; MVV-LVA among them), the killers, those that lose,
+    and the quiet moves by their history (a bonus for the move that cuts off, a malus for
+    the quiet moves searched before it, bounded by :data:`HISTORY_MAX`), principal
+    variation search, check extensions, null-move pruning (R = 2), late-move reductions,
+    at null-window nodes out of check (the ``PRUNING`` switch) reverse futility, futility
+    and late-move pruning of quiet moves (:data:`RFP_MARGIN`, :data:`FUTILITY`,
+    :data:`LMP`), and the quiescence search at the depth limit.  Moves are generated
+    pseudo-legal and tested for legality when made.  Mates score ``WIN - plies from the
+    root``.  The value is exact within ``(alpha, beta)`` for the searched (selective)
+    tree, a bound outside it;
     ``pv[ply, :pv_len[ply]]`` is the principal variation found."""
     pv_len[ply] = 0
     if _poll(ctx, halt):
@@ -1041,9 +1144,9 @@ def engine(
             return 0
         if v >= beta:
             return beta if v >= MATE_BAND else v
-    n = legal_moves(stack, ply, buffer)
-    if n == 0:
-        return -(WIN - ply) if check else 0
+    # Pseudo-legal moves, each tested for legality only when it is made: a cut-off
+    # on an early move spares the test (a make) of the rest.
+    n = pseudo_moves(row, buffer, False)
     keys = scores[ply]
     for i in range(n):
         move = buffer[i]
@@ -1054,11 +1157,15 @@ def engine(
         promotion = (move >> 12) & 7
         if victim or promotion:
             attacker = piece_at(row, move & 63)
-            keys[i] = (1 << 30) + promotion * 1000 + ORDER[victim] * 8 - ORDER[attacker]
+            keys[i] = promotion * 1000 + ORDER[victim] * 8 - ORDER[attacker]
+            # Captures that win or hold material first; those that lose it after the
+            # killers (above the quiet moves all the same).
+            good = SEE_VALUE[victim] >= SEE_VALUE[attacker] or see_ge(row, move, 0)
+            keys[i] += (1 << 31) if good else (1 << 29)
         elif move == killers[ply, 0]:
-            keys[i] = (1 << 29) + 1
+            keys[i] = (1 << 30) + 1
         elif move == killers[ply, 1]:
-            keys[i] = 1 << 29
+            keys[i] = 1 << 30
         else:
             keys[i] = history[row[TURN], move & 4095]
     best = -INFINITY
@@ -1067,6 +1174,7 @@ def engine(
     prune = prune and depth <= 3
     futile = prune and static + FUTILITY[depth] <= alpha
     quiets = 0
+    legal = 0  # the legal moves made so far
     for i in range(n):
         top = i
         for j in range(i + 1, n):
@@ -1079,23 +1187,29 @@ def engine(
         buffer[i] = move
         keys[i] = key_i
         make(stack, ply, move)
+        if not legal_after(stack[ply + 1]):
+            keys[i] = SKIPPED
+            continue
+        index = legal
+        legal += 1
         if key_i < (1 << 29):  # a quiet move (not the table's, a capture, a promotion, a killer)
             quiets += 1
             if (
                 prune and best > -MATE_BAND and (futile or quiets > LMP[depth])
                 and not in_check(stack[ply + 1])
             ):
+                keys[i] = SKIPPED
                 continue  # futility and late-move pruning
         _enter(stack, ply, hist, base, hist_len)
         pv_len[ply + 1] = 0
-        if i == 0:
+        if index == 0:
             v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
                         pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1, -beta, -alpha,
                         True)
         else:
             reduce = 0
             if (
-                switches & REDUCTIONS and depth >= 3 and i >= 3 and not check
+                switches & REDUCTIONS and depth >= 3 and index >= 3 and not check
                 and key_i < (1 << 29) and not in_check(stack[ply + 1])
             ):
                 reduce = 1
@@ -1123,8 +1237,14 @@ def engine(
                         if killers[ply, 0] != move:
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = move
-                        history[row[TURN], move & 4095] += depth * depth
+                        bonus = depth * depth if depth < 20 else 400
+                        _reward(history, row[TURN], move, bonus)
+                        for j in range(i):  # the quiet moves searched before it: a malus
+                            if SKIPPED < keys[j] < (1 << 29):
+                                _reward(history, row[TURN], buffer[j], -bonus)
                     break
+    if legal == 0:
+        return -(WIN - ply) if check else 0
     if switches & TT:
         flag = LOWER if best >= beta else EXACT if best > start_alpha else UPPER
         stored_value = best
@@ -1132,6 +1252,8 @@ def engine(
             stored_value += ply
         elif stored_value < -MATE_BAND:
             stored_value -= ply
+        if best <= start_alpha:  # a fail low: no best move, keep the table's
+            best_move = tt_move
         tt[slot, 0] = key
         tt[slot, 1] = best_move
         tt[slot, 2] = stored_value
