@@ -34,7 +34,7 @@ from plies.gdl.reasoner import MoveDefinitionError, Reasoner
 from plies.search import Limit, SearchResult
 from plies.search.common import SearchStats, StopSignal
 
-MAX_BYTES: Final = 512 * 2**20
+MAX_BYTES: Final = 256 * 2**20
 """The most memory the tree's arrays take (nodes and edges together); a full tree stops
 expanding."""
 
@@ -150,7 +150,8 @@ class NativeTree:
 
     @property
     def full(self) -> bool:
-        """Whether the tree stopped expanding at the memory cap."""
+        """Whether the last iterations found the arrays full (at the memory cap: the
+        tree stopped expanding)."""
         return bool(self.meta[self.jit.FULL])
 
     @property
@@ -237,7 +238,11 @@ class NativeTree:
                 batches = max(1, min(batches, (budget - done) // lanes))
             if stop is not None and budget is None:
                 batches = min(batches, 8)
-            self._grow(lanes * batches + 1, (lanes * batches + 1) * net.moves)
+            nodes = lanes * batches + 1
+            used = max(1, int(self.meta[jit.NODES]))
+            per_node = int(self.meta[jit.EDGES]) // used + 1
+            self._grow(nodes, nodes * 2 * per_node + net.moves)
+            self.meta[jit.FULL] = 0
             done += int(jit.iterate(
                 net.k, *net._machine(), *words, self.ns, self.ni, self.nf, self.ei, self.ef,
                 self.meta, root, lanes, batches, self.rng.getrandbits(31), self.exploration,
