@@ -23,10 +23,11 @@ the GGP game repository's mirror (``benchmarks/ggp_vs_reference.py``'s ``GAMES``
 
 ``--speed SECONDS`` plays no match: it measures the match tree's UCT iterations per
 second (``plies.ggp.uct.MatchTree``, compiled network) at the initial state and at a
-state up to 10 random steps in (at most half the mean game length): one playout per
-iteration (MAST, ``batch`` 1) against batches of ``plies.ggp.uct.BATCH`` lanes with
-uniform and with MAST playouts (``BATCH_MAST``), in turn, each search on a fresh tree
-for SECONDS, ``--repeat`` times; medians and their ratios.
+state up to 10 random steps in (at most half the mean game length): the Python tree
+(``plies.search.mcts.MctsTree``, ``NATIVE`` off) with batches of ``plies.ggp.uct.BATCH``
+lanes of MAST playouts, against the compiled tree (``plies.ggp.uctnative.NativeTree``,
+the same batches), in turn, each search on a fresh tree for SECONDS, ``--repeat``
+times; medians and their ratio.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def rules(name: str) -> str:
 
 
 def speed(args: argparse.Namespace) -> int:
-    """``--speed``: UCT iterations per second, one playout per iteration against batches."""
+    """``--speed``: UCT iterations per second, the Python tree against the compiled one."""
     import random as _random
 
     from plies.gdl.game import GdlGame
@@ -98,14 +99,13 @@ def speed(args: argparse.Namespace) -> int:
     print(f"`uptime`: {os.popen('uptime').read().strip()}")
     lines = [
         f"UCT iterations per second of the match tree, {args.speed:g} s a search on a fresh "
-        f"tree, {args.repeat} searches a state (median)\n",
-        f"| game | state | batch 1 (MAST) it/s | batch {BATCH} uniform it/s | batch {BATCH} "
-        "MAST it/s | ratio uniform | ratio MAST |",
-        "|---|---|---|---|---|---|---|",
+        f"tree, {args.repeat} searches a state (median), batches of {BATCH} MAST playouts\n",
+        "| game | state | Python tree it/s | compiled tree it/s | ratio |",
+        "|---|---|---|---|---|",
     ]
     for game in args.games.split(","):
         reasoner = Reasoner(parse(rules(game)), backend="numba")
-        assert reasoner.native is not None
+        assert reasoner.build_native() is not None
         rng = _random.Random(1)
         start = reasoner.initial_state()
         profile = profile_game(reasoner, start, Clock(time.perf_counter() + 30), rng,
@@ -118,21 +118,20 @@ def speed(args: argparse.Namespace) -> int:
                 break
             mid, steps = after, steps + 1
         for label, state in (("initial", start), (f"{steps} steps in", mid)):
-            runs: dict[tuple[int, bool], list[float]] = {
-                (1, True): [], (BATCH, False): [], (BATCH, True): []}
+            runs: dict[bool, list[float]] = {False: [], True: []}
             for k in range(args.repeat + 1):  # the first round warms the compiled code up
-                for lanes, mast in runs:
-                    uct.BATCH_MAST = mast  # type: ignore[misc]
+                for native in runs:
+                    uct.NATIVE = native  # type: ignore[misc]
                     t = Thinker(GdlGame(reasoner), reasoner, 0, profile, _random.Random(k),
                                 mode="mcts")
                     tree = MatchTree(t, state)
-                    tree.tree.batch = lanes
+                    tree.tree.batch = BATCH
                     result = tree.tree.search(Limit(time=args.speed), player=0)
                     if k:
-                        runs[lanes, mast].append(result.stats.nodes / result.stats.elapsed)
-            one, uniform, learnt = (statistics.median(r) for r in runs.values())
-            lines.append(f"| {game} | {label} | {one:,.0f} | {uniform:,.0f} | {learnt:,.0f} | "
-                         f"{uniform / one:.1f} | {learnt / one:.1f} |")
+                        runs[native].append(result.stats.nodes / result.stats.elapsed)
+            plain, compiled = (statistics.median(r) for r in runs.values())
+            lines.append(f"| {game} | {label} | {plain:,.0f} | {compiled:,.0f} | "
+                         f"{compiled / plain:.1f} |")
             print(lines[-1], flush=True)
     print(f"`uptime`: {os.popen('uptime').read().strip()}")
     print("\n".join(lines))
