@@ -94,6 +94,7 @@ def speed(args: argparse.Namespace) -> int:
     from plies.ggp.strategy import profile_game
     from plies.ggp.thinker import Clock, Thinker
     from plies.ggp.uct import BATCH, MatchTree
+    from plies.ggp.uctnative import ready
     from plies.search import Limit
 
     print(f"`uptime`: {os.popen('uptime').read().strip()}")
@@ -105,7 +106,10 @@ def speed(args: argparse.Namespace) -> int:
     ]
     for game in args.games.split(","):
         reasoner = Reasoner(parse(rules(game)), backend="numba")
-        assert reasoner.build_native() is not None
+        net = reasoner.build_native()
+        assert net is not None
+        while not ready(reasoner, net):  # the compiled tree's kernels, in the background
+            time.sleep(0.05)
         rng = _random.Random(1)
         start = reasoner.initial_state()
         profile = profile_game(reasoner, start, Clock(time.perf_counter() + 30), rng,

@@ -62,7 +62,7 @@ from plies.ggp.thinker import (
     Thinker,
     safe_goal,
 )
-from plies.ggp.uctnative import NativeTree
+from plies.ggp.uctnative import NativeTree, ready
 from plies.search import Limit, SearchResult
 from plies.search.mcts import MctsTree
 
@@ -369,7 +369,7 @@ class MatchTree:
         if not NATIVE or isinstance(self.tree, NativeTree) or not isinstance(reasoner, Reasoner):
             return False
         net = reasoner.native_built()
-        if net is None:
+        if net is None or not ready(reasoner, net):
             return False
         learn = self.mast.compiled() if self.mast is not None and BATCH_MAST else None
         self.tree = NativeTree(

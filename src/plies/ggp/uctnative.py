@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from typing import Any, Final
 
@@ -331,6 +332,39 @@ class NativeTree:
         exact = bool(ni[root, jit.SOLVED])
         return SearchResult(100.0 * self._mean(child, who), action, (action,), stats, who,
                             exact=exact, stopped=stopped and not exact)
+
+
+_READY: dict[int, threading.Event] = {}
+_READY_LOCK = threading.Lock()
+
+
+def ready(reasoner: Reasoner, net: GateNet) -> bool:
+    """Whether the compiled tree's kernels are compiled (or loaded from Numba's cache)
+    for ``net``; the first call starts compiling them in a background thread, so that a
+    player's search never stalls on a compilation mid-match (it keeps the Python tree
+    until then)."""
+    with _READY_LOCK:
+        event = _READY.get(id(net))
+        if event is None:
+            event = _READY[id(net)] = threading.Event()
+            threading.Thread(target=_warm, args=(reasoner, net, event), daemon=True,
+                             name="plies-uct-warm").start()
+    return event.is_set()
+
+
+def _warm(reasoner: Reasoner, net: GateNet, event: threading.Event) -> None:
+    """Run every kernel of the compiled tree once: a search, with MAST's statistics
+    and without, and a re-rooting."""
+    try:
+        start = reasoner.initial_state()
+        for mast in (None, NativeMast(net, 10.0)):
+            tree = NativeTree(reasoner, net, start, seed=0, exploration=0.4, playout=4,
+                              zero_sum=False, mast=mast, batch=2)
+            tree.search(Limit(nodes=4), player=0)
+            tree.reroot(start)
+    except Exception:  # the search reports the error itself, later
+        pass
+    event.set()
 
 
 def _resized(np: Any, array: Any, rows: int) -> Any:
