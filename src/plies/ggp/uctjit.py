@@ -35,13 +35,23 @@ from numba import njit
 
 from plies.gdl.gatebits import playouts
 from plies.gdl.gatejit import (
+    N0,
+    N1,
     NGOALS,
+    O_GOAL,
     O_GOAL_ROLE,
     O_GOAL_VALUE,
+    O_LEGAL,
+    O_NEXT,
     O_ROLE_FIRST,
+    TERMINAL,
     F,
+    G,
     M,
     R,
+    _evaluate,
+    _holds,
+    _touch,
     inspect,
 )
 
@@ -84,8 +94,16 @@ def make_node(k, vals, hits, ns, ni, nf, ei, meta, n, legal, goal_out, nxt, goal
     roles' legal moves as edges and its mover.  False when a role has no legal move in
     a non-terminal state (``meta[ERROR]`` is set)."""
     nr = k[R]
-    nothing = np.empty(0, np.int64)
-    terminal = inspect(k, vals, hits, ns[n], nothing, legal, goal_out, nxt)
+    nothing = ns[n, :0]
+    _evaluate(k, vals, hits, ns[n], 0, k[N0])
+    terminal = _holds(vals, k[TERMINAL])
+    if terminal:
+        _evaluate(k, vals, hits, nothing, k[N1], k[G])
+        for e in range(k[NGOALS]):
+            goal_out[e] = _holds(vals, k[k[O_GOAL] + e])
+    else:
+        for m in range(k[M]):
+            legal[m] = _holds(vals, k[k[O_LEGAL] + m])
     ni[n, :] = 0
     ni[n, BEST] = -1
     ni[n, KIDS] = -1
@@ -134,11 +152,25 @@ def make_node(k, vals, hits, ns, ni, nf, ei, meta, n, legal, goal_out, nxt, goal
 
 
 @njit(cache=True, nogil=True)
+def _successor(k, vals, hits, state, joint, out):  # type: ignore[no-untyped-def]
+    """The state after ``joint`` (global move indices, one per role) into ``out``: the
+    state's gates and the move gates only (not the goals' that :func:`inspect` adds)."""
+    _evaluate(k, vals, hits, state, 0, k[N0])
+    for i in range(joint.shape[0]):
+        _touch(k, hits, joint[i], 1)
+    _evaluate(k, vals, hits, state[:0], k[N0], k[N1])
+    for j in range(k[F]):
+        out[j] = _holds(vals, k[k[O_NEXT] + j])
+    for i in range(joint.shape[0]):
+        _touch(k, hits, joint[i], -1)
+
+
+@njit(cache=True, nogil=True)
 def _child(k, vals, hits, ns, ni, nf, ei, meta, parent, joint, legal, goal_out, goals):  # type: ignore[no-untyped-def]
     """A new node for the state after ``joint`` at ``parent``; -1 on an error."""
     c = meta[NODES]
     meta[NODES] = c + 1
-    inspect(k, vals, hits, ns[parent], joint, legal, goal_out, ns[c])
+    _successor(k, vals, hits, ns[parent], joint, ns[c])
     if not make_node(k, vals, hits, ns, ni, nf, ei, meta, c, legal, goal_out, ns[c], goals):
         return -1
     return c
