@@ -27,7 +27,9 @@ state up to 10 random steps in (at most half the mean game length): the Python t
 (``plies.search.mcts.MctsTree``, ``NATIVE`` off) with batches of ``plies.ggp.uct.BATCH``
 lanes of MAST playouts, against the compiled tree (``plies.ggp.uctnative.NativeTree``,
 the same batches), in turn, each search on a fresh tree for SECONDS, ``--repeat``
-times; medians and their ratio.
+times; medians and their ratio.  ``--split SECONDS``: the compiled tree with its
+playouts against the compiled tree with none (``NativeTree(fixed=True)``), at the
+initial state: the share of an iteration's time the tree itself takes.
 """
 
 from __future__ import annotations
@@ -137,6 +139,41 @@ def speed(args: argparse.Namespace) -> int:
             lines.append(f"| {game} | {label} | {plain:,.0f} | {compiled:,.0f} | "
                          f"{compiled / plain:.1f} |")
             print(lines[-1], flush=True)
+    print(f"`uptime`: {os.popen('uptime').read().strip()}")
+    print("\n".join(lines))
+    return 0
+
+
+def split(args: argparse.Namespace) -> int:
+    """``--split``: the compiled tree's iterations per second at the initial state with
+    its MAST playouts, and with no playouts (``fixed``: each leaf scored by a function
+    of its state), so that their ratio is the share of the time the tree takes."""
+    from plies.gdl.gatenet import Mast as NativeMast
+    from plies.gdl.parser import parse
+    from plies.gdl.reasoner import Reasoner
+    from plies.ggp.uctnative import NativeTree
+    from plies.search import Limit
+
+    print(f"`uptime`: {os.popen('uptime').read().strip()}")
+    lines = ["| game | with playouts it/s | tree only it/s | tree's share |", "|---|---|---|---|"]
+    for game in args.games.split(","):
+        reasoner = Reasoner(parse(rules(game)), backend="numba")
+        net = reasoner.build_native()
+        assert net is not None
+        medians = []
+        for fixed in (False, True):
+            rates = []
+            for k in range(args.repeat + 1):  # the first round warms the compiled code up
+                tree = NativeTree(reasoner, net, reasoner.initial_state(), seed=k,
+                                  exploration=0.4, playout=10_000, zero_sum=True,
+                                  mast=NativeMast(net, 10.0), fixed=fixed)
+                result = tree.search(Limit(time=args.split), player=0)
+                if k:
+                    rates.append(result.stats.nodes / result.stats.elapsed)
+            medians.append(statistics.median(rates))
+        full, tree_only = medians
+        lines.append(f"| {game} | {full:,.0f} | {tree_only:,.0f} | {full / tree_only:.0%} |")
+        print(lines[-1], flush=True)
     print(f"`uptime`: {os.popen('uptime').read().strip()}")
     print("\n".join(lines))
     return 0
@@ -261,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", type=Path, help="the base player's src/ (matches)")
     parser.add_argument("--speed", type=float,
                         help="measure UCT iterations/s for this many seconds a search")
+    parser.add_argument("--split", type=float,
+                        help="the compiled tree's share of the time: SECONDS a search")
     parser.add_argument("--repeat", type=int, default=5, help="--speed: searches a state")
     parser.add_argument("--games", default="connectFour,breakthrough,tictactoe_3player,roshambo2")
     parser.add_argument("--matches", type=int, default=2, help="matches per game and seat")
@@ -273,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.speed is not None:
         return speed(args)
+    if args.split is not None:
+        return split(args)
     if args.base is None:
         parser.error("--base is required for matches (or give --speed)")
     rows = []
