@@ -23,10 +23,13 @@ the GGP game repository's mirror (``benchmarks/ggp_vs_reference.py``'s ``GAMES``
 
 ``--speed SECONDS`` plays no match: it measures the match tree's UCT iterations per
 second (``plies.ggp.uct.MatchTree``, compiled network) at the initial state and at a
-state up to 10 random steps in (at most half the mean game length): one playout per
-iteration (MAST, ``batch`` 1) against batches of ``plies.ggp.uct.BATCH`` lanes with
-uniform and with MAST playouts (``BATCH_MAST``), in turn, each search on a fresh tree
-for SECONDS, ``--repeat`` times; medians and their ratios.
+state up to 10 random steps in (at most half the mean game length): the Python tree
+(``plies.search.mcts.MctsTree``, ``NATIVE`` off) with batches of ``plies.ggp.uct.BATCH``
+lanes of MAST playouts, against the compiled tree (``plies.ggp.uctnative.NativeTree``,
+the same batches), in turn, each search on a fresh tree for SECONDS, ``--repeat``
+times; medians and their ratio.  ``--split SECONDS``: the compiled tree with its
+playouts against the compiled tree with none (``NativeTree(fixed=True)``), at the
+initial state: the share of an iteration's time the tree itself takes.
 """
 
 from __future__ import annotations
@@ -83,7 +86,7 @@ def rules(name: str) -> str:
 
 
 def speed(args: argparse.Namespace) -> int:
-    """``--speed``: UCT iterations per second, one playout per iteration against batches."""
+    """``--speed``: UCT iterations per second, the Python tree against the compiled one."""
     import random as _random
 
     from plies.gdl.game import GdlGame
@@ -93,19 +96,22 @@ def speed(args: argparse.Namespace) -> int:
     from plies.ggp.strategy import profile_game
     from plies.ggp.thinker import Clock, Thinker
     from plies.ggp.uct import BATCH, MatchTree
+    from plies.ggp.uctnative import ready
     from plies.search import Limit
 
     print(f"`uptime`: {os.popen('uptime').read().strip()}")
     lines = [
         f"UCT iterations per second of the match tree, {args.speed:g} s a search on a fresh "
-        f"tree, {args.repeat} searches a state (median)\n",
-        f"| game | state | batch 1 (MAST) it/s | batch {BATCH} uniform it/s | batch {BATCH} "
-        "MAST it/s | ratio uniform | ratio MAST |",
-        "|---|---|---|---|---|---|---|",
+        f"tree, {args.repeat} searches a state (median), batches of {BATCH} MAST playouts\n",
+        "| game | state | Python tree it/s | compiled tree it/s | ratio |",
+        "|---|---|---|---|---|",
     ]
     for game in args.games.split(","):
         reasoner = Reasoner(parse(rules(game)), backend="numba")
-        assert reasoner.native is not None
+        net = reasoner.build_native()
+        assert net is not None
+        while not ready(reasoner, net):  # the compiled tree's kernels, in the background
+            time.sleep(0.05)
         rng = _random.Random(1)
         start = reasoner.initial_state()
         profile = profile_game(reasoner, start, Clock(time.perf_counter() + 30), rng,
@@ -118,22 +124,56 @@ def speed(args: argparse.Namespace) -> int:
                 break
             mid, steps = after, steps + 1
         for label, state in (("initial", start), (f"{steps} steps in", mid)):
-            runs: dict[tuple[int, bool], list[float]] = {
-                (1, True): [], (BATCH, False): [], (BATCH, True): []}
+            runs: dict[bool, list[float]] = {False: [], True: []}
             for k in range(args.repeat + 1):  # the first round warms the compiled code up
-                for lanes, mast in runs:
-                    uct.BATCH_MAST = mast  # type: ignore[misc]
+                for native in runs:
+                    uct.NATIVE = native  # type: ignore[misc]
                     t = Thinker(GdlGame(reasoner), reasoner, 0, profile, _random.Random(k),
                                 mode="mcts")
                     tree = MatchTree(t, state)
-                    tree.tree.batch = lanes
+                    tree.tree.batch = BATCH
                     result = tree.tree.search(Limit(time=args.speed), player=0)
                     if k:
-                        runs[lanes, mast].append(result.stats.nodes / result.stats.elapsed)
-            one, uniform, learnt = (statistics.median(r) for r in runs.values())
-            lines.append(f"| {game} | {label} | {one:,.0f} | {uniform:,.0f} | {learnt:,.0f} | "
-                         f"{uniform / one:.1f} | {learnt / one:.1f} |")
+                        runs[native].append(result.stats.nodes / result.stats.elapsed)
+            plain, compiled = (statistics.median(r) for r in runs.values())
+            lines.append(f"| {game} | {label} | {plain:,.0f} | {compiled:,.0f} | "
+                         f"{compiled / plain:.1f} |")
             print(lines[-1], flush=True)
+    print(f"`uptime`: {os.popen('uptime').read().strip()}")
+    print("\n".join(lines))
+    return 0
+
+
+def split(args: argparse.Namespace) -> int:
+    """``--split``: the compiled tree's iterations per second at the initial state with
+    its MAST playouts, and with no playouts (``fixed``: each leaf scored by a function
+    of its state), so that their ratio is the share of the time the tree takes."""
+    from plies.gdl.gatenet import Mast as NativeMast
+    from plies.gdl.parser import parse
+    from plies.gdl.reasoner import Reasoner
+    from plies.ggp.uctnative import NativeTree
+    from plies.search import Limit
+
+    print(f"`uptime`: {os.popen('uptime').read().strip()}")
+    lines = ["| game | with playouts it/s | tree only it/s | tree's share |", "|---|---|---|---|"]
+    for game in args.games.split(","):
+        reasoner = Reasoner(parse(rules(game)), backend="numba")
+        net = reasoner.build_native()
+        assert net is not None
+        medians = []
+        for fixed in (False, True):
+            rates = []
+            for k in range(args.repeat + 1):  # the first round warms the compiled code up
+                tree = NativeTree(reasoner, net, reasoner.initial_state(), seed=k,
+                                  exploration=0.4, playout=10_000, zero_sum=True,
+                                  mast=NativeMast(net, 10.0), fixed=fixed)
+                result = tree.search(Limit(time=args.split), player=0)
+                if k:
+                    rates.append(result.stats.nodes / result.stats.elapsed)
+            medians.append(statistics.median(rates))
+        full, tree_only = medians
+        lines.append(f"| {game} | {full:,.0f} | {tree_only:,.0f} | {full / tree_only:.0%} |")
+        print(lines[-1], flush=True)
     print(f"`uptime`: {os.popen('uptime').read().strip()}")
     print("\n".join(lines))
     return 0
@@ -258,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", type=Path, help="the base player's src/ (matches)")
     parser.add_argument("--speed", type=float,
                         help="measure UCT iterations/s for this many seconds a search")
+    parser.add_argument("--split", type=float,
+                        help="the compiled tree's share of the time: SECONDS a search")
     parser.add_argument("--repeat", type=int, default=5, help="--speed: searches a state")
     parser.add_argument("--games", default="connectFour,breakthrough,tictactoe_3player,roshambo2")
     parser.add_argument("--matches", type=int, default=2, help="matches per game and seat")
@@ -270,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.speed is not None:
         return speed(args)
+    if args.split is not None:
+        return split(args)
     if args.base is None:
         parser.error("--base is required for matches (or give --speed)")
     rows = []

@@ -20,6 +20,7 @@ from plies.ggp.player import GgpPlayer
 from plies.ggp.strategy import choose_move, profile_game
 from plies.ggp.thinker import Choice, Clock, Profile, Thinker
 from plies.ggp.uct import MatchTree, choose_method, describe
+from plies.ggp.uctnative import NativeTree, ready
 from plies.search import Limit
 from tests.ggp.helpers import FAST, rules, serving
 from tests.ggp.manager import GameManager, HttpSeat, RandomSeat
@@ -350,7 +351,10 @@ def test_compiled_batches_give_each_state_the_goals_of_a_finished_playout(
 
 def test_compiled_uct_runs_in_batches_and_still_takes_and_proves_the_win() -> None:
     reasoner = Reasoner(parse(rules("ticTacToe")), backend="numba")
-    assert reasoner.native is not None
+    net = reasoner.native
+    assert net is not None
+    while not ready(reasoner, net):  # the compiled tree's kernels, in the background
+        time.sleep(0.01)
     rng = random.Random(1)
     profile = profile_game(reasoner, reasoner.initial_state(), far(), rng, max_playouts=30)
     t = Thinker(GdlGame(reasoner), reasoner, 0, profile, rng, mode="mcts")
@@ -359,6 +363,7 @@ def test_compiled_uct_runs_in_batches_and_still_takes_and_proves_the_win() -> No
     choose_move(t, state, far(), choice)
     played, source, detail = choice.read()
     tree: MatchTree = t.tree
+    assert isinstance(tree.tree, NativeTree)  # the compiled tree, once the network is
     assert tree.tree.batch == 64
     assert (to_kif(played), source) == ("(mark 1 3)", "mcts")
     assert "value 100.0 (exact)" in detail

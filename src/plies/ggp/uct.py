@@ -62,6 +62,7 @@ from plies.ggp.thinker import (
     Thinker,
     safe_goal,
 )
+from plies.ggp.uctnative import NativeTree, ready
 from plies.search import Limit, SearchResult
 from plies.search.mcts import MctsTree
 
@@ -135,6 +136,10 @@ network compiled (:meth:`UctView.random_playouts`; 1: one playout per iteration)
 
 BATCH_MAST: Final = True
 """Whether the batches' playouts follow MAST too (with ``mast``), rather than uniform moves."""
+
+NATIVE: Final = True
+"""Whether the match's UCT moves to the compiled tree (:class:`~plies.ggp.uctnative.NativeTree`,
+whole iterations in Numba) once the reasoner has its network compiled."""
 
 MAST: Final = True
 """Whether the match's playouts follow MAST (:class:`Mast`) rather than uniform moves."""
@@ -335,13 +340,19 @@ class MatchTree:
         reasoner = thinker.reasoner
         mast = Mast(reasoner) if MAST and isinstance(reasoner, Reasoner) else None
         view = UctView(thinker.game, thinker.reasoner, thinker.profile, mast)
-        self.tree = MctsTree(view, state, seed=thinker.rng.randrange(2**32),
-                             exploration=EXPLORATION, playout=MAX_PLAYOUT_STEPS)
+        self.tree: MctsTree | NativeTree = MctsTree(
+            view, state, seed=thinker.rng.randrange(2**32), exploration=EXPLORATION,
+            playout=MAX_PLAYOUT_STEPS,
+        )
         self.reasoner = reasoner
+        self.mast = mast
+        self.zero_sum = thinker.profile.zero_sum
         self.lock = threading.Lock()
         self.sampler = random.Random(thinker.rng.random())
+        self.seed = thinker.rng.randrange(2**31)  # the compiled tree's
         self.moves = 0  # moves thought about
         self.kept = 0  # of them, those whose root was found in the tree
+        self.compiled(state)
 
     def lanes(self) -> int:
         """The iterations a batch runs: :data:`BATCH` once the reasoner has its network
@@ -350,9 +361,28 @@ class MatchTree:
         compiled = isinstance(reasoner, Reasoner) and reasoner.native_built() is not None
         return BATCH if compiled else 1
 
+    def compiled(self, state: Any) -> bool:
+        """Move to the compiled tree at ``state`` (:data:`NATIVE`) if the reasoner has
+        its network compiled and the tree is still the Python one; whether it did (the
+        Python tree's statistics are dropped then)."""
+        reasoner = self.reasoner
+        if not NATIVE or isinstance(self.tree, NativeTree) or not isinstance(reasoner, Reasoner):
+            return False
+        net = reasoner.native_built()
+        if net is None or not ready(reasoner, net):
+            return False
+        learn = self.mast.compiled() if self.mast is not None and BATCH_MAST else None
+        self.tree = NativeTree(
+            reasoner, net, state, seed=self.seed, exploration=EXPLORATION,
+            playout=MAX_PLAYOUT_STEPS, zero_sum=self.zero_sum, mast=learn, batch=BATCH,
+        )
+        return True
+
     def reroot(self, state: Any) -> int:
         """Move the root to ``state``; the iterations kept (0 for a fresh root)."""
         self.moves += 1
+        if self.compiled(state):
+            return 0
         if self.tree.reroot(state, depth=REROOT_DEPTH):
             self.kept += 1
             return self.tree.visits

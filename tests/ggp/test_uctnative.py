@@ -1,0 +1,216 @@
+"""The compiled UCT tree (:class:`plies.ggp.uctnative.NativeTree`) against the Python
+tree (:class:`plies.search.mcts.MctsTree`): with the same deterministic playouts (a goal
+that is a fixed function of the leaf's state) and every random choice taking the first
+candidate, both grow the same tree, node by node (visits, reward sums, proofs, own
+moves' statistics at simultaneous nodes, the moves left untried), one lane or many."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numba")
+
+from plies.game import SIMULTANEOUS
+from plies.gdl.game import GdlGame
+from plies.gdl.parser import parse
+from plies.gdl.reasoner import Reasoner
+from plies.ggp import uctjit
+from plies.ggp.uct import EXPLORATION
+from plies.ggp.uctnative import NativeTree
+from plies.search import Limit
+from plies.search.mcts import MctsTree
+from plies.search.mcts_tree import Node
+from plies.wrappers.base import GameWrapper
+from tests.ggp.helpers import rules
+
+
+@functools.cache
+def reasoner_of(name: str) -> Reasoner:
+    reasoner = Reasoner(parse(rules(name)))
+    assert reasoner.build_native() is not None
+    return reasoner
+
+
+class FirstChoice(random.Random):
+    """A generator whose every draw takes the first candidate and never mixes in a
+    uniform choice (the compiled tree's ``deterministic``)."""
+
+    def random(self) -> float:
+        return 0.999
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:  # type: ignore[override]
+        return 0
+
+    def getrandbits(self, k: int) -> int:
+        return 0
+
+
+class Fixed(GameWrapper[Any, Any]):
+    """A GDL game whose playouts score each leaf by :func:`uctjit.fixed_goal`: a batch of
+    them (``random_playouts``), or one (a playout that stays at the leaf, which
+    ``evaluate`` then scores), for the sequential iterations of one lane."""
+
+    def __init__(self, game: GdlGame, reasoner: Reasoner, zero_sum: bool) -> None:
+        super().__init__(game)
+        self.net = reasoner.native_built()
+        self.zero_sum = zero_sum
+        self.utility_range = (0.0, 100.0)
+
+    def random_playout(self, state: Any, rng: random.Random, limit: int) -> Any:
+        return state
+
+    def evaluate(self, state: Any, player: int) -> float:
+        assert self.net is not None
+        return float(uctjit.fixed_goal(self.net.to_array(state), player))
+
+    def random_playouts(
+        self, states: Sequence[Any], rng: random.Random, limit: int
+    ) -> list[tuple[float, ...] | None]:
+        net = self.net
+        assert net is not None
+        out: list[tuple[float, ...] | None] = []
+        for state in states:
+            bits = net.to_array(state)
+            out.append(tuple(float(uctjit.fixed_goal(bits, r)) for r in range(net.roles)))
+        return out
+
+
+def trees(name: str, lanes: int, iterations: int, zero_sum: bool,
+          state: Any = None) -> tuple[MctsTree, NativeTree]:
+    reasoner = reasoner_of(name)
+    net = reasoner.native_built()
+    assert net is not None
+    start = reasoner.initial_state() if state is None else state
+    game = Fixed(GdlGame(reasoner), reasoner, zero_sum)
+    plain = MctsTree(game, start, seed=0, exploration=EXPLORATION, playout=10_000,
+                     batch=lanes)
+    plain.tree.rng = FirstChoice()
+    native = NativeTree(reasoner, net, start, seed=0, exploration=EXPLORATION,
+                        playout=10_000, zero_sum=zero_sum, batch=lanes, deterministic=True,
+                        fixed=True)
+    mover = game.to_move(start)
+    player = 0 if mover == SIMULTANEOUS else mover
+    a = plain.search(Limit(nodes=iterations), player=player)
+    b = native.search(Limit(nodes=iterations), player=player)
+    assert a.stats.nodes == b.stats.nodes
+    assert a.exact == b.exact
+    if a.strategy is None:
+        assert a.action == b.action
+    else:
+        assert b.strategy is not None
+        assert a.strategy == pytest.approx(b.strategy)
+    return plain, native
+
+
+def same(node: Node, native: NativeTree, n: int, roles: int) -> int:
+    """Compare the subtrees; the number of nodes compared."""
+    ni, nf, ei, ef = native.ni, native.nf, native.ei, native.ef
+    j = uctjit
+    assert node.visits == ni[n, j.VISITS]
+    assert node.totals == pytest.approx(list(nf[n, :roles]), abs=1e-9)
+    assert (node.proof is not None) == bool(ni[n, j.SOLVED])
+    if node.proof is not None:
+        assert node.proof == pytest.approx(list(nf[n, roles:]), abs=1e-12)
+    if node.terminal:
+        assert ni[n, j.TERM]
+        return 1
+    count = 1
+    if node.mover == SIMULTANEOUS:
+        assert ni[n, j.MOVER] == j.SIM
+        for r in range(roles):
+            lo, hi = ni[n, j.RFIRST + r], ni[n, j.RFIRST + r + 1]
+            assert node.own_visits[r] == list(ei[lo:hi, j.EVISITS])
+            assert node.own_totals[r] == pytest.approx(list(ef[lo:hi]), abs=1e-9)
+        kids = {}
+        c = ni[n, j.KIDS]
+        while c >= 0:
+            kids[int(ni[c, j.KEY])] = int(c)
+            c = ni[c, j.SIB]
+        assert sorted(kids) == sorted(node.children)
+        for key, child in node.children.items():
+            count += same(child, native, kids[key], roles)
+        return count
+    assert node.mover == ni[n, j.MOVER]
+    lo, hi = ni[n, j.RFIRST + node.mover], ni[n, j.RFIRST + node.mover + 1]
+    assert len(node.moves) == hi - lo
+    assert sorted(node.untried) == [k for k in range(hi - lo) if ei[lo + k, j.CHILD] == -1]
+    assert sorted(node.children) == [k for k in range(hi - lo) if ei[lo + k, j.CHILD] >= 0]
+    if node.proof is not None and node.best >= 0:
+        assert node.best == ni[n, j.BEST] - lo
+    for k, child in node.children.items():
+        count += same(child, native, int(ei[lo + k, j.CHILD]), roles)
+    return count
+
+
+GAMES = [
+    ("ticTacToe", True),
+    ("connectFour", True),
+    ("roshambo2", True),  # simultaneous
+    ("gt_prisoner", False),  # simultaneous, not zero-sum
+    ("tictactoe_3player", False),  # three roles
+    ("breakthrough", True),
+]
+
+
+@pytest.mark.parametrize(("name", "zero_sum"), GAMES)
+@pytest.mark.parametrize("lanes", [1, 16, 64])
+def test_the_compiled_tree_grows_the_python_tree(name: str, zero_sum: bool, lanes: int) -> None:
+    plain, native = trees(name, lanes, 1500, zero_sum)
+    roles = reasoner_of(name).stats and len(reasoner_of(name).roles)
+    assert same(plain.root, native, native.root, roles) == native.nodes
+
+
+def test_the_trees_agree_where_the_solver_proves_the_root() -> None:
+    """Near the end of tic-tac-toe MCTS-Solver proves nodes (and the root): both trees
+    prove the same ones and stop at the same iteration."""
+    reasoner = reasoner_of("ticTacToe")
+    game = GdlGame(reasoner)
+    state = reasoner.initial_state()
+    for move in (0, 3, 1, 2):
+        state = game.result(state, game.actions(state)[move])
+    plain, native = trees("ticTacToe", 8, 20_000, True, state)
+    assert plain.root.proof is not None
+    assert plain.tree.stats.nodes < 20_000
+    assert same(plain.root, native, native.root, 2) == native.nodes
+
+
+def test_rerooting_keeps_the_subtree() -> None:
+    reasoner = reasoner_of("connectFour")
+    net = reasoner.native_built()
+    assert net is not None
+    game = GdlGame(reasoner)
+    start = reasoner.initial_state()
+    tree = NativeTree(reasoner, net, start, seed=3, exploration=EXPLORATION, playout=10_000,
+                      zero_sum=True)
+    first = tree.search(Limit(nodes=2000), player=0)
+    after = game.result(start, first.action)
+    edge = tree.choice()
+    assert edge is not None
+    child = int(tree.ei[edge, uctjit.CHILD])
+    visits = int(tree.ni[child, uctjit.VISITS])
+    assert tree.reroot(after, depth=4)
+    assert tree.visits == visits
+    assert tree.nodes <= 2001
+    second = tree.search(Limit(nodes=500), player=1)
+    assert second.action in game.actions(after)
+    assert not tree.reroot(start, depth=4)  # not below: a fresh tree
+    assert tree.nodes == 1
+
+
+def test_a_full_tree_stops_expanding() -> None:
+    reasoner = reasoner_of("connectFour")
+    net = reasoner.native_built()
+    assert net is not None
+    tree = NativeTree(reasoner, net, reasoner.initial_state(), seed=3,
+                      exploration=EXPLORATION, playout=10_000, zero_sum=True,
+                      max_bytes=200_000)
+    result = tree.search(Limit(nodes=20_000), player=0)
+    assert result.stats.nodes == 20_000
+    assert tree.full
+    assert tree.nodes <= tree.max_nodes
+    assert tree.visits == 20_000
