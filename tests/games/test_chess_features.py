@@ -11,6 +11,7 @@ import pytest
 
 from plies.games.chess.evaluation import ACTIVE, PLAIN, WEIGHTS, Evaluator, Weights
 from plies.games.chess.features import counts, linear_score, vector, weights_from
+from plies.games.chess.tuned import TUNED
 
 
 def _positions(n: int, seed: int) -> list[chess.Board]:
@@ -42,8 +43,8 @@ _SHUFFLED = replace(
 
 
 @pytest.mark.parametrize(
-    "weights", [WEIGHTS, PLAIN, replace(ACTIVE, king_attack=(0, 0)), _SHUFFLED],
-    ids=["WEIGHTS", "PLAIN", "ACTIVE-no-king-attack", "shuffled"],
+    "weights", [WEIGHTS, PLAIN, replace(ACTIVE, king_attack=(0, 0)), _SHUFFLED, TUNED],
+    ids=["WEIGHTS", "PLAIN", "ACTIVE-no-king-attack", "shuffled", "TUNED"],
 )
 def test_counts_times_weights_is_the_evaluation(weights: Weights) -> None:
     evaluator = Evaluator(weights)
