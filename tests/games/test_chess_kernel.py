@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import plies
 from plies.errors import OptionError
 from plies.game import hook
-from plies.games.chess import ACTIVE, PLAIN, WIN, Chess, Evaluator, Weights
+from plies.games.chess import ACTIVE, PLAIN, TUNED, WIN, Chess, Evaluator, Weights
 from plies.policy import SearchRequest, plan
 from plies.search import Limit
 from plies.search.mate import MateDistance
@@ -104,6 +104,7 @@ def test_moves_and_make_equal_python_chess_move_for_move(k: Any, seed: int, leng
         ACTIVE,
         dataclasses.replace(ACTIVE, shelter=(0,) * 8),  # mobility and king attack
         Weights(shelter=ACTIVE.shelter),  # the shelter alone
+        TUNED,
     ]
 )
 def test_the_evaluation_equals_evaluator_value_for_value(k: Any, weights: Weights) -> None:

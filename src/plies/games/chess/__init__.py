@@ -26,6 +26,7 @@ from plies.games.chess.rules import (
     chess_module,
     position_key,
 )
+from plies.games.chess.tuned import TUNED
 
 __all__ = [
     "ACTIVE",
@@ -35,6 +36,7 @@ __all__ = [
     "ONGOING",
     "PLAIN",
     "STARTING_FEN",
+    "TUNED",
     "WEIGHTS",
     "WHITE_WINS",
     "WIN",
