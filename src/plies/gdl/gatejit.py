@@ -63,7 +63,8 @@ def new_machine(k):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _holds(vals, ref):  # type: ignore[no-untyped-def]
+def holds(vals, ref):  # type: ignore[no-untyped-def]
+    """Whether the reference ``ref`` (``2 * node + negated``) is true in ``vals``."""
     return vals[ref >> 1] != (ref & 1)
 
 
@@ -75,7 +76,7 @@ def _section(k, offset, length):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _touch(k, hits, move, delta):  # type: ignore[no-untyped-def]
+def touch(k, hits, move, delta):  # type: ignore[no-untyped-def]
     """Count the chosen ``move`` in (``delta`` 1) or out (-1) of the gates it feeds."""
     touch_first = _section(k, O_TOUCH_FIRST, k[M] + 1)
     touches = _section(k, O_TOUCH, touch_first[-1])
@@ -84,7 +85,7 @@ def _touch(k, hits, move, delta):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _evaluate(k, vals, hits, state, lo, hi):  # type: ignore[no-untyped-def]
+def evaluate_gates(k, vals, hits, state, lo, hi):  # type: ignore[no-untyped-def]
     """Set the fluents to ``state`` when it is not empty, then evaluate the gates
     ``[lo, hi)`` in order; a recursive block again and again, from false, until nothing
     changes (its least fixpoint).
@@ -148,21 +149,21 @@ def inspect(k, vals, hits, state, joint, legal_out, goal_out, next_out):  # type
     move), which goal entries hold (``goal_out``) and, when ``joint`` (global move
     indices, one per role) is not empty, the successor (``next_out``)."""
     nothing = state[:0]
-    _evaluate(k, vals, hits, state, 0, k[N0])
-    _evaluate(k, vals, hits, nothing, k[N1], k[G])
+    evaluate_gates(k, vals, hits, state, 0, k[N0])
+    evaluate_gates(k, vals, hits, nothing, k[N1], k[G])
     for m in range(k[M]):
-        legal_out[m] = _holds(vals, k[k[O_LEGAL] + m])
+        legal_out[m] = holds(vals, k[k[O_LEGAL] + m])
     for e in range(k[NGOALS]):
-        goal_out[e] = _holds(vals, k[k[O_GOAL] + e])
+        goal_out[e] = holds(vals, k[k[O_GOAL] + e])
     if joint.shape[0] > 0:
         for i in range(joint.shape[0]):
-            _touch(k, hits, joint[i], 1)
-        _evaluate(k, vals, hits, nothing, k[N0], k[N1])
+            touch(k, hits, joint[i], 1)
+        evaluate_gates(k, vals, hits, nothing, k[N0], k[N1])
         for j in range(k[F]):
-            next_out[j] = _holds(vals, k[k[O_NEXT] + j])
+            next_out[j] = holds(vals, k[k[O_NEXT] + j])
         for i in range(joint.shape[0]):
-            _touch(k, hits, joint[i], -1)
-    return _holds(vals, k[TERMINAL])
+            touch(k, hits, joint[i], -1)
+    return holds(vals, k[TERMINAL])
 
 
 @njit(cache=True, nogil=True)
@@ -192,8 +193,8 @@ def playout(k, vals, hits, state, limit, mast, weights, sums, counts, tau, goals
     steps = 0
     while True:
         states += 1
-        _evaluate(k, vals, hits, fluents, 0, n0)
-        if _holds(vals, k[TERMINAL]):
+        evaluate_gates(k, vals, hits, fluents, 0, n0)
+        if holds(vals, k[TERMINAL]):
             status = 0
             break
         if steps == limit:
@@ -202,12 +203,12 @@ def playout(k, vals, hits, state, limit, mast, weights, sums, counts, tau, goals
         for r in range(nr):
             n = 0
             for m in range(role_first[r], role_first[r + 1]):
-                if _holds(vals, legal[m]):
+                if holds(vals, legal[m]):
                     moves[n] = m
                     n += 1
             if n == 0:
                 for q in range(r):
-                    _touch(k, hits, joint[q], -1)
+                    touch(k, hits, joint[q], -1)
                 goals_out[0] = r
                 state[:] = vals[:nf]
                 return 2, states
@@ -228,20 +229,20 @@ def playout(k, vals, hits, state, limit, mast, weights, sums, counts, tau, goals
             else:
                 pick = moves[np.random.randint(n)]
             joint[r] = pick
-            _touch(k, hits, pick, 1)
-        _evaluate(k, vals, hits, nothing, n0, n1)
+            touch(k, hits, pick, 1)
+        evaluate_gates(k, vals, hits, nothing, n0, n1)
         for j in range(nf):
-            fluents[j] = _holds(vals, nxt_ref[j])
+            fluents[j] = holds(vals, nxt_ref[j])
         for r in range(nr):
-            _touch(k, hits, joint[r], -1)
+            touch(k, hits, joint[r], -1)
     state[:] = vals[:nf]
     if status == 0:
-        _evaluate(k, vals, hits, nothing, n1, k[G])
+        evaluate_gates(k, vals, hits, nothing, n1, k[G])
         goal, goal_role, goal_value = k[O_GOAL], k[O_GOAL_ROLE], k[O_GOAL_VALUE]
         for r in range(nr):
             goals_out[r] = -2
         for e in range(k[NGOALS]):
-            if k[goal_value + e] >= 0 and _holds(vals, k[goal + e]):
+            if k[goal_value + e] >= 0 and holds(vals, k[goal + e]):
                 r = k[goal_role + e]
                 goals_out[r] = k[goal_value + e] if goals_out[r] == -2 else -1
         for r in range(nr):

@@ -49,10 +49,10 @@ from plies.gdl.gatejit import (
     G,
     M,
     R,
-    _evaluate,
-    _holds,
-    _touch,
+    evaluate_gates,
+    holds,
     inspect,
+    touch,
 )
 
 (MOVER, VISITS, TERM, SOLVED, BEST, UNTRIED, KIDS, SIB, KEY, SCANNED, RFIRST) = range(11)
@@ -95,15 +95,15 @@ def make_node(k, vals, hits, ns, ni, nf, ei, meta, n, legal, goal_out, nxt, goal
     a non-terminal state (``meta[ERROR]`` is set)."""
     nr = k[R]
     nothing = ns[n, :0]
-    _evaluate(k, vals, hits, ns[n], 0, k[N0])
-    terminal = _holds(vals, k[TERMINAL])
+    evaluate_gates(k, vals, hits, ns[n], 0, k[N0])
+    terminal = holds(vals, k[TERMINAL])
     if terminal:
-        _evaluate(k, vals, hits, nothing, k[N1], k[G])
+        evaluate_gates(k, vals, hits, nothing, k[N1], k[G])
         for e in range(k[NGOALS]):
-            goal_out[e] = _holds(vals, k[k[O_GOAL] + e])
+            goal_out[e] = holds(vals, k[k[O_GOAL] + e])
     else:
         for m in range(k[M]):
-            legal[m] = _holds(vals, k[k[O_LEGAL] + m])
+            legal[m] = holds(vals, k[k[O_LEGAL] + m])
     ni[n, :] = 0
     ni[n, BEST] = -1
     ni[n, KIDS] = -1
@@ -155,14 +155,14 @@ def make_node(k, vals, hits, ns, ni, nf, ei, meta, n, legal, goal_out, nxt, goal
 def _successor(k, vals, hits, state, joint, out):  # type: ignore[no-untyped-def]
     """The state after ``joint`` (global move indices, one per role) into ``out``: the
     state's gates and the move gates only (not the goals' that :func:`inspect` adds)."""
-    _evaluate(k, vals, hits, state, 0, k[N0])
+    evaluate_gates(k, vals, hits, state, 0, k[N0])
     for i in range(joint.shape[0]):
-        _touch(k, hits, joint[i], 1)
-    _evaluate(k, vals, hits, state[:0], k[N0], k[N1])
+        touch(k, hits, joint[i], 1)
+    evaluate_gates(k, vals, hits, state[:0], k[N0], k[N1])
     for j in range(k[F]):
-        out[j] = _holds(vals, k[k[O_NEXT] + j])
+        out[j] = holds(vals, k[k[O_NEXT] + j])
     for i in range(joint.shape[0]):
-        _touch(k, hits, joint[i], -1)
+        touch(k, hits, joint[i], -1)
 
 
 @njit(cache=True, nogil=True)
