@@ -926,40 +926,21 @@ def see_ge(row: Any, move: int, threshold: int) -> bool:
         if not mine:
             break
         result ^= 1
-        if mine & row[PAWNS]:
-            swap = SEE_VALUE[1] - swap
-            if swap < result:
-                break
-            occupied ^= bit(lsb(mine & row[PAWNS]))
-            attackers |= bishop_attacks(to, occupied) & diagonal
-        elif mine & row[KNIGHTS]:
-            swap = SEE_VALUE[2] - swap
-            if swap < result:
-                break
-            occupied ^= bit(lsb(mine & row[KNIGHTS]))
-        elif mine & row[BISHOPS]:
-            swap = SEE_VALUE[3] - swap
-            if swap < result:
-                break
-            occupied ^= bit(lsb(mine & row[BISHOPS]))
-            attackers |= bishop_attacks(to, occupied) & diagonal
-        elif mine & row[ROOKS]:
-            swap = SEE_VALUE[4] - swap
-            if swap < result:
-                break
-            occupied ^= bit(lsb(mine & row[ROOKS]))
-            attackers |= rook_attacks(to, occupied) & straight
-        elif mine & row[QUEENS]:
-            swap = SEE_VALUE[5] - swap
-            if swap < result:
-                break
-            occupied ^= bit(lsb(mine & row[QUEENS]))
-            attackers |= (bishop_attacks(to, occupied) & diagonal) | (
-                rook_attacks(to, occupied) & straight)
-        else:  # the king takes only if nothing takes it back
+        piece = PAWNS  # the least valuable attacker
+        while piece < KINGS and not mine & row[piece]:
+            piece += 1
+        if piece == KINGS:  # the king takes only if nothing takes it back
             if attackers & ~row[BLACK_SIDE + side] & occupied:
                 return result == 0
             return result == 1
+        swap = SEE_VALUE[piece + 1] - swap
+        if swap < result:
+            break
+        occupied ^= bit(lsb(mine & row[piece]))
+        if piece in (PAWNS, BISHOPS, QUEENS):  # x-rays behind it
+            attackers |= bishop_attacks(to, occupied) & diagonal
+        if piece in (ROOKS, QUEENS):
+            attackers |= rook_attacks(to, occupied) & straight
     return result == 1
 
 
