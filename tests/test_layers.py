@@ -32,7 +32,7 @@ SRC = ROOT / "src" / "plies"
 # The layer of each package (a folder) or top-level module; a module may import its own
 # package and any lower layer, never a higher one.
 LAYERS: dict[str, int] = {
-    "errors": 0, "_compat": 0, "_startup": 0, "plugins": 0, "version": 0, "game": 0,
+    "errors": 0, "_compat": 0, "_startup": 0, "_pools": 0, "plugins": 0, "version": 0, "game": 0,
     "budget": 0, "linear": 0, "outputs": 0, "compiled": 0,
     "wrappers": 1, "imperfect": 1, "search": 1, "textbook": 1, "games": 1, "sources": 1,
     "gdl": 1, "check": 1,
@@ -125,8 +125,9 @@ def submodule(module: str, src: Path = SRC) -> bool:
 SOURCES = sorted(SRC.rglob("*.py"))
 
 # Private modules meant for every package: the deprecation shims' helper; the quiet
-# Ctrl-C of the command's start (the root package imports it, the CLI reads its handler).
-SHARED_PRIVATE = {"_compat", "_startup"}
+# Ctrl-C of the command's start (the root package imports it, the CLI reads its handler);
+# stopping a process pool (the parallel search and the execution backends).
+SHARED_PRIVATE = {"_compat", "_startup", "_pools"}
 
 
 def test_every_package_and_module_has_a_layer() -> None:

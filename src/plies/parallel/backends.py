@@ -39,12 +39,13 @@ import signal
 import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from plies._pools import terminate_workers
 from plies.errors import OptionError, PliesError
 from plies.games import GameSpec
 
@@ -257,27 +258,6 @@ def sigint_blocked() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def terminate_workers(executor: Executor) -> None:
-    """Stop a process pool now: cancel the tasks not started, terminate its processes.
-
-    ``shutdown(wait=False)`` alone lets running (and already queued) tasks run on for
-    minutes, and the interpreter waits for them at exit.
-    """
-    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
-    if terminate is not None:
-        terminate()  # before shutdown(), which forgets the processes
-        executor.shutdown(wait=False, cancel_futures=True)
-        return
-    # Before 3.14 the pool's processes are only reachable through this attribute, which
-    # shutdown() clears: take them first.
-    processes = list((getattr(executor, "_processes", None) or {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(timeout=5)
 
 
 def _as_completed(futures: dict[Future[Any], range]) -> Iterator[tuple[range, Any]]:

@@ -84,6 +84,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from plies._pools import terminate_workers
 from plies.errors import OptionError, UnsupportedGameError
 from plies.game import Game, game_ops
 from plies.search import Limit, SearchResult, SearchStats, alphabeta, analyze
@@ -568,7 +569,7 @@ class _Split:
             found = self._node(state, 0)
         except BaseException:
             if own:
-                _stop(self.pool)
+                terminate_workers(self.pool)
             raise
         finally:
             if own:
@@ -704,13 +705,3 @@ def _add(total: SearchStats, part: SearchStats) -> None:
     total.evals += part.evals
     total.cutoffs += part.cutoffs
     total.tt_hits += part.tt_hits
-
-
-def _stop(executor: Executor) -> None:
-    """End the worker processes now (a task may run for minutes after an error)."""
-    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
-    if terminate is not None:
-        terminate()
-        return
-    for process in list(getattr(executor, "_processes", {}).values()):
-        process.terminate()
