@@ -49,6 +49,7 @@ This module knows nothing of python-chess; it reads bitboards (ints, bit 0 = a1)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -515,27 +516,86 @@ class Evaluator:
 
 def _pawn_terms(w: Weights, own: int, enemy: int, white: bool) -> tuple[int, int]:
     """(mg, eg) of doubled, isolated and passed pawns of the side with pawns ``own``."""
-    mg = eg = 0
+    doubled, isolated, passed = pawn_counts(own, enemy, white)
+    mg = w.doubled[0] * doubled + w.isolated[0] * isolated
+    eg = w.doubled[1] * doubled + w.isolated[1] * isolated
+    for rank in passed:
+        mg += w.passed_mg[rank]
+        eg += w.passed_eg[rank]
+    return mg, eg
+
+
+def pawn_counts(own: int, enemy: int, white: bool) -> tuple[int, int, list[int]]:
+    """The pawn structure of the side with pawns ``own`` (White's if ``white``): its
+    doubled pawns (each beyond the first on a file), its isolated pawns (no pawn of its
+    own on a neighbouring file) and the rank, from its own side, of each passed pawn (no
+    ``enemy`` pawn ahead of it on its own or a neighbouring file)."""
+    doubled = isolated = 0
     for f in range(8):
         count = (own & FILES[f]).bit_count()
         if count:
-            if count > 1:
-                mg += w.doubled[0] * (count - 1)
-                eg += w.doubled[1] * (count - 1)
+            doubled += count - 1
             if not own & _NEIGHBOURS[f]:
-                mg += w.isolated[0] * count
-                eg += w.isolated[1] * count
+                isolated += count
     span = _PASSED_SPAN[1 if white else 0]
+    passed = []
     bb = own
     while bb:
         low = bb & -bb
         bb ^= low
         sq = low.bit_length() - 1
         if not span[sq] & enemy:
-            rank = sq >> 3 if white else 7 - (sq >> 3)
-            mg += w.passed_mg[rank]
-            eg += w.passed_eg[rank]
-    return mg, eg
+            passed.append(sq >> 3 if white else 7 - (sq >> 3))
+    return doubled, isolated, passed
+
+
+def piece_mobility(
+    pieces: tuple[int, int, int, int, int, int], own: int, enemy: int, white: bool
+) -> Iterator[tuple[int, int, int]]:
+    """``(kind, free, attacks)`` for each knight, bishop, rook and queen of the side on
+    ``own`` (White's if ``white``): its kind (0 knight .. 3 queen), how many of the
+    squares it attacks hold no piece of its own side and no enemy pawn guards, and the
+    squares it attacks."""
+    occupied = own | enemy
+    enemy_pawns = pieces[0] & enemy
+    if white:  # squares attacked by Black's pawns
+        guarded = (enemy_pawns >> 7) & ~FILES[0] | (enemy_pawns >> 9) & ~FILES[7]
+    else:
+        guarded = (enemy_pawns << 7) & ~FILES[7] | (enemy_pawns << 9) & ~FILES[0]
+    free = ~own & ~guarded
+    for p in range(4):
+        bb = pieces[p + 1] & own
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            att = _KNIGHT[sq] if p == 0 else _slide(sq, occupied, _LINES[p])
+            yield p, (att & free).bit_count(), att
+
+
+def shelter_ranks(pieces: tuple[int, int, int, int, int, int], own: int, white: bool) -> list[int]:
+    """The pawn shelter of the king of the side on ``own`` (White's if ``white``): for a
+    king on the a-c or f-h files, for its own file (twice) and the files beside it, the
+    rank from its own side of the nearest own pawn in front of it (0: none); for a king
+    in the centre, nothing."""
+    sq = (pieces[5] & own).bit_length() - 1
+    file = sq & 7
+    if 2 < file < 5:
+        return []
+    own_pawns = pieces[0] & own
+    rank = sq >> 3
+    front = ~((1 << (8 * (rank + 1))) - 1) if white else (1 << (8 * rank)) - 1
+    ranks = []
+    for f in (file - 1, file, file, file + 1):
+        if 0 <= f < 8:
+            ahead = own_pawns & FILES[f] & front
+            if not ahead:
+                ranks.append(0)
+            elif white:
+                ranks.append(((ahead & -ahead).bit_length() - 1) >> 3)
+            else:
+                ranks.append(7 - ((ahead.bit_length() - 1) >> 3))
+    return ranks
 
 
 def activity(
@@ -558,58 +618,29 @@ def activity(
     ``attacks`` mobility and the king attack are left out, without ``shelters`` the
     shelter (what :class:`Evaluator` does when their weights are all zero).
     """
-    occupied = white | black
-    knights, bishops, rooks, queens, kings = pieces[1:]
-    pawns = pieces[0]
+    kings = pieces[5]
     mob_mg, mob_eg, centre = w.mobility_mg, w.mobility_eg, w.mobility_centre
     unit = w.king_attack_unit
     scale = w.king_attack_scale
     mg = eg = 0
     for color, own, enemy in ((1, white, black), (0, black, white)):
         sign = 1 if color else -1
-        zone = _KING[((kings & enemy).bit_length() - 1)]
-        attackers = units = 0
-        enemy_pawns = pawns & enemy
-        if color:  # squares attacked by Black's pawns
-            guarded = (enemy_pawns >> 7) & ~FILES[0] | (enemy_pawns >> 9) & ~FILES[7]
-        else:
-            guarded = (enemy_pawns << 7) & ~FILES[7] | (enemy_pawns << 9) & ~FILES[0]
-        free = ~own & ~guarded
-        for p, board in enumerate((knights, bishops, rooks, queens) if attacks else ()):
-            bb = board & own
-            while bb:
-                low = bb & -bb
-                bb ^= low
-                sq = low.bit_length() - 1
-                att = _KNIGHT[sq] if p == 0 else _slide(sq, occupied, _LINES[p])
-                n = (att & free).bit_count() - centre[p]
+        if attacks:
+            zone = _KING[((kings & enemy).bit_length() - 1)]
+            attackers = units = 0
+            for p, free, att in piece_mobility(pieces, own, enemy, color == 1):
+                n = free - centre[p]
                 mg += sign * mob_mg[p] * n
                 eg += sign * mob_eg[p] * n
                 if att & zone:
                     attackers += 1
                     units += unit[p]
-        if attackers and queens & own:
-            factor = units * scale[min(attackers, len(scale) - 1)]
-            mg += sign * (factor * w.king_attack[0] // 256)
-            eg += sign * (factor * w.king_attack[1] // 256)
-        # The shelter of this side's king.
-        sq = (kings & own).bit_length() - 1
-        file = sq & 7
-        if shelters and (file <= 2 or file >= 5):
-            own_pawns = pawns & own
-            rank = sq >> 3
-            front = ~((1 << (8 * (rank + 1))) - 1) if color else (1 << (8 * rank)) - 1
-            shelter = 0
-            for f in (file - 1, file, file, file + 1):
-                if 0 <= f < 8:
-                    ahead = own_pawns & FILES[f] & front
-                    if not ahead:
-                        shelter += w.shelter[0]
-                    elif color:
-                        shelter += w.shelter[((ahead & -ahead).bit_length() - 1) >> 3]
-                    else:
-                        shelter += w.shelter[7 - ((ahead.bit_length() - 1) >> 3)]
-            mg += sign * shelter
+            if attackers and pieces[4] & own:
+                factor = units * scale[min(attackers, len(scale) - 1)]
+                mg += sign * (factor * w.king_attack[0] // 256)
+                eg += sign * (factor * w.king_attack[1] // 256)
+        if shelters:
+            mg += sign * sum(w.shelter[r] for r in shelter_ranks(pieces, own, color == 1))
     return mg, eg
 
 

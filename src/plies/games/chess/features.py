@@ -22,14 +22,12 @@ from __future__ import annotations
 from typing import Final
 
 from plies.games.chess.evaluation import (
-    _KNIGHT,
-    _LINES,
-    _NEIGHBOURS,
-    _PASSED_SPAN,
     FILES,
     PHASE_MAX,
     Weights,
-    _slide,
+    pawn_counts,
+    piece_mobility,
+    shelter_ranks,
 )
 
 BLOCKS: Final = (
@@ -64,8 +62,7 @@ def counts(
         if both:
             eg[index] = eg.get(index, 0) + n
 
-    pawns, knights, bishops, rooks, queens, kings = pieces
-    occupied = white | black
+    pawns, bishops, rooks = pieces[0], pieces[2], pieces[3]
     for color, own, enemy in ((1, white, black), (0, black, white)):
         sign = 1 if color else -1
         for p, board in enumerate(pieces):
@@ -82,22 +79,12 @@ def counts(
         if (bishops & own).bit_count() >= 2:
             add(OFFSET["bishop_pair"], sign)
         own_pawns, enemy_pawns = pawns & own, pawns & enemy
-        for f in range(8):
-            n = (own_pawns & FILES[f]).bit_count()
-            if n > 1:
-                add(OFFSET["doubled"], sign * (n - 1))
-            if n and not own_pawns & _NEIGHBOURS[f]:
-                add(OFFSET["isolated"], sign * n)
-        span = _PASSED_SPAN[color]
-        bb = own_pawns
-        while bb:
-            low = bb & -bb
-            bb ^= low
-            sq = low.bit_length() - 1
-            if not span[sq] & enemy_pawns:
-                rank = sq >> 3 if color else 7 - (sq >> 3)
-                if 1 <= rank <= 6:
-                    add(OFFSET["passed"] + rank - 1, sign)
+        doubled, isolated, passed = pawn_counts(own_pawns, enemy_pawns, color == 1)
+        add(OFFSET["doubled"], sign * doubled)
+        add(OFFSET["isolated"], sign * isolated)
+        for rank in passed:
+            if 1 <= rank <= 6:  # the first and last ranks never hold a pawn
+                add(OFFSET["passed"] + rank - 1, sign)
         bb = rooks & own
         while bb:
             low = bb & -bb
@@ -105,37 +92,10 @@ def counts(
             file_bb = FILES[(low.bit_length() - 1) & 7]
             if not file_bb & own_pawns:
                 add(OFFSET["rook_open" if not file_bb & enemy_pawns else "rook_half_open"], sign)
-        # Mobility, as activity() counts it.
-        if color:
-            guarded = (enemy_pawns >> 7) & ~FILES[0] | (enemy_pawns >> 9) & ~FILES[7]
-        else:
-            guarded = (enemy_pawns << 7) & ~FILES[7] | (enemy_pawns << 9) & ~FILES[0]
-        free = ~own & ~guarded
-        for p, board in enumerate((knights, bishops, rooks, queens)):
-            bb = board & own
-            while bb:
-                low = bb & -bb
-                bb ^= low
-                sq = low.bit_length() - 1
-                att = _KNIGHT[sq] if p == 0 else _slide(sq, occupied, _LINES[p])
-                add(OFFSET["mobility"] + p, sign * ((att & free).bit_count()
-                                                     - weights.mobility_centre[p]))
-        # The king's pawn shelter (middlegame only).
-        sq = (kings & own).bit_length() - 1
-        file = sq & 7
-        if file <= 2 or file >= 5:
-            rank = sq >> 3
-            front = ~((1 << (8 * (rank + 1))) - 1) if color else (1 << (8 * rank)) - 1
-            for f in (file - 1, file, file, file + 1):
-                if 0 <= f < 8:
-                    ahead = own_pawns & FILES[f] & front
-                    if not ahead:
-                        index = 0
-                    elif color:
-                        index = ((ahead & -ahead).bit_length() - 1) >> 3
-                    else:
-                        index = 7 - ((ahead.bit_length() - 1) >> 3)
-                    add(OFFSET["shelter"] + index, sign, both=False)
+        for p, free, _ in piece_mobility(pieces, own, enemy, color == 1):
+            add(OFFSET["mobility"] + p, sign * (free - weights.mobility_centre[p]))
+        for rank in shelter_ranks(pieces, own, color == 1):  # middlegame only
+            add(OFFSET["shelter"] + rank, sign, both=False)
     inc = weights.phase
     phase = min(PHASE_MAX, sum(inc[p] * pieces[p].bit_count() for p in range(5)))
     mg = {k: v for k, v in mg.items() if v}
