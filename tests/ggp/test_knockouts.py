@@ -130,15 +130,18 @@ def test_every_build_gets_a_step_budget_and_the_match_end_as_its_stop() -> None:
 def test_start_whose_rules_cannot_be_played_stops_its_builds() -> None:
     fast, slow = Builds(), Builds()
     with serving(GgpPlayer(seed=1, fast=fast, slow=slow, margin=0.2)) as server:
-        # A valid description whose builds never finish within the 1 s start clock and
-        # then fail: every build is told to stop when START gives up on it.
+        # A valid description that every reasoner fails to build.  The start clock is
+        # long: the reply comes as soon as both builds have failed, and a loaded machine
+        # (another thread holding the GIL to compile) must not turn it into a "ready"
+        # sent at the deadline while nothing is known yet.
         def failing(desc: Description, budget: Budget) -> Any:
             raise RuntimeError("cannot build this")
 
         server.player.fast = failing
         server.player.slow = failing
-        reply = post(server.host, server.port, f"(start no.1 robot {BOMB} 1 1)")
+        reply = post(server.host, server.port, f"(start no.1 robot {BOMB} 60 1)", timeout=60)
         assert reply.status == 400 and "no reasoner can play these rules" in reply.body
+        assert reply.latency < 30  # not the clock: the failures ended the wait
         assert not server.player.busy
         last = server.player.last
         assert last is not None and last.over.is_set()
