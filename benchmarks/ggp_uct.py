@@ -27,7 +27,9 @@ state up to 10 random steps in (at most half the mean game length): the Python t
 (``plies.search.mcts.MctsTree``, ``NATIVE`` off) with batches of ``plies.ggp.uct.BATCH``
 lanes of MAST playouts, against the compiled tree (``plies.ggp.uctnative.NativeTree``,
 the same batches), in turn, each search on a fresh tree for SECONDS, ``--repeat``
-times; medians and their ratio.  ``--split SECONDS``: the compiled tree with its
+times; medians and their ratio, and the compiled tree's iterations per second of the
+CPU time its thread had (``time.thread_time``: less sensitive to the machine's other
+load); ``--compiled-only`` skips the Python tree.  ``--split SECONDS``: the compiled tree with its
 playouts against the compiled tree with none (``NativeTree(fixed=True)``), at the
 initial state: the share of an iteration's time the tree itself takes.
 """
@@ -103,9 +105,13 @@ def speed(args: argparse.Namespace) -> int:
     lines = [
         f"UCT iterations per second of the match tree, {args.speed:g} s a search on a fresh "
         f"tree, {args.repeat} searches a state (median), batches of {BATCH} MAST playouts\n",
-        "| game | state | Python tree it/s | compiled tree it/s | ratio |",
-        "|---|---|---|---|---|",
     ]
+    if args.compiled_only:
+        lines += ["| game | state | compiled tree it/s | compiled tree it/CPU s |",
+                  "|---|---|---|---|"]
+    else:
+        lines += ["| game | state | Python tree it/s | compiled tree it/s | ratio | "
+                  "compiled tree it/CPU s |", "|---|---|---|---|---|---|"]
     for game in args.games.split(","):
         reasoner = Reasoner(parse(rules(game)), backend="numba")
         net = reasoner.build_native()
@@ -125,19 +131,30 @@ def speed(args: argparse.Namespace) -> int:
             mid, steps = after, steps + 1
         for label, state in (("initial", start), (f"{steps} steps in", mid)):
             runs: dict[bool, list[float]] = {False: [], True: []}
+            cpu: list[float] = []
             for k in range(args.repeat + 1):  # the first round warms the compiled code up
                 for native in runs:
+                    if args.compiled_only and not native:
+                        continue
                     uct.NATIVE = native  # type: ignore[misc]
                     t = Thinker(GdlGame(reasoner), reasoner, 0, profile, _random.Random(k),
                                 mode="mcts")
                     tree = MatchTree(t, state)
                     tree.tree.batch = BATCH
+                    used = time.thread_time()
                     result = tree.tree.search(Limit(time=args.speed), player=0)
+                    used = time.thread_time() - used
                     if k:
                         runs[native].append(result.stats.nodes / result.stats.elapsed)
-            plain, compiled = (statistics.median(r) for r in runs.values())
-            lines.append(f"| {game} | {label} | {plain:,.0f} | {compiled:,.0f} | "
-                         f"{compiled / plain:.1f} |")
+                        if native:
+                            cpu.append(result.stats.nodes / used)
+            compiled, on_cpu = statistics.median(runs[True]), statistics.median(cpu)
+            if args.compiled_only:
+                lines.append(f"| {game} | {label} | {compiled:,.0f} | {on_cpu:,.0f} |")
+            else:
+                plain = statistics.median(runs[False])
+                lines.append(f"| {game} | {label} | {plain:,.0f} | {compiled:,.0f} | "
+                             f"{compiled / plain:.1f} | {on_cpu:,.0f} |")
             print(lines[-1], flush=True)
     print(f"`uptime`: {os.popen('uptime').read().strip()}")
     print("\n".join(lines))
@@ -301,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", type=float,
                         help="the compiled tree's share of the time: SECONDS a search")
     parser.add_argument("--repeat", type=int, default=5, help="--speed: searches a state")
+    parser.add_argument("--compiled-only", action="store_true",
+                        help="--speed: the compiled tree alone (no Python tree)")
     parser.add_argument("--games", default="connectFour,breakthrough,tictactoe_3player,roshambo2")
     parser.add_argument("--matches", type=int, default=2, help="matches per game and seat")
     parser.add_argument("--play", type=int, default=1)

@@ -214,3 +214,38 @@ def test_a_full_tree_stops_expanding() -> None:
     assert tree.full
     assert tree.nodes <= tree.max_nodes
     assert tree.visits == 20_000
+
+
+@pytest.mark.parametrize("name", ["connectFour", "breakthrough", "tictactoe_3player"])
+def test_the_children_cache_changes_no_node(name: str) -> None:
+    """Children computed 64 at a time (and kept in the cache until expanded) are the
+    children computed one at a time: with MAST's playouts and the same seed, a tree
+    with the default cache, one with a cache of one row (a block pushed out at almost
+    every expansion) and one with none hold the same arrays, also after a re-rooting."""
+    from plies.gdl.gatenet import Mast as NativeMast
+
+    reasoner = reasoner_of(name)
+    net = reasoner.native_built()
+    assert net is not None
+    game = GdlGame(reasoner)
+    start = reasoner.initial_state()
+    width = int(uctjit.block_width(net.k))
+    grown = []
+    for cache in (None, 8 * width, 0):
+        extra = {} if cache is None else {"cache_bytes": cache}
+        tree = NativeTree(reasoner, net, start, seed=5, exploration=EXPLORATION,
+                          playout=10_000, zero_sum=name != "tictactoe_3player",
+                          mast=NativeMast(net, 10.0), **extra)
+        assert tree.cache.shape[0] == {None: tree.cache.shape[0], 0: 0}.get(cache, 1)
+        first = tree.search(Limit(nodes=3000), player=0)
+        snap = [first.action]
+        assert tree.reroot(game.result(start, first.action), depth=2)
+        tree.search(Limit(nodes=2000), player=1)
+        nodes, edges = tree.nodes, int(tree.meta[uctjit.EDGES])
+        snap += [tree.ns[:nodes].copy(), tree.ni[:nodes].copy(), tree.nf[:nodes].copy(),
+                 tree.ei[:edges].copy(), tree.ef[:edges].copy()]
+        grown.append(snap)
+    assert grown[0][0] == grown[1][0] == grown[2][0]
+    for a, b, c in zip(grown[0][1:], grown[1][1:], grown[2][1:], strict=True):
+        assert (a == b).all()
+        assert (a == c).all()

@@ -282,3 +282,48 @@ def play(k, vals, hits, packed, limit, seed, mast, weights, sums, counts, tau, g
 def seed(value):  # type: ignore[no-untyped-def]
     """Seed the generator the playouts draw from (Numba's own, one per thread)."""
     np.random.seed(value)
+
+
+@njit(cache=True, nogil=True)
+def evaluate_words(k, w, wfirst, wnode, wmask, kmask, lo, hi):  # type: ignore[no-untyped-def]
+    """The gates ``[lo, hi)`` in 64 states at once, on the word view of
+    :meth:`plies.gdl.gatenet.GateNet.words` (``w[node]`` one ``uint64`` a node, bit
+    ``l`` its value in lane ``l``; the move nodes' words say which lanes chose each
+    move): gate ``g`` becomes the ``or`` of ``w[wnode[i]] ^ wmask[i]`` for ``i`` in
+    ``wfirst[g]:wfirst[g + 1]``, xored with ``kmask[g]``, in order; a recursive block
+    from false again and again until no word changes (its least fixpoint in every
+    lane).  The word form of :func:`evaluate_gates`, as
+    :mod:`plies.gdl.gatebits`' playouts evaluate the gates."""
+    base = k[BASE]
+    loop_lo = _section(k, O_LOOP_LO, k[NB])
+    loop_hi = _section(k, O_LOOP_HI, k[NB])
+    zero = np.uint64(0)
+    nb = loop_lo.shape[0]
+    b = 0
+    while b < nb and loop_lo[b] < lo:
+        b += 1
+    g = lo
+    while g < hi:
+        if b < nb and g == loop_lo[b]:
+            end = loop_hi[b]
+            for x in range(g, end):
+                w[base + x] = zero
+            changed = True
+            while changed:
+                changed = False
+                for x in range(g, end):
+                    acc = zero
+                    for i in range(wfirst[x], wfirst[x + 1]):
+                        acc |= w[wnode[i]] ^ wmask[i]
+                    acc ^= kmask[x]
+                    if acc != w[base + x]:
+                        changed = True
+                        w[base + x] = acc
+            g = end
+            b += 1
+            continue
+        acc = zero
+        for i in range(wfirst[g], wfirst[g + 1]):
+            acc |= w[wnode[i]] ^ wmask[i]
+        w[base + g] = acc ^ kmask[g]
+        g += 1

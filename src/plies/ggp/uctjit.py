@@ -1,7 +1,8 @@
 """Numba kernels of the compiled UCT tree (:mod:`plies.ggp.uctnative`): whole batches of
 iterations (selection, expansion, the playouts, backpropagation) over a tree kept in
 numpy arrays, on the compiled network's kernels (:mod:`plies.gdl.gatejit` for a node's
-legal moves, terminal test, goals and successor; :mod:`plies.gdl.gatebits` for the
+legal moves, terminal test, goals and successor, one state at a time or, for the
+children of a decision node, 64 at a time on words; :mod:`plies.gdl.gatebits` for the
 batch of playouts).
 
 This module imports Numba: :mod:`plies.ggp.uctnative` imports it only when a compiled
@@ -35,6 +36,7 @@ from numba import njit
 
 from plies.gdl.gatebits import playouts
 from plies.gdl.gatejit import (
+    BASE,
     N0,
     N1,
     NGOALS,
@@ -50,6 +52,7 @@ from plies.gdl.gatejit import (
     M,
     R,
     evaluate_gates,
+    evaluate_words,
     holds,
     inspect,
     touch,
@@ -93,7 +96,6 @@ def make_node(k, vals, hits, ns, ni, nf, ei, meta, n, legal, goal_out, nxt, goal
     """Fill node ``n`` (its state already in ``ns[n]``): terminal with its proof, or its
     roles' legal moves as edges and its mover.  False when a role has no legal move in
     a non-terminal state (``meta[ERROR]`` is set)."""
-    nr = k[R]
     nothing = ns[n, :0]
     evaluate_gates(k, vals, hits, ns[n], 0, k[N0])
     terminal = holds(vals, k[TERMINAL])
@@ -104,6 +106,16 @@ def make_node(k, vals, hits, ns, ni, nf, ei, meta, n, legal, goal_out, nxt, goal
     else:
         for m in range(k[M]):
             legal[m] = holds(vals, k[k[O_LEGAL] + m])
+    return _fill(k, ni, nf, ei, meta, n, terminal, legal, goal_out, goals)
+
+
+@njit(cache=True, nogil=True)
+def _fill(k, ni, nf, ei, meta, n, terminal, legal, goal_out, goals):  # type: ignore[no-untyped-def]
+    """Node ``n``'s fields from what the network says of its state: with ``terminal``
+    its proof from the goal entries ``goal_out``, else its edges from ``legal`` (one
+    byte per global move) and its mover; False when a role has no legal move
+    (``meta[ERROR]`` is set)."""
+    nr = k[R]
     ni[n, :] = 0
     ni[n, BEST] = -1
     ni[n, KIDS] = -1
@@ -172,6 +184,122 @@ def _child(k, vals, hits, ns, ni, nf, ei, meta, parent, joint, legal, goal_out, 
     meta[NODES] = c + 1
     _successor(k, vals, hits, ns[parent], joint, ns[c])
     if not make_node(k, vals, hits, ns, ni, nf, ei, meta, c, legal, goal_out, ns[c], goals):
+        return -1
+    return c
+
+
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+
+
+@njit(cache=True, nogil=True)
+def block_width(k):  # type: ignore[no-untyped-def]
+    """The words of one block of the children cache (see :func:`_block`)."""
+    return k[F] + k[M] + k[NGOALS] + 1
+
+
+@njit(cache=True, nogil=True)
+def _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, ns, ni, ei, n, e0, e1, joint,  # type: ignore[no-untyped-def]
+           out):
+    """The children of the decision node ``n`` by its mover's edges ``[e0, e1)`` (at
+    most 64), all in one pass of the network on words (lane ``l`` is edge ``e0 + l``),
+    into ``out``: the successor states' fluents (``F`` words), their legal moves (``M``),
+    goal entries (``NGOALS``, evaluated only when a lane is terminal) and terminal test
+    (one word), as :func:`_successor` and :func:`make_node` find them one at a time.
+    ``w`` is a word per node of the network, :func:`plies.gdl.gatejit.evaluate_words`'
+    machine."""
+    nf, nm, nr, base, n0, n1 = k[F], k[M], k[R], k[BASE], k[N0], k[N1]
+    ngoal = k[NGOALS]
+    mover = ni[n, MOVER]
+    evaluate_gates(k, vals, hits, ns[n], 0, n0)  # the parent's state, in every lane
+    for j in range(nf):
+        w[j] = _ALL if ns[n, j] else _ZERO
+    for g in range(n0):
+        w[base + g] = _ALL if vals[base + g] else _ZERO
+    for m in range(nm):
+        w[nf + m] = _ZERO
+    _forced(ni, ei, n, nr, joint)
+    for r in range(nr):
+        if r != mover:
+            w[nf + joint[r]] = _ALL
+    lanes = _ZERO
+    for e in range(e0, e1):
+        bit = _ONE << np.uint64(e - e0)
+        w[nf + ei[e, MOVE]] |= bit
+        lanes |= bit
+    evaluate_words(k, w, wfirst, wnode, wmask, kmask, n0, n1)
+    for j in range(nf):
+        ref = k[k[O_NEXT] + j]
+        x = w[ref >> 1]
+        out[j] = ~x if ref & 1 else x
+    for j in range(nf):
+        w[j] = out[j]
+    evaluate_words(k, w, wfirst, wnode, wmask, kmask, 0, n0)
+    for m in range(nm):
+        ref = k[k[O_LEGAL] + m]
+        x = w[ref >> 1]
+        out[nf + m] = ~x if ref & 1 else x
+    ref = k[TERMINAL]
+    x = w[ref >> 1]
+    term = ~x if ref & 1 else x
+    out[nf + nm + ngoal] = term
+    if term & lanes:
+        evaluate_words(k, w, wfirst, wnode, wmask, kmask, n1, k[G])
+        for e in range(ngoal):
+            ref = k[k[O_GOAL] + e]
+            x = w[ref >> 1]
+            out[nf + nm + e] = ~x if ref & 1 else x
+
+
+@njit(cache=True, nogil=True)
+def _expand(k, vals, hits, w, wfirst, wnode, wmask, kmask, cw, ctag, ns, ni, nf, ei, meta,  # type: ignore[no-untyped-def]
+            n, pick, joint, legal, goal_out, goals):
+    """The new child of the decision node ``n`` by its edge ``pick`` (:func:`_child`'s
+    node, the same fields): from the children cache when its block is there, else a
+    block of up to 64 of ``n``'s children computed at once (:func:`_block`) when two or
+    more of them are still untried, else alone.  The cache is direct-mapped: block
+    ``b`` (the edges ``64 b`` to ``64 b + 63`` of the mover's) of node ``n`` lives in
+    row ``(n + 7919 b) % S`` of ``cw`` with the tag ``n * 2**16 + b`` in ``ctag``
+    (-1: empty), so a block pushed out is computed again; the tree is the same with
+    any cache (``S`` 0: none).  -1 on an error."""
+    mover = ni[n, MOVER]
+    lo = ni[n, RFIRST + mover]
+    size = ctag.shape[0]
+    off = pick - lo
+    b = off >> 6
+    s = (n + 7919 * b) % size if size else 0
+    tag = n * 65536 + b
+    if size == 0 or ctag[s] != tag:
+        e0 = lo + 64 * b
+        e1 = min(ni[n, RFIRST + mover + 1], e0 + 64)
+        untried = 0
+        for e in range(e0, e1):
+            if ei[e, CHILD] == -1:
+                untried += 1
+        if size == 0 or untried < 2:
+            _forced(ni, ei, n, k[R], joint)
+            joint[mover] = ei[pick, MOVE]
+            return _child(k, vals, hits, ns, ni, nf, ei, meta, n, joint, legal, goal_out,
+                          goals)
+        _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, ns, ni, ei, n, e0, e1, joint,
+               cw[s])
+        ctag[s] = tag
+    nfl, nm, ngoal = k[F], k[M], k[NGOALS]
+    lane = np.uint64(off & 63)
+    row = cw[s]
+    c = meta[NODES]
+    meta[NODES] = c + 1
+    for j in range(nfl):
+        ns[c, j] = (row[j] >> lane) & _ONE
+    terminal = ((row[nfl + nm + ngoal] >> lane) & _ONE) != _ZERO
+    if terminal:
+        for e in range(ngoal):
+            goal_out[e] = (row[nfl + nm + e] >> lane) & _ONE
+    else:
+        for m in range(nm):
+            legal[m] = (row[nfl + m] >> lane) & _ONE
+    if not _fill(k, ni, nf, ei, meta, c, terminal, legal, goal_out, goals):
         return -1
     return c
 
@@ -403,8 +531,8 @@ def _loses_at_once(k, vals, hits, state, me, legal, legal2, goal_out, goals, aft
 
 
 @njit(cache=True, nogil=True)
-def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, ns, ni, nf, ei, ef, meta, root,  # type: ignore[no-untyped-def]
-            lanes, batches, seed, c_explore, shortcut, det, fixed, limit,
+def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, cw, ctag, ns, ni, nf, ei, ef, meta,  # type: ignore[no-untyped-def]
+            root, lanes, batches, seed, c_explore, shortcut, det, fixed, limit,
             mast, weights, sums, counts, tau):
     """Up to ``batches`` batches of ``lanes`` UCT iterations from ``root``, as
     :meth:`plies.search.mcts_tree.Tree.iterate_batch` runs them (a virtual loss per
@@ -415,7 +543,9 @@ def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, ns, ni, nf, ei, ef, meta
     ``limit`` steps scores 0.5 for every role.  ``det`` takes the first candidate
     wherever the search would draw at random (for the contract tests).  When the
     arrays hold no more node (``meta[FULL]`` is set) or at :data:`MAX_DEPTH`, a lane
-    plays out from where it would have expanded a node."""
+    plays out from where it would have expanded a node.  A decision node's new child
+    comes from :func:`_expand` (the children cache ``cw``, ``ctag``: its siblings
+    computed with it, bit-parallel), a simultaneous node's from :func:`_child`."""
     np.random.seed(seed)
     nr, nm, nfl = k[R], k[M], k[F]
     legal = np.zeros(nm, np.uint8)
@@ -433,6 +563,8 @@ def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, ns, ni, nf, ei, ef, meta
     starts = np.zeros((lanes, nfl), np.uint8)
     pgoals = np.zeros((lanes, nr), np.int64)
     pstatus = np.zeros(lanes, np.int8)
+    w = np.zeros(k[BASE] + k[G], np.uint64)
+    w[nfl + nm + 1] = _ALL
     done = 0
     for _ in range(batches):
         if ni[root, SOLVED]:
@@ -491,10 +623,8 @@ def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, ns, ni, nf, ei, ef, meta
                                 pick = e
                                 break
                             want -= 1
-                    _forced(ni, ei, n, nr, joint)
-                    joint[mover] = ei[pick, MOVE]
-                    c = _child(k, vals, hits, ns, ni, nf, ei, meta, n, joint, legal,
-                               goal_out, goals)
+                    c = _expand(k, vals, hits, w, wfirst, wnode, wmask, kmask, cw, ctag,
+                                ns, ni, nf, ei, meta, n, pick, joint, legal, goal_out, goals)
                     if c < 0:
                         return done
                     ei[pick, CHILD] = c

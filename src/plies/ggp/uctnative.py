@@ -39,6 +39,10 @@ MAX_BYTES: Final = 256 * 2**20
 """The most memory the tree's arrays take (nodes and edges together); a full tree stops
 expanding."""
 
+CACHE_BYTES: Final = 16 * 2**20
+"""The most memory the children cache takes (:func:`plies.ggp.uctjit._expand`: the
+children of a node computed 64 at a time, kept until they are expanded)."""
+
 START_NODES: Final = 4096
 """The nodes the arrays hold at first (they double as the tree grows)."""
 
@@ -58,12 +62,15 @@ class NativeTree:
     batch of playouts.  ``deterministic`` takes the first candidate wherever the search
     would draw, and ``fixed`` replaces the playouts by :func:`plies.ggp.uctjit.fixed_goal`
     of the leaf: both only for the contract tests.
+    ``cache_bytes`` caps the children cache (:data:`CACHE_BYTES`; 0: none, every child
+    computed alone): it changes the speed only, never the tree.
     """
 
     def __init__(
         self, reasoner: Reasoner, net: GateNet, state: int, *, seed: int, exploration: float,
         playout: int, zero_sum: bool, mast: NativeMast | None = None, batch: int = 64,
         deterministic: bool = False, fixed: bool = False, max_bytes: int = MAX_BYTES,
+        cache_bytes: int = CACHE_BYTES,
     ) -> None:
         import numpy as np
 
@@ -90,6 +97,13 @@ class NativeTree:
         self.max_nodes = max(16, max_bytes // 2 // self._row)
         self.max_edges = max(16 + net.moves, max_bytes // 2 // self._edge)
         self.meta = np.zeros(8, dtype=np.int64)
+        width = int(uctjit.block_width(net.k))
+        rows = 1
+        while 2 * rows * width * 8 <= cache_bytes:
+            rows *= 2
+        rows = rows if rows * width * 8 <= cache_bytes else 0
+        self.cache = np.zeros((rows, width), dtype=np.uint64)
+        self.tags = np.full(rows, -1, dtype=np.int64)
         self._alloc(min(START_NODES, self.max_nodes),
                     min(START_NODES * 4 + net.moves, self.max_edges))
         self._fresh(state)
@@ -125,6 +139,7 @@ class NativeTree:
         """A tree of one node, ``state``."""
         jit, net, meta = self.jit, self.net, self.meta
         meta[:] = 0
+        self.tags[:] = -1  # the node numbers start again
         self._grow(1, net.moves)
         self.ns[0, :] = net.to_array(state)
         meta[jit.NODES] = 1
@@ -177,6 +192,7 @@ class NativeTree:
         jit.compact(*old[:4], old[4], self.meta, found, self.roles,
                     self.ns, self.ni, self.nf, self.ei, self.ef)
         self.meta[jit.FULL] = 0
+        self.tags[:] = -1  # the nodes are numbered anew
         self.root = 0
         return True
 
@@ -245,9 +261,10 @@ class NativeTree:
             self._grow(nodes, nodes * 2 * per_node + net.moves)
             self.meta[jit.FULL] = 0
             done += int(jit.iterate(
-                net.k, *net._machine(), *words, self.ns, self.ni, self.nf, self.ei, self.ef,
-                self.meta, root, lanes, batches, self.rng.getrandbits(31), self.exploration,
-                self.shortcut, self.deterministic, self.fixed, self.playout, *learn,
+                net.k, *net._machine(), *words, self.cache, self.tags, self.ns, self.ni,
+                self.nf, self.ei, self.ef, self.meta, root, lanes, batches,
+                self.rng.getrandbits(31), self.exploration, self.shortcut, self.deterministic,
+                self.fixed, self.playout, *learn,
             ))
             self._check(True)
         stats.nodes = done
