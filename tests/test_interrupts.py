@@ -5,6 +5,7 @@ end quietly (no traceback), with the exit code a shell expects."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import subprocess
@@ -177,3 +178,20 @@ def test_time_stops_a_users_code_that_never_returns_while_the_game_loads(
         assert module not in sys.modules
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+
+
+def test_ctrl_c_while_the_command_makes_its_consoles_is_quiet(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Regression: Rich reads the terminal when a console is made, before the command's
+    own Ctrl-C handler is in place; a Ctrl-C at that moment was a traceback (seen once in
+    tests/hostile/test_ctrl_c.py on a loaded machine)."""
+    module = importlib.import_module("plies.cli.main")  # plies.cli.main is the function
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "_Output", interrupted)
+    assert main(["solve", "tictactoe"]) == 130
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "plies: interrupted\n")

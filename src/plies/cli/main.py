@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from rich.console import Console
@@ -125,6 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:
             _discard_output()
             return BROKEN_PIPE
+        except KeyboardInterrupt:  # outside _main's own handler: making its consoles, or
+            # the final flush (Rich reads the terminal when a console is made)
+            with suppress(OSError):
+                os.write(2, b"plies: interrupted\n")
+            return 130
         return code
 
 
