@@ -792,16 +792,6 @@ SKIPPED: Final = -(1 << 40)
 """The ordering key left on a move not searched (illegal or pruned)."""
 LMP: Final = np.array([0, 5, 8, 13], dtype=np.int64)
 """Late-move pruning at depth 1..3: quiet moves after this many are skipped."""
-NULL_R: Final = 3
-"""The null move's reduction R: the null search goes to ``depth - 1 - R`` with
-``R = NULL_R + depth // NULL_R_DEPTH``, one more for each :data:`NULL_R_MARGIN`
-centipawns by which the evaluation beats beta (at most :data:`NULL_R_MARGIN_MAX` more)."""
-NULL_R_DEPTH: Final = 4
-"""The depth for each further ply of the null move's reduction."""
-NULL_R_MARGIN: Final = 200
-"""The evaluation's margin over beta for each further ply of the null move's reduction."""
-NULL_R_MARGIN_MAX: Final = 3
-"""The most plies the evaluation's margin adds to the null move's reduction."""
 
 
 @_jit
@@ -1066,8 +1056,7 @@ def engine(
     the static exchange (:func:`see_ge`; MVV-LVA among them), the killers, those that lose,
     and the quiet moves by their history (a bonus for the move that cuts off, a malus for
     the quiet moves searched before it, bounded by :data:`HISTORY_MAX`), principal
-    variation search, check extensions, null-move pruning (R = 3 + depth / 4, more when
-    the evaluation beats beta by far: :data:`NULL_R`), late-move reductions,
+    variation search, check extensions, null-move pruning (R = 2), late-move reductions,
     at null-window nodes out of check (the ``PRUNING`` switch) reverse futility, futility
     and late-move pruning of quiet moves (:data:`RFP_MARGIN`, :data:`FUTILITY`,
     :data:`LMP`), and the quiescence search at the depth limit.  Moves are generated
@@ -1127,14 +1116,11 @@ def engine(
     if prune and static - RFP_MARGIN * depth >= beta:
         return static  # reverse futility (static null move)
     if null and static >= beta:
-        # The reduction grows with the depth and with the evaluation's margin over beta.
-        r = NULL_R + depth // NULL_R_DEPTH
-        r += min(NULL_R_MARGIN_MAX, (static - beta) // NULL_R_MARGIN)
         _null(stack, ply)
         _enter(stack, ply, hist, base, hist_len)
         v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
-                    pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1 - r, -beta,
-                    -beta + 1, False)
+                    pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 3, -beta, -beta + 1,
+                    False)
         if ctx[STOPPED]:
             return 0
         if v >= beta:
