@@ -83,7 +83,6 @@ class CompiledSearch:
         self.tt = np.empty((1 << table_bits, 4), dtype=np.int64)
         self.tt.fill(0)  # every page touched now, not by the first search on its clock
         self.history = np.zeros((2, 4096), dtype=np.int64)
-        self.counters = np.zeros((2, 4096), dtype=np.int64)
 
     backend: Final = "numba"
 
@@ -115,10 +114,9 @@ class CompiledSearch:
         ).about(game, state)
 
     def clear(self) -> None:
-        """Forget the transposition table, the move history and the countermoves."""
+        """Forget the transposition table and the move history."""
         self.tt[:] = 0
         self.history[:] = 0
-        self.counters[:] = 0
 
     def resize(self, megabytes: int) -> None:
         """An empty table of the most slots (a power of two, 32 bytes each, at least
@@ -202,7 +200,7 @@ class CompiledSearch:
         player = mover if player is None else player
         sign = 1 if player == mover else -1
         scores = np.zeros_like(moves)
-        killers = np.zeros((k.MAX_PLY + 2, 3), dtype=np.int64)  # and the move searched
+        killers = np.zeros((k.MAX_PLY + 2, 2), dtype=np.int64)
         pv = np.zeros((k.MAX_PLY + 2, k.MAX_PLY + 2), dtype=np.int64)
         pv_len = np.zeros(k.MAX_PLY + 2, dtype=np.int64)
         halt = np.zeros(1, dtype=np.int64)
@@ -229,7 +227,7 @@ class CompiledSearch:
             for d in range(1, limit + 1):
                 value = k.engine(
                     stack, moves, scores, hist, base, hist_len, self.tt, killers,
-                    self.history, self.counters, pv, pv_len, *self.tables, ctx, halt, 0, d,
+                    self.history, pv, pv_len, *self.tables, ctx, halt, 0, d,
                     -k.INFINITY, k.INFINITY, False,
                 )
                 if ctx[k.STOPPED] or pv_len[0] == 0:

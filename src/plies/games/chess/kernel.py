@@ -103,8 +103,7 @@ _I, _B = types.int64, types.boolean
 _EVAL = (_A3, _A3, _A1, _A2)  # mg, eg, w, span
 _QUIESCE = _I(_A2, _A2, _A2, *_EVAL, _A1, _A1, _I, _I, _I)
 _ENGINE = _I(
-    _A2, _A2, _A2, _A1, _I, _A1, _A2, _A2, _A2, _A2, _A2, _A1, *_EVAL, _A1, _A1, _I, _I, _I, _I,
-    _B,
+    _A2, _A2, _A2, _A1, _I, _A1, _A2, _A2, _A2, _A2, _A1, *_EVAL, _A1, _A1, _I, _I, _I, _I, _B
 )
 
 
@@ -1048,17 +1047,15 @@ def _null(stack: Any, ply: int) -> None:
 @njit(_ENGINE, cache=False, nogil=True)
 def engine(
     stack: Any, moves: Any, scores: Any, hist: Any, base: int, hist_len: Any,
-    tt: Any, killers: Any, history: Any, counters: Any, pv: Any, pv_len: Any,
+    tt: Any, killers: Any, history: Any, pv: Any, pv_len: Any,
     mg: Any, eg: Any, w: Any, span: Any, ctx: Any, halt: Any,
     ply: int, depth: int, alpha: int, beta: int, can_null: bool,
 ) -> int:
     """Alpha-beta with engine craft (negamax, fail-soft; the switches of ``ctx``): a
     transposition table, the table's move, then captures that do not lose material in
-    the static exchange (:func:`see_ge`; MVV-LVA among them), the killers, the countermove
-    (the quiet move that last cut off after the opponent's move, ``counters[side,
-    move & 4095]``), the captures that lose, and the quiet moves by their history (a
-    bonus for the move that cuts off, a malus for the quiet moves searched before it,
-    bounded by :data:`HISTORY_MAX`), principal
+    the static exchange (:func:`see_ge`; MVV-LVA among them), the killers, those that lose,
+    and the quiet moves by their history (a bonus for the move that cuts off, a malus for
+    the quiet moves searched before it, bounded by :data:`HISTORY_MAX`), principal
     variation search, check extensions, null-move pruning (R = 2), late-move reductions,
     at null-window nodes out of check (the ``PRUNING`` switch) reverse futility, futility
     and late-move pruning of quiet moves (:data:`RFP_MARGIN`, :data:`FUTILITY`,
@@ -1121,10 +1118,9 @@ def engine(
     if null and static >= beta:
         _null(stack, ply)
         _enter(stack, ply, hist, base, hist_len)
-        killers[ply, 2] = 0  # a pass: no move for the child's countermove
-        v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, counters,
-                    pv, pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 3, -beta,
-                    -beta + 1, False)
+        v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
+                    pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 3, -beta, -beta + 1,
+                    False)
         if ctx[STOPPED]:
             return 0
         if v >= beta:
@@ -1133,9 +1129,6 @@ def engine(
     # on an early move spares the test (a make) of the rest.
     n = pseudo_moves(row, buffer, False)
     keys = scores[ply]
-    side = row[TURN]
-    previous = killers[ply - 1, 2] & 4095 if ply > 0 else 0  # the opponent's last move
-    counter = counters[side, previous] if previous else 0
     for i in range(n):
         move = buffer[i]
         if move == tt_move:
@@ -1154,8 +1147,6 @@ def engine(
             keys[i] = (1 << 30) + 1
         elif move == killers[ply, 1]:
             keys[i] = 1 << 30
-        elif move == counter:
-            keys[i] = (1 << 30) - 1
         else:
             keys[i] = history[row[TURN], move & 4095]
     best = -INFINITY
@@ -1192,11 +1183,10 @@ def engine(
                 continue  # futility and late-move pruning
         _enter(stack, ply, hist, base, hist_len)
         pv_len[ply + 1] = 0
-        killers[ply, 2] = move
         if index == 0:
-            v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history,
-                        counters, pv, pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1,
-                        -beta, -alpha, True)
+            v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
+                        pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1, -beta, -alpha,
+                        True)
         else:
             reduce = 0
             if (
@@ -1204,13 +1194,13 @@ def engine(
                 and key_i < (1 << 29) and not in_check(stack[ply + 1])
             ):
                 reduce = 1
-            v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history,
-                        counters, pv, pv_len, mg, eg, w, span, ctx, halt, ply + 1,
-                        depth - 1 - reduce, -alpha - 1, -alpha, True)
+            v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
+                        pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1 - reduce,
+                        -alpha - 1, -alpha, True)
             if v > alpha and (reduce or v < beta) and not ctx[STOPPED]:
                 v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history,
-                            counters, pv, pv_len, mg, eg, w, span, ctx, halt, ply + 1,
-                            depth - 1, -beta, -alpha, True)
+                            pv, pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1, -beta,
+                            -alpha, True)
         if ctx[STOPPED]:
             return 0
         if v > best:
@@ -1224,8 +1214,6 @@ def engine(
                     pv[ply, j + 1] = pv[ply + 1, j]
                 pv_len[ply] = m + 1
                 if alpha >= beta:
-                    if previous and not (_victim(row, move) or (move >> 12) & 7):
-                        counters[side, previous] = move  # a quiet move: the countermove
                     if key_i < (1 << 29):  # a quiet move: killer and history
                         if killers[ply, 0] != move:
                             killers[ply, 1] = killers[ply, 0]
