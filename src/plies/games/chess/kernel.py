@@ -792,11 +792,6 @@ SKIPPED: Final = -(1 << 40)
 """The ordering key left on a move not searched (illegal or pruned)."""
 LMP: Final = np.array([0, 5, 8, 13], dtype=np.int64)
 """Late-move pruning at depth 1..3: quiet moves after this many are skipped."""
-LMR_LATE: Final = 6
-"""Late-move reductions: a quiet move from the 4th on is searched a ply shallower, from
-this index on (counted from 0) two plies at depth >= :data:`LMR_DEEP`."""
-LMR_DEEP: Final = 6
-"""The depth from which the late quiet moves (:data:`LMR_LATE`) are reduced by two."""
 
 
 @_jit
@@ -1061,8 +1056,7 @@ def engine(
     the static exchange (:func:`see_ge`; MVV-LVA among them), the killers, those that lose,
     and the quiet moves by their history (a bonus for the move that cuts off, a malus for
     the quiet moves searched before it, bounded by :data:`HISTORY_MAX`), principal
-    variation search, check extensions, null-move pruning (R = 2), late-move reductions
-    (one ply, two for the late moves of deep nodes: :data:`LMR_LATE`),
+    variation search, check extensions, null-move pruning (R = 2), late-move reductions,
     at null-window nodes out of check (the ``PRUNING`` switch) reverse futility, futility
     and late-move pruning of quiet moves (:data:`RFP_MARGIN`, :data:`FUTILITY`,
     :data:`LMP`), and the quiescence search at the depth limit.  Moves are generated
@@ -1199,7 +1193,7 @@ def engine(
                 switches & REDUCTIONS and depth >= 3 and index >= 3 and not check
                 and key_i < (1 << 29) and not in_check(stack[ply + 1])
             ):
-                reduce = 2 if index >= LMR_LATE and depth >= LMR_DEEP else 1
+                reduce = 1
             v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
                         pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1 - reduce,
                         -alpha - 1, -alpha, True)
