@@ -74,6 +74,27 @@ def test_oversized_message_is_refused_without_reading_it(server: GgpServer) -> N
     assert post(server.host, server.port, "(info)").body == AVAILABLE
 
 
+def test_a_client_still_sending_an_oversized_body_reads_the_413(server: GgpServer) -> None:
+    """Regression: the refused body was left unread and the socket closed, which resets
+    the connection: a client still writing its body (as ggp-base's manager writes a whole
+    message before it reads) got a broken pipe, not the answer.  Here the body is sent
+    only once the 413 has arrived, when the server has certainly answered."""
+    body = b"(info " + b"x" * (2 * MAX_BODY) + b")"
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # A small send buffer: each piece below waits for the server's acknowledgement,
+        # so the reset of a closed socket arrives before the next one is written.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+        sock.settimeout(30)
+        sock.connect((server.host, server.port))
+        sock.sendall(f"POST / HTTP/1.0\r\nContent-Length: {len(body)}\r\n\r\n".encode())
+        assert sock.recv(1, socket.MSG_PEEK)  # the answer has begun
+        for start in range(0, len(body), 16384):
+            sock.sendall(body[start : start + 16384])  # a broken pipe if the server closed
+        reply = read_reply(sock)
+    assert reply.status == 413 and f"over {MAX_BODY}" in reply.body
+    assert post(server.host, server.port, "(info)").body == AVAILABLE
+
+
 def test_oversized_chunked_body_is_refused_without_reading_it(server: GgpServer) -> None:
     reply = raw(
         server,

@@ -17,7 +17,9 @@ It binds ``127.0.0.1`` unless told otherwise.
 Nothing a request can do takes the player down (issue 11):
 
 * a body is at most :data:`MAX_BODY` bytes (a ``Content-Length`` over it is refused with
-  413 before a byte of the body is read) and nests at most :data:`MAX_DEPTH` deep;
+  413 before a byte of the body is read; what the client still sends is then discarded,
+  up to :data:`DISCARD_BYTES`, so that it reads the 413 instead of a reset) and nests at
+  most :data:`MAX_DEPTH` deep;
 * at most ``max_handlers`` connections are handled at once, at most :data:`PER_CLIENT`
   from one client address, and :data:`RESERVED` of them only for the *manager* (the
   address whose START the player accepted last); one more is answered 503
@@ -79,6 +81,10 @@ READ_TIMEOUT = 10.0
 READ_DEADLINE = 10.0
 """Seconds from a connection's arrival by which its whole request must have been read."""
 
+DISCARD_BYTES = 16 << 20
+"""The most bytes of a refused request's body read and thrown away after the refusal, so
+that its client can read the answer (16 MiB)."""
+
 _DRAIN_SECONDS = 1.0  # how long a refused connection's unread bytes are discarded
 _MAX_DRAINING = 256  # refused connections drained at once; beyond, closed at once
 
@@ -125,6 +131,7 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
             body = self._read_body()
         except _BadRequest as err:
             self._send(Reply(err.status, f"error: {err}"), retry=err.status == 503)
+            self._discard_rest()
             return
         except OSError as err:  # the client went away, or was too slow (READ_DEADLINE)
             log.info("%s: request not read: %s", self.address_string(), err)
@@ -182,6 +189,29 @@ class GgpRequestHandler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except OSError:  # the manager gave up on us; nothing to do
             log.warning("the client closed the connection before the reply")
+
+    def _discard_rest(self) -> None:
+        """After refusing a request whose body was not read: end the reply and discard
+        what the client still sends (at most :data:`DISCARD_BYTES`, until the request's
+        :data:`READ_DEADLINE`), then close.  Closing a socket with unread bytes resets
+        the connection, and a client still writing its body (a manager sending a 2 MiB
+        message) would get a broken pipe instead of the answer."""
+        self.close_connection = True
+        sock = self.connection
+        left = DISCARD_BYTES
+        try:
+            sock.shutdown(socket.SHUT_WR)  # the answer is whole: the client may read it
+            while left > 0:
+                wait = self.received + READ_DEADLINE - time.perf_counter()
+                if wait <= 0:
+                    break
+                sock.settimeout(wait)
+                chunk = sock.recv(min(65536, left))
+                if not chunk:  # the client has read the answer and closed
+                    break
+                left -= len(chunk)
+        except OSError:  # reset, timed out, or cut at the read deadline
+            pass
 
     def end_headers(self) -> None:
         for name, value in CORS:  # on every answer, errors included
