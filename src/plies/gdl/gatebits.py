@@ -48,6 +48,7 @@ from plies.gdl.gatejit import (
     G,
     M,
     R,
+    evaluate_word_gates,
 )
 from plies.gdl.gatelayout import BATCH_LANES
 
@@ -93,40 +94,7 @@ def _word(w, ref):  # type: ignore[no-untyped-def]
     return v
 
 
-@njit(cache=True, nogil=True)
-def _evaluate(w, wfirst, wnode, wmask, kmask, base, lo, hi, loop_lo, loop_hi):  # type: ignore[no-untyped-def]
-    """Evaluate the gates ``[lo, hi)`` in order on words; a recursive block (its gates
-    ``[loop_lo[b], loop_hi[b])``) from false again and again until no word changes: its
-    least fixpoint in every lane at once."""
-    nb = loop_lo.shape[0]
-    b = 0
-    while b < nb and loop_lo[b] < lo:
-        b += 1
-    g = lo
-    while g < hi:
-        if b < nb and g == loop_lo[b]:
-            end = loop_hi[b]
-            for x in range(g, end):
-                w[base + x] = _ZERO
-            changed = True
-            while changed:
-                changed = False
-                for x in range(g, end):
-                    acc = _ZERO
-                    for i in range(wfirst[x], wfirst[x + 1]):
-                        acc |= w[wnode[i]] ^ wmask[i]
-                    acc ^= kmask[x]
-                    if acc != w[base + x]:
-                        changed = True
-                        w[base + x] = acc
-            g = end
-            b += 1
-            continue
-        acc = _ZERO
-        for i in range(wfirst[g], wfirst[g + 1]):
-            acc |= w[wnode[i]] ^ wmask[i]
-        w[base + g] = acc ^ kmask[g]
-        g += 1
+_evaluate = evaluate_word_gates  # the gates on words, one place for both
 
 
 @njit(cache=True, nogil=True)

@@ -294,9 +294,18 @@ def evaluate_words(k, w, wfirst, wnode, wmask, kmask, lo, hi):  # type: ignore[n
     from false again and again until no word changes (its least fixpoint in every
     lane).  The word form of :func:`evaluate_gates`, as
     :mod:`plies.gdl.gatebits`' playouts evaluate the gates."""
-    base = k[BASE]
-    loop_lo = _section(k, O_LOOP_LO, k[NB])
-    loop_hi = _section(k, O_LOOP_HI, k[NB])
+    evaluate_word_gates(
+        w, wfirst, wnode, wmask, kmask, k[BASE], lo, hi,
+        _section(k, O_LOOP_LO, k[NB]), _section(k, O_LOOP_HI, k[NB]),
+    )
+
+
+@njit(cache=True, nogil=True)
+def evaluate_word_gates(w, wfirst, wnode, wmask, kmask, base, lo, hi, loop_lo, loop_hi):  # type: ignore[no-untyped-def]
+    """Evaluate the gates ``[lo, hi)`` in order on words (gate ``g``'s word at
+    ``w[base + g]``); a recursive block (its gates ``[loop_lo[b], loop_hi[b])``) from
+    false again and again until no word changes: its least fixpoint in every lane at
+    once.  What :func:`evaluate_words` and :mod:`plies.gdl.gatebits`' playouts run."""
     zero = np.uint64(0)
     nb = loop_lo.shape[0]
     b = 0
