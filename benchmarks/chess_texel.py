@@ -2,11 +2,14 @@
 
     python benchmarks/chess_texel.py DATA.txt --out tuned.json
 
-``DATA.txt`` has one ``FEN;result`` a line (result 1, 0.5 or 0 from White's side), as
+``DATA.txt`` has one ``FEN;result`` or ``FEN;result;expected`` a line (result 1, 0.5 or
+0 from White's side; expected, Stockfish's own expected score for White), as
 ``benchmarks/chess_texel_data.py`` writes it (Stockfish self-play; see its docstring for
-the provenance).  The evaluation is linear in its weights given the phase
-(:mod:`plies.games.chess.features`), so a data set becomes one sparse matrix ``X`` with
-``X @ w`` the evaluation (before its rounding to whole centipawns).  The fit:
+the provenance).  The target of the fit is ``lam * result + (1 - lam) * expected``
+(``--lam``, 1 by default: the result alone, Texel's original method).  The evaluation is
+linear in its weights given the phase (:mod:`plies.games.chess.features`), so a data
+set becomes one sparse matrix ``X`` with ``X @ w`` the evaluation (before its rounding
+to whole centipawns).  The fit:
 
 1. ``K`` minimising the mean squared error of ``sigmoid(K * eval)`` against the result
    at the current weights (:data:`~plies.games.chess.evaluation.WEIGHTS`);
@@ -36,8 +39,10 @@ from plies.games.chess.evaluation import PHASE_MAX, WEIGHTS
 from plies.games.chess.features import BLOCKS, HALF, OFFSET, counts, vector, weights_from
 
 
-def load(path: str, limit: int | None) -> tuple[scipy.sparse.csr_matrix, np.ndarray]:
-    """The feature matrix (mg half then eg half, tapered by phase) and the results."""
+def load(
+    path: str, limit: int | None, lam: float
+) -> tuple[scipy.sparse.csr_matrix, np.ndarray]:
+    """The feature matrix (mg half then eg half, tapered by phase) and the targets."""
     rows: list[int] = []
     cols: list[int] = []
     vals: list[float] = []
@@ -46,7 +51,7 @@ def load(path: str, limit: int | None) -> tuple[scipy.sparse.csr_matrix, np.ndar
         for i, line in enumerate(f):
             if limit is not None and i >= limit:
                 break
-            fen, result = line.rstrip("\n").split(";")
+            fen, result, *expected = line.rstrip("\n").split(";")
             board = chess.Board(fen)
             pieces = (board.pawns, board.knights, board.bishops, board.rooks,
                       board.queens, board.kings)
@@ -62,7 +67,12 @@ def load(path: str, limit: int | None) -> tuple[scipy.sparse.csr_matrix, np.ndar
                 rows.append(row)
                 cols.append(HALF + j)
                 vals.append(n * (PHASE_MAX - phase) / PHASE_MAX)
-            results.append(float(result))
+            if expected:
+                results.append(lam * float(result) + (1 - lam) * float(expected[0]))
+            elif lam != 1:
+                sys.exit(f"{path}:{i + 1}: no expected score for --lam {lam}")
+            else:
+                results.append(float(result))
     x = scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(len(results), 2 * HALF))
     return x, np.array(results)
 
@@ -78,19 +88,21 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--iterations", type=int, default=500)
+    parser.add_argument("--lam", type=float, default=1.0, help="the weight of the game's "
+                        "result in the target, against Stockfish's expected score")
     parser.add_argument("--module", default=None, help="also write the tuned weights as a "
                         "Python module (src/plies/games/chess/tuned.py)")
     parser.add_argument("--freeze", default="", help="comma-separated blocks kept as they are "
                         "(names of plies.games.chess.features.BLOCKS, e.g. pst)")
     args = parser.parse_args()
     start = time.time()
-    x, r = load(args.data, args.limit)
+    x, r = load(args.data, args.limit, args.lam)
     n = len(r)
     cut = n - n // 10
     xt, rt, xh, rh = x[:cut], r[:cut], x[cut:], r[cut:]
     w0 = np.array(vector(WEIGHTS))
-    print(f"{n} positions ({cut} train, {n - cut} held out), results mean {r.mean():.3f}, "
-          f"draws {np.mean(r == 0.5):.1%}; features in {time.time() - start:.0f} s")
+    print(f"{n} positions ({cut} train, {n - cut} held out), targets mean {r.mean():.3f}; "
+          f"features in {time.time() - start:.0f} s")
     e0 = xt @ w0
     k = float(scipy.optimize.minimize_scalar(
         lambda k: mse(e0, rt, k), bounds=(1e-4, 0.05), method="bounded").x)
@@ -113,7 +125,7 @@ def main() -> None:
                 bounds[j] = (w0[j], w0[j])
     fit = scipy.optimize.minimize(
         loss, w0, jac=True, method="L-BFGS-B", bounds=bounds,
-        options={"maxiter": args.iterations})
+        options={"maxiter": args.iterations, "ftol": 1e-15, "gtol": 1e-12})
     w = np.round(fit.x)
     after = (mse(xt @ w, rt, k), mse(xh @ w, rh, k))
     print(f"L-BFGS: {fit.nit} iterations, {fit.message}")
