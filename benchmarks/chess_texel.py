@@ -29,20 +29,28 @@ import json
 import sys
 import textwrap
 import time
+from dataclasses import replace
 
 import chess
 import numpy as np
 import scipy.optimize
 import scipy.sparse
 
-from plies.games.chess.evaluation import PHASE_MAX, WEIGHTS
+from plies.games.chess.evaluation import PHASE_MAX, WEIGHTS, activity
 from plies.games.chess.features import BLOCKS, HALF, OFFSET, counts, vector, weights_from
+
+# Mobility and shelter left out, the king attack at 256 per unit: ``activity`` then
+# gives (White's less Black's) ``units * scale[attackers]``, the attack's count in 256ths.
+_ATTACK_ONLY = replace(
+    WEIGHTS, mobility_mg=(0, 0, 0, 0), mobility_eg=(0, 0, 0, 0), king_attack=(256, 256)
+)
 
 
 def load(
-    path: str, limit: int | None, lam: float
+    path: str, limit: int | None, lam: float, king_attack: bool
 ) -> tuple[scipy.sparse.csr_matrix, np.ndarray]:
-    """The feature matrix (mg half then eg half, tapered by phase) and the targets."""
+    """The feature matrix (mg half then eg half, tapered by phase; with ``king_attack``
+    two more columns, the king attack's mg and eg) and the targets."""
     rows: list[int] = []
     cols: list[int] = []
     vals: list[float] = []
@@ -67,13 +75,22 @@ def load(
                 rows.append(row)
                 cols.append(HALF + j)
                 vals.append(n * (PHASE_MAX - phase) / PHASE_MAX)
+            if king_attack:
+                units, _ = activity(_ATTACK_ONLY, pieces, board.occupied_co[chess.WHITE],
+                                    board.occupied_co[chess.BLACK], shelters=False)
+                if units:
+                    rows += [row, row]
+                    cols += [2 * HALF, 2 * HALF + 1]
+                    vals += [units / 256 * phase / PHASE_MAX,
+                             units / 256 * (PHASE_MAX - phase) / PHASE_MAX]
             if expected:
                 results.append(lam * float(result) + (1 - lam) * float(expected[0]))
             elif lam != 1:
                 sys.exit(f"{path}:{i + 1}: no expected score for --lam {lam}")
             else:
                 results.append(float(result))
-    x = scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(len(results), 2 * HALF))
+    width = 2 * HALF + (2 if king_attack else 0)
+    x = scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(len(results), width))
     return x, np.array(results)
 
 
@@ -88,6 +105,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--iterations", type=int, default=500)
+    parser.add_argument("--king-attack", action="store_true", help="fit the king attack's "
+                        "(mg, eg) weights too (the one term not linear: its rounding is left "
+                        "out of the fit)")
     parser.add_argument("--lam", type=float, default=1.0, help="the weight of the game's "
                         "result in the target, against Stockfish's expected score")
     parser.add_argument("--module", default=None, help="also write the tuned weights as a "
@@ -96,11 +116,11 @@ def main() -> None:
                         "(names of plies.games.chess.features.BLOCKS, e.g. pst)")
     args = parser.parse_args()
     start = time.time()
-    x, r = load(args.data, args.limit, args.lam)
+    x, r = load(args.data, args.limit, args.lam, args.king_attack)
     n = len(r)
     cut = n - n // 10
     xt, rt, xh, rh = x[:cut], r[:cut], x[cut:], r[cut:]
-    w0 = np.array(vector(WEIGHTS))
+    w0 = np.array(vector(WEIGHTS) + ([0.0, 0.0] if args.king_attack else []))
     print(f"{n} positions ({cut} train, {n - cut} held out), targets mean {r.mean():.3f}; "
           f"features in {time.time() - start:.0f} s")
     e0 = xt @ w0
@@ -143,12 +163,15 @@ def write_module(
     path: str, values: list[float], command: str, before: tuple[float, float],
     after: tuple[float, float],
 ) -> None:
-    """``TUNED``, the fitted weights, as a module plies imports."""
-    w = weights_from(values, WEIGHTS)
+    """``TUNED``, the fitted weights, as a module plies imports (``values`` past the
+    vector's are the king attack's mg and eg)."""
+    w = weights_from(values[:2 * HALF], WEIGHTS)
+    if len(values) > 2 * HALF:
+        w = replace(w, king_attack=(round(values[2 * HALF]), round(values[2 * HALF + 1])))
     fields = []
     for name in ("piece_mg", "piece_eg", "pst_mg", "pst_eg", "bishop_pair", "doubled",
                  "isolated", "passed_mg", "passed_eg", "rook_open", "rook_half_open",
-                 "mobility_mg", "mobility_eg", "shelter"):
+                 "mobility_mg", "mobility_eg", "king_attack", "shelter"):
         value = getattr(w, name)
         if name.startswith("pst"):
             tables = []
