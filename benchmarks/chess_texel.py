@@ -15,7 +15,9 @@ to whole centipawns).  The fit:
    at the current weights (:data:`~plies.games.chess.evaluation.WEIGHTS`);
 2. every parameter by L-BFGS on that error plus ``--l2`` times the mean squared
    distance (in pawns) from the current weights, on the first 90% of the lines; the last
-   10% (whole games but the one at the cut) are held out and their error reported.
+   10% (whole games but the one at the cut) are held out and their error reported (and,
+   when the target is not the result alone, the error against the held-out games'
+   results, ``K`` fitted again for each set of weights).
 
 The fitted weights are written as JSON (the vector of
 :func:`plies.games.chess.features.vector`), ready for
@@ -48,13 +50,14 @@ _ATTACK_ONLY = replace(
 
 def load(
     path: str, limit: int | None, lam: float, king_attack: bool
-) -> tuple[scipy.sparse.csr_matrix, np.ndarray]:
+) -> tuple[scipy.sparse.csr_matrix, np.ndarray, np.ndarray]:
     """The feature matrix (mg half then eg half, tapered by phase; with ``king_attack``
-    two more columns, the king attack's mg and eg) and the targets."""
+    two more columns, the king attack's mg and eg), the targets and the games' results."""
     rows: list[int] = []
     cols: list[int] = []
     vals: list[float] = []
     results: list[float] = []
+    outcomes: list[float] = []
     with open(path) as f:
         for i, line in enumerate(f):
             if limit is not None and i >= limit:
@@ -83,6 +86,7 @@ def load(
                     cols += [2 * HALF, 2 * HALF + 1]
                     vals += [units / 256 * phase / PHASE_MAX,
                              units / 256 * (PHASE_MAX - phase) / PHASE_MAX]
+            outcomes.append(float(result))
             if expected:
                 results.append(lam * float(result) + (1 - lam) * float(expected[0]))
             elif lam != 1:
@@ -91,11 +95,17 @@ def load(
                 results.append(float(result))
     width = 2 * HALF + (2 if king_attack else 0)
     x = scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(len(results), width))
-    return x, np.array(results)
+    return x, np.array(results), np.array(outcomes)
 
 
 def mse(e: np.ndarray, r: np.ndarray, k: float) -> float:
     return float(np.mean((r - 1.0 / (1.0 + np.exp(-k * e))) ** 2))
+
+
+def fit_k(e: np.ndarray, r: np.ndarray) -> float:
+    """The ``K`` that minimises the mean squared error of ``sigmoid(K * e)`` against ``r``."""
+    return float(scipy.optimize.minimize_scalar(
+        lambda k: mse(e, r, k), bounds=(1e-4, 0.05), method="bounded").x)
 
 
 def main() -> None:
@@ -116,7 +126,7 @@ def main() -> None:
                         "(names of plies.games.chess.features.BLOCKS, e.g. pst)")
     args = parser.parse_args()
     start = time.time()
-    x, r = load(args.data, args.limit, args.lam, args.king_attack)
+    x, r, outcome = load(args.data, args.limit, args.lam, args.king_attack)
     n = len(r)
     cut = n - n // 10
     xt, rt, xh, rh = x[:cut], r[:cut], x[cut:], r[cut:]
@@ -124,8 +134,7 @@ def main() -> None:
     print(f"{n} positions ({cut} train, {n - cut} held out), targets mean {r.mean():.3f}; "
           f"features in {time.time() - start:.0f} s")
     e0 = xt @ w0
-    k = float(scipy.optimize.minimize_scalar(
-        lambda k: mse(e0, rt, k), bounds=(1e-4, 0.05), method="bounded").x)
+    k = fit_k(e0, rt)
     print(f"K = {k:.6f} per centipawn ({k * 400:.3f} per 400)")
     before = (mse(e0, rt, k), mse(xh @ w0, rh, k))
 
@@ -152,19 +161,29 @@ def main() -> None:
     print("| | train MSE | held-out MSE |\n|---|---|---|")
     print(f"| current weights | {before[0]:.6f} | {before[1]:.6f} |")
     print(f"| tuned (rounded) | {after[0]:.6f} | {after[1]:.6f} |")
+    if args.lam != 1:  # how well each predicts the held-out games' results (K refitted)
+        oh = outcome[cut:]
+        for name, weights in (("current weights", w0), ("tuned (rounded)", w)):
+            e = xh @ weights
+            kr = fit_k(e, oh)
+            print(f"{name}: held-out MSE against the games' results {mse(e, oh, kr):.6f} "
+                  f"(K = {kr:.6f})")
     with open(args.out, "w") as f:
         json.dump([float(v) for v in w], f)
     if args.module:
-        write_module(args.module, [float(v) for v in w], " ".join(sys.argv[1:]), before, after)
+        write_module(args.module, [float(v) for v in w], " ".join(sys.argv[1:]), before, after,
+                     args.lam)
     print(f"wrote {args.out}; {time.time() - start:.0f} s in all")
 
 
 def write_module(
     path: str, values: list[float], command: str, before: tuple[float, float],
-    after: tuple[float, float],
+    after: tuple[float, float], lam: float,
 ) -> None:
     """``TUNED``, the fitted weights, as a module plies imports (``values`` past the
     vector's are the king attack's mg and eg)."""
+    target = ("the game's result" if lam == 1 else "Stockfish's expected score" if lam == 0
+              else f"{lam:g} x the game's result + {1 - lam:g} x Stockfish's expected score")
     w = weights_from(values[:2 * HALF], WEIGHTS)
     if len(values) > 2 * HALF:
         w = replace(w, king_attack=(round(values[2 * HALF]), round(values[2 * HALF + 1])))
@@ -187,7 +206,8 @@ def write_module(
         + "\n".join(textwrap.wrap(f"Made by ``python benchmarks/chess_texel.py {command}``", 88))
         + "\n"
         "(the data: Stockfish self-play positions, ``benchmarks/chess_texel_data.py``).\n"
-        f"Mean squared error of the result against sigmoid(K * eval): train {before[0]:.6f}\n"
+        f"Mean squared error of the target ({target}) against sigmoid(K * eval):\n"
+        f"train {before[0]:.6f} "
         f"-> {after[0]:.6f}, held out {before[1]:.6f} -> {after[1]:.6f}.\n"
         "See ``benchmarks/results/chess_tuning.md``.\n"
         '"""\n\nfrom __future__ import annotations\n\nfrom typing import Final\n\n'
