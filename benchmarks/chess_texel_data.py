@@ -5,8 +5,10 @@ this, so the positions come from games Stockfish (``/usr/games/stockfish``, GPL-
 against itself at a fixed node count, from openings of ``--random-plies`` random moves.
 Every position after the random opening where the side to move is not in check and
 Stockfish's chosen move is not a capture or promotion (a cheap "quiet" filter) is written
-as ``FEN;result`` with the result from White's side (1, 0.5, 0).  Games past 300 plies are
-dropped.
+as ``FEN;result;expected``: the game's result from White's side (1, 0.5, 0) and the
+expected score for White that Stockfish's own search gave the position (its win/draw/loss
+estimate, ``UCI_ShowWDL``: ``(wins + draws / 2) / 1000``), a far less noisy label than one
+result shared by a whole game.  Games past 300 plies are dropped.
 
     python benchmarks/chess_texel_data.py OUT.txt --games 400 --nodes 800
 """
@@ -31,7 +33,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
-    engine.configure({"Threads": 1, "Hash": 16})
+    engine.configure({"Threads": 1, "Hash": 16, "UCI_ShowWDL": True})
     with open(args.out, "a") as out:
         for _ in range(args.games):
             board = chess.Board()
@@ -42,16 +44,21 @@ def main() -> None:
                 board.push(rng.choice(moves))
             fens: list[str] = []
             while not board.is_game_over(claim_draw=True) and board.ply() < 300:
-                move = engine.play(board, chess.engine.Limit(nodes=args.nodes)).move
+                played = engine.play(
+                    board, chess.engine.Limit(nodes=args.nodes), info=chess.engine.INFO_SCORE
+                )
+                move = played.move
                 assert move is not None
-                if not board.is_check() and not board.is_capture(move) and not move.promotion:
-                    fens.append(board.fen())
+                wdl = played.info.get("wdl")
+                if (wdl is not None and not board.is_check() and not board.is_capture(move)
+                        and not move.promotion):
+                    fens.append(f"{board.fen()};{{}};{wdl.white().expectation():.3f}")
                 board.push(move)
             outcome = board.outcome(claim_draw=True)
             if outcome is None:
                 continue
             result = {True: "1", False: "0", None: "0.5"}[outcome.winner]
-            out.writelines(f"{fen};{result}\n" for fen in fens)
+            out.writelines(line.format(result) + "\n" for line in fens)
             out.flush()
     engine.quit()
 
