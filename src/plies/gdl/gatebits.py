@@ -138,6 +138,22 @@ def _restart(state, starts, each, lane_id, lanes):  # type: ignore[no-untyped-de
             state[j] = (state[j] | bit) if row[j] else (state[j] & ~bit)
 
 
+_DREW = 64
+"""The draws of a playout recorded in order, for MAST to learn from (from a longer
+playout, by reading every move's count)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _drawn(played, drew, ndrew, lane, move):  # type: ignore[no-untyped-def]
+    """Count a draw of ``move`` in ``lane``'s playout, and record it among the
+    lane's first :data:`_DREW` draws."""
+    played[lane, move] += 1
+    n = ndrew[lane]
+    if n < _DREW:
+        drew[lane, n] = move
+    ndrew[lane] = n + 1
+
+
 @njit(cache=True, nogil=True)
 def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, status_out,  # type: ignore[no-untyped-def]
              mast, weights, sums, counts, tau):
@@ -177,7 +193,14 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
     wsum = np.zeros(LANES, np.float64)  # mast: the weights of a lane's legal moves
     draw = np.zeros(LANES, np.float64)  # mast: what is left of the lane's draw
     last = np.zeros(LANES, np.int64)  # mast: the lane's last legal move (rounding)
-    played = np.zeros((LANES, nm if mast else 0), np.int64)  # mast: moves chosen
+    played = np.zeros((LANES, nm if mast else 0), np.int64)  # mast: moves drawn
+    # mast: the first _DREW draws of a lane's playout, in order (its moves to learn
+    # from without reading its whole row of ``played``), and its number of draws
+    drew = np.zeros((LANES, _DREW if mast else 0), np.int64)
+    ndrew = np.zeros(LANES, np.int64)
+    role_of = np.zeros(nm if mast else 0, np.int64)
+    for r in range(nr if mast else 0):
+        role_of[role_first[r]:role_first[r + 1]] = r
     count = starts.shape[0] * each
     goals_out[:count] = -1
     started = 0
@@ -221,15 +244,17 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
                 for r in range(nr):
                     if goals_out[p, r] == -2:
                         goals_out[p, r] = -1
-                if mast:
-                    for r in range(nr):
-                        reached = max(goals_out[p, r], 0)
-                        for m in range(role_first[r], role_first[r + 1]):
-                            times = played[lane, m]
-                            if times > 0:
-                                sums[m] += reached * times
-                                counts[m] += times
-                                weights[m] = np.exp(sums[m] / counts[m] / tau)
+                if mast:  # from its record of draws, or its whole row if too long
+                    short = ndrew[lane] <= _DREW
+                    for i in range(ndrew[lane] if short else nm):
+                        m = drew[lane, i] if short else i
+                        times = played[lane, m]
+                        if times > 0:  # learnt once, however often drawn
+                            reached = max(goals_out[p, role_of[m]], 0)
+                            sums[m] += reached * times
+                            counts[m] += times
+                            weights[m] = np.exp(sums[m] / counts[m] / tau)
+                            played[lane, m] = 0
         live = active & ~ended
         x = live
         while x != _ZERO:
@@ -291,14 +316,14 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
                             bit = _ONE << np.uint64(lane)
                             chosen |= bit
                             drawing &= ~bit
-                            played[lane, m] += 1
+                            _drawn(played, drew, ndrew, lane, m)
                     w[nf + m] = chosen
                 x = drawing  # rounding left a draw: the last legal move, as in Python
                 while x != _ZERO:
                     lane = _low(x)
                     x &= x - _ONE
                     w[nf + last[lane]] |= _ONE << np.uint64(lane)
-                    played[lane, last[lane]] += 1
+                    _drawn(played, drew, ndrew, lane, last[lane])
             else:
                 for m in range(lo, hi):
                     x = _word(w, legal[m]) & live
@@ -323,8 +348,12 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
         while x != _ZERO:
             lane = _low(x)
             x &= x - _ONE
-            if mast:
-                played[lane, :] = 0
+            if mast:  # its row of ``played`` back to zeros (learning did it at the end)
+                if status_out[lane_id[lane]] != 0:
+                    short = ndrew[lane] <= _DREW
+                    for i in range(ndrew[lane] if short else nm):
+                        played[lane, drew[lane, i] if short else i] = 0
+                ndrew[lane] = 0
             if started < count:
                 lane_id[lane] = started
                 started += 1
