@@ -8,11 +8,14 @@ a *word view* of its gates, made by :meth:`plies.gdl.gatenet.GateNet.words`:
 - every node (fluent, move, constant, gate) holds one ``uint64`` *word*: bit ``l`` is
   its value in *lane* ``l``, one playout of 64;
 - gate ``g`` is the ``or`` of the words ``w[wnode[i]] ^ wmask[i]`` for ``i`` in
-  ``wfirst[g]:wfirst[g + 1]`` (``wmask`` all ones for a negated input), the result
-  xored with ``kmask[g]`` (all ones for an ``and``, whose inputs are stored negated):
-  one word operation evaluates a gate in 64 states.  A gate's move inputs are read
-  from the move nodes' words (bit ``l`` set when lane ``l`` chose the move), not
-  counted as the scalar kernels do.
+  ``wfirst[g]:wfirst[g + 1]`` (``wmask`` all ones for a negated input) and of its
+  plain move inputs, the result xored with ``kmask[g]`` (all ones for an ``and``,
+  whose inputs are stored negated): one word operation evaluates a gate in 64 states.
+  A gate's move inputs are read from the move nodes' words (bit ``l`` set when lane
+  ``l`` chose the move), not counted as the scalar kernels do; its plain ones are
+  listed by move (``wmove``), and only the moves some lane chose are read: a step
+  reads tens of moves, not the hundreds of move inputs of a board game's frame
+  axioms.
 
 A step evaluates the state gates of every lane, tests ``terminal``, lets each lane's
 roles draw a uniformly random legal move (per role: the lane's legal moves counted,
@@ -94,7 +97,7 @@ _evaluate = evaluate_word_gates  # the gates on words, one place for both
 
 
 @njit(cache=True, nogil=True)
-def evaluate(k, wfirst, wnode, wmask, kmask, states, joint, legal_out, goal_out, next_out):  # type: ignore[no-untyped-def]
+def evaluate(k, wfirst, wnode, wmask, kmask, wmove, states, joint, legal_out, goal_out, next_out):  # type: ignore[no-untyped-def]
     """The network in every lane at once, for tests: ``states`` (one word per fluent)
     gives each lane's state and ``joint`` (one word per global move) its joint move;
     fills the words of the legal moves, the goal entries and the successors, and returns
@@ -106,7 +109,7 @@ def evaluate(k, wfirst, wnode, wmask, kmask, states, joint, legal_out, goal_out,
     w[nf + nm + 1] = _ALL
     w[:nf] = states
     w[nf:nf + nm] = joint
-    _evaluate(w, wfirst, wnode, wmask, kmask, base, 0, k[G], loop_lo, loop_hi)
+    _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, 0, k[G], loop_lo, loop_hi)
     for m in range(nm):
         legal_out[m] = _word(w, k[k[O_LEGAL] + m])
     for e in range(k[NGOALS]):
@@ -151,7 +154,7 @@ def _drawn(played, drew, ndrew, lane, move):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, status_out,  # type: ignore[no-untyped-def]
+def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_out, status_out,  # type: ignore[no-untyped-def]
              mast, weights, sums, counts, tau):
     """``each`` uniformly random playouts from every row of ``starts`` (a state as one
     byte per fluent; playout ``p`` starts from row ``p // each``), 64 at a time;
@@ -210,11 +213,11 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
     visited = 0
     while active != _ZERO:
         w[:nf] = state
-        _evaluate(w, wfirst, wnode, wmask, kmask, base, 0, n0, loop_lo, loop_hi)
+        _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, 0, n0, loop_lo, loop_hi)
         visited += _count(active)
         ended = _word(w, terminal) & active
         if ended != _ZERO:
-            _evaluate(w, wfirst, wnode, wmask, kmask, base, n1, ng, loop_lo, loop_hi)
+            _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, n1, ng, loop_lo, loop_hi)
             x = ended
             while x != _ZERO:
                 lane = _low(x)
@@ -331,7 +334,7 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
                             chosen |= _ONE << np.uint64(lane)
                         pick[lane] -= 1
                     w[nf + m] = chosen
-        _evaluate(w, wfirst, wnode, wmask, kmask, base, n0, n1, loop_lo, loop_hi)
+        _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, n0, n1, loop_lo, loop_hi)
         for j in range(nf):
             state[j] = _word(w, nxt[j])
         x = live
