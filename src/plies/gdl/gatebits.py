@@ -187,11 +187,12 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
     state = np.zeros(nf, np.uint64)
     lane_id = np.full(LANES, -1, np.int64)  # the playout a lane plays
     steps = np.zeros(LANES, np.int64)
-    cnt = np.zeros(LANES, np.int64)
-    pick = np.zeros(LANES, np.int64)
+    cnt = np.zeros(LANES, np.int64)  # uniform: the lane's legal moves
+    pick = np.zeros(LANES, np.int64)  # uniform: the legal moves to pass before its own
+    lmove = np.zeros(nm, np.int64)  # a role's moves legal in some lane
+    lword = np.zeros(nm, np.uint64)  # ... and the lanes where each is
     wsum = np.zeros(LANES, np.float64)  # mast: the weights of a lane's legal moves
     draw = np.zeros(LANES, np.float64)  # mast: what is left of the lane's draw
-    last = np.zeros(LANES, np.int64)  # mast: the lane's last legal move (rounding)
     played = np.zeros((LANES, nm if mast else 0), np.int64)  # mast: moves drawn
     # mast: the first _DREW draws of a lane's playout, in order (its moves to learn
     # from without reading its whole row of ``played``), and its number of draws
@@ -266,74 +267,81 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
         w[nf:nf + nm] = _ZERO
         for r in range(nr):
             lo, hi = role_first[r], role_first[r + 1]
-            cnt[:] = 0
-            if mast:
-                wsum[:] = 0.0
+            once = _ZERO  # the lanes where the role has a legal move
+            more = _ZERO  # ... two or more: they draw one
+            nl = 0  # the role's moves legal in some lane: lmove[:nl], their lanes lword
             for m in range(lo, hi):
                 x = _word(w, legal[m]) & live
-                while x != _ZERO:
-                    lane = _low(x)
-                    cnt[lane] += 1
-                    if mast:
-                        wsum[lane] += weights[m]
-                        last[lane] = m
-                    x &= x - _ONE
-            x = live
+                if x != _ZERO:
+                    more |= once & x
+                    once |= x
+                    lmove[nl] = m
+                    lword[nl] = x
+                    nl += 1
+            x = live & ~once  # none: the playout ends
             while x != _ZERO:
                 lane = _low(x)
                 x &= x - _ONE
-                n = cnt[lane]
-                if n == 0:
-                    p = lane_id[lane]
-                    status_out[p] = 2
-                    goals_out[p, 0] = r
-                    bit = _ONE << np.uint64(lane)
-                    live &= ~bit
-                    ended |= bit
-                elif mast:
-                    draw[lane] = np.random.random() * wsum[lane] if n > 1 else -1.0
+                p = lane_id[lane]
+                status_out[p] = 2
+                goals_out[p, 0] = r
+            ended |= live & ~once
+            live &= once
+            single = once & ~more  # the lanes with one legal move play it
+            # a lane's moves' weights (or their number) in order, then its draw, the
+            # lanes in order: the draws of one seed are those of one lane at a time
+            for i in range(nl):
+                x = lword[i] & more
+                m = lmove[i]
+                while x != _ZERO:
+                    lane = _low(x)
+                    x &= x - _ONE
+                    if mast:
+                        wsum[lane] += weights[m]
+                    else:
+                        cnt[lane] += 1
+            x = more
+            while x != _ZERO:
+                lane = _low(x)
+                x &= x - _ONE
+                if mast:
+                    draw[lane] = np.random.random() * wsum[lane]
+                    wsum[lane] = 0.0
                 else:
-                    pick[lane] = np.random.randint(n) if n > 1 else 0
-            if mast:
-                drawing = _ZERO  # the lanes whose draw has not fallen below 0 yet
-                x = live
+                    pick[lane] = np.random.randint(cnt[lane])
+                    cnt[lane] = 0
+            drawing = more  # the lanes that have not reached their draw yet
+            for i in range(nl):
+                word = lword[i]
+                m = lmove[i]
+                chosen = word & single
+                x = word & drawing
                 while x != _ZERO:
                     lane = _low(x)
                     x &= x - _ONE
-                    if cnt[lane] > 1:
-                        drawing |= _ONE << np.uint64(lane)
-                single = live & ~drawing  # the lanes with one legal move play it
-                for m in range(lo, hi):
-                    word = _word(w, legal[m]) & live
-                    chosen = word & single
-                    x = word & drawing
-                    while x != _ZERO:
-                        lane = _low(x)
-                        x &= x - _ONE
+                    if mast:
                         draw[lane] -= weights[m]
-                        if draw[lane] < 0.0:
-                            bit = _ONE << np.uint64(lane)
-                            chosen |= bit
-                            drawing &= ~bit
-                            _drawn(played, drew, ndrew, lane, m)
-                    w[nf + m] = chosen
-                x = drawing  # rounding left a draw: the last legal move, as in Python
-                while x != _ZERO:
-                    lane = _low(x)
-                    x &= x - _ONE
-                    w[nf + last[lane]] |= _ONE << np.uint64(lane)
-                    _drawn(played, drew, ndrew, lane, last[lane])
-            else:
-                for m in range(lo, hi):
-                    x = _word(w, legal[m]) & live
-                    chosen = _ZERO
-                    while x != _ZERO:
-                        lane = _low(x)
-                        x &= x - _ONE
-                        if pick[lane] == 0:
-                            chosen |= _ONE << np.uint64(lane)
+                        reached = draw[lane] < 0.0
+                    else:
+                        reached = pick[lane] == 0
                         pick[lane] -= 1
-                    w[nf + m] = chosen
+                    if reached:
+                        bit = _ONE << np.uint64(lane)
+                        chosen |= bit
+                        drawing &= ~bit
+                        if mast:
+                            _drawn(played, drew, ndrew, lane, m)
+                w[nf + m] = chosen
+            x = drawing  # rounding left a draw: the last legal move, as in Python
+            while x != _ZERO:
+                lane = _low(x)
+                x &= x - _ONE
+                bit = _ONE << np.uint64(lane)
+                i = nl - 1
+                while lword[i] & bit == _ZERO:
+                    i -= 1
+                w[nf + lmove[i]] |= bit
+                _drawn(played, drew, ndrew, lane, lmove[i])
         _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, n0, n1, loop_lo, loop_hi)
         for j in range(nf):
             state[j] = _word(w, nxt[j])
