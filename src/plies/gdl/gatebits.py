@@ -72,7 +72,7 @@ _H01 = np.uint64(0x0101010101010101)
 def _low(x):  # type: ignore[no-untyped-def]
     """The index of the lowest set bit of the non-zero word ``x`` (one instruction,
     LLVM's ``cttz``: a lane from its bit costs less than the bits it is found among)."""
-    return trailing_zeros(x)
+    return trailing_zeros(x)  # type: ignore[call-arg]
 
 
 @njit(cache=True, nogil=True, inline="always")
