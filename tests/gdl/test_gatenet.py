@@ -408,3 +408,81 @@ def test_a_batch_stops_at_a_role_without_a_legal_move() -> None:
     batch = native(r).batch(r.initial_state(), 3, seed=1, limit=10)
     assert list(batch.status) == [STATUS.index("no legal move")] * 3
     assert list(batch.goals[:, 0]) == [1, 1, 1] and batch.visited == 3
+
+
+def counter_game(length: int) -> Reasoner:
+    """One role that chooses ``left`` or ``right`` at each of ``length`` steps (goal 100
+    for both roles at the end); a second role only waits (``noop``, never a choice)."""
+    steps = " ".join(f"(succ {i} {i + 1})" for i in range(length))
+    return Reasoner(parse(f"""
+        (role chooser) (role waiter) (init (step 0)) {steps}
+        (legal chooser left) (legal chooser right) (legal waiter noop)
+        (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+        (<= (next (went ?m)) (does chooser ?m))
+        (<= terminal (true (step {length})))
+        (goal chooser 100) (goal waiter 100)"""), backend="numba")
+
+
+def after(r: Reasoner, steps: int) -> int:
+    state = r.initial_state()
+    for _ in range(steps):
+        state = r.next_state_indices(state, [0, 0])
+    return state
+
+
+@pytest.mark.parametrize("length", [10, 200])  # fewer and more draws than a lane records
+def test_a_mast_batch_learns_every_draw_of_the_playouts_that_end_once(length: int) -> None:
+    r = counter_game(length)
+    net = native(r)
+    mast = Mast(net, tau=10.0)
+    # 150 playouts from the start that the limit cuts (nothing learnt), then 150 that
+    # end: the lanes are reused, so a cut playout's draws must not be learnt later.
+    start, late = r.initial_state(), after(r, length // 2)
+    batch = net.batch([start, late], 150, seed=5, limit=length - length // 2)
+    assert list(batch.status) == [STATUS.index("limit")] * 150 + [0] * 150
+    left, right = range(2)
+    assert mast.counts.sum() == 0
+    batch = net.batch([start, late], 150, seed=5, limit=length - length // 2, mast=mast)
+    assert list(batch.status) == [STATUS.index("limit")] * 150 + [0] * 150
+    drawn = mast.counts[left] + mast.counts[right]
+    assert drawn == 150 * (length - length // 2)  # every draw of the 150 that ended
+    assert mast.counts[2] == 0  # waiter's noop: forced, not drawn
+    assert list(mast.sums[:2]) == [100 * mast.counts[left], 100 * mast.counts[right]]
+    assert list(mast.weights[:2]) == pytest.approx([math.exp(10.0)] * 2)
+    # a fair coin: each side about half of the draws
+    assert abs(mast.counts[left] - drawn / 2) < 4 * math.sqrt(drawn / 4)
+
+
+def test_the_move_gates_on_words_agree_with_the_reasoner_after_the_state_gates() -> None:
+    """The move group evaluated alone after the state group, as a playout's step and the
+    compiled tree's block expansion run it: each lane's successor is the reasoner's."""
+    import numpy as np
+
+    from plies.gdl import gatebits, gatejit
+
+    for name in ("ticTacToe", "pentago", "roshambo2", "cycle"):
+        r = reasoner(name)
+        net = native(r)
+        rng = random.Random(name)
+        k = net.k
+        nf, nm, base = int(k[gatejit.F]), int(k[gatejit.M]), int(k[gatejit.BASE])
+        w = np.zeros(base + int(k[gatejit.G]), dtype=np.uint64)
+        w[nf + nm + 1] = np.uint64(0xFFFFFFFFFFFFFFFF)
+        states = [s for s in lane_states(r, rng, 4 * gatebits.LANES)
+                  if not r.is_terminal(s) and all(r.legal_indices(s))][:gatebits.LANES]
+        joints = []
+        for lane, state in enumerate(states):
+            bit = np.uint64(1 << lane)
+            w[:nf][net.to_array(state) == 1] |= bit
+            joint = [rng.choice(m) for m in r.legal_indices(state)]
+            joints.append(joint)
+            for role, i in enumerate(joint):
+                w[nf + net.role_first[role] + i] |= bit
+        words = net.words()
+        gatejit.evaluate_words(k, w, *words, 0, int(k[gatejit.N0]))
+        gatejit.evaluate_words(k, w, *words, int(k[gatejit.N0]), int(k[gatejit.N1]))
+        nxt = [int(x) for x in net._section("NEXT", nf)]
+        for lane, state in enumerate(states):
+            bits = np.array([(int(w[ref >> 1]) >> lane & 1) ^ (ref & 1) for ref in nxt],
+                            dtype=np.uint8)
+            assert net.from_array(bits) == r.next_state_indices(state, joints[lane]), name

@@ -8,11 +8,14 @@ a *word view* of its gates, made by :meth:`plies.gdl.gatenet.GateNet.words`:
 - every node (fluent, move, constant, gate) holds one ``uint64`` *word*: bit ``l`` is
   its value in *lane* ``l``, one playout of 64;
 - gate ``g`` is the ``or`` of the words ``w[wnode[i]] ^ wmask[i]`` for ``i`` in
-  ``wfirst[g]:wfirst[g + 1]`` (``wmask`` all ones for a negated input), the result
-  xored with ``kmask[g]`` (all ones for an ``and``, whose inputs are stored negated):
-  one word operation evaluates a gate in 64 states.  A gate's move inputs are read
-  from the move nodes' words (bit ``l`` set when lane ``l`` chose the move), not
-  counted as the scalar kernels do.
+  ``wfirst[g]:wfirst[g + 1]`` (``wmask`` all ones for a negated input) and of its
+  plain move inputs, the result xored with ``kmask[g]`` (all ones for an ``and``,
+  whose inputs are stored negated): one word operation evaluates a gate in 64 states.
+  A gate's move inputs are read from the move nodes' words (bit ``l`` set when lane
+  ``l`` chose the move), not counted as the scalar kernels do; its plain ones are
+  listed by move (``wmove``), and only the moves some lane chose are read: a step
+  reads tens of moves, not the hundreds of move inputs of a board game's frame
+  axioms.
 
 A step evaluates the state gates of every lane, tests ``terminal``, lets each lane's
 roles draw a uniformly random legal move (per role: the lane's legal moves counted,
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from plies.gdl.gatejit import (
     BASE,
@@ -58,12 +62,6 @@ LANES = BATCH_LANES
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_SHIFT = np.uint64(58)
-# The lowest set bit's index from the top six bits of (lowest bit * _DEBRUIJN).
-_LOW_INDEX = np.zeros(64, np.int64)
-for _i in range(64):
-    _LOW_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -72,8 +70,9 @@ _H01 = np.uint64(0x0101010101010101)
 
 @njit(cache=True, nogil=True, inline="always")
 def _low(x):  # type: ignore[no-untyped-def]
-    """The index of the lowest set bit of the non-zero word ``x``."""
-    return _LOW_INDEX[((x & (~x + _ONE)) * _DEBRUIJN) >> _SHIFT]
+    """The index of the lowest set bit of the non-zero word ``x`` (one instruction,
+    LLVM's ``cttz``: a lane from its bit costs less than the bits it is found among)."""
+    return trailing_zeros(x)  # type: ignore[call-arg]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -98,7 +97,7 @@ _evaluate = evaluate_word_gates  # the gates on words, one place for both
 
 
 @njit(cache=True, nogil=True)
-def evaluate(k, wfirst, wnode, wmask, kmask, states, joint, legal_out, goal_out, next_out):  # type: ignore[no-untyped-def]
+def evaluate(k, wfirst, wnode, wmask, kmask, wmove, states, joint, legal_out, goal_out, next_out):  # type: ignore[no-untyped-def]
     """The network in every lane at once, for tests: ``states`` (one word per fluent)
     gives each lane's state and ``joint`` (one word per global move) its joint move;
     fills the words of the legal moves, the goal entries and the successors, and returns
@@ -110,7 +109,7 @@ def evaluate(k, wfirst, wnode, wmask, kmask, states, joint, legal_out, goal_out,
     w[nf + nm + 1] = _ALL
     w[:nf] = states
     w[nf:nf + nm] = joint
-    _evaluate(w, wfirst, wnode, wmask, kmask, base, 0, k[G], loop_lo, loop_hi)
+    _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, 0, k[G], loop_lo, loop_hi)
     for m in range(nm):
         legal_out[m] = _word(w, k[k[O_LEGAL] + m])
     for e in range(k[NGOALS]):
@@ -138,8 +137,24 @@ def _restart(state, starts, each, lane_id, lanes):  # type: ignore[no-untyped-de
             state[j] = (state[j] | bit) if row[j] else (state[j] & ~bit)
 
 
+_DREW = 64
+"""The draws of a playout recorded in order, for MAST to learn from (from a longer
+playout, by reading every move's count)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _drawn(played, drew, ndrew, lane, move):  # type: ignore[no-untyped-def]
+    """Count a draw of ``move`` in ``lane``'s playout, and record it among the
+    lane's first :data:`_DREW` draws."""
+    played[lane, move] += 1
+    n = ndrew[lane]
+    if n < _DREW:
+        drew[lane, n] = move
+    ndrew[lane] = n + 1
+
+
 @njit(cache=True, nogil=True)
-def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, status_out,  # type: ignore[no-untyped-def]
+def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_out, status_out,  # type: ignore[no-untyped-def]
              mast, weights, sums, counts, tau):
     """``each`` uniformly random playouts from every row of ``starts`` (a state as one
     byte per fluent; playout ``p`` starts from row ``p // each``), 64 at a time;
@@ -172,12 +187,20 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
     state = np.zeros(nf, np.uint64)
     lane_id = np.full(LANES, -1, np.int64)  # the playout a lane plays
     steps = np.zeros(LANES, np.int64)
-    cnt = np.zeros(LANES, np.int64)
-    pick = np.zeros(LANES, np.int64)
+    cnt = np.zeros(LANES, np.int64)  # uniform: the lane's legal moves
+    pick = np.zeros(LANES, np.int64)  # uniform: the legal moves to pass before its own
+    lmove = np.zeros(nm, np.int64)  # a role's moves legal in some lane
+    lword = np.zeros(nm, np.uint64)  # ... and the lanes where each is
     wsum = np.zeros(LANES, np.float64)  # mast: the weights of a lane's legal moves
     draw = np.zeros(LANES, np.float64)  # mast: what is left of the lane's draw
-    last = np.zeros(LANES, np.int64)  # mast: the lane's last legal move (rounding)
-    played = np.zeros((LANES, nm if mast else 0), np.int64)  # mast: moves chosen
+    played = np.zeros((LANES, nm if mast else 0), np.int64)  # mast: moves drawn
+    # mast: the first _DREW draws of a lane's playout, in order (its moves to learn
+    # from without reading its whole row of ``played``), and its number of draws
+    drew = np.zeros((LANES, _DREW if mast else 0), np.int64)
+    ndrew = np.zeros(LANES, np.int64)
+    role_of = np.zeros(nm if mast else 0, np.int64)
+    for r in range(nr if mast else 0):
+        role_of[role_first[r]:role_first[r + 1]] = r
     count = starts.shape[0] * each
     goals_out[:count] = -1
     started = 0
@@ -191,11 +214,11 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
     visited = 0
     while active != _ZERO:
         w[:nf] = state
-        _evaluate(w, wfirst, wnode, wmask, kmask, base, 0, n0, loop_lo, loop_hi)
+        _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, 0, n0, loop_lo, loop_hi)
         visited += _count(active)
         ended = _word(w, terminal) & active
         if ended != _ZERO:
-            _evaluate(w, wfirst, wnode, wmask, kmask, base, n1, ng, loop_lo, loop_hi)
+            _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, n1, ng, loop_lo, loop_hi)
             x = ended
             while x != _ZERO:
                 lane = _low(x)
@@ -221,15 +244,17 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
                 for r in range(nr):
                     if goals_out[p, r] == -2:
                         goals_out[p, r] = -1
-                if mast:
-                    for r in range(nr):
-                        reached = max(goals_out[p, r], 0)
-                        for m in range(role_first[r], role_first[r + 1]):
-                            times = played[lane, m]
-                            if times > 0:
-                                sums[m] += reached * times
-                                counts[m] += times
-                                weights[m] = np.exp(sums[m] / counts[m] / tau)
+                if mast:  # from its record of draws, or its whole row if too long
+                    short = ndrew[lane] <= _DREW
+                    for i in range(ndrew[lane] if short else nm):
+                        m = drew[lane, i] if short else i
+                        times = played[lane, m]
+                        if times > 0:  # learnt once, however often drawn
+                            reached = max(goals_out[p, role_of[m]], 0)
+                            sums[m] += reached * times
+                            counts[m] += times
+                            weights[m] = np.exp(sums[m] / counts[m] / tau)
+                            played[lane, m] = 0
         live = active & ~ended
         x = live
         while x != _ZERO:
@@ -242,75 +267,82 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
         w[nf:nf + nm] = _ZERO
         for r in range(nr):
             lo, hi = role_first[r], role_first[r + 1]
-            cnt[:] = 0
-            if mast:
-                wsum[:] = 0.0
+            once = _ZERO  # the lanes where the role has a legal move
+            more = _ZERO  # ... two or more: they draw one
+            nl = 0  # the role's moves legal in some lane: lmove[:nl], their lanes lword
             for m in range(lo, hi):
                 x = _word(w, legal[m]) & live
-                while x != _ZERO:
-                    lane = _low(x)
-                    cnt[lane] += 1
-                    if mast:
-                        wsum[lane] += weights[m]
-                        last[lane] = m
-                    x &= x - _ONE
-            x = live
+                if x != _ZERO:
+                    more |= once & x
+                    once |= x
+                    lmove[nl] = m
+                    lword[nl] = x
+                    nl += 1
+            x = live & ~once  # none: the playout ends
             while x != _ZERO:
                 lane = _low(x)
                 x &= x - _ONE
-                n = cnt[lane]
-                if n == 0:
-                    p = lane_id[lane]
-                    status_out[p] = 2
-                    goals_out[p, 0] = r
-                    bit = _ONE << np.uint64(lane)
-                    live &= ~bit
-                    ended |= bit
-                elif mast:
-                    draw[lane] = np.random.random() * wsum[lane] if n > 1 else -1.0
+                p = lane_id[lane]
+                status_out[p] = 2
+                goals_out[p, 0] = r
+            ended |= live & ~once
+            live &= once
+            single = once & ~more  # the lanes with one legal move play it
+            # a lane's moves' weights (or their number) in order, then its draw, the
+            # lanes in order: the draws of one seed are those of one lane at a time
+            for i in range(nl):
+                x = lword[i] & more
+                m = lmove[i]
+                while x != _ZERO:
+                    lane = _low(x)
+                    x &= x - _ONE
+                    if mast:
+                        wsum[lane] += weights[m]
+                    else:
+                        cnt[lane] += 1
+            x = more
+            while x != _ZERO:
+                lane = _low(x)
+                x &= x - _ONE
+                if mast:
+                    draw[lane] = np.random.random() * wsum[lane]
+                    wsum[lane] = 0.0
                 else:
-                    pick[lane] = np.random.randint(n) if n > 1 else 0
-            if mast:
-                drawing = _ZERO  # the lanes whose draw has not fallen below 0 yet
-                x = live
+                    pick[lane] = np.random.randint(cnt[lane])
+                    cnt[lane] = 0
+            drawing = more  # the lanes that have not reached their draw yet
+            for i in range(nl):
+                word = lword[i]
+                m = lmove[i]
+                chosen = word & single
+                x = word & drawing
                 while x != _ZERO:
                     lane = _low(x)
                     x &= x - _ONE
-                    if cnt[lane] > 1:
-                        drawing |= _ONE << np.uint64(lane)
-                single = live & ~drawing  # the lanes with one legal move play it
-                for m in range(lo, hi):
-                    word = _word(w, legal[m]) & live
-                    chosen = word & single
-                    x = word & drawing
-                    while x != _ZERO:
-                        lane = _low(x)
-                        x &= x - _ONE
+                    if mast:
                         draw[lane] -= weights[m]
-                        if draw[lane] < 0.0:
-                            bit = _ONE << np.uint64(lane)
-                            chosen |= bit
-                            drawing &= ~bit
-                            played[lane, m] += 1
-                    w[nf + m] = chosen
-                x = drawing  # rounding left a draw: the last legal move, as in Python
-                while x != _ZERO:
-                    lane = _low(x)
-                    x &= x - _ONE
-                    w[nf + last[lane]] |= _ONE << np.uint64(lane)
-                    played[lane, last[lane]] += 1
-            else:
-                for m in range(lo, hi):
-                    x = _word(w, legal[m]) & live
-                    chosen = _ZERO
-                    while x != _ZERO:
-                        lane = _low(x)
-                        x &= x - _ONE
-                        if pick[lane] == 0:
-                            chosen |= _ONE << np.uint64(lane)
+                        reached = draw[lane] < 0.0
+                    else:
+                        reached = pick[lane] == 0
                         pick[lane] -= 1
-                    w[nf + m] = chosen
-        _evaluate(w, wfirst, wnode, wmask, kmask, base, n0, n1, loop_lo, loop_hi)
+                    if reached:
+                        bit = _ONE << np.uint64(lane)
+                        chosen |= bit
+                        drawing &= ~bit
+                        if mast:
+                            _drawn(played, drew, ndrew, lane, m)
+                w[nf + m] = chosen
+            x = drawing  # rounding left a draw: the last legal move, as in Python
+            while x != _ZERO:
+                lane = _low(x)
+                x &= x - _ONE
+                bit = _ONE << np.uint64(lane)
+                i = nl - 1
+                while lword[i] & bit == _ZERO:
+                    i -= 1
+                w[nf + lmove[i]] |= bit
+                _drawn(played, drew, ndrew, lane, lmove[i])
+        _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, n0, n1, loop_lo, loop_hi)
         for j in range(nf):
             state[j] = _word(w, nxt[j])
         x = live
@@ -323,8 +355,12 @@ def playouts(k, wfirst, wnode, wmask, kmask, starts, each, limit, goals_out, sta
         while x != _ZERO:
             lane = _low(x)
             x &= x - _ONE
-            if mast:
-                played[lane, :] = 0
+            if mast:  # its row of ``played`` back to zeros (learning did it at the end)
+                if status_out[lane_id[lane]] != 0:
+                    short = ndrew[lane] <= _DREW
+                    for i in range(ndrew[lane] if short else nm):
+                        played[lane, drew[lane, i] if short else i] = 0
+                ndrew[lane] = 0
             if started < count:
                 lane_id[lane] = started
                 started += 1

@@ -285,35 +285,57 @@ def seed(value):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def evaluate_words(k, w, wfirst, wnode, wmask, kmask, lo, hi):  # type: ignore[no-untyped-def]
+def evaluate_words(k, w, wfirst, wnode, wmask, kmask, wmove, lo, hi):  # type: ignore[no-untyped-def]
     """The gates ``[lo, hi)`` in 64 states at once, on the word view of
     :meth:`plies.gdl.gatenet.GateNet.words` (``w[node]`` one ``uint64`` a node, bit
     ``l`` its value in lane ``l``; the move nodes' words say which lanes chose each
     move): gate ``g`` becomes the ``or`` of ``w[wnode[i]] ^ wmask[i]`` for ``i`` in
-    ``wfirst[g]:wfirst[g + 1]``, xored with ``kmask[g]``, in order; a recursive block
-    from false again and again until no word changes (its least fixpoint in every
-    lane).  The word form of :func:`evaluate_gates`, as
-    :mod:`plies.gdl.gatebits`' playouts evaluate the gates."""
+    ``wfirst[g]:wfirst[g + 1]`` and of the words of the moves ``wmove`` lists for it,
+    xored with ``kmask[g]``, in order; a recursive block from false again and again
+    until no word changes (its least fixpoint in every lane).  The word form of
+    :func:`evaluate_gates`, as :mod:`plies.gdl.gatebits`' playouts evaluate the
+    gates."""
     evaluate_word_gates(
-        w, wfirst, wnode, wmask, kmask, k[BASE], lo, hi,
+        w, wfirst, wnode, wmask, kmask, wmove, k[BASE], lo, hi,
         _section(k, O_LOOP_LO, k[NB]), _section(k, O_LOOP_HI, k[NB]),
     )
 
 
 @njit(cache=True, nogil=True)
-def evaluate_word_gates(w, wfirst, wnode, wmask, kmask, base, lo, hi, loop_lo, loop_hi):  # type: ignore[no-untyped-def]
+def evaluate_word_gates(w, wfirst, wnode, wmask, kmask, wmove, base, lo, hi, loop_lo, loop_hi):  # type: ignore[no-untyped-def]
     """Evaluate the gates ``[lo, hi)`` in order on words (gate ``g``'s word at
     ``w[base + g]``); a recursive block (its gates ``[loop_lo[b], loop_hi[b])``) from
     false again and again until no word changes: its least fixpoint in every lane at
-    once.  What :func:`evaluate_words` and :mod:`plies.gdl.gatebits`' playouts run."""
+    once.  What :func:`evaluate_words` and :mod:`plies.gdl.gatebits`' playouts run.
+
+    A gate's plain move inputs (``wmove``, see
+    :meth:`plies.gdl.gatenet.GateNet.words`) are gathered first: its word starts as
+    the ``or`` of the moves chosen in some lane that feed it (a move no lane chose, a
+    zero word, is not read), then its other inputs are added."""
+    # Indices as unsigned: an int64 index costs a test for a negative one at every
+    # access, which made the gates' loop half as fast again.
     zero = np.uint64(0)
+    nm = wmove[0]
+    mlo = max(lo, wmove[1])  # the gates of [lo, hi) that moves feed
+    mhi = min(hi, wmove[2])
+    if mlo < mhi:
+        for g in range(mlo, mhi):
+            w[base + g] = zero
+        moves = base - 2 - nm  # the first move's node
+        for m in range(nm):
+            x = w[moves + m]
+            if x != zero:
+                for i in range(np.uint64(wmove[3 + m]), np.uint64(wmove[4 + m])):
+                    g = wmove[i]
+                    if mlo <= g < mhi:
+                        w[base + g] |= x
     nb = loop_lo.shape[0]
     b = 0
     while b < nb and loop_lo[b] < lo:
         b += 1
     g = lo
     while g < hi:
-        if b < nb and g == loop_lo[b]:
+        if b < nb and g == loop_lo[b]:  # no moves in wmove feed a recursive block
             end = loop_hi[b]
             for x in range(g, end):
                 w[base + x] = zero
@@ -322,8 +344,8 @@ def evaluate_word_gates(w, wfirst, wnode, wmask, kmask, base, lo, hi, loop_lo, l
                 changed = False
                 for x in range(g, end):
                     acc = zero
-                    for i in range(wfirst[x], wfirst[x + 1]):
-                        acc |= w[wnode[i]] ^ wmask[i]
+                    for i in range(np.uint64(wfirst[x]), np.uint64(wfirst[x + 1])):
+                        acc |= w[np.uint64(wnode[i])] ^ wmask[i]
                     acc ^= kmask[x]
                     if acc != w[base + x]:
                         changed = True
@@ -331,8 +353,13 @@ def evaluate_word_gates(w, wfirst, wnode, wmask, kmask, base, lo, hi, loop_lo, l
             g = end
             b += 1
             continue
-        acc = zero
-        for i in range(wfirst[g], wfirst[g + 1]):
-            acc |= w[wnode[i]] ^ wmask[i]
-        w[base + g] = acc ^ kmask[g]
-        g += 1
+        # up to the next block, or where the gates that moves feed begin or end
+        stop = loop_lo[b] if b < nb and loop_lo[b] < hi else hi
+        fed = mlo <= g < mhi
+        stop = min(stop, mhi if fed else (mlo if g < mlo else hi))
+        for x in range(g, stop):
+            acc = w[base + x] if fed else zero
+            for i in range(np.uint64(wfirst[x]), np.uint64(wfirst[x + 1])):
+                acc |= w[np.uint64(wnode[i])] ^ wmask[i]
+            w[base + x] = acc ^ kmask[x]
+        g = stop

@@ -312,7 +312,8 @@ class GateNet:
         self._bytes = (self.fluents + 7) // 8
         self._goal_role = self._section("GOAL_ROLE", head["NGOALS"])
         self._goal_value = self._section("GOAL_VALUE", head["NGOALS"])
-        self._words: tuple[Any, Any, Any, Any] | None = None
+        self._blocks = head["NB"]
+        self._words: tuple[Any, Any, Any, Any, Any] | None = None
 
     def _machine(self) -> tuple[Any, Any]:
         """This thread's node values and move counts (see :mod:`plies.gdl.gatejit`)."""
@@ -405,26 +406,37 @@ class GateNet:
         legal move first (status ``"no legal move"``)."""
         return self._local.goals
 
-    def words(self) -> tuple[Any, Any, Any, Any]:
+    def words(self) -> tuple[Any, Any, Any, Any, Any]:
         """The gates as :mod:`plies.gdl.gatebits` reads them, made on first use:
-        ``(wfirst, wnode, wmask, kmask)``, every input of gate ``g`` (its move inputs
-        too, as nodes ``F + m``) in ``wnode[wfirst[g]:wfirst[g + 1]]``, negated where
-        ``wmask`` is all ones, an ``and`` (``kmask`` all ones) stored as the negation of
-        an ``or`` of its negated inputs."""
+        ``(wfirst, wnode, wmask, kmask, wmove)``.  Gate ``g`` is the ``or`` of its
+        inputs ``wnode[wfirst[g]:wfirst[g + 1]]`` (nodes; negated where ``wmask`` is
+        all ones) and of the moves that list it in ``wmove``, xored with ``kmask[g]``
+        (all ones for an ``and``, stored as the negation of an ``or`` of its negated
+        inputs).  ``wmove`` holds a gate's plain move inputs (outside a recursive
+        block; a negated one is in ``wnode``, as node ``F + m``) by move, so that a
+        step reads only the moves chosen in some lane, not every move input of the
+        frame axioms: ``[M, lo, hi, start_0, ..., start_M, gates...]``, move ``m``
+        feeding the gates ``wmove[wmove[3 + m]:wmove[4 + m]]``, all in ``[lo, hi)``
+        (``lo == hi`` when there are none)."""
         if self._words is None:
             np = self._np
-            ng, nf = self.gates, self.fluents
+            ng, nf, nm = self.gates, self.fluents, self.moves
             first = np.array(self._section("FIRST", ng + 1), dtype=np.int64)
             flat = np.array(self._section("INPUTS", int(first[-1])), dtype=np.int64)
             is_and = np.array(self._section("KIND", ng), dtype=np.int64) == 0
-            touch_first = np.array(self._section("TOUCH_FIRST", self.moves + 1), dtype=np.int64)
+            touch_first = np.array(self._section("TOUCH_FIRST", nm + 1), dtype=np.int64)
             touch = np.array(self._section("TOUCH", int(touch_first[-1])), dtype=np.int64)
             touch_gate = touch >> 1
-            move = np.repeat(np.arange(self.moves, dtype=np.int64), np.diff(touch_first))
+            move = np.repeat(np.arange(nm, dtype=np.int64), np.diff(touch_first))
             move_refs = (2 * (nf + move) + (touch & 1)) ^ is_and[touch_gate]
+            looped = np.zeros(ng + 1, dtype=np.int64)  # +1 from a block's first gate on
+            np.add.at(looped, self._section("LOOP_LO", self._blocks), 1)
+            np.add.at(looped, self._section("LOOP_HI", self._blocks), -1)
+            in_block = np.cumsum(looped)[:ng] > 0
+            sparse = ((move_refs & 1) == 0) & ~in_block[touch_gate]
             gate = np.concatenate([np.repeat(np.arange(ng, dtype=np.int64), np.diff(first)),
-                                   touch_gate])
-            refs = np.concatenate([flat, move_refs])
+                                   touch_gate[~sparse]])
+            refs = np.concatenate([flat, move_refs[~sparse]])
             order = np.argsort(gate, kind="stable")
             refs = refs[order]
             wfirst = np.zeros(ng + 1, dtype=np.int64)
@@ -432,7 +444,13 @@ class GateNet:
             ones = np.uint64(0xFFFFFFFFFFFFFFFF)
             wmask = np.where(refs & 1, ones, np.uint64(0)).astype(np.uint64)
             kmask = np.where(is_and, ones, np.uint64(0)).astype(np.uint64)
-            self._words = (wfirst, refs >> 1, wmask, kmask)
+            fed = touch_gate[sparse]  # in move order: ``touch`` is
+            starts = np.zeros(nm + 1, dtype=np.int64)
+            starts[1:] = np.cumsum(np.bincount(move[sparse], minlength=nm))
+            span = [int(fed.min()), int(fed.max()) + 1] if fed.size else [0, 0]
+            wmove = np.concatenate([np.array([nm, *span], dtype=np.int64),
+                                    starts + 3 + nm + 1, fed]).astype(np.int64)
+            self._words = (wfirst, refs >> 1, wmask, kmask, wmove)
         return self._words
 
     def _bits(self) -> Any:

@@ -200,7 +200,7 @@ def block_width(k):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, ns, ni, ei, n, e0, e1, joint,  # type: ignore[no-untyped-def]
+def _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, ns, ni, ei, n, e0, e1, joint,  # type: ignore[no-untyped-def]
            out):
     """The children of the decision node ``n`` by its mover's edges ``[e0, e1)`` (at
     most 64), all in one pass of the network on words (lane ``l`` is edge ``e0 + l``),
@@ -228,14 +228,14 @@ def _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, ns, ni, ei, n, e0, e1,
         bit = _ONE << np.uint64(e - e0)
         w[nf + ei[e, MOVE]] |= bit
         lanes |= bit
-    evaluate_words(k, w, wfirst, wnode, wmask, kmask, n0, n1)
+    evaluate_words(k, w, wfirst, wnode, wmask, kmask, wmove, n0, n1)
     for j in range(nf):
         ref = k[k[O_NEXT] + j]
         x = w[ref >> 1]
         out[j] = ~x if ref & 1 else x
     for j in range(nf):
         w[j] = out[j]
-    evaluate_words(k, w, wfirst, wnode, wmask, kmask, 0, n0)
+    evaluate_words(k, w, wfirst, wnode, wmask, kmask, wmove, 0, n0)
     for m in range(nm):
         ref = k[k[O_LEGAL] + m]
         x = w[ref >> 1]
@@ -245,7 +245,7 @@ def _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, ns, ni, ei, n, e0, e1,
     term = ~x if ref & 1 else x
     out[nf + nm + ngoal] = term
     if term & lanes:
-        evaluate_words(k, w, wfirst, wnode, wmask, kmask, n1, k[G])
+        evaluate_words(k, w, wfirst, wnode, wmask, kmask, wmove, n1, k[G])
         for e in range(ngoal):
             ref = k[k[O_GOAL] + e]
             x = w[ref >> 1]
@@ -253,7 +253,7 @@ def _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, ns, ni, ei, n, e0, e1,
 
 
 @njit(cache=True, nogil=True)
-def _expand(k, vals, hits, w, wfirst, wnode, wmask, kmask, cw, ctag, ns, ni, nf, ei, meta,  # type: ignore[no-untyped-def]
+def _expand(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, cw, ctag, ns, ni, nf, ei, meta,  # type: ignore[no-untyped-def]
             n, pick, joint, legal, goal_out, goals):
     """The new child of the decision node ``n`` by its edge ``pick`` (:func:`_child`'s
     node, the same fields): from the children cache when its block is there, else a
@@ -282,7 +282,7 @@ def _expand(k, vals, hits, w, wfirst, wnode, wmask, kmask, cw, ctag, ns, ni, nf,
             joint[mover] = ei[pick, MOVE]
             return _child(k, vals, hits, ns, ni, nf, ei, meta, n, joint, legal, goal_out,
                           goals)
-        _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, ns, ni, ei, n, e0, e1, joint,
+        _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, ns, ni, ei, n, e0, e1, joint,
                cw[s])
         ctag[s] = tag
     nfl, nm, ngoal = k[F], k[M], k[NGOALS]
@@ -531,7 +531,7 @@ def _loses_at_once(k, vals, hits, state, me, legal, legal2, goal_out, goals, aft
 
 
 @njit(cache=True, nogil=True)
-def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, cw, ctag, ns, ni, nf, ei, ef, meta,  # type: ignore[no-untyped-def]
+def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, wmove, cw, ctag, ns, ni, nf, ei, ef, meta,  # type: ignore[no-untyped-def]
             root, lanes, batches, seed, c_explore, shortcut, det, fixed, limit,
             mast, weights, sums, counts, tau):
     """Up to ``batches`` batches of ``lanes`` UCT iterations from ``root``, as
@@ -623,7 +623,7 @@ def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, cw, ctag, ns, ni, nf, ei
                                 pick = e
                                 break
                             want -= 1
-                    c = _expand(k, vals, hits, w, wfirst, wnode, wmask, kmask, cw, ctag,
+                    c = _expand(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, cw, ctag,
                                 ns, ni, nf, ei, meta, n, pick, joint, legal, goal_out, goals)
                     if c < 0:
                         return done
@@ -665,7 +665,7 @@ def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, cw, ctag, ns, ni, nf, ei
                     for r in range(nr):
                         pgoals[i, r] = fixed_goal(starts[i], r)
             else:
-                playouts(k, wfirst, wnode, wmask, kmask, starts[:count], 1, limit,
+                playouts(k, wfirst, wnode, wmask, kmask, wmove, starts[:count], 1, limit,
                          pgoals, pstatus, mast, weights, sums, counts, tau)
             i = 0
             for lane in range(used):
