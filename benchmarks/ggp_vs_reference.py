@@ -206,17 +206,28 @@ PLIES_PROFILE = re.compile(
     r"playing \S+ on (\S+); (\d+) playouts, (\d+) states/s, length ([0-9.]+)")
 
 
+PLIES_MOVE = re.compile(r" by (\w+) on \S+, (?:[^,]*?, )?(\d+) (?:iterations|playouts)\b")
+PLIES_STRATEGY = re.compile(r"step \d+: .*? by (\w+) on ")
+
+
 def plies_speed(log: str) -> dict[str, Any]:
     """What plies' metagaming measured (its log's ``playing ROLE on KIND; N playouts,
     S states/s, length L``): random-playout states per second on the reasoner it chose
-    and the playouts per second they make (states over mean length)."""
+    (its scalar probe, not the compiled tree's rate) and the playouts per second they
+    make (states over mean length); and from its moves (``step K: MOVE by mcts on KIND,
+    N iterations`` or ``by mixed ..., N playouts``) the median of N over the moves it
+    searched that way (``iterations_per_move``) and the strategies its moves name (but
+    ``forced``)."""
     found = PLIES_PROFILE.findall(log)
     if not found:
         return {}
     kind, playouts, states, length = found[-1]
     rate = float(states)
+    moves = PLIES_MOVE.findall(log)
     return {"reasoner": kind, "playouts": int(playouts), "states_per_s": rate,
-            "playouts_per_s": rate / float(length) if float(length) else None}
+            "playouts_per_s": rate / float(length) if float(length) else None,
+            "iterations_per_move": median([float(n) for _, n in moves]) if moves else None,
+            "strategies": sorted(set(PLIES_STRATEGY.findall(log)) - {"forced"})}
 
 
 def sancho_speed(home: Path) -> dict[str, Any]:

@@ -119,6 +119,12 @@ def reparse(rows: list[dict[str, Any]], logs: Path) -> None:
                                  if r != row["plies_role_index"]]
 
 
+def strategies(rows: Sequence[dict[str, Any]]) -> str:
+    """The strategies plies' moves name in its log (``mcts``, ``mixed``, ...), or ``-``."""
+    found = [how for row in rows for how in (row.get("plies_speed") or {}).get("strategies", [])]
+    return "/".join(dict.fromkeys(found)) or "-"
+
+
 def reasoners(rows: Sequence[dict[str, Any]], side: str) -> str:
     names = []
     for row in rows:
@@ -132,18 +138,21 @@ def reasoners(rows: Sequence[dict[str, Any]], side: str) -> str:
 def report(rows: list[dict[str, Any]]) -> str:
     """The Markdown table: one line per game and clocks (plies' roles together), then
     the totals.  Speeds are medians over the line's matches, from metagaming: plies'
-    random-playout states per second on the reasoner it chose, and Sancho's simulations
-    per second times its sample games' mean length."""
+    random-playout states per second on the reasoner it chose (a scalar probe), and
+    Sancho's simulations per second times its sample games' mean length; and from the
+    moves: the median iterations (UCT) or playouts (flat Monte Carlo) of plies' moves,
+    with the strategies its log names, and Sancho's median MCTS iterations a turn."""
     groups: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault((row["game"], row["start"], row["play"]), []).append(row)
     lines = [
         "| game | clocks | plies as | W | D | L | plies' goals | plies: late / illegal /"
         " error status / failed | Sancho: same | plies' max reply (s) | plies' reasoner |"
-        " plies: playouts/s, states/s | Sancho's reasoner (built in s; - never) | Sancho's"
+        " plies: playouts/s, states/s (metagaming probe) | plies: iterations a move"
+        " (strategy) | Sancho's reasoner (built in s; - never) | Sancho's"
         " sampled goals | Sancho:"
         " playouts/s, states/s | Sancho: MCTS iterations a turn | steps | load |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     total = [0, 0, 0]
     for (game, start, play), group in groups.items():
@@ -164,6 +173,7 @@ def report(rows: list[dict[str, Any]]) -> str:
             f"{' / '.join(map(str, faults(group, False)))} | {longest} | {reasoner} | "
             f"{speeds(group, 'plies_speed', 'playouts_per_s')}, "
             f"{speeds(group, 'plies_speed', 'states_per_s')} | "
+            f"{speeds(group, 'plies_speed', 'iterations_per_move')} ({strategies(group)}) | "
             f"{reasoners(group, 'opponent_speed')} ({built(group)}) | {goal_ranges(group)} | "
             f"{speeds(group, 'opponent_speed', 'playouts_per_s')}, "
             f"{speeds(group, 'opponent_speed', 'states_per_s')} | "
