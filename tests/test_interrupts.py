@@ -195,3 +195,37 @@ def test_ctrl_c_while_the_command_makes_its_consoles_is_quiet(
     assert main(["solve", "tictactoe"]) == 130
     out, err = capfd.readouterr()
     assert (out, err) == ("", "plies: interrupted\n")
+
+
+INTERRUPT_IN_A_WEAKREF_CALLBACK = """
+import os, signal, sys, time, weakref
+from plies.cli.main import ctrl_c_twice_exits
+
+class Thing:
+    pass
+
+def callback(ref):  # Python cannot raise out of a weakref callback
+    os.kill(os.getpid(), signal.SIGINT)
+    for _ in range(100_000):  # the handler runs here, inside the callback
+        pass
+
+with ctrl_c_twice_exits():
+    thing = Thing()
+    ref = weakref.ref(thing, callback)
+    del thing
+    print("not interrupted", flush=True)
+"""
+
+
+def test_ctrl_c_that_lands_in_a_weakref_callback_ends_the_command_quietly() -> None:
+    """Regression (a CI run): Ctrl-C while the import machinery ran one of its weakref
+    callbacks printed "Exception ignored ... Traceback ... KeyboardInterrupt", and the
+    command went on as if not interrupted."""
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_IN_A_WEAKREF_CALLBACK], capture_output=True,
+        text=True, env=environment(), timeout=HANG,
+    )
+    assert "Traceback" not in done.stderr
+    assert done.stderr == "plies: interrupted\n"
+    assert "not interrupted" not in done.stdout
+    assert done.returncode == 130

@@ -189,6 +189,9 @@ class _Output(Console):
 def ctrl_c_twice_exits() -> Iterator[None]:
     """The first Ctrl-C raises KeyboardInterrupt as usual; from then on a Ctrl-C ends the
     process at once with code 130 and no traceback (its worker processes terminated).
+    A first Ctrl-C that Python cannot raise where it lands (in a weakref callback or a
+    ``__del__``, where it would be printed as ignored and lost) ends the process the
+    same way, after ``plies: interrupted``.
 
     The second stage stays armed after the block: the process is on its way out, and a
     Ctrl-C while it waits at exit must not print a traceback either.  Nothing changes
@@ -216,10 +219,24 @@ def ctrl_c_twice_exits() -> Iterator[None]:
         signal.signal(signal.SIGINT, exit_now)
         raise KeyboardInterrupt
 
+    previous_hook = sys.unraisablehook
+
+    def unraisable(info: Any) -> None:
+        # The interrupt came while Python ran code whose exceptions it cannot pass on
+        # (a weakref callback, such as the import machinery's, or a __del__): it would
+        # print "Exception ignored" with a traceback and carry on as if not interrupted.
+        if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
+            with suppress(OSError):
+                os.write(2, b"plies: interrupted\n")
+            exit_now(signal.SIGINT, None)
+        previous_hook(info)
+
     signal.signal(signal.SIGINT, interrupt)
+    sys.unraisablehook = unraisable
     try:
         yield
     finally:
+        sys.unraisablehook = previous_hook
         if not armed:
             signal.signal(signal.SIGINT, signal.default_int_handler)
 
