@@ -435,6 +435,63 @@ def test_play_pacman_on_the_drawn_maze(page: Any, live_server: str) -> None:
     shot(page, "pacman")
 
 
+def test_a_change_that_leaves_the_options_as_they_were_keeps_the_game(page: Any) -> None:
+    """A field left after its edit was taken fires ``change`` again (the browser compares
+    with the value it had on focus): the game goes on, it is not started again."""
+    page.select_option("#game-select", "pacman")
+    page.wait_for_selector(".grid.pacman")
+    page.fill("[data-option=ghosts]", "1")
+    page.dispatch_event("[data-option=ghosts]", "change")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.grid.pacman .cell[class*=mark-G]').length === 1"
+    )
+    pacman = board_marks(page).index("P")
+    page.click(f"[data-cell='{pacman + 1}']")  # leaves the field: a second change event
+    wait_for_turn(page, 2, "Pacman")
+    page.dispatch_event("[data-option=ghosts]", "change")
+    page.dispatch_event("[data-option=layout]", "change")
+    assert plies_played(page)[0] == "East"
+    assert len(plies_played(page)) >= 2
+    page.fill("[data-option=ghosts]", "2")
+    page.dispatch_event("[data-option=ghosts]", "change")  # another game: it starts afresh
+    page.wait_for_function("() => document.querySelectorAll('#history .ply').length === 0")
+    assert status(page) == "Pacman to move (human)"
+
+
+def slow_next_position(page: Any, ms: int) -> None:
+    """The page's next ``/api/state`` answer arrives ``ms`` milliseconds late."""
+    page.evaluate(
+        """(ms) => {
+            const fetch = window.fetch;
+            window.fetch = async (url, init) => {
+                const answer = fetch(url, init);
+                if (String(url).endsWith('/api/state') && window.slowNext) {
+                    window.slowNext = false;
+                    await new Promise((resolve) => setTimeout(resolve, ms));
+                }
+                return answer;
+            };
+            window.slowNext = true;
+        }""",
+        ms,
+    )
+
+
+def test_a_click_while_the_move_loads_is_not_a_second_move(page: Any) -> None:
+    """A second click before the first move's position is back is not the engine's
+    move made by the human: the engine still answers for O."""
+    moves: list[str] = []
+    page.on("request", lambda r: moves.append(r.url) if r.url.endswith("/api/move") else None)
+    assert status(page) == "X to move (human)"
+    slow_next_position(page, 1500)
+    page.click("[data-cell='4']")
+    page.click("[data-cell='0']")  # O's turn once the move is back: not a move for X or O
+    wait_for_turn(page, 2, "X")
+    assert plies_played(page)[0] == "5"
+    assert len(moves) == 1  # O's move was the engine's search
+    assert len(plies_played(page)) == 2
+
+
 @pytest.fixture(scope="module")
 def kayles_server() -> Iterator[str]:
     """The app serving a user's own game beside the built-in ones (``plies web --game``)."""

@@ -22,6 +22,7 @@ const app = {
   paused: false,
   busy: false,
   generation: 0, // bumped by every new game or undo: stale answers are dropped
+  loads: 0, // bumped by every position asked for: only the latest answer is shown
   lastDecider: 0, // the last player (not chance) to move: whose value to show at chance nodes
   lastSearch: null, // {moves, settings, extra}: the search the tree view shows
   tree: null,
@@ -523,15 +524,23 @@ async function newGame() {
 
 async function load() {
   const generation = app.generation;
+  // Only the latest request counts: an answer that another load, a move or a new game
+  // overtook while it was on its way is dropped, whatever order the answers come in.
+  app.loads += 1;
+  const ticket = app.loads;
+  const moves = app.moves;
+  const current = () =>
+    generation === app.generation && ticket === app.loads && moves === app.moves;
   showError("");
   try {
     const view = await api("state", request());
-    if (generation !== app.generation) return;
+    if (!current()) return;
     setView(view);
   } catch (err) {
-    if (generation === app.generation) {
+    if (current()) {
       showError(err.message);
       if (app.stale) clearPosition(); // never an error over another game's board
+      else if (app.view) app.moves = app.view.moves; // not made: the board stays as it was
     }
     return;
   }
@@ -543,6 +552,11 @@ function clearPosition() {
   app.view = null;
   for (const id of ["board", "render", "status", "history"]) $(id).replaceChildren();
   $("position").hidden = true;
+}
+
+// The board on the page is the position the game's moves lead to (no load on its way).
+function showsCurrent() {
+  return app.view !== null && app.view !== undefined && app.view.moves === app.moves;
 }
 
 function setView(view) {
@@ -597,7 +611,9 @@ async function ownMove(player, move) {
 }
 
 async function humanMove(move) {
-  if (!isHumanTurn() || app.busy || move === null || move === undefined) return;
+  // While a position loads (a new game, a move, an undo), the board on the page is not
+  // the position the moves lead to: a click on it is not a move there.
+  if (!showsCurrent() || !isHumanTurn() || app.busy || move === null || move === undefined) return;
   if (app.view.to_move >= 0) app.lastDecider = app.view.to_move;
   app.moves = [...app.moves, move];
   await load();
@@ -1053,7 +1069,11 @@ async function main() {
     app.roles = [];
     newGame();
   });
-  $("options").addEventListener("change", () => newGame());
+  // A new game when the options say another game; a change event that leaves them as
+  // they were (a field left after its edit was already taken) keeps the game going.
+  $("options").addEventListener("change", () => {
+    if (JSON.stringify(gameSpec()) !== JSON.stringify(app.spec)) newGame();
+  });
   $("tree-file").addEventListener("change", (e) => readFileInto(e.target, $("tree-text"), "treeName"));
   $("gdl-file").addEventListener("change", (e) => readFileInto(e.target, $("gdl-text"), "gdlName"));
   $("new-game").addEventListener("click", () => newGame());
