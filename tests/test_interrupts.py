@@ -198,7 +198,7 @@ def test_ctrl_c_while_the_command_makes_its_consoles_is_quiet(
 
 
 INTERRUPT_IN_A_WEAKREF_CALLBACK = """
-import os, signal, sys, time, weakref
+import os, signal, weakref
 from plies.cli.main import ctrl_c_twice_exits
 
 class Thing:
