@@ -203,13 +203,10 @@ def choose_move(thinker: Thinker, state: Any, clock: Clock, choice: Choice) -> N
 
 
 def _think(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
-    staged = (
-        t.simultaneous == "mixed" and t.mode != "mcts"
-        and t.game.to_move(state) == SIMULTANEOUS
-    )
-    if not staged and (t.mode == "mcts" or (t.mode == "auto" and t.method == "mcts")):
-        uct_move(t, state, clock, choice)
+    if t.mode == "mcts" or (t.mode == "auto" and t.method == "mcts"):
+        uct_move(t, state, clock, choice)  # decoupled UCT where several roles choose
         return
+    staged = t.simultaneous == "mixed" and t.game.to_move(state) == SIMULTANEOUS
     legal = t.reasoner.legal(state, t.role)
     if len(legal) == 1:
         choice.offer(legal[0], "forced")
