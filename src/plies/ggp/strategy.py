@@ -22,7 +22,9 @@ so far whenever the clock runs out:
    (:class:`plies.wrappers.Sequentialized`).  That is the ``"pessimistic"`` option; by
    default (``"mixed"``) a step where several roles choose is played as a stage game
    instead: a mixed strategy from its linear program, drawn at random
-   (:mod:`plies.ggp.stage`).  A depth cut-off is scored by the goal value
+   (:mod:`plies.ggp.stage`).  Where the match plays UCT (``--mode mcts``, or
+   metagaming's choice), UCT plays every step, simultaneous ones by decoupled UCT
+   (:mod:`plies.ggp.uct`).  A depth cut-off is scored by the goal value
    the rules give the state when goals are informative, else by 50, the middle of
    0..100 (:meth:`~plies.ggp.thinker.GoalEvaluated.evaluate`); terminal states by their real goals.
 4. **Is the search good enough?**  With informative goals, the search's move is played
