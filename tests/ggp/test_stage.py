@@ -290,7 +290,9 @@ def test_the_same_player_seed_gives_the_same_replies() -> None:
     rules_message = GameManager(rules("roshambo2")).rules_message
 
     def replies(seed: int) -> list[str]:
-        player = GgpPlayer(seed=seed, margin=0.8, metagame_cap=0.2)  # 0.25 s a step
+        # alpha-beta's stage games: UCT's own draws depend on how far its tree grew
+        player = GgpPlayer(seed=seed, margin=0.8, metagame_cap=0.2,  # 0.25 s a step
+                           mode="alphabeta")
         assert player.handle(f"(START m white {rules_message} 5 1)").body == "ready"
         out: list[str] = []
         last = "NIL"
@@ -405,6 +407,21 @@ def test_without_scipy_the_step_is_played_pessimistically(
     assert "playing the pessimistic sequentialisation" in caplog.text
 
 
+@pytest.mark.parametrize("method", ["mcts", "alphabeta"])
+def test_where_metagaming_chose_uct_a_simultaneous_step_is_uct_s(method: str) -> None:
+    """Metagaming's choice decides how a simultaneous step is played: UCT's decoupled
+    statistics (the tree looks past the step), or alpha-beta's stage game."""
+    reasoner = reasoner_of("roshambo2")
+    thinker = Thinker(GdlGame(reasoner), reasoner, 0, informative(True), random.Random(99),
+                      sampler=random.Random(0), method=method)  # type: ignore[arg-type]
+    state = reasoner.initial_state()
+    choice = Choice(reasoner.legal(state, 0)[0])
+    choose_move(thinker, state, Clock(time.perf_counter() + 0.3), choice)
+    move, source, _ = choice.read()
+    assert source == {"mcts": "mcts", "alphabeta": "mixed"}[method]
+    assert str(move) in {"rock", "paper", "scissors", "well"}
+
+
 def test_a_step_where_only_we_choose_is_not_a_stage() -> None:
     # tic-tac-toe's first step: xplayer chooses, oplayer can only noop.
     _, source, _ = think("ticTacToe", seconds=0.3).read()
@@ -449,7 +466,8 @@ def test_roshambo_match_over_http_against_a_random_player(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     manager = GameManager(rules("roshambo2"))
-    with caplog.at_level(logging.INFO, logger="plies.ggp"), serving(seed=3, **FAST) as plies_:
+    with (caplog.at_level(logging.INFO, logger="plies.ggp"),
+          serving(seed=3, mode="alphabeta", **FAST) as plies_):  # alpha-beta's stage games
         record = manager.play_match(
             [HttpSeat(plies_.host, plies_.port), RandomSeat(random.Random(4))],
             match_id="mixed.1", play_clock=1,

@@ -28,10 +28,26 @@ from plies.search.mcts_tree import Node
 from plies.wrappers.base import GameWrapper
 from tests.ggp.helpers import rules
 
+# Both roles pick one of nine numbers at each of three steps: 81 joint moves a node, two
+# blocks of the children cache.  The left role wins when the last picks match.
+RACE = """
+(role left) (role right) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+(number 1) (number 2) (number 3) (number 4) (number 5) (number 6) (number 7) (number 8)
+(number 9)
+(<= (legal ?r (pick ?n)) (role ?r) (number ?n))
+(<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+(<= (next (picked ?r ?s ?n)) (does ?r (pick ?n)) (true (step ?s)))
+(<= (next (picked ?r ?s ?n)) (true (picked ?r ?s ?n)))
+(<= match (true (picked left 2 ?n)) (true (picked right 2 ?n)))
+(<= terminal (true (step 3)))
+(<= (goal left 100) match) (<= (goal left 0) (not match))
+(<= (goal right 0) match) (<= (goal right 100) (not match))
+"""
+
 
 @functools.cache
 def reasoner_of(name: str) -> Reasoner:
-    reasoner = Reasoner(parse(rules(name)))
+    reasoner = Reasoner(parse(RACE if name == "race" else rules(name)))
     assert reasoner.build_native() is not None
     return reasoner
 
@@ -216,7 +232,8 @@ def test_a_full_tree_stops_expanding() -> None:
     assert tree.visits == 20_000
 
 
-@pytest.mark.parametrize("name", ["connectFour", "breakthrough", "tictactoe_3player"])
+@pytest.mark.parametrize("name", ["connectFour", "breakthrough", "tictactoe_3player",
+                                  "roshambo2", "gt_prisoner", "race"])
 def test_the_children_cache_changes_no_node(name: str) -> None:
     """Children computed 64 at a time (and kept in the cache until expanded) are the
     children computed one at a time: with MAST's playouts and the same seed, a tree
@@ -239,7 +256,11 @@ def test_the_children_cache_changes_no_node(name: str) -> None:
         assert tree.cache.shape[0] == {None: tree.cache.shape[0], 0: 0}.get(cache, 1)
         first = tree.search(Limit(nodes=3000), player=0)
         snap = [first.action]
-        assert tree.reroot(game.result(start, first.action), depth=2)
+        played = first.action
+        if game.to_move(start) == SIMULTANEOUS:  # our move, the other roles' first ones
+            played = tuple(first.action if r == 0 else game.player_actions(start, r)[0]
+                           for r in range(game.num_players))
+        assert tree.reroot(game.result(start, played), depth=2)
         tree.search(Limit(nodes=2000), player=1)
         nodes, edges = tree.nodes, int(tree.meta[uctjit.EDGES])
         snap += [tree.ns[:nodes].copy(), tree.ni[:nodes].copy(), tree.nf[:nodes].copy(),

@@ -74,8 +74,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     serve.add_argument(
         "--simultaneous", choices=["mixed", "pessimistic"], default="mixed",
-        help="steps where several roles choose: a mixed strategy of the stage game "
-        "(default) or the pessimistic sequentialisation (a pure move)",
+        help="steps where several roles choose, when alpha-beta plays them: a mixed "
+        "strategy of the stage game (default) or the pessimistic sequentialisation (a "
+        "pure move); UCT plays its decoupled statistics' mixed strategy",
     )
     serve.add_argument(
         "--seed", type=int, default=None,

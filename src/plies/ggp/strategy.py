@@ -22,7 +22,9 @@ so far whenever the clock runs out:
    (:class:`plies.wrappers.Sequentialized`).  That is the ``"pessimistic"`` option; by
    default (``"mixed"``) a step where several roles choose is played as a stage game
    instead: a mixed strategy from its linear program, drawn at random
-   (:mod:`plies.ggp.stage`).  A depth cut-off is scored by the goal value
+   (:mod:`plies.ggp.stage`).  Where the match plays UCT (``--mode mcts``, or
+   metagaming's choice), UCT plays every step, simultaneous ones by decoupled UCT
+   (:mod:`plies.ggp.uct`).  A depth cut-off is scored by the goal value
    the rules give the state when goals are informative, else by 50, the middle of
    0..100 (:meth:`~plies.ggp.thinker.GoalEvaluated.evaluate`); terminal states by their real goals.
 4. **Is the search good enough?**  With informative goals, the search's move is played
@@ -203,13 +205,10 @@ def choose_move(thinker: Thinker, state: Any, clock: Clock, choice: Choice) -> N
 
 
 def _think(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
-    staged = (
-        t.simultaneous == "mixed" and t.mode != "mcts"
-        and t.game.to_move(state) == SIMULTANEOUS
-    )
-    if not staged and (t.mode == "mcts" or (t.mode == "auto" and t.method == "mcts")):
-        uct_move(t, state, clock, choice)
+    if t.mode == "mcts" or (t.mode == "auto" and t.method == "mcts"):
+        uct_move(t, state, clock, choice)  # decoupled UCT where several roles choose
         return
+    staged = t.simultaneous == "mixed" and t.game.to_move(state) == SIMULTANEOUS
     legal = t.reasoner.legal(state, t.role)
     if len(legal) == 1:
         choice.offer(legal[0], "forced")

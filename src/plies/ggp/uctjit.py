@@ -2,7 +2,8 @@
 iterations (selection, expansion, the playouts, backpropagation) over a tree kept in
 numpy arrays, on the compiled network's kernels (:mod:`plies.gdl.gatejit` for a node's
 legal moves, terminal test, goals and successor, one state at a time or, for the
-children of a decision node, 64 at a time on words; :mod:`plies.gdl.gatebits` for the
+children of a node (a decision node's moves, a simultaneous node's joint moves), 64 at
+a time on words; :mod:`plies.gdl.gatebits` for the
 batch of playouts).
 
 This module imports Numba: :mod:`plies.ggp.uctnative` imports it only when a compiled
@@ -209,16 +210,9 @@ def _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, ns, ni, ei, n, 
     (one word), as :func:`_successor` and :func:`make_node` find them one at a time.
     ``w`` is a word per node of the network, :func:`plies.gdl.gatejit.evaluate_words`'
     machine."""
-    nf, nm, nr, base, n0, n1 = k[F], k[M], k[R], k[BASE], k[N0], k[N1]
-    ngoal = k[NGOALS]
+    nf, nr = k[F], k[R]
     mover = ni[n, MOVER]
-    evaluate_gates(k, vals, hits, ns[n], 0, n0)  # the parent's state, in every lane
-    for j in range(nf):
-        w[j] = _ALL if ns[n, j] else _ZERO
-    for g in range(n0):
-        w[base + g] = _ALL if vals[base + g] else _ZERO
-    for m in range(nm):
-        w[nf + m] = _ZERO
+    _block_parent(k, vals, hits, w, ns, n)
     _forced(ni, ei, n, nr, joint)
     for r in range(nr):
         if r != mover:
@@ -228,6 +222,60 @@ def _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, ns, ni, ei, n, 
         bit = _ONE << np.uint64(e - e0)
         w[nf + ei[e, MOVE]] |= bit
         lanes |= bit
+    _block_children(k, w, wfirst, wnode, wmask, kmask, wmove, lanes, out)
+
+
+@njit(cache=True, nogil=True)
+def _joint_block(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, ns, ni, ei, n, b,  # type: ignore[no-untyped-def]
+                 out):
+    """The children of the simultaneous node ``n`` by the joint moves of keys ``64 b``
+    to ``64 b + 63`` (lane ``l`` is key ``64 b + l``; a key numbers a joint move as
+    :func:`iterate` does, the first role's pick most significant), as :func:`_block`
+    computes a decision node's."""
+    nf, nr = k[F], k[R]
+    _block_parent(k, vals, hits, w, ns, n)
+    total = _joint_count(ni, n, nr)
+    lanes = _ZERO
+    for key in range(64 * b, min(total, 64 * b + 64)):
+        bit = _ONE << np.uint64(key - 64 * b)
+        rest = key
+        for r in range(nr - 1, -1, -1):
+            lo = ni[n, RFIRST + r]
+            count = ni[n, RFIRST + r + 1] - lo
+            w[nf + ei[lo + rest % count, MOVE]] |= bit
+            rest //= count
+        lanes |= bit
+    _block_children(k, w, wfirst, wnode, wmask, kmask, wmove, lanes, out)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _joint_count(ni, n, nr):  # type: ignore[no-untyped-def]
+    """The joint moves of the simultaneous node ``n``."""
+    total = 1
+    for r in range(nr):
+        total *= ni[n, RFIRST + r + 1] - ni[n, RFIRST + r]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _block_parent(k, vals, hits, w, ns, n):  # type: ignore[no-untyped-def]
+    """The state of node ``n`` and its state gates in every lane of ``w``, no move chosen."""
+    nf, nm, base, n0 = k[F], k[M], k[BASE], k[N0]
+    evaluate_gates(k, vals, hits, ns[n], 0, n0)  # the parent's state, in every lane
+    for j in range(nf):
+        w[j] = _ALL if ns[n, j] else _ZERO
+    for g in range(n0):
+        w[base + g] = _ALL if vals[base + g] else _ZERO
+    for m in range(nm):
+        w[nf + m] = _ZERO
+
+
+@njit(cache=True, nogil=True)
+def _block_children(k, w, wfirst, wnode, wmask, kmask, wmove, lanes, out):  # type: ignore[no-untyped-def]
+    """From the parent's state and each lane's joint move in ``w``: the successors into
+    ``out`` (see :func:`_block`)."""
+    nf, nm, n0, n1 = k[F], k[M], k[N0], k[N1]
+    ngoal = k[NGOALS]
     evaluate_words(k, w, wfirst, wnode, wmask, kmask, wmove, n0, n1)
     for j in range(nf):
         ref = k[k[O_NEXT] + j]
@@ -285,9 +333,34 @@ def _expand(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, cw, ctag, ns, 
         _block(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, ns, ni, ei, n, e0, e1, joint,
                cw[s])
         ctag[s] = tag
+    return _cached_child(k, ns, ni, nf, ei, meta, cw[s], off & 63, legal, goal_out, goals)
+
+
+@njit(cache=True, nogil=True)
+def _expand_joint(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, cw, ctag, ns, ni, nf, ei,  # type: ignore[no-untyped-def]
+                  meta, n, key, joint, legal, goal_out, goals):
+    """The new child of the simultaneous node ``n`` by the joint move numbered ``key``
+    (``joint``: its moves), as :func:`_expand` makes a decision node's: from the
+    children cache, else with the 63 joint moves around it (:func:`_joint_block`), else
+    alone (:func:`_child`: no cache, or too many joint moves to tag)."""
+    size = ctag.shape[0]
+    b = key >> 6
+    if size == 0 or b >= 65536:
+        return _child(k, vals, hits, ns, ni, nf, ei, meta, n, joint, legal, goal_out, goals)
+    s = (n + 7919 * b) % size
+    tag = n * 65536 + b
+    if ctag[s] != tag:
+        _joint_block(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove, ns, ni, ei, n, b,
+                     cw[s])
+        ctag[s] = tag
+    return _cached_child(k, ns, ni, nf, ei, meta, cw[s], key & 63, legal, goal_out, goals)
+
+
+@njit(cache=True, nogil=True)
+def _cached_child(k, ns, ni, nf, ei, meta, row, lane, legal, goal_out, goals):  # type: ignore[no-untyped-def]
+    """A new node for the child in lane ``lane`` of the cache row ``row``; -1 on an error."""
     nfl, nm, ngoal = k[F], k[M], k[NGOALS]
-    lane = np.uint64(off & 63)
-    row = cw[s]
+    lane = np.uint64(lane)
     c = meta[NODES]
     meta[NODES] = c + 1
     for j in range(nfl):
@@ -545,7 +618,8 @@ def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, wmove, cw, ctag, ns, ni,
     arrays hold no more node (``meta[FULL]`` is set) or at :data:`MAX_DEPTH`, a lane
     plays out from where it would have expanded a node.  A decision node's new child
     comes from :func:`_expand` (the children cache ``cw``, ``ctag``: its siblings
-    computed with it, bit-parallel), a simultaneous node's from :func:`_child`."""
+    computed with it, bit-parallel), a simultaneous node's from :func:`_expand_joint`
+    (the same cache, blocks of 64 joint moves)."""
     np.random.seed(seed)
     nr, nm, nfl = k[R], k[M], k[F]
     legal = np.zeros(nm, np.uint8)
@@ -599,8 +673,9 @@ def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, wmove, cw, ctag, ns, ni,
                         if not _room(ns, ei, meta, nm):
                             meta[FULL] = 1
                             break
-                        c = _child(k, vals, hits, ns, ni, nf, ei, meta, n, joint, legal,
-                                   goal_out, goals)
+                        c = _expand_joint(k, vals, hits, w, wfirst, wnode, wmask, kmask, wmove,
+                                          cw, ctag, ns, ni, nf, ei, meta, n, key, joint, legal,
+                                          goal_out, goals)
                         if c < 0:
                             return done
                         ni[c, KEY] = key
