@@ -46,7 +46,6 @@ from typing import Any, Final
 
 from plies.game import SIMULTANEOUS
 from plies.gdl.game import GdlGame
-from plies.gdl.gatelayout import BATCH_LANES
 from plies.gdl.gatenet import GateNet
 from plies.gdl.gatenet import Mast as NativeMast
 from plies.gdl.machine import StateMachine
@@ -130,9 +129,14 @@ def describe(profile: Profile) -> str:
     return ", ".join(parts)
 
 
-BATCH: Final = BATCH_LANES
+BATCH: Final = 16
 """UCT iterations run with one compiled batch of playouts once the reasoner has its
-network compiled (:meth:`UctView.random_playouts`; 1: one playout per iteration)."""
+network compiled (:meth:`UctView.random_playouts`; 1: one playout per iteration).
+Fewer than the 64 lanes of a word (``BATCH_LANES``): each iteration of
+a batch selects its path before any of the batch's playouts is backed up, under the
+virtual losses of the others, and over 64 of them that costs more search quality than
+the fuller words gain in speed (``benchmarks/results/ggp_uct.md``, Run 12; Chaslot et
+al. measured tree parallelisation with a virtual loss up to 16 threads)."""
 
 BATCH_MAST: Final = True
 """Whether the batches' playouts follow MAST too (with ``mast``), rather than uniform moves."""
