@@ -19,7 +19,7 @@ from plies.gdl.terms import Term, to_kif
 from plies.ggp.player import GgpPlayer
 from plies.ggp.strategy import choose_move, profile_game
 from plies.ggp.thinker import Choice, Clock, Profile, Thinker
-from plies.ggp.uct import MatchTree, choose_method, describe
+from plies.ggp.uct import BATCH, MatchTree, choose_method, describe
 from plies.ggp.uctnative import NativeTree, ready
 from plies.search import Limit
 from tests.ggp.helpers import FAST, rules, serving
@@ -364,7 +364,7 @@ def test_compiled_uct_runs_in_batches_and_still_takes_and_proves_the_win() -> No
     played, source, detail = choice.read()
     tree: MatchTree = t.tree
     assert isinstance(tree.tree, NativeTree)  # the compiled tree, once the network is
-    assert tree.tree.batch == 64
+    assert tree.tree.batch == BATCH
     assert (to_kif(played), source) == ("(mark 1 3)", "mcts")
     assert "value 100.0 (exact)" in detail
 
