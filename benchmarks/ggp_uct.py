@@ -3,7 +3,7 @@
 
     PYTHONPATH=src python benchmarks/ggp_uct.py --base /tmp/base/src [--play 1] [--start 10]
         [--margin 0.3] [--games connectFour,breakthrough,tictactoe_3player,roshambo2]
-        [--matches 2] [--mode mcts] [--out benchmarks/results/ggp_uct.md]
+        [--matches 2] [--mode mcts] [--out benchmarks/results/ggp_uct.md] [--keep-logs DIR]
     PYTHONPATH=src python benchmarks/ggp_uct.py --speed 1 [--repeat 5] [--games ...]
 
 Each player runs in a process of its own (``GgpServer`` on 127.0.0.1), as a game manager
@@ -328,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", default="mcts")
     parser.add_argument("--base-mode", default="auto", help="the base player's --mode")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--keep-logs", type=Path,
+                        help="keep the players' logs in this folder (GAME.SEAT.K.ours.log, ...)")
     args = parser.parse_args(argv)
     if args.speed is not None:
         return speed(args)
@@ -337,8 +339,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--base is required for matches (or give --speed)")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        logs = Path(tmp)
+        if args.keep_logs is not None:
+            args.keep_logs.mkdir(parents=True, exist_ok=True)
+            logs = args.keep_logs
         for game in args.games.split(","):
-            tally, uct, mc, choices = play_game(game, args, Path(tmp))
+            tally, uct, mc, choices = play_game(game, args, logs)
             rows.append(
                 f"| {game} | {tally.wins} | {tally.draws} | {tally.losses} | "
                 f"{len(tally.errors)} | {mean(uct)} | {mean(mc)} | {tally.steps} | "

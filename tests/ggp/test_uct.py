@@ -369,6 +369,32 @@ def test_compiled_uct_runs_in_batches_and_still_takes_and_proves_the_win() -> No
     assert "value 100.0 (exact)" in detail
 
 
+def test_a_slice_that_found_no_move_does_not_end_the_thinking(monkeypatch: Any) -> None:
+    """Under load the first slices of a move can end before their first iteration; the
+    move is still thought about until the clock (not answered with the first legal
+    move at once)."""
+    reasoner = Reasoner(parse(rules("connectFour")), backend="numba")
+    net = reasoner.native
+    assert net is not None
+    while not ready(reasoner, net):
+        time.sleep(0.01)
+    rng = random.Random(1)
+    profile = profile_game(reasoner, reasoner.initial_state(), far(), rng, max_playouts=30)
+    t = Thinker(GdlGame(reasoner), reasoner, 0, profile, rng, mode="mcts")
+    search, slices = NativeTree.search, []
+
+    def late(self: NativeTree, limit: Limit | None = None, **options: Any) -> Any:
+        slices.append(limit)  # the first three slices: their time gone before they start
+        return search(self, Limit(time=1e-9) if len(slices) <= 3 else limit, **options)
+
+    monkeypatch.setattr(NativeTree, "search", late)
+    _, source, detail = move(t, reasoner.initial_state(), soon(0.5))
+    assert isinstance(t.tree.tree, NativeTree)
+    assert len(slices) > 3
+    assert source == "mcts"
+    assert int(detail.split()[0]) > 0  # iterations
+
+
 def test_compiled_batched_uct_keeps_the_invariants_on_connect_four() -> None:
     from plies.search.mcts import MctsTree
     from tests.search.test_mcts_batch import check_invariants

@@ -218,6 +218,19 @@ def test_rerooting_keeps_the_subtree() -> None:
     assert tree.nodes == 1
 
 
+def test_a_search_that_ends_before_its_first_iteration_proves_nothing() -> None:
+    """A slice whose time is gone before the first batch (a loaded machine) has no move
+    to offer, and says so: not exact, no action."""
+    reasoner = reasoner_of("connectFour")
+    net = reasoner.native_built()
+    assert net is not None
+    tree = NativeTree(reasoner, net, reasoner.initial_state(), seed=3,
+                      exploration=EXPLORATION, playout=10_000, zero_sum=True)
+    result = tree.search(Limit(time=1e-9), player=0)
+    assert (result.stats.nodes, result.action, result.exact) == (0, None, False)
+    assert tree.search(Limit(nodes=64), player=0).action is not None
+
+
 def test_a_full_tree_stops_expanding() -> None:
     reasoner = reasoner_of("connectFour")
     net = reasoner.native_built()

@@ -341,9 +341,9 @@ class NativeTree:
             return SearchResult(value, action, (action,) if visited else (), stats, who,
                                 exact=False, strategy=strategy, stopped=stopped)
         edge = self.choice()
-        if edge is None:
+        if edge is None:  # no iteration has reached a child yet: an estimate, no move
             return SearchResult(100.0 * self._mean(root, who), None, (), stats, who,
-                                stopped=stopped)
+                                exact=False, stopped=stopped)
         child = int(ei[edge, jit.CHILD])
         action = self._term(edge)
         exact = bool(ni[root, jit.SOLVED])
