@@ -421,8 +421,8 @@ def uct_move(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
                 move = _pick(result, simultaneous, match_tree.sampler)
                 if move is not None:
                     choice.offer(move, "mcts", _detail(result, iterations, kept, start))
-            if result.exact and (forced or result.action is not None):
-                break  # solved: nothing more to learn (a slice with no move goes on)
+            if result.exact:
+                break
         if forced:
             log.debug("pondered %d iterations at a forced step", iterations)
     finally:
