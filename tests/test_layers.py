@@ -2,7 +2,7 @@
 
 - No private cross-package imports.
 - Imports point inward: ``errors, _compat, plugins, game, budget, linear, outputs,
-  compiled <- wrappers, imperfect, search, textbook, games, sources, gdl, check <-
+  compiled, bits <- wrappers, imperfect, search, textbook, games, sources, gdl, check <-
   solvers <- policy <- ggp, uci, viz, parallel, tournament, learn <- web, cli``, with the
   pairs of one layer that stay apart (``FORBIDDEN``).
 - Inside the package, ``from plies import X`` names a submodule: importing the root
@@ -33,7 +33,7 @@ SRC = ROOT / "src" / "plies"
 # package and any lower layer, never a higher one.
 LAYERS: dict[str, int] = {
     "errors": 0, "_compat": 0, "_startup": 0, "_pools": 0, "plugins": 0, "version": 0, "game": 0,
-    "budget": 0, "linear": 0, "outputs": 0, "compiled": 0,
+    "budget": 0, "linear": 0, "outputs": 0, "compiled": 0, "bits": 0,
     "wrappers": 1, "imperfect": 1, "search": 1, "textbook": 1, "games": 1, "sources": 1,
     "gdl": 1, "check": 1,
     "solvers": 2,

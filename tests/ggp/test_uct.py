@@ -427,3 +427,85 @@ def test_mast_in_compiled_batches_learns_which_moves_pay_and_plays_them_more() -
     stopped = NativeMast(net, 10.0)
     net.batch(start, 64, seed=1, limit=2, mast=stopped)  # no playout ends: nothing learnt
     assert stopped.counts.sum() == 0
+
+
+# --- a game that comes apart: searched by part ---------------------------------------------
+
+C4S = "factored/connectFourSimultaneous"
+
+
+@functools.cache
+def _parted() -> Reasoner:
+    reasoner = Reasoner(parse(rules(C4S)), backend="numba")
+    net = reasoner.build_native()
+    assert net is not None and len(reasoner.build_parts()) == 2
+    while not ready(reasoner, net):
+        time.sleep(0.01)
+    return reasoner
+
+
+def _c4s_after(*steps: tuple[str, str]) -> Any:
+    """Connect Four Simultaneous after ``steps`` (red's and black's drops as ``x b``)."""
+    reasoner = _parted()
+    state = reasoner.initial_state()
+    for red, black in steps:
+        joint = [("drop", *red.split()), ("drop", *black.split())]
+        state = reasoner.next_state(state, joint)
+    return state
+
+
+# Red three on board 1's bottom row (columns 1-3), black three on board 2's; red moves
+# on board 2 next (black on board 1), then on board 1 again.
+THREES = [("1 1", "1 2"), ("8 2", "8 1"), ("2 1", "2 2"), ("7 2", "8 1"), ("3 1", "3 2")]
+
+
+def _c4s_thinker() -> Thinker:
+    reasoner = _parted()
+    rng = random.Random(1)
+    profile = profile_game(reasoner, reasoner.initial_state(), far(), rng, max_playouts=30)
+    return Thinker(GdlGame(reasoner), reasoner, 0, profile, rng, mode="mcts")
+
+
+def test_two_boards_at_once_are_searched_on_the_board_we_move_on() -> None:
+    """Black threatens four on board 2, where red moves now: red's search on that
+    board's subgame blocks it (the whole game's tree branches on 64 joint moves)."""
+    t = _c4s_thinker()
+    played, source, detail = move(t, _c4s_after(*THREES), soon(1.0))
+    assert (to_kif(played), source) == ("(drop 4 2)", "mcts")
+    assert re.match(r"part [12] of 2, \d+ iterations", detail), detail
+
+
+def test_a_part_takes_its_win_and_its_tree_is_kept_across_the_other_parts_moves() -> None:
+    t = _c4s_thinker()
+    state = _c4s_after(*THREES)
+    move(t, state, soon(0.5))  # board 2's part
+    played, source, detail = move(t, _c4s_after(*THREES, ("4 2", "6 1")), soon(1.0))
+    assert (to_kif(played), source) == ("(drop 4 1)", "mcts")
+    assert "value 100.0 (exact)" in detail
+    before = _c4s_after(*THREES[:-1])
+    t2 = _c4s_thinker()
+    move(t2, before, soon(0.5))  # board 1's part, red to move there
+    match_tree = t2.tree
+    assert match_tree is not None
+    _, _, detail = move(t2, _c4s_after(*THREES, ("4 2", "6 1")), soon(0.3))
+    kept = int(re.search(r"(\d+) kept", detail).group(1))  # type: ignore[union-attr]
+    assert kept > 0  # two steps later, board 2 changed meanwhile: found all the same
+    tree = next(iter(match_tree.parts.values()))
+    assert bytes(tree.ns[tree.root]) == bytes(tree.net.to_array(
+        _c4s_after(*THREES, ("4 2", "6 1"))))  # the kept root has board 2 as it is now
+
+
+def test_a_step_with_moves_in_both_parts_is_searched_whole() -> None:
+    """dualConnect4: the player in control drops on either board, so its moves are in
+    both parts and the whole game's tree answers."""
+    reasoner = Reasoner(parse(rules("factored/dualConnect4")), backend="numba")
+    net = reasoner.build_native()
+    assert net is not None and len(reasoner.build_parts()) == 2
+    while not ready(reasoner, net):
+        time.sleep(0.01)
+    rng = random.Random(1)
+    profile = profile_game(reasoner, reasoner.initial_state(), far(), rng, max_playouts=30)
+    t = Thinker(GdlGame(reasoner), reasoner, 0, profile, rng, mode="mcts")
+    _, source, detail = move(t, reasoner.initial_state(), soon(0.3))
+    assert source == "mcts" and not detail.startswith("part")
+    assert t.tree is not None and not t.tree.parts

@@ -44,6 +44,7 @@ from typing import Any
 from plies.budget import Budget
 from plies.compiled import choose_backend
 from plies.errors import GameFormatError, IllegalActionError, PliesError
+from plies.gdl.factor import Factor, find_factors, subgame
 from plies.gdl.gatenet import GateNet
 from plies.gdl.ground import DEFAULT_BUDGET, MAX_ATOMS, ground, natural_key
 from plies.gdl.propnet import Compiled, Network, bitset, build_network, compile_network
@@ -164,6 +165,7 @@ class Reasoner:
         # longer than building a small game's reasoner.
         self._backend = None if backend == "auto" else choose_backend(backend, "reasoner")
         self._native: GateNet | None = None
+        self._parts: tuple[tuple[Factor, GateNet], ...] | None = None
         started = time.perf_counter()
         # One meter for every phase: the budget bounds the whole build, not each part.
         meter = budget.meter("grounding the rules")
@@ -241,6 +243,25 @@ class Reasoner:
             net.warm(self.initial_state())
             self._native = net
         return self._native
+
+    def build_parts(self) -> tuple[tuple[Factor, GateNet], ...]:
+        """The game's independent parts (:func:`plies.gdl.factor.find_factors`), each
+        with the compiled network of its subgame (:func:`plies.gdl.factor.subgame`),
+        made once; empty when the game does not come apart or with the ``python``
+        backend.  Call it after :meth:`build_native` (its kernels serve the parts too)."""
+        if self._parts is None:
+            parts: tuple[tuple[Factor, GateNet], ...] = ()
+            if self.backend == "numba":
+                factors = find_factors(self.network)
+                if len(factors) > 1:
+                    parts = tuple((f, GateNet(subgame(self.network, factors, i)))
+                                  for i, f in enumerate(factors))
+            self._parts = parts
+        return self._parts
+
+    def parts_built(self) -> tuple[tuple[Factor, GateNet], ...]:
+        """:meth:`build_parts` if it has been made, else empty (without making it)."""
+        return self._parts or ()
 
     # --- the GDL questions ---------------------------------------------------------------
 

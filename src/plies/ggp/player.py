@@ -687,3 +687,15 @@ def _compile_playouts(match: Match, reasoner: Reasoner) -> None:
         return
     log.info("match %s: compiled playouts ready in %.1f s", match.match_id,
              time.perf_counter() - started)
+    started = time.perf_counter()
+    try:
+        parts = reasoner.build_parts()
+    except Exception as err:
+        log.warning("match %s: no search by parts (%s: %s)", match.match_id,
+                    type(err).__name__, err)
+        return
+    if parts:
+        sizes = ", ".join(str(len(f.moves)) for f, _ in parts)
+        log.info("match %s: the game comes apart into %d independent parts (%s moves), "
+                 "searched by part; found in %.1f s", match.match_id, len(parts), sizes,
+                 time.perf_counter() - started)

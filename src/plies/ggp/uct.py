@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from plies.game import SIMULTANEOUS
+from plies.gdl.factor import factor_of
 from plies.gdl.game import GdlGame
 from plies.gdl.gatenet import GateNet
 from plies.gdl.gatenet import Mast as NativeMast
@@ -61,7 +62,7 @@ from plies.ggp.thinker import (
     Thinker,
     safe_goal,
 )
-from plies.ggp.uctnative import NativeTree, ready
+from plies.ggp.uctnative import MAX_BYTES, NativeTree, ready
 from plies.search import Limit, SearchResult
 from plies.search.mcts import MctsTree
 
@@ -144,6 +145,13 @@ BATCH_MAST: Final = True
 NATIVE: Final = True
 """Whether the match's UCT moves to the compiled tree (:class:`~plies.ggp.uctnative.NativeTree`,
 whole iterations in Numba) once the reasoner has its network compiled."""
+
+PARTS: Final = True
+"""Whether a game that comes apart into independent parts (two boards played at once,
+:mod:`plies.gdl.factor`) is searched by part once the parts' networks are compiled: at a
+step where all our legal moves are in one part, UCT runs on that part's subgame (the
+other parts frozen, the other roles' moves there one pass), a tree kept per part (the
+parts' trees share the memory cap of one, :data:`~plies.ggp.uctnative.MAX_BYTES`)."""
 
 MAST: Final = True
 """Whether the match's playouts follow MAST (:class:`Mast`) rather than uniform moves."""
@@ -356,6 +364,7 @@ class MatchTree:
         self.seed = thinker.rng.randrange(2**31)  # the compiled tree's
         self.moves = 0  # moves thought about
         self.kept = 0  # of them, those whose root was found in the tree
+        self.parts: dict[int, NativeTree] = {}  # a factored game's trees, by part
         self.compiled(state)
 
     def lanes(self) -> int:
@@ -382,6 +391,38 @@ class MatchTree:
         )
         return True
 
+    def part(self, state: Any, role: int) -> tuple[NativeTree, int, str] | None:
+        """In a game that comes apart (:meth:`plies.gdl.reasoner.Reasoner.build_parts`,
+        :data:`PARTS`), where every legal move of ``role`` at ``state`` is in one part:
+        that part's tree (its subgame, the other parts frozen), re-rooted at ``state``
+        or made there, the iterations kept and a label (``part 1 of 2``); else None."""
+        reasoner = self.reasoner
+        if not PARTS or not isinstance(self.tree, NativeTree) or not isinstance(reasoner, Reasoner):
+            return None
+        parts = reasoner.parts_built()
+        if not parts:
+            return None
+        first = self.tree.net.role_first[role]
+        moves = [first + i for i in reasoner.legal_indices(state)[role]]
+        index = factor_of(tuple(f for f, _ in parts), moves)
+        if index is None:
+            return None
+        label = f"part {index + 1} of {len(parts)}"
+        tree = self.parts.get(index)
+        if tree is not None:
+            if tree.reroot(state, depth=REROOT_DEPTH):
+                self.kept += 1
+                return tree, tree.visits, label
+            return tree, 0, label
+        frozen = [j for i, (f, _) in enumerate(parts) if i != index for j in f.fluents]
+        learn = self.mast.compiled() if self.mast is not None and BATCH_MAST else None
+        self.parts[index] = tree = NativeTree(
+            reasoner, parts[index][1], state, seed=self.seed + 1 + index,
+            exploration=EXPLORATION, playout=MAX_PLAYOUT_STEPS, zero_sum=self.zero_sum,
+            mast=learn, batch=BATCH, frozen=frozen, max_bytes=MAX_BYTES // len(parts),
+        )
+        return tree, 0, label
+
     def reroot(self, state: Any) -> int:
         """Move the root to ``state``; the iterations kept (0 for a fresh root)."""
         self.moves += 1
@@ -404,7 +445,11 @@ def uct_move(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
         return  # the last search did not let go in time: the move in choice stands
     try:
         kept = match_tree.reroot(state)
-        tree = match_tree.tree
+        tree: MctsTree | NativeTree = match_tree.tree
+        where = ""
+        part = match_tree.part(state, t.role)
+        if part is not None:
+            tree, kept, where = part
         tree.batch = match_tree.lanes()
         legal = t.reasoner.legal(state, t.role)
         forced = len(legal) == 1
@@ -420,7 +465,7 @@ def uct_move(t: Thinker, state: Any, clock: Clock, choice: Choice) -> None:
             if not forced:
                 move = _pick(result, simultaneous, match_tree.sampler)
                 if move is not None:
-                    choice.offer(move, "mcts", _detail(result, iterations, kept, start))
+                    choice.offer(move, "mcts", _detail(result, iterations, kept, start, where))
             if result.exact:
                 break
         if forced:
@@ -441,9 +486,11 @@ def _pick(result: SearchResult, simultaneous: bool, rng: random.Random) -> Term 
     return rng.choices(moves, [kept[m] for m in moves])[0]  # type: ignore[no-any-return]
 
 
-def _detail(result: SearchResult, iterations: int, kept: int, start: float) -> str:
+def _detail(result: SearchResult, iterations: int, kept: int, start: float,
+            where: str = "") -> str:
     seconds = max(time.perf_counter() - start, 1e-9)
     text = (
+        f"{where + ', ' if where else ''}"
         f"{iterations} iterations ({iterations / seconds:.0f}/s, {kept} kept), "
         f"value {result.value:.1f}{' (exact)' if result.exact else ''}"
     )

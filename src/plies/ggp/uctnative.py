@@ -27,6 +27,7 @@ import math
 import random
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any, Final
 
 from plies.gdl.gatenet import GateNet
@@ -64,13 +65,16 @@ class NativeTree:
     of the leaf: both only for the contract tests.
     ``cache_bytes`` caps the children cache (:data:`CACHE_BYTES`; 0: none, every child
     computed alone): it changes the speed only, never the tree.
+    ``frozen`` are fluents that ``net`` never changes (the other parts of a factored
+    game, :func:`plies.gdl.factor.subgame`): :meth:`reroot` finds a state by the other
+    fluents and gives the kept nodes the new values of these.
     """
 
     def __init__(
         self, reasoner: Reasoner, net: GateNet, state: int, *, seed: int, exploration: float,
         playout: int, zero_sum: bool, mast: NativeMast | None = None, batch: int = 64,
         deterministic: bool = False, fixed: bool = False, max_bytes: int = MAX_BYTES,
-        cache_bytes: int = CACHE_BYTES,
+        cache_bytes: int = CACHE_BYTES, frozen: Sequence[int] = (),
     ) -> None:
         import numpy as np
 
@@ -91,6 +95,7 @@ class NativeTree:
         self.fixed = fixed
         self.pace = 0.0
         self.root = 0
+        self.frozen = np.array(sorted(frozen), dtype=np.int64)
         nr = self.roles
         self._row = net.fluents + 8 * (uctjit.RFIRST + nr + 1) + 8 * 2 * nr
         self._edge = 8 * 3 + 8
@@ -181,8 +186,10 @@ class NativeTree:
         """Move the root to ``state``: the shallowest node at most ``depth`` moves below
         the root with that state, its subtree kept (and copied to the front of the
         arrays, the rest dropped), else a fresh tree.  True when it was found."""
-        jit = self.jit
-        target = self.net.to_array(state)
+        jit, frozen = self.jit, self.frozen
+        real = self.net.to_array(state)
+        target = real.copy()
+        target[frozen] = self.ns[self.root, frozen]  # the tree's own, the same in every node
         found = int(jit.find(self.ns, self.ni, self.ei, self.root, self.roles, target, depth))
         if found < 0:
             self._fresh(state)
@@ -194,6 +201,8 @@ class NativeTree:
         self.meta[jit.FULL] = 0
         self.tags[:] = -1  # the nodes are numbered anew
         self.root = 0
+        if frozen.size:
+            self.ns[: self.nodes, frozen] = real[frozen]
         return True
 
     # --- searching ------------------------------------------------------------------------

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from plies.bits import members
+
 PASS: Final = -1
 """The pass action: the one legal action of a player who has no move."""
 
@@ -114,12 +116,7 @@ def flips(mover: int, other: int, square: int) -> int:
 
 def squares(bits: int) -> list[int]:
     """The set bits of ``bits`` as square indices, lowest first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
+    return members(bits)
 
 
 def neighbours(bits: int) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from plies.bits import members
 from plies.errors import GameFormatError
 
 NORTH: Final = "North"
@@ -160,9 +161,4 @@ class Maze:
 
 def bits(mask: int) -> list[int]:
     """The cells whose bits are set in ``mask``, lowest first."""
-    cells = []
-    while mask:
-        low = mask & -mask
-        cells.append(low.bit_length() - 1)
-        mask ^= low
-    return cells
+    return members(mask)
