@@ -164,3 +164,16 @@ def test_a_part_with_no_move_left_ends_in_a_draw() -> None:
     assert not r.is_terminal(state)
     assert net.is_terminal(state)
     assert [g[0] for g in net.goals(state)] == [EXHAUSTED, EXHAUSTED]
+
+
+def test_a_network_too_dense_to_look_at_is_not_factored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past :data:`MAX_READS` pairs of (fluent, fluent its next reads) the analysis
+    gives up at once (a Hex board's paths took minutes): no parts."""
+    from plies.gdl import factor
+
+    network = reasoner(C4S).network
+    reads = 196  # at least one per fluent: every cell's frame axiom reads the cell
+    monkeypatch.setattr(factor, "MAX_READS", reads)
+    assert find_factors(network) == ()
+    monkeypatch.setattr(factor, "MAX_READS", 10 * reads)
+    assert len(find_factors(network)) == 2
