@@ -11,19 +11,23 @@ the others frozen, for a search of its own.
 **The factors** (:func:`find_factors`).  A move *changes* the fluents whose ``next``
 reads it, and every fluent whose ``next`` reads one of those, and so on (the forward
 closure over the network).  Two moves belong to one factor when one changes a fluent
-that the other changes or whose legality reads it.  Moves that change nothing (a
-``noop``) belong to no factor.  Goals and the terminal test are not looked at: they
-join the parts (a line on either board ends the game), which is what a factored search
-approximates.  Fluents no move changes (whose turn it is on each board) belong to no
-factor either: they run by themselves in every subgame.
+that the other changes or whose legality reads it, or when the goals or the terminal
+test read their fluents in one conjunction (a line of four cells joins the columns of
+a board; the disjunction "a line on either board" does not join the boards).  Moves
+that change nothing (a ``noop``) belong to no factor.  Fluents no move changes (whose
+turn it is on each board) belong to no factor either: they run by themselves in every
+subgame.
 
-**A subgame** (:func:`subgame`): the same fluents, moves, goals and terminal test; the
-fluents that other factors' moves change keep their values (``next`` is the fluent
-itself), and each role's moves outside the factor are replaced by one *pass*, legal
-exactly when the role has no move in the factor (its first move outside the factor
-stands for it).  At a step where one player moves on the first board and the other
-on the second, the first board's subgame is a decision for the first player, the
-other passing: Connect Four on that board, with the rest of the game as it stands.
+**A subgame** (:func:`subgame`): the same fluents and moves; the fluents that other
+factors' moves change keep their values (``next`` is the fluent itself), and each
+role's moves outside the factor are replaced by one *pass*, legal exactly when the role
+has no move in the factor (its first move outside the factor stands for it).  It ends
+where the game ends, with the game's goals, or where no role has a move left in the
+factor, a draw (:data:`EXHAUSTED`).  At a step where one player moves on the first
+board and the other on the second, the first board's subgame is a decision for the
+first player, the other passing: Connect Four on that board, with the rest of the game
+as it stands.  A factored search does not see the race between the parts (a line the
+other side completes first on the other board).
 """
 
 from __future__ import annotations
@@ -69,7 +73,6 @@ class _Support:
     bit sets (Python integers), each view's computed once in the network's order."""
 
     def __init__(self, net: Network) -> None:
-        self.net = net
         self.state: dict[int, int] = {}
         self.moves: dict[int, int] = {}
         for comp in net.order:  # each component after the views it reads
