@@ -28,6 +28,14 @@ Run from the repository root::
     .venv/bin/python benchmarks/gdl_playouts.py --games ticTacToe --seconds 1 --runs 3
 
 A game is looked for in ``--data`` and then in its ``large/`` folder (checkers).
+
+``--greedy`` measures the greedy playouts of the GGP player instead (``GateNet.batch``'s
+``greedy``; Numba needed): per game, playouts and states per processor second of the
+uniform batch (``greedy`` 0), decisive moves (1), decisive and anti-decisive ones (2),
+and 2 again with a lookahead that evaluates every gate of a tried move, not only those
+it can change; each after one batch that learns the moves that end games::
+
+    .venv/bin/python benchmarks/gdl_playouts.py --greedy --games connectFour,breakthrough
 """
 
 from __future__ import annotations
@@ -59,6 +67,51 @@ def run_batch(net: GateNet, start: int, rng: random.Random, deadline: float) -> 
     while clock() < deadline:
         states += net.batch(start, BATCH, seed=rng.getrandbits(32), limit=LIMIT).visited
     return states
+
+
+def greedy_rates(net: GateNet, start: int, greedy: int, seconds: float,
+                 runs: int) -> tuple[float, float]:
+    """Median playouts and states per processor second of ``greedy`` batches."""
+    net.ends[:] = 0
+    net.batch(start, BATCH, seed=0, limit=LIMIT, greedy=greedy)  # learns what ends games
+    playouts, states = [], []
+    for run in range(runs):
+        rng = random.Random(run)
+        began = clock()
+        count = visited = 0
+        while clock() < began + seconds:
+            visited += net.batch(start, BATCH, seed=rng.getrandbits(32), limit=LIMIT,
+                                 greedy=greedy).visited
+            count += BATCH
+        spent = clock() - began
+        playouts.append(count / spent)
+        states.append(visited / spent)
+    return statistics.median(playouts), statistics.median(states)
+
+
+def greedy_table(games: list[str], data: Path, seconds: float, runs: int) -> str:
+    """The ``--greedy`` table (see the module docstring)."""
+    import numpy as np
+
+    rows: list[list[str]] = []
+    for name in games:
+        path = data / f"{name}.kif"
+        reasoner = Reasoner(load(path if path.exists() else data / "large" / f"{name}.kif"))
+        net = reasoner.native
+        assert net is not None
+        every = GateNet(reasoner.network)
+        every._lookahead = np.empty(0, dtype=np.int64)  # no lists: every gate evaluated
+        start = reasoner.initial_state()
+        row = [name]
+        for n, greedy in ((net, 0), (net, 1), (net, 2), (every, 2)):
+            playouts, states = greedy_rates(n, start, greedy, seconds, runs)
+            row += [f"{playouts:,.0f}", f"{states:,.0f}"]
+        rows.append(row)
+    header = ["game"] + [f"{what} {unit}" for what in
+                         ("uniform", "decisive", "anti-decisive", "anti-decisive, every gate")
+                         for unit in ("po/s", "st/s")]
+    return (_markdown(header, rows) + f"\n\npo/s, st/s = playouts and states per processor "
+            f"second of batches of {BATCH}, median of {runs} runs of {seconds:g} s")
 
 
 def run_native(net: GateNet, start: int, rng: random.Random, deadline: float) -> int:
@@ -152,7 +205,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5, help="timed runs per measurement")
     parser.add_argument("--data", type=Path, default=DATA, help="directory of the .kif files")
     parser.add_argument("--no-prover", action="store_true", help="skip the naive prover")
+    parser.add_argument("--greedy", action="store_true",
+                        help="measure the greedy batches instead (see above)")
     args = parser.parse_args(argv)
+    if args.greedy:
+        print(greedy_table(args.games.split(","), args.data, args.seconds, args.runs))
+        return
 
     compiled = numba_available()
     if compiled:

@@ -486,3 +486,102 @@ def test_the_move_gates_on_words_agree_with_the_reasoner_after_the_state_gates()
             bits = np.array([(int(w[ref >> 1]) >> lane & 1) ^ (ref & 1) for ref in nxt],
                             dtype=np.uint8)
             assert net.from_array(bits) == r.next_state_indices(state, joints[lane]), name
+
+
+def dropped(r: Reasoner, columns: str) -> int:
+    """Connect Four after red and black drop in ``columns`` in turn (red first)."""
+    state = r.initial_state()
+    for i, column in enumerate(columns):
+        drop, noop = ("drop", column), "noop"
+        state = r.next_state(state, [drop, noop] if i % 2 == 0 else [noop, drop])
+    return state
+
+
+def every_move_ends(net: GateNet) -> None:
+    """Let a greedy batch try every move for a decisive one (they are learnt otherwise)."""
+    net.ends[:] = 1
+
+
+def test_a_greedy_batch_plays_the_winning_move_where_there_is_one() -> None:
+    # Red has three in column 1 and is to move: dropping there wins at once.
+    r = reasoner("connectFour")
+    net = native(r)
+    state = dropped(r, "121312")
+    win = r.next_state(state, [("drop", "1"), "noop"])
+    assert r.is_terminal(win) and r.goal(win, 0) == 100 and not r.is_terminal(state)
+    every_move_ends(net)
+    for greedy in (1, 2):
+        batch = net.batch(state, 200, seed=3, limit=100, greedy=greedy)
+        assert (batch.goals[:, 0] == 100).all() and batch.visited == 2 * 200
+    uniform = net.batch(state, 200, seed=3, limit=100)
+    assert (uniform.goals[:, 0] == 0).any()  # the uniform draw misses the win, at times
+
+
+def test_an_anti_decisive_batch_never_hands_the_opponent_a_win_it_can_stop() -> None:
+    # Black has three in column 8; red, to move, has no win: only dropping in column 8
+    # keeps black from winning at its next move.
+    r = reasoner("connectFour")
+    net = native(r)
+    state = dropped(r, "181838")
+    every_move_ends(net)
+    limit = STATUS.index("limit")
+    blocked = net.batch(state, 300, seed=4, limit=2, greedy=2)
+    assert list(blocked.status) == [limit] * 300  # red blocked in every playout
+    greedy = net.batch(state, 300, seed=4, limit=2, greedy=1)  # black wins, red never sees it
+    lost = greedy.status == 0
+    assert lost.mean() > 0.7 and (greedy.goals[lost, 1] == 100).all()
+    uniform = net.batch(state, 300, seed=4, limit=2)
+    assert 0 < (uniform.status == 0).mean() < 1  # black wins only where it drew column 8
+
+
+def test_a_greedy_batch_learns_the_moves_that_end_games_and_counts_mast_draws_once() -> None:
+    r = reasoner("ticTacToe")
+    net = native(r)
+    net.ends[:] = 0
+    start = r.initial_state()
+    net.batch(start, 200, seed=1, limit=100)
+    assert net.ends.sum() == 0  # a plain batch learns nothing
+    mast = Mast(net, tau=10.0)
+    batch = net.batch(start, 640, seed=1, limit=100, greedy=2, mast=mast)
+    assert list(batch.status) == [0] * 640
+    # every mark ends some game; the waiting role's noop is learnt too (harmless: it is
+    # never a choice of a role alone)
+    marks = [net.role_first[role] + i for role, table in enumerate(r.move_table)
+             for i, m in enumerate(table) if m != "noop"]
+    assert all(net.ends[marks])
+    # a stepped-back draw is taken back: each playout learns its moves that stand
+    assert (mast.counts >= 0).all() and mast.counts.sum() <= 9 * 640
+    assert (mast.sums <= 100 * mast.counts).all()
+    # the greedy players defend: more draws than uniform play's 13%
+    draws = (batch.goals[:, 0] == 50).mean()
+    assert draws > 0.2
+
+
+@pytest.mark.parametrize(
+    "name", ["connectFour", "breakthrough", "ticTacToe", "pentago", "alquerque"])
+def test_the_greedy_lookahead_of_changed_gates_plays_as_evaluating_every_gate(name: str) -> None:
+    """A greedy batch tries a move by evaluating only the gates it can change
+    (``GateNet.lookahead``): the same playouts, seed for seed, as evaluating them all."""
+    import numpy as np
+
+    r = reasoner(name)
+    start = r.initial_state()
+    rng = random.Random(name)
+    states = [start]
+    for _ in range(3):  # and from a few states along a random game
+        state = start
+        for _ in range(rng.randrange(1, 12)):
+            if r.is_terminal(state):
+                break
+            state = r.next_state_indices(state, [rng.choice(m) for m in r.legal_indices(state)])
+        states.append(state)
+    quick, full = GateNet(r.network), GateNet(r.network)
+    assert quick.lookahead().size > 0
+    full._lookahead = np.empty(0, dtype=np.int64)  # every gate, as without the lists
+    for greedy in (1, 2):
+        quick.ends[:] = full.ends[:] = 0
+        for seed in range(3):
+            a = quick.batch(states, 40, seed=seed, limit=200, greedy=greedy)
+            b = full.batch(states, 40, seed=seed, limit=200, greedy=greedy)
+            assert (a.goals == b.goals).all() and (a.status == b.status).all()
+            assert a.visited == b.visited and (quick.ends == full.ends).all()

@@ -153,9 +153,90 @@ def _drawn(played, drew, ndrew, lane, move):  # type: ignore[no-untyped-def]
     ndrew[lane] = n + 1
 
 
+TRIES = 8
+"""The most moves an anti-decisive playout tries in order at one step (from a random
+one on) before it lets the opponent win: all of them where there are fewer (Connect
+Four's columns), a bounded cost where there are many (breakthrough's 25 or so, each a
+step and a lookahead)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lookahead(w, look, look0, g1, bnext, bch, nb, fmark, changed, gmark, cones,  # type: ignore[no-untyped-def]
+               m, lanes, r, nf, base, n0, ng, nxt, wfirst, wnode, wmask, kmask, terminal, goal,
+               goal_role, goal_value, best):
+    """The lanes of ``lanes`` where role ``r`` playing move ``m`` wins at once, evaluating
+    only the gates the move can change.  ``w`` holds the step's move gates evaluated
+    without any move of ``r`` (``g1`` a copy of them, ``bnext`` the successor then,
+    ``bch[:nb]`` the fluents it changes in ``r``'s lanes); ``look0`` (and ``look``,
+    left as it is found) the state's gates.  A move gate that does not read ``m`` has the same value
+    whether ``r`` plays ``m`` or nothing, as it reads none of ``r``'s moves that hold."""
+    mcf, mcg, mff, mfl = cones[3], cones[4], cones[5], cones[6]
+    fcf, fcg, gmf, gmm = cones[7], cones[8], cones[9], cones[10]
+    w[nf + m] = lanes
+    for i in range(cones[mcf + m], cones[mcf + m + 1]):
+        g = cones[mcg + i]
+        acc = _ZERO
+        for t in range(np.uint64(wfirst[g]), np.uint64(wfirst[g + 1])):
+            acc |= w[np.uint64(wnode[t])] ^ wmask[t]
+        for t in range(cones[gmf + g], cones[gmf + g + 1]):
+            acc |= w[nf + cones[gmm + t]]
+        w[base + g] = acc ^ kmask[g]
+    nc = 0
+    for t in range(nb):
+        j = bch[t]
+        look[j] = bnext[j]
+        fmark[j] = 1
+        changed[nc] = j
+        nc += 1
+    for t in range(cones[mff + m], cones[mff + m + 1]):
+        j = cones[mfl + t]
+        v = _word(w, nxt[j])
+        if fmark[j] == 0:
+            if (v ^ look0[j]) & lanes == _ZERO:  # only the move's lanes are read
+                continue
+            fmark[j] = 1
+            changed[nc] = j
+            nc += 1
+        look[j] = v
+    lo, hi = ng, 0  # the gates to evaluate are marked, then taken in order
+    for t in range(nc):
+        j = changed[t]
+        for i in range(cones[fcf + j], cones[fcf + j + 1]):
+            g = cones[fcg + i]
+            gmark[g] = 1
+            lo = min(lo, g)
+            hi = max(hi, g + 1)
+    for g in range(lo, hi):
+        if gmark[g]:
+            acc = _ZERO
+            for t in range(np.uint64(wfirst[g]), np.uint64(wfirst[g + 1])):
+                acc |= look[np.uint64(wnode[t])] ^ wmask[t]
+            look[base + g] = acc ^ kmask[g]
+    wins = _ZERO
+    over = _word(look, terminal) & lanes
+    if over != _ZERO:
+        for e in range(goal.shape[0]):
+            if goal_role[e] == r and goal_value[e] == best[r]:
+                wins |= _word(look, goal[e])
+        wins &= over
+    for g in range(lo, hi):  # back to the state's gates, and the move gates without r's move
+        if gmark[g]:
+            look[base + g] = look0[base + g]
+            gmark[g] = 0
+    for t in range(nc):
+        j = changed[t]
+        look[j] = look0[j]
+        fmark[j] = 0
+    for i in range(cones[mcf + m], cones[mcf + m + 1]):
+        g = cones[mcg + i]
+        w[base + g] = g1[g - n0]
+    w[nf + m] = _ZERO
+    return wins
+
+
 @njit(cache=True, nogil=True)
 def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_out, status_out,  # type: ignore[no-untyped-def]
-             mast, weights, sums, counts, tau):
+             mast, weights, sums, counts, tau, greedy, ends, cones):
     """``each`` uniformly random playouts from every row of ``starts`` (a state as one
     byte per fluent; playout ``p`` starts from row ``p // each``), 64 at a time;
     returns the states visited in all.
@@ -170,7 +251,23 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
     and a playout that ends at a terminal state adds its role's goal (0 where it has
     none) to ``sums`` and ``counts`` of every move chosen in it and renews their
     ``weights`` (``exp(mean goal / tau)``): the later playouts of the batch draw with
-    what the earlier ones taught."""
+    what the earlier ones taught.
+
+    ``greedy`` 1 or 2 makes the playouts *greedy* where one role alone has a choice
+    (Sancho's greedy rollouts; Teytaud and Teytaud 2010's decisive moves): ``ends[m]``
+    is 1 for the moves that have ended a playout (the kernel sets it, and the array
+    keeps what it learnt for the next call), and among those legal the first that
+    reaches a terminal state with the role's highest goal is played instead of the
+    drawn move (a *decisive* move).  With ``greedy`` 2, a lane whose chooser has a
+    decisive move steps back to the state before the other role's last move when
+    that role had another choice, and that role tries its legal moves in order
+    (from a random one on, :data:`TRIES` at most) instead of its draw, each once
+    (*anti-decisive*: a move that hands the opponent a win at once is avoided where
+    another is tried first).  With ``cones``
+    (:meth:`plies.gdl.gatenet.GateNet.lookahead`, not empty) a move is tried by
+    evaluating only the gates it can change; empty, every gate.  ``greedy`` 0
+    consumes the random numbers as before it existed: the same seed, the same
+    batch."""
     nf, nm, nr, base, n0, n1, ng = k[F], k[M], k[R], k[BASE], k[N0], k[N1], k[G]
     legal = k[k[O_LEGAL]:k[O_LEGAL] + nm]
     nxt = k[k[O_NEXT]:k[O_NEXT] + nf]
@@ -187,10 +284,12 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
     state = np.zeros(nf, np.uint64)
     lane_id = np.full(LANES, -1, np.int64)  # the playout a lane plays
     steps = np.zeros(LANES, np.int64)
-    cnt = np.zeros(LANES, np.int64)  # uniform: the lane's legal moves
+    cnt = np.zeros(LANES, np.int64)  # the lane's legal moves
     pick = np.zeros(LANES, np.int64)  # uniform: the legal moves to pass before its own
-    lmove = np.zeros(nm, np.int64)  # a role's moves legal in some lane
+    lmove = np.zeros(nm, np.int64)  # the roles' moves legal in some lane, role by role
     lword = np.zeros(nm, np.uint64)  # ... and the lanes where each is
+    lfirst = np.zeros(nr + 1, np.int64)  # role r's in lmove[lfirst[r]:lfirst[r + 1]]
+    rmore = np.zeros(nr, np.uint64)  # the lanes where role r has a choice
     wsum = np.zeros(LANES, np.float64)  # mast: the weights of a lane's legal moves
     draw = np.zeros(LANES, np.float64)  # mast: what is left of the lane's draw
     played = np.zeros((LANES, nm if mast else 0), np.int64)  # mast: moves drawn
@@ -201,6 +300,43 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
     role_of = np.zeros(nm if mast else 0, np.int64)
     for r in range(nr if mast else 0):
         role_of[role_first[r]:role_first[r + 1]] = r
+    # greedy: the state of the lookahead, the best goal of each role, a role's move
+    # words kept while its candidates are tried; anti-decisive: each lane's state
+    # before its last step, that step's chooser (-1: none alone) and its number of
+    # choices, this step's, the move each recorded for MAST, the tries at the level
+    # stepped back to, and the lanes that step back
+    look = np.zeros(base + ng if greedy else 0, np.uint64)
+    if greedy:
+        look[nf + nm + 1] = _ALL
+    best = np.full(nr, -1, np.int64)
+    for e in range(ne):
+        if goal_value[e] > best[goal_role[e]]:
+            best[goal_role[e]] = goal_value[e]
+    keep = np.zeros(nm, np.uint64)
+    prev = np.zeros(nf, np.uint64)
+    chooser = np.full(LANES, -1, np.int64)
+    before = np.full(LANES, -1, np.int64)
+    nbefore = np.zeros(LANES, np.int64)
+    nchoice = np.zeros(LANES, np.int64)
+    drawn_now = np.full(LANES, -1, np.int64)
+    drawn_before = np.full(LANES, -1, np.int64)
+    tries = np.zeros(LANES, np.int64)
+    first = np.zeros(LANES, np.int64)  # the first of the moves tried in order
+    level = np.full(LANES, -1, np.int64)
+    cycling = _ZERO  # the lanes that stepped back: their chooser tries in order
+    # the lookahead that evaluates only what a move can change (``cones``, see
+    # :meth:`plies.gdl.gatenet.GateNet.lookahead`): the state's gates (``look0``; a
+    # step makes them when a role first tries a move), the move gates and successor
+    # without the trying role's move, the fluents that successor changes, marks
+    quick = greedy > 0 and cones.shape[0] > 0
+    look0 = np.zeros(base + ng if quick else 0, np.uint64)
+    g1 = np.zeros(n1 - n0 if quick else 0, np.uint64)
+    bnext = np.zeros(nf if quick else 0, np.uint64)
+    bch = np.zeros(nf if quick else 0, np.int64)
+    changed = np.zeros(nf if quick else 0, np.int64)
+    fmark = np.zeros(nf if quick else 0, np.uint8)
+    gmark = np.zeros(ng if quick else 0, np.uint8)
+    nb = 0
     count = starts.shape[0] * each
     goals_out[:count] = -1
     started = 0
@@ -211,6 +347,7 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
         started += 1
     active = restart
     _restart(state, starts, each, lane_id, restart)
+    nl = 0
     visited = 0
     while active != _ZERO:
         w[:nf] = state
@@ -218,6 +355,17 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
         visited += _count(active)
         ended = _word(w, terminal) & active
         if ended != _ZERO:
+            if greedy:  # the moves of the last step of a lane that ended have ended one
+                x = ended
+                moved = _ZERO
+                while x != _ZERO:
+                    lane = _low(x)
+                    x &= x - _ONE
+                    if steps[lane] > 0:
+                        moved |= _ONE << np.uint64(lane)
+                for i in range(nl):
+                    if w[nf + lmove[i]] & moved != _ZERO:
+                        ends[lmove[i]] = 1
             _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, n1, ng, loop_lo, loop_hi)
             x = ended
             while x != _ZERO:
@@ -265,11 +413,12 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
                 ended |= _ONE << np.uint64(lane)
         live = active & ~ended
         w[nf:nf + nm] = _ZERO
+        nl = 0
         for r in range(nr):
             lo, hi = role_first[r], role_first[r + 1]
+            lfirst[r] = nl
             once = _ZERO  # the lanes where the role has a legal move
             more = _ZERO  # ... two or more: they draw one
-            nl = 0  # the role's moves legal in some lane: lmove[:nl], their lanes lword
             for m in range(lo, hi):
                 x = _word(w, legal[m]) & live
                 if x != _ZERO:
@@ -287,10 +436,13 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
                 goals_out[p, 0] = r
             ended |= live & ~once
             live &= once
+            more &= live
+            rmore[r] = more
             single = once & ~more  # the lanes with one legal move play it
+            ordered = more & cycling  # they try the moves in order (anti-decisive)
             # a lane's moves' weights (or their number) in order, then its draw, the
             # lanes in order: the draws of one seed are those of one lane at a time
-            for i in range(nl):
+            for i in range(lfirst[r], nl):
                 x = lword[i] & more
                 m = lmove[i]
                 while x != _ZERO:
@@ -298,20 +450,22 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
                     x &= x - _ONE
                     if mast:
                         wsum[lane] += weights[m]
-                    else:
-                        cnt[lane] += 1
+                    cnt[lane] += 1
             x = more
             while x != _ZERO:
                 lane = _low(x)
                 x &= x - _ONE
-                if mast:
+                if ordered & (_ONE << np.uint64(lane)) != _ZERO:
+                    pick[lane] = (first[lane] + tries[lane] - 1) % cnt[lane]
+                elif mast:
                     draw[lane] = np.random.random() * wsum[lane]
-                    wsum[lane] = 0.0
                 else:
                     pick[lane] = np.random.randint(cnt[lane])
-                    cnt[lane] = 0
+                nchoice[lane] = cnt[lane]
+                wsum[lane] = 0.0
+                cnt[lane] = 0
             drawing = more  # the lanes that have not reached their draw yet
-            for i in range(nl):
+            for i in range(lfirst[r], nl):
                 word = lword[i]
                 m = lmove[i]
                 chosen = word & single
@@ -319,16 +473,17 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
                 while x != _ZERO:
                     lane = _low(x)
                     x &= x - _ONE
-                    if mast:
+                    bit = _ONE << np.uint64(lane)
+                    if mast and ordered & bit == _ZERO:
                         draw[lane] -= weights[m]
                         reached = draw[lane] < 0.0
                     else:
                         reached = pick[lane] == 0
                         pick[lane] -= 1
                     if reached:
-                        bit = _ONE << np.uint64(lane)
                         chosen |= bit
                         drawing &= ~bit
+                        drawn_now[lane] = m
                         if mast:
                             _drawn(played, drew, ndrew, lane, m)
                 w[nf + m] = chosen
@@ -341,15 +496,147 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
                 while lword[i] & bit == _ZERO:
                     i -= 1
                 w[nf + lmove[i]] |= bit
-                _drawn(played, drew, ndrew, lane, lmove[i])
+                drawn_now[lane] = lmove[i]
+                if mast:
+                    _drawn(played, drew, ndrew, lane, lmove[i])
+        lfirst[nr] = nl
+        back = _ZERO  # the lanes that step back (anti-decisive)
+        if greedy:
+            some = _ZERO
+            twice = _ZERO
+            for r in range(nr):
+                twice |= some & rmore[r]
+                some |= rmore[r]
+            alone = some & ~twice  # one role alone has a choice
+            ready = False  # look0 made at this step
+            x = live
+            while x != _ZERO:
+                lane = _low(x)
+                x &= x - _ONE
+                chooser[lane] = -1
+            for r in range(nr):
+                solo = rmore[r] & alone
+                if solo == _ZERO:
+                    continue
+                x = solo
+                while x != _ZERO:
+                    lane = _low(x)
+                    x &= x - _ONE
+                    chooser[lane] = r
+                lo, hi = role_first[r], role_first[r + 1]
+                kept = False
+                won = _ZERO
+                for i in range(lfirst[r], lfirst[r + 1]):
+                    m = lmove[i]
+                    if ends[m] == 0:
+                        continue
+                    lanes = lword[i] & solo & ~won
+                    if lanes == _ZERO:
+                        continue
+                    if not kept:
+                        for mm in range(lo, hi):
+                            keep[mm] = w[nf + mm]
+                        kept = True
+                        if quick:  # the move gates without the role's move, once
+                            if not ready:
+                                look[:] = w
+                                _evaluate(look, wfirst, wnode, wmask, kmask, wmove, base, n1, ng,
+                                          loop_lo, loop_hi)
+                                look0[:] = look
+                                ready = True
+                            for mm in range(lo, hi):
+                                w[nf + mm] = _ZERO
+                            _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, n0, n1,
+                                      loop_lo, loop_hi)
+                            g1[:] = w[base + n0:base + n1]
+                            nb = 0
+                            for j in range(nf):
+                                v = _word(w, nxt[j])
+                                bnext[j] = v
+                                if (v ^ state[j]) & solo != _ZERO:  # in r's lanes
+                                    bch[nb] = j
+                                    nb += 1
+                    if quick:
+                        wins = _lookahead(w, look, look0, g1, bnext, bch, nb, fmark, changed, gmark,
+                                          cones, m, lanes, r, nf, base, n0, ng, nxt, wfirst, wnode,
+                                          wmask, kmask, terminal, goal, goal_role, goal_value, best)
+                    else:
+                        for mm in range(lo, hi):
+                            w[nf + mm] = keep[mm] & ~lanes
+                        w[nf + m] |= lanes
+                        _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, n0, n1,
+                                  loop_lo, loop_hi)
+                        for j in range(nf):
+                            look[j] = _word(w, nxt[j])
+                        _evaluate(look, wfirst, wnode, wmask, kmask, wmove, base, 0, n0,
+                                  loop_lo, loop_hi)
+                        over = _word(look, terminal) & lanes
+                        if over == _ZERO:
+                            continue
+                        _evaluate(look, wfirst, wnode, wmask, kmask, wmove, base, n1, ng,
+                                  loop_lo, loop_hi)
+                        wins = _ZERO
+                        for e in range(ne):
+                            if goal_role[e] == r and goal_value[e] == best[r]:
+                                wins |= _word(look, goal[e])
+                        wins &= over
+                    if wins == _ZERO:
+                        continue
+                    won |= wins
+                    for mm in range(lo, hi):
+                        keep[mm] &= ~wins
+                    keep[m] |= wins
+                    x = wins
+                    while x != _ZERO:
+                        lane = _low(x)
+                        x &= x - _ONE
+                        if mast:  # the decisive move is recorded, not the draw
+                            played[lane, drawn_now[lane]] -= 1
+                            _drawn(played, drew, ndrew, lane, m)
+                        drawn_now[lane] = m
+                if kept:
+                    for mm in range(lo, hi):
+                        w[nf + mm] = keep[mm]
+                if greedy < 2:
+                    continue
+                x = won
+                while x != _ZERO:
+                    lane = _low(x)
+                    x &= x - _ONE
+                    if before[lane] < 0 or before[lane] == r or nbefore[lane] < 2:
+                        continue
+                    if level[lane] != steps[lane] - 1:
+                        level[lane] = steps[lane] - 1
+                        tries[lane] = 0
+                        first[lane] = np.random.randint(nbefore[lane])
+                    if tries[lane] < min(nbefore[lane], TRIES):
+                        tries[lane] += 1
+                        back |= _ONE << np.uint64(lane)
+                        if mast:  # neither this step's move nor the last is kept
+                            played[lane, drawn_now[lane]] -= 1
+                            played[lane, drawn_before[lane]] -= 1
         _evaluate(w, wfirst, wnode, wmask, kmask, wmove, base, n0, n1, loop_lo, loop_hi)
-        for j in range(nf):
-            state[j] = _word(w, nxt[j])
+        if greedy:
+            for j in range(nf):
+                now = state[j]
+                state[j] = (_word(w, nxt[j]) & ~back) | (prev[j] & back)
+                prev[j] = now
+        else:
+            for j in range(nf):
+                state[j] = _word(w, nxt[j])
         x = live
         while x != _ZERO:
             lane = _low(x)
             x &= x - _ONE
-            steps[lane] += 1
+            if back & (_ONE << np.uint64(lane)) != _ZERO:
+                steps[lane] -= 1
+                before[lane] = -1  # one step back at most: the state before is gone
+            else:
+                steps[lane] += 1
+                before[lane] = chooser[lane]
+                nbefore[lane] = nchoice[lane]
+                drawn_before[lane] = drawn_now[lane]
+        cycling = back
         restart = _ZERO
         x = ended
         while x != _ZERO:
@@ -361,6 +648,8 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
                     for i in range(ndrew[lane] if short else nm):
                         played[lane, drew[lane, i] if short else i] = 0
                 ndrew[lane] = 0
+            before[lane] = -1
+            level[lane] = -1
             if started < count:
                 lane_id[lane] = started
                 started += 1

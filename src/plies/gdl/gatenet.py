@@ -281,6 +281,89 @@ def _kernels() -> Any:
     return _KERNELS["module"]
 
 
+LOOKAHEAD_MAX: Final = 4_000_000
+"""The most entries :meth:`GateNet.lookahead`'s lists may hold (and the most gate inputs
+it reads to make them); past it a greedy playout evaluates every gate of a move it
+tries."""
+
+
+def _lookahead(k: Any, words: tuple[Any, Any, Any, Any, Any]) -> Any:
+    """:meth:`GateNet.lookahead`'s array for the layout ``k`` and its word view."""
+    import numpy as np
+
+    head = dict(zip(SIZES, k[:HEADER].tolist(), strict=True))
+    nf, nm, base = head["F"], head["M"], head["BASE"]
+    n0, n1, ng = head["N0"], head["N1"], head["G"]
+    none = np.empty(0, dtype=np.int64)
+    wfirst, wnode, _, _, wmove = words
+    if head["NB"] or len(wnode) > LOOKAHEAD_MAX:
+        return none
+
+    def section(name: str, length: int) -> list[int]:
+        at = int(k[HEADER + SECTIONS.index(name)])
+        return [int(x) for x in k[at:at + length]]
+
+    readers: list[list[int]] = [[] for _ in range(base + ng)]
+    for g, node in zip(np.repeat(np.arange(ng), np.diff(wfirst)).tolist(), wnode.tolist(),
+                       strict=True):
+        readers[node].append(g)
+    gate_moves: list[list[int]] = [[] for _ in range(ng)]
+    for m in range(nm):
+        for g in wmove[int(wmove[3 + m]):int(wmove[4 + m])].tolist():
+            readers[nf + m].append(g)
+            gate_moves[g].append(m)
+
+    def reach(node: int, lo: int, hi: int, keep: list[bool] | None) -> list[int]:
+        """The gates of ``[lo, hi)`` (and in ``keep``) that read ``node``, directly or
+        through other such gates, in order."""
+        seen: set[int] = set()
+        todo = [node]
+        while todo:
+            for g in readers[todo.pop()]:
+                if lo <= g < hi and g not in seen and (keep is None or keep[g]):
+                    seen.add(g)
+                    todo.append(base + g)
+        return sorted(seen)
+
+    nxt = section("NEXT", nf)
+    fed_by: dict[int, list[int]] = {}  # gate -> the fluents whose next it is
+    for j, ref in enumerate(nxt):
+        if (ref >> 1) >= base:
+            fed_by.setdefault((ref >> 1) - base, []).append(j)
+    needed = [False] * ng  # the gates the terminal test and the goals read
+    todo = [r >> 1 for r in [head["TERMINAL"], *section("GOAL", head["NGOALS"])]]
+    while todo:
+        node = todo.pop()
+        if node >= base and not needed[node - base]:
+            needed[node - base] = True
+            todo.extend(wnode[int(wfirst[node - base]):int(wfirst[node - base + 1])].tolist())
+    lists: list[list[list[int]]] = [[], [], [], [], [], []]
+    total = 0
+    for m in range(nm):
+        cone = reach(nf + m, n0, n1, None)
+        lists[0].append(cone)
+        lists[1].append(sorted(j for g in cone for j in fed_by.get(g, ())))
+        total += len(cone)
+        if total > LOOKAHEAD_MAX:
+            return none
+    for j in range(nf):
+        cone = reach(j, 0, ng, needed)
+        lists[2].append(cone)
+        total += len(cone)
+        if total > LOOKAHEAD_MAX:
+            return none
+    out = [nm, nf, ng] + [0] * 8
+    for i, rows in enumerate([lists[0], lists[1], lists[2], gate_moves]):
+        first = [0]
+        for row in rows:
+            first.append(first[-1] + len(row))
+        out[3 + 2 * i] = len(out)
+        out.extend(first)
+        out[4 + 2 * i] = len(out)
+        out.extend(x for row in rows for x in row)
+    return np.array(out, dtype=np.int64)
+
+
 STATUS: Final = ("terminal", "limit", "no legal move")
 """What :meth:`GateNet.playout` reports: a terminal state was reached, the step limit
 was, or a role had no legal move (the rules are broken there)."""
@@ -314,6 +397,11 @@ class GateNet:
         self._goal_value = self._section("GOAL_VALUE", head["NGOALS"])
         self._blocks = head["NB"]
         self._words: tuple[Any, Any, Any, Any, Any] | None = None
+        self._lookahead: Any = None
+        self.ends = np.zeros(self.moves, dtype=np.uint8)
+        """Per global move, 1 once it has ended a greedy playout (:meth:`batch`): the
+        moves a greedy playout tries for a decisive one, learnt as Sancho learns its
+        terminating moves, shared by every batch of the network."""
 
     def _machine(self) -> tuple[Any, Any]:
         """This thread's node values and move counts (see :mod:`plies.gdl.gatejit`)."""
@@ -453,6 +541,23 @@ class GateNet:
             self._words = (wfirst, refs >> 1, wmask, kmask, wmove)
         return self._words
 
+    def lookahead(self) -> Any:
+        """What a greedy playout's lookahead reads to evaluate only what a move can
+        change (:func:`plies.gdl.gatebits.playouts`), made on first use: one int64 array,
+        empty where the network has a recursive block or the lists would pass
+        :data:`LOOKAHEAD_MAX` entries (the lookahead then evaluates every gate).
+
+        ``[nm, nf, ng, MCF, MCG, MFF, MFL, FCF, FCG, GMF, GMM]``, then the sections at
+        those offsets: per move ``m``, the move gates that read it, directly or through
+        other gates, in order (``MCG[MCF[m]:MCF[m + 1]]``) and the fluents whose ``next``
+        is one of them (``MFL[MFF[m]:MFF[m + 1]]``); per fluent, the gates that the
+        terminal test or a goal needs and that read it, directly or not, in order
+        (``FCG[FCF[j]:FCF[j + 1]]``); per gate, its plain move inputs
+        (``GMM[GMF[g]:GMF[g + 1]]``).  Offsets into a section are relative to it."""
+        if self._lookahead is None:
+            self._lookahead = _lookahead(self.k, self.words())
+        return self._lookahead
+
     def _bits(self) -> Any:
         """:mod:`plies.gdl.gatebits`, imported once per process."""
         if "bits" not in _KERNELS:
@@ -462,7 +567,7 @@ class GateNet:
         return _KERNELS["bits"]
 
     def batch(self, states: int | Sequence[int], count: int, *, seed: int,
-              limit: int, mast: Mast | None = None) -> Batch:
+              limit: int, mast: Mast | None = None, greedy: int = 0) -> Batch:
         """``count`` uniformly random playouts from ``states`` (a state, or from each
         of a sequence of states: playout ``p`` starts from ``states[p // count]``), 64
         at a time in one compiled call (one bit of a word per playout,
@@ -483,8 +588,9 @@ class GateNet:
             learn = (False, empty, empty, empty, 1.0)
         else:
             learn = (True, mast.weights, mast.sums, mast.counts, mast.tau)
+        cones = self.lookahead() if greedy else np.empty(0, dtype=np.int64)
         visited = self._bits().playouts(self.k, *self.words(), starts, count, limit, goals,
-                                        status, *learn)
+                                        status, *learn, greedy, self.ends, cones)
         return Batch(goals, status, int(visited))
 
     def warm(self, state: int) -> None:

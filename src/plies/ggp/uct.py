@@ -153,6 +153,12 @@ step where all our legal moves are in one part, UCT runs on that part's subgame 
 other parts frozen, the other roles' moves there one pass), a tree kept per part (the
 parts' trees share the memory cap of one, :data:`~plies.ggp.uctnative.MAX_BYTES`)."""
 
+GREEDY: Final = 2
+"""How greedy the compiled playouts are in a game of one or two roles
+(:meth:`plies.gdl.gatenet.GateNet.batch`; Sancho's greedy rollouts): 0 not at all,
+1 a role that alone has a choice plays a move that wins at once, 2 also steps back from
+a move that hands the other role such a win."""
+
 MAST: Final = True
 """Whether the match's playouts follow MAST (:class:`Mast`) rather than uniform moves."""
 
@@ -388,6 +394,7 @@ class MatchTree:
         self.tree = NativeTree(
             reasoner, net, state, seed=self.seed, exploration=EXPLORATION,
             playout=MAX_PLAYOUT_STEPS, zero_sum=self.zero_sum, mast=learn, batch=BATCH,
+            greedy=GREEDY if net.roles <= 2 else 0,
         )
         return True
 
@@ -420,6 +427,7 @@ class MatchTree:
             reasoner, parts[index][1], state, seed=self.seed + 1 + index,
             exploration=EXPLORATION, playout=MAX_PLAYOUT_STEPS, zero_sum=self.zero_sum,
             mast=learn, batch=BATCH, frozen=frozen, max_bytes=MAX_BYTES // len(parts),
+            greedy=GREEDY if self.tree.net.roles <= 2 else 0,
         )
         return tree, 0, label
 

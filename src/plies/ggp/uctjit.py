@@ -606,13 +606,14 @@ def _loses_at_once(k, vals, hits, state, me, legal, legal2, goal_out, goals, aft
 @njit(cache=True, nogil=True)
 def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, wmove, cw, ctag, ns, ni, nf, ei, ef, meta,  # type: ignore[no-untyped-def]
             root, lanes, batches, seed, c_explore, shortcut, det, fixed, limit,
-            mast, weights, sums, counts, tau):
+            mast, weights, sums, counts, tau, greedy, ends, cones):
     """Up to ``batches`` batches of ``lanes`` UCT iterations from ``root``, as
     :meth:`plies.search.mcts_tree.Tree.iterate_batch` runs them (a virtual loss per
     lane, MCTS-Solver's proofs at once, one batch of playouts, then the backups); the
     iterations done.  Stops early when the root is solved or on an error
     (``meta[ERROR]``).  Playouts are :func:`plies.gdl.gatebits.playouts` (MAST's with
-    ``mast``), or with ``fixed`` :func:`fixed_goal` of the leaf; one that reaches
+    ``mast``, greedy with ``greedy``, learning in ``ends``, looking ahead with
+    ``cones``), or with ``fixed`` :func:`fixed_goal` of the leaf; one that reaches
     ``limit`` steps scores 0.5 for every role.  ``det`` takes the first candidate
     wherever the search would draw at random (for the contract tests).  When the
     arrays hold no more node (``meta[FULL]`` is set) or at :data:`MAX_DEPTH`, a lane
@@ -741,7 +742,8 @@ def iterate(k, vals, hits, wfirst, wnode, wmask, kmask, wmove, cw, ctag, ns, ni,
                         pgoals[i, r] = fixed_goal(starts[i], r)
             else:
                 playouts(k, wfirst, wnode, wmask, kmask, wmove, starts[:count], 1, limit,
-                         pgoals, pstatus, mast, weights, sums, counts, tau)
+                         pgoals, pstatus, mast, weights, sums, counts, tau, greedy, ends,
+                         cones)
             i = 0
             for lane in range(used):
                 if not waiting[lane]:

@@ -59,10 +59,12 @@ class NativeTree:
 
     ``zero_sum`` lets a proven win prove its parent in a two-role game (MCTS-Solver's
     shortcut), ``mast`` are the compiled MAST statistics the playouts draw with and
-    learn (None: uniformly random playouts), ``batch`` the iterations that share one
-    batch of playouts.  ``deterministic`` takes the first candidate wherever the search
-    would draw, and ``fixed`` replaces the playouts by :func:`plies.ggp.uctjit.fixed_goal`
-    of the leaf: both only for the contract tests.
+    learn (None: uniformly random playouts), ``greedy`` makes the playouts greedy
+    (:meth:`plies.gdl.gatenet.GateNet.batch`: 1 decisive moves, 2 anti-decisive too),
+    ``batch`` the iterations that share one batch of playouts.  ``deterministic``
+    takes the first candidate wherever the search would draw, and ``fixed`` replaces
+    the playouts by :func:`plies.ggp.uctjit.fixed_goal` of the leaf: both only for the
+    contract tests.
     ``cache_bytes`` caps the children cache (:data:`CACHE_BYTES`; 0: none, every child
     computed alone): it changes the speed only, never the tree.
     ``frozen`` are fluents that ``net`` never changes (the other parts of a factored
@@ -74,7 +76,7 @@ class NativeTree:
         self, reasoner: Reasoner, net: GateNet, state: int, *, seed: int, exploration: float,
         playout: int, zero_sum: bool, mast: NativeMast | None = None, batch: int = 64,
         deterministic: bool = False, fixed: bool = False, max_bytes: int = MAX_BYTES,
-        cache_bytes: int = CACHE_BYTES, frozen: Sequence[int] = (),
+        cache_bytes: int = CACHE_BYTES, frozen: Sequence[int] = (), greedy: int = 0,
     ) -> None:
         import numpy as np
 
@@ -90,6 +92,7 @@ class NativeTree:
         self.roles = net.roles
         self.shortcut = self.roles == 1 or (self.roles == 2 and zero_sum)
         self.mast = mast
+        self.greedy = greedy
         self.batch = batch
         self.deterministic = deterministic
         self.fixed = fixed
@@ -239,6 +242,7 @@ class NativeTree:
         else:
             learn = (True, mast.weights, mast.sums, mast.counts, mast.tau)
         words = net.words()
+        cones = net.lookahead() if self.greedy else self._np.empty(0, dtype=self._np.int64)
         while not self.ni[root, jit.SOLVED]:
             if budget is not None and done >= budget:
                 break
@@ -273,7 +277,7 @@ class NativeTree:
                 net.k, *net._machine(), *words, self.cache, self.tags, self.ns, self.ni,
                 self.nf, self.ei, self.ef, self.meta, root, lanes, batches,
                 self.rng.getrandbits(31), self.exploration, self.shortcut, self.deterministic,
-                self.fixed, self.playout, *learn,
+                self.fixed, self.playout, *learn, self.greedy, net.ends, cones,
             ))
             self._check(True)
         stats.nodes = done
