@@ -29,7 +29,8 @@ clock (pondering: the tree grows where the others choose).  Playouts follow MAST
 (:class:`Mast`) one iteration at a time until the reasoner has its network compiled;
 from then on :data:`BATCH` iterations share one compiled batch of MAST playouts
 (tree parallelisation with a virtual loss,
-:meth:`plies.search.mcts_tree.Tree.iterate_batch`).  Rewards are goals scaled to [0, 1];
+:meth:`plies.search.mcts_tree.Tree.iterate_batch`), greedy ones in a game of one or two
+roles once the compiled tree runs (:data:`GREEDY`).  Rewards are goals scaled to [0, 1];
 each role maximises its own (max^n), and a two-role game whose playouts only met
 constant-sum goals lets a proven win prove its parent.
 """
