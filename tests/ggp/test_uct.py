@@ -19,7 +19,15 @@ from plies.gdl.terms import Term, to_kif
 from plies.ggp.player import GgpPlayer
 from plies.ggp.strategy import choose_move, profile_game
 from plies.ggp.thinker import Choice, Clock, Profile, Thinker
-from plies.ggp.uct import BATCH, MatchTree, choose_method, describe
+from plies.ggp.uct import (
+    BATCH,
+    GREEDY,
+    GREEDY_COST,
+    MatchTree,
+    choose_method,
+    describe,
+    greedy_level,
+)
 from plies.ggp.uctnative import NativeTree, ready
 from plies.search import Limit
 from tests.ggp.helpers import FAST, rules, serving
@@ -509,3 +517,31 @@ def test_a_step_with_moves_in_both_parts_is_searched_whole() -> None:
     _, source, detail = move(t, reasoner.initial_state(), soon(0.3))
     assert source == "mcts" and not detail.startswith("part")
     assert t.tree is not None and not t.tree.parts
+
+
+def test_greedy_playouts_where_they_cost_little_and_two_roles_at_most() -> None:
+    from plies.gdl.gatenet import GateNet
+
+    two = reasoner_of("connectFour")
+    net = GateNet(two.network)
+    assert greedy_level(net) == 0  # not measured yet
+    cost = net.measure_greedy(two.initial_state(), 0.02)
+    assert net.greedy_cost == cost and 1.0 < cost < GREEDY_COST
+    assert greedy_level(net) == GREEDY
+    assert net.ends.any()  # the first batch learnt moves that end games
+    net.greedy_cost = 2 * GREEDY_COST
+    assert greedy_level(net) == 0
+    three = GateNet(reasoner_of("tictactoe_3player").network)
+    three.greedy_cost = 1.0
+    assert greedy_level(three) == 0
+
+
+def test_the_compiled_tree_of_a_match_plays_greedy_playouts() -> None:
+    reasoner = reasoner_of("connectFour")
+    net = reasoner.build_native()
+    while not ready(reasoner, net):
+        time.sleep(0.05)
+    assert net.greedy_cost is not None and net.greedy_cost < GREEDY_COST
+    match_tree = MatchTree(thinker("connectFour"), reasoner.initial_state())
+    match_tree.compiled(reasoner.initial_state())  # if the tree did not start compiled
+    assert isinstance(match_tree.tree, NativeTree) and match_tree.tree.greedy == GREEDY

@@ -398,6 +398,9 @@ class GateNet:
         self._blocks = head["NB"]
         self._words: tuple[Any, Any, Any, Any, Any] | None = None
         self._lookahead: Any = None
+        self.greedy_cost: float | None = None
+        """The states a uniform batch visits per state of a greedy one in the same
+        time, once :meth:`measure_greedy` has run."""
         self.ends = np.zeros(self.moves, dtype=np.uint8)
         """Per global move, 1 once it has ended a greedy playout (:meth:`batch`): the
         moves a greedy playout tries for a decisive one, learnt as Sancho learns its
@@ -603,6 +606,28 @@ class GateNet:
         for learn in (None, mast):
             self.playout(state, seed=0, limit=2, mast=learn)
             self.batch(state, 1, seed=0, limit=2, mast=learn)
+
+    def measure_greedy(self, state: int, seconds: float = 0.05, *, limit: int = 10_000) -> float:
+        """Time batches of uniform and of greedy (``greedy=2``) playouts from ``state``,
+        about ``seconds`` each, and return (and keep, :attr:`greedy_cost`) how many
+        states the uniform ones visit per state of the greedy ones: what a greedy
+        playout costs, as Sancho measures its greedy rollouts before it uses them.  A
+        first greedy batch, not timed, learns :attr:`ends`."""
+        import time
+
+        self.batch(state, 64, seed=0, limit=limit, greedy=2)  # learns what ends games first
+        rates = []
+        for greedy in (0, 2):
+            visited, began, seed = 0, time.perf_counter(), 0
+            while True:
+                visited += self.batch(state, 64, seed=seed, limit=limit, greedy=greedy).visited
+                seed += 1
+                spent = time.perf_counter() - began
+                if spent >= seconds:
+                    break
+            rates.append(visited / spent)
+        self.greedy_cost = rates[0] / max(rates[1], 1e-9)
+        return self.greedy_cost
 
     def playouts(self, state: int, count: int, *, seed: int, limit: int) -> int:
         """The states visited by ``count`` uniformly random playouts from ``state``

@@ -384,7 +384,8 @@ def ready(reasoner: Reasoner, net: GateNet) -> bool:
 
 def _warm(reasoner: Reasoner, net: GateNet, event: threading.Event) -> None:
     """Run every kernel of the compiled tree once: a search, with MAST's statistics
-    and without, and a re-rooting."""
+    and without, and a re-rooting; then measure what a greedy playout costs
+    (:meth:`plies.gdl.gatenet.GateNet.measure_greedy`)."""
     try:
         start = reasoner.initial_state()
         for mast in (None, NativeMast(net, 10.0)):
@@ -392,6 +393,8 @@ def _warm(reasoner: Reasoner, net: GateNet, event: threading.Event) -> None:
                               zero_sum=False, mast=mast, batch=2)
             tree.search(Limit(nodes=4), player=0)
             tree.reroot(start)
+        if net.roles <= 2:
+            net.measure_greedy(start)
     except Exception:  # the search reports the error itself, later
         pass
     event.set()
