@@ -24,7 +24,9 @@ read moves, and reads ``next``.  A lane whose playout ended (a terminal state, t
 limit, a role without a legal move) records it and starts the next playout of the batch
 from the start state, so that the lanes stay busy until the last 63 playouts.  The
 random numbers are Numba's generator (seeded by :func:`plies.gdl.gatejit.seed`): the
-same seed, the same batch.
+same seed, the same batch.  Greedy playouts (:func:`playouts`' ``greedy``) try, once
+the moves are drawn, each move that has ended a playout before in every lane where it
+is legal at once, and step a lane back by restoring its bits of the state before.
 """
 
 from __future__ import annotations
