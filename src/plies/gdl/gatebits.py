@@ -163,6 +163,16 @@ step and a lookahead)."""
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _winning(look, over, r, goal, goal_role, goal_value, best):  # type: ignore[no-untyped-def]
+    """The lanes of ``over`` (terminal in ``look``) where role ``r`` has its best goal."""
+    wins = _ZERO
+    for e in range(goal.shape[0]):
+        if goal_role[e] == r and goal_value[e] == best[r]:
+            wins |= _word(look, goal[e])
+    return wins & over
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _lookahead(w, look, look0, g1, bnext, bch, nb, fmark, changed, gmark, cones,  # type: ignore[no-untyped-def]
                m, lanes, r, nf, base, n0, ng, nxt, wfirst, wnode, wmask, kmask, terminal, goal,
                goal_role, goal_value, best):
@@ -214,13 +224,8 @@ def _lookahead(w, look, look0, g1, bnext, bch, nb, fmark, changed, gmark, cones,
             for t in range(np.uint64(wfirst[g]), np.uint64(wfirst[g + 1])):
                 acc |= look[np.uint64(wnode[t])] ^ wmask[t]
             look[base + g] = acc ^ kmask[g]
-    wins = _ZERO
     over = _word(look, terminal) & lanes
-    if over != _ZERO:
-        for e in range(goal.shape[0]):
-            if goal_role[e] == r and goal_value[e] == best[r]:
-                wins |= _word(look, goal[e])
-        wins &= over
+    wins = _winning(look, over, r, goal, goal_role, goal_value, best) if over else _ZERO
     for g in range(lo, hi):  # back to the state's gates, and the move gates without r's move
         if gmark[g]:
             look[base + g] = look0[base + g]
@@ -577,11 +582,7 @@ def playouts(k, wfirst, wnode, wmask, kmask, wmove, starts, each, limit, goals_o
                             continue
                         _evaluate(look, wfirst, wnode, wmask, kmask, wmove, base, n1, ng,
                                   loop_lo, loop_hi)
-                        wins = _ZERO
-                        for e in range(ne):
-                            if goal_role[e] == r and goal_value[e] == best[r]:
-                                wins |= _word(look, goal[e])
-                        wins &= over
+                        wins = _winning(look, over, r, goal, goal_role, goal_value, best)
                     if wins == _ZERO:
                         continue
                     won |= wins

@@ -337,23 +337,25 @@ def _lookahead(k: Any, words: tuple[Any, Any, Any, Any, Any]) -> Any:
         if node >= base and not needed[node - base]:
             needed[node - base] = True
             todo.extend(wnode[int(wfirst[node - base]):int(wfirst[node - base + 1])].tolist())
-    lists: list[list[list[int]]] = [[], [], [], [], [], []]
+    move_cones: list[list[int]] = []
+    move_fluents: list[list[int]] = []
+    fluent_cones: list[list[int]] = []
     total = 0
     for m in range(nm):
         cone = reach(nf + m, n0, n1, None)
-        lists[0].append(cone)
-        lists[1].append(sorted(j for g in cone for j in fed_by.get(g, ())))
+        move_cones.append(cone)
+        move_fluents.append(sorted(j for g in cone for j in fed_by.get(g, ())))
         total += len(cone)
         if total > LOOKAHEAD_MAX:
             return none
     for j in range(nf):
         cone = reach(j, 0, ng, needed)
-        lists[2].append(cone)
+        fluent_cones.append(cone)
         total += len(cone)
         if total > LOOKAHEAD_MAX:
             return none
     out = [nm, nf, ng] + [0] * 8
-    for i, rows in enumerate([lists[0], lists[1], lists[2], gate_moves]):
+    for i, rows in enumerate([move_cones, move_fluents, fluent_cones, gate_moves]):
         first = [0]
         for row in rows:
             first.append(first[-1] + len(row))
