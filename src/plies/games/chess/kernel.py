@@ -1214,7 +1214,8 @@ def engine(
                     pv[ply, j + 1] = pv[ply + 1, j]
                 pv_len[ply] = m + 1
                 if alpha >= beta:
-                    if key_i < (1 << 29):  # a quiet move: killer and history
+                    if _victim(row, move) == 0 and (move >> 12) & 7 == 0:
+                        # A quiet move (the table's and the killers' too): killer, history.
                         if killers[ply, 0] != move:
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = move
