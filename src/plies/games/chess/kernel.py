@@ -785,6 +785,9 @@ FUTILITY: Final = np.array([0, 150, 300, 450], dtype=np.int64)
 margin does not reach alpha."""
 SEE_VALUE: Final = np.array([0, 100, 320, 330, 500, 900, 20_000], dtype=np.int64)
 """The piece values of the static exchange evaluation (by piece type, 0 none)."""
+DELTA_MARGIN: Final = 200
+"""Quiescence's delta pruning: a capture is skipped when the stand-pat score plus its
+victim's value plus this margin cannot reach alpha."""
 HISTORY_MAX: Final = 16384
 """The bound of a quiet move's history score (beneath the keys of captures and killers,
 ``1 << 29``)."""
@@ -958,8 +961,9 @@ def quiesce(
     ctx: Any, halt: Any, ply: int, alpha: int, beta: int,
 ) -> int:
     """The quiescence search: stand pat on the evaluation, then captures that do not
-    lose material in the static exchange (:func:`see_ge`) and queen promotions, best
-    victim first (out of check); every evasion in check."""
+    lose material in the static exchange (:func:`see_ge`) and could raise alpha (delta
+    pruning, :data:`DELTA_MARGIN`) and queen promotions, best victim first (out of
+    check); every evasion in check."""
     if _poll(ctx, halt):
         return 0
     if ply > ctx[SELDEPTH]:
@@ -990,6 +994,8 @@ def quiesce(
             continue
         victim = _victim(row, move)
         attacker = piece_at(row, move & 63)
+        if not check and not promotion and best + SEE_VALUE[victim] + DELTA_MARGIN <= alpha:
+            continue  # delta pruning: even winning the victim cannot raise alpha
         if not check and SEE_VALUE[victim] < SEE_VALUE[attacker] and not see_ge(row, move, 0):
             continue  # a capture that loses material in the exchange
         buffer[k] = move
