@@ -352,3 +352,44 @@ def test_every_switch_set_returns_a_legal_move_and_line(k: Any, seed: int, lengt
             assert move in board.legal_moves, switches
             board.push(move)
         assert result.action == result.pv[0]
+
+
+def _engine_after(k: Any, fen: str, line: str, switches: int, depth: int) -> int:
+    """The engine's value (for the side to move) of the position ``line`` leads to from
+    ``fen``, searched at the ply the line ends on, the line being the search's path."""
+    game = Chess(fen, backend="numba")
+    compiled = game.compiled_search()
+    stack, moves, hist, base, hist_len, ctx = compiled._setup(game.initial_state())
+    ctx[k.SWITCHES] = switches
+    board = game.initial_state().board.copy()
+    ply = 0
+    for uci in line.split():
+        move = chess.Move.from_uci(uci)
+        k.make(stack, ply, k.encode(board, move))
+        k._enter(stack, ply, hist, base, hist_len)
+        board.push(move)
+        ply += 1
+    scores = np.zeros_like(moves)
+    killers = np.zeros((k.MAX_PLY + 2, 2), dtype=np.int64)
+    pv = np.zeros((k.MAX_PLY + 2, k.MAX_PLY + 2), dtype=np.int64)
+    pv_len = np.zeros(k.MAX_PLY + 2, dtype=np.int64)
+    return int(k.engine(
+        stack, moves, scores, hist, base, hist_len, compiled.tt, killers, compiled.history,
+        pv, pv_len, *compiled.tables, ctx, np.zeros(1, dtype=np.int64), ply, depth,
+        -k.INFINITY, k.INFINITY, False,
+    ))
+
+
+def test_the_engine_scores_a_repetition_of_its_path_as_a_draw(k: Any) -> None:
+    # A queen up; the queen and the black king step out and back: the root again.
+    fen, back = "7k/8/8/8/8/8/8/3QK3 w - - 0 1", "d1d2 h8g8 d2d1 g8h8"
+    assert _engine_after(k, fen, back, k.ENGINE, 3) == 0
+    assert _engine_after(k, fen, back, k.ENGINE & ~k.REPETITION, 3) > 500
+    # A ply before it, Black (a queen down) takes the draw the repetition offers.
+    assert _engine_after(k, fen, "d1d2 h8g8 d2d1", k.ENGINE, 3) == 0
+    assert _engine_after(k, fen, "d1d2 h8g8 d2d1", k.ENGINE & ~k.REPETITION, 3) < -500
+    # The plain search counts threefold only (the Python rules).
+    game = Chess(fen, backend="numba")
+    state = game.play_moves("Qd2 Kg8 Qd1 Kh8")
+    value, _ = game.compiled_search().plain(state, 2, list(game.actions(state)))
+    assert value > 500

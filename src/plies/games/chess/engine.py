@@ -107,7 +107,8 @@ class CompiledSearch:
                 if craft.get(name):
                     switches |= bit
             if craft.get("reductions"):
-                switches |= k.PRUNING  # the forward pruning goes with the reductions
+                # The forward pruning and the twofold repetition go with the reductions.
+                switches |= k.PRUNING | k.REPETITION
         return self.run(
             game, state, depth=limit.depth, seconds=limit.time, nodes=limit.nodes, stop=stop,
             on_iteration=on_iteration, player=player, switches=switches,

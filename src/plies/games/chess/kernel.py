@@ -759,7 +759,8 @@ def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
 #
 # ``ctx`` holds a search's counters and settings: the nodes, 1 once stopping, the deepest
 # ply reached, the node budget (0: none), the ply at which the game's ``max_plies`` ends
-# it (a draw), and the switches (:data:`TT`, ...; 0 is plain alpha-beta).  ``halt[0]`` is
+# it (a draw), and the switches (:data:`TT`, ...; 0 is plain alpha-beta; :data:`REPETITION`
+# scores a repetition of the search's path as a draw).  ``halt[0]`` is
 # set by another thread to stop (read every :data:`POLL_EVERY` nodes).  ``hist`` holds
 # the hashes of the positions before the root since the last capture or pawn move, then
 # one per ply (``hist[base + ply]``); ``hist_len[ply]`` says how many of the entries
@@ -767,8 +768,8 @@ def tables(evaluator: Any) -> tuple[Any, Any, Any, Any]:
 
 NODES, STOPPED, SELDEPTH, NODE_LIMIT, PLY_LIMIT, SWITCHES = 0, 1, 2, 3, 4, 5
 CTX: Final = 8
-TT, QUIESCENCE, NULL_MOVE, EXTENSIONS, REDUCTIONS, PRUNING = 1, 2, 4, 8, 16, 32
-ENGINE: Final = TT | QUIESCENCE | NULL_MOVE | EXTENSIONS | REDUCTIONS | PRUNING
+TT, QUIESCENCE, NULL_MOVE, EXTENSIONS, REDUCTIONS, PRUNING, REPETITION = 1, 2, 4, 8, 16, 32, 64
+ENGINE: Final = TT | QUIESCENCE | NULL_MOVE | EXTENSIONS | REDUCTIONS | PRUNING | REPETITION
 MAX_PLY: Final = 96
 POLL_EVERY: Final = 1024
 INFINITY: Final = 1_000_000
@@ -809,20 +810,26 @@ def score_for_mover(row: Any, mg: Any, eg: Any, w: Any, span: Any) -> int:
 
 
 @_jit
-def drawn_by_rule(stack: Any, ply: int, hist: Any, base: int, hist_len: Any, ctx: Any) -> bool:
+def drawn_by_rule(
+    stack: Any, ply: int, hist: Any, base: int, hist_len: Any, ctx: Any, twofold: bool
+) -> bool:
     """The fifty-move rule, ``max_plies``, threefold repetition, insufficient material
-    (what :meth:`Chess.is_terminal` tests after "is there a legal move")."""
+    (what :meth:`Chess.is_terminal` tests after "is there a legal move").  With
+    ``twofold`` a position that repeats one of the search's path (from the root on) is
+    drawn too: the side that could avoid the repetition there can avoid it now."""
     row = stack[ply]
     if row[HALFMOVE] >= 100 or ply >= ctx[PLY_LIMIT]:
         return True
     n = hist_len[ply]
-    if n >= 2:
+    if n >= 4:  # the same side to move, every second entry back
         h = row[HASH]
         here = base + ply
         count = 1
-        for i in range(here - n, here):
+        for i in range(here - 4, here - n - 1, -2):
             if hist[i] == h:
                 count += 1
+                if twofold and i >= base:
+                    return True
         if count >= 3:
             return True
     return insufficient_material(row)
@@ -865,7 +872,7 @@ def plain(
     n = legal_moves(stack, ply, buffer)
     if n == 0:
         return -WIN if in_check(row) else 0
-    if drawn_by_rule(stack, ply, hist, base, hist_len, ctx):
+    if drawn_by_rule(stack, ply, hist, base, hist_len, ctx, False):
         return 0
     if depth <= 0:
         return score_for_mover(row, mg, eg, w, span)
@@ -1065,7 +1072,10 @@ def engine(
     variation search, check extensions, null-move pruning (R = 2), late-move reductions,
     at null-window nodes out of check (the ``PRUNING`` switch) reverse futility, futility
     and late-move pruning of quiet moves (:data:`RFP_MARGIN`, :data:`FUTILITY`,
-    :data:`LMP`), and the quiescence search at the depth limit.  Moves are generated
+    :data:`LMP`), and the quiescence search at the depth limit.  Beneath the root a
+    position drawn by the rules scores 0, and (the ``REPETITION`` switch) so does one
+    that repeats a position of the path from the root (no repetition across a null
+    move).  Moves are generated
     pseudo-legal and tested for legality when made.  Mates score ``WIN - plies from the
     root``.  The value is exact within ``(alpha, beta)`` for the searched (selective)
     tree, a bound outside it;
@@ -1078,7 +1088,8 @@ def engine(
     row = stack[ply]
     buffer = moves[ply]
     switches = ctx[SWITCHES]
-    if ply > 0 and drawn_by_rule(stack, ply, hist, base, hist_len, ctx):
+    if ply > 0 and drawn_by_rule(stack, ply, hist, base, hist_len, ctx,
+                                 switches & REPETITION != 0):
         if has_legal_move(stack, ply, buffer):
             return 0
         return -(WIN - ply) if in_check(row) else 0
@@ -1124,6 +1135,7 @@ def engine(
     if null and static >= beta:
         _null(stack, ply)
         _enter(stack, ply, hist, base, hist_len)
+        hist_len[ply + 1] = 0  # no repetition across the pass
         v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
                     pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 3, -beta, -beta + 1,
                     False)
