@@ -1,9 +1,10 @@
 """Chess searched by the compiled kernel: the ``compiled_search`` hook's engine.
 
 :class:`CompiledSearch` runs :mod:`plies.games.chess.kernel` (Numba) on a
-:class:`~plies.games.chess.ChessState`: iterative deepening of the kernel's engine
-(alpha-beta with a transposition table in numpy arrays, move ordering, PVS, check
-extensions, null moves, late-move reductions, forward pruning and quiescence; see
+:class:`~plies.games.chess.ChessState`: iterative deepening of the kernel's engine in
+aspiration windows at the root (:data:`ASPIRATION`; alpha-beta with a transposition
+table in numpy arrays, move ordering, PVS, check extensions, null moves, late-move
+reductions, forward pruning and quiescence; see
 :func:`~plies.games.chess.kernel.engine`) under a depth, time and node limit and a stop
 signal, or plain alpha-beta at a fixed depth (:meth:`CompiledSearch.plain`, the kernel's
 cross-check against :func:`plies.alphabeta` on the Python game).  Both read the rules
@@ -38,6 +39,15 @@ TABLE_BITS: Final = 19
 """The transposition table's size: ``2 ** TABLE_BITS`` slots of four int64 (16 MB), until
 :meth:`CompiledSearch.resize` makes it another."""
 SLOT_BYTES: Final = 32
+ASPIRATION: Final = 25
+"""The half-width in centipawns of the root's aspiration window (from
+:data:`ASPIRATION_DEPTH` on, around the last iteration's value): a value outside it is
+searched again with the failing side twice as far off, the full width once that
+passes :data:`ASPIRATION_MAX`."""
+ASPIRATION_DEPTH: Final = 4
+"""The first iteration searched in an aspiration window."""
+ASPIRATION_MAX: Final = 400
+"""The widening beyond which the failing side of the aspiration window is opened."""
 
 
 _COMPILING: list[threading.Thread] = []
@@ -225,12 +235,29 @@ class CompiledSearch:
         chess = _chess()
         try:
             limit = k.MAX_PLY - 8 if depth is None else min(depth, k.MAX_PLY - 8)
+            value = 0
             for d in range(1, limit + 1):
-                value = k.engine(
-                    stack, moves, scores, hist, base, hist_len, self.tt, killers,
-                    self.history, pv, pv_len, *self.tables, ctx, halt, 0, d,
-                    -k.INFINITY, k.INFINITY, False,
-                )
+                # An aspiration window around the last iteration's value, widened on
+                # the side it fails until the value falls within it.
+                delta = ASPIRATION
+                alpha, beta = -k.INFINITY, k.INFINITY
+                if d >= ASPIRATION_DEPTH and abs(value) < k.MATE_BAND:
+                    alpha, beta = value - delta, value + delta
+                while True:
+                    value = k.engine(
+                        stack, moves, scores, hist, base, hist_len, self.tt, killers,
+                        self.history, pv, pv_len, *self.tables, ctx, halt, 0, d,
+                        alpha, beta, False,
+                    )
+                    if ctx[k.STOPPED]:
+                        break
+                    delta *= 2
+                    if value <= alpha:
+                        alpha = -k.INFINITY if delta > ASPIRATION_MAX else value - delta
+                    elif value >= beta:
+                        beta = k.INFINITY if delta > ASPIRATION_MAX else value + delta
+                    else:
+                        break
                 if ctx[k.STOPPED] or pv_len[0] == 0:
                     break
                 line = _line(chess_state.board, pv[0, : pv_len[0]], k, chess)
