@@ -789,6 +789,11 @@ SEE_VALUE: Final = np.array([0, 100, 320, 330, 500, 900, 20_000], dtype=np.int64
 DELTA_MARGIN: Final = 200
 """Quiescence's delta pruning: a capture is skipped when the stand-pat score plus its
 victim's value plus this margin cannot reach alpha."""
+LMR: Final = np.array(
+    [[0] + [int(0.5 + np.log(d) * np.log(m) / 3.0) if d else 0 for m in range(1, 64)]
+     for d in range(64)], dtype=np.int64)
+"""Late-move reductions by depth and move number (before the history's and the PV's
+corrections; at least one ply): ``0.5 + ln d ln m / 3``."""
 HISTORY_MAX: Final = 16384
 """The bound of a quiet move's history score (beneath the keys of captures and killers,
 ``1 << 29``)."""
@@ -1211,7 +1216,18 @@ def engine(
                 switches & REDUCTIONS and depth >= 3 and index >= 3 and not check
                 and key_i < (1 << 29) and not in_check(stack[ply + 1])
             ):
-                reduce = 1
+                # More for later moves at greater depth, less at PV nodes and for a
+                # quiet move with a good history (more for one with a bad history).
+                half = HISTORY_MAX // 2
+                reduce = LMR[min(depth, 63), min(index, 63)] - (
+                    key_i // half if key_i >= 0 else -(-key_i // half)
+                )
+                if beta - alpha > 1:
+                    reduce -= 1
+                if reduce < 1:
+                    reduce = 1
+                elif reduce > depth - 2:
+                    reduce = depth - 2
             v = -engine(stack, moves, scores, hist, base, hist_len, tt, killers, history, pv,
                         pv_len, mg, eg, w, span, ctx, halt, ply + 1, depth - 1 - reduce,
                         -alpha - 1, -alpha, True)
