@@ -1074,7 +1074,9 @@ def engine(
     the static exchange (:func:`see_ge`; MVV-LVA among them), the killers, those that lose,
     and the quiet moves by their history (a bonus for the move that cuts off, a malus for
     the quiet moves searched before it, bounded by :data:`HISTORY_MAX`), principal
-    variation search, check extensions, null-move pruning (R = 2), late-move reductions,
+    variation search, check extensions, null-move pruning (R = 2), late-move reductions
+    (:data:`LMR`, by depth and move number, less at PV nodes and for a quiet move with a
+    good history; every quiet move that cuts off feeds the killers and the history),
     at null-window nodes out of check (the ``PRUNING`` switch) reverse futility, futility
     and late-move pruning of quiet moves (:data:`RFP_MARGIN`, :data:`FUTILITY`,
     :data:`LMP`), and the quiescence search at the depth limit.  Beneath the root a
