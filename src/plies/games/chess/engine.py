@@ -284,8 +284,8 @@ class CompiledSearch:
             actions = game.actions(state)
             action = actions[0] if actions else None
             stats = SearchStats(nodes=int(ctx[k.NODES]), elapsed=time.perf_counter() - start)
-            value = float(game.evaluate(state, player))
-            return SearchResult(value, action, (), stats, player, exact=False, stopped=True)
+            estimate = float(game.evaluate(state, player))
+            return SearchResult(estimate, action, (), stats, player, exact=False, stopped=True)
         return SearchResult(best.value, best.action, best.pv, replace_elapsed(best.stats, start),
                             player, exact=False, stopped=stopped)
 
