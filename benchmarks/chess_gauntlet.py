@@ -14,6 +14,9 @@ adds up the JSON lines of several runs.
 Run: ``python benchmarks/chess_gauntlet.py CANDIDATE_SRC BASELINE_SRC --pairs 50
 --movetime 0.15 [--sprt 0,15] [--shard 0/2] > run0.jsonl``, then
 ``python benchmarks/chess_gauntlet.py --summary run0.jsonl run1.jsonl --sprt 0,15``.
+With ``--sprt``, a shard given its siblings' files (``--shard 0/2 --siblings
+run1.jsonl``, and ``--shard 1/2 --siblings run0.jsonl``) stops once the pairs of all
+of them decide; without ``--siblings`` a shard of several plays all its pairs.
 """
 
 from __future__ import annotations
@@ -65,12 +68,36 @@ def start(src: str, backend: str) -> Any:
     return engine
 
 
-def summary(lines: list[dict[str, Any]], test: SPRT | None) -> str:
-    scores = [g["score"] for d in lines if "games" in d for g in d["games"]]
+def pentanomial(lines: list[dict[str, Any]]) -> list[int]:
+    """How many pairs of ``lines`` the candidate scored 0, 0.5, 1, 1.5 and 2 in."""
     penta = [0] * 5
     for d in lines:
         if "games" in d:
             penta[round(2 * sum(g["score"] for g in d["games"]))] += 1
+    return penta
+
+
+def read_pairs(paths: list[str]) -> list[dict[str, Any]]:
+    """The JSON lines of the runs written to ``paths`` so far: a line another shard is
+    still writing (not yet valid JSON) and a file not yet made are left out."""
+    lines = []
+    for path in paths:
+        try:
+            text = Path(path).read_text()
+        except FileNotFoundError:
+            continue
+        for x in text.splitlines():
+            if x.startswith("{"):
+                try:
+                    lines.append(json.loads(x))
+                except json.JSONDecodeError:
+                    continue
+    return lines
+
+
+def summary(lines: list[dict[str, Any]], test: SPRT | None) -> str:
+    scores = [g["score"] for d in lines if "games" in d for g in d["games"]]
+    penta = pentanomial(lines)
     won, drawn = scores.count(1.0), scores.count(0.5)
     lost = len(scores) - won - drawn
     out = [f"games {len(scores)}, candidate W-D-L {won}-{drawn}-{lost}, "
@@ -98,11 +125,13 @@ def main() -> int:
     parser.add_argument("--sprt", default=None, metavar="ELO0,ELO1")
     parser.add_argument("--shard", default="0/1", metavar="I/N")
     parser.add_argument("--summary", nargs="+", metavar="JSONL")
+    parser.add_argument("--siblings", nargs="+", default=[], metavar="JSONL",
+                        help="with --sprt and --shard: the other shards' output files; "
+                             "stop once the pairs of all shards decide")
     args = parser.parse_args()
     test = parse_sprt(args.sprt) if args.sprt else None
     if args.summary:
-        lines = [json.loads(x) for f in args.summary for x in open(f) if x.startswith("{")]
-        print(summary(lines, test))
+        print(summary(read_pairs(args.summary), test))
         return 0
     if not (args.candidate and args.baseline):
         parser.error("give CANDIDATE_SRC and BASELINE_SRC, or --summary FILES")
@@ -124,10 +153,8 @@ def main() -> int:
                               "score": record.score})
             lines.append({"pair": pair, "opening": book[0], "games": games})
             print(json.dumps(lines[-1]), flush=True)
-            if test is not None and shards == 1:
-                penta = [0] * 5
-                for d in lines:
-                    penta[round(2 * sum(g["score"] for g in d["games"]))] += 1
+            if test is not None and (shards == 1 or args.siblings):
+                penta = pentanomial(lines + read_pairs(args.siblings))
                 if test.decision(test.llr(penta)):
                     break
     finally:
