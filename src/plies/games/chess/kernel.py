@@ -1005,9 +1005,9 @@ def quiesce(
         if promotion and promotion != 5:
             continue
         victim = _victim(row, move)
-        attacker = piece_at(row, move & 63)
         if not check and not promotion and best + SEE_VALUE[victim] + DELTA_MARGIN <= alpha:
             continue  # delta pruning: even winning the victim cannot raise alpha
+        attacker = piece_at(row, move & 63)
         if not check and SEE_VALUE[victim] < SEE_VALUE[attacker] and not see_ge(row, move, 0):
             continue  # a capture that loses material in the exchange
         buffer[k] = move
