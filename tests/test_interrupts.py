@@ -229,3 +229,113 @@ def test_ctrl_c_that_lands_in_a_weakref_callback_ends_the_command_quietly() -> N
     assert done.stderr == "plies: interrupted\n"
     assert "not interrupted" not in done.stdout
     assert done.returncode == 130
+
+
+INTERRUPT_IN_AN_IMPORT = """
+import os, signal, sys, time
+from plies.cli.main import ctrl_c_twice_exits
+
+sys.path.insert(0, sys.argv[1])
+with ctrl_c_twice_exits():
+    try:
+        import slowly  # its body presses Ctrl-C
+        print("imported", slowly.FINISHED, flush=True)
+        ends = time.monotonic() + 30
+        while time.monotonic() < ends:  # the interrupt lands here, after the import
+            pass
+        print("not interrupted", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", "slowly" in sys.modules, flush=True)
+"""
+
+SLOWLY = """
+import os, signal, time
+os.kill(os.getpid(), signal.SIGINT)
+ends = time.monotonic() + 0.3
+while time.monotonic() < ends:  # the handler runs here, inside the import
+    pass
+FINISHED = True
+"""
+
+
+def test_ctrl_c_that_lands_in_an_import_is_raised_once_the_import_is_over(
+    tmp_path: Path,
+) -> None:
+    """Regression (a CI run, ``plies solve connect4`` interrupted at 0.73 s): Ctrl-C in
+    an import that Numba's compiled extension made from C (NumPy's ``import_array``) was
+    printed as a traceback and turned into an ``ImportError``; plies took Numba for
+    missing and went on solving in Python."""
+    (tmp_path / "slowly.py").write_text(SLOWLY)
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_IN_AN_IMPORT, str(tmp_path)], capture_output=True,
+        text=True, env=environment(), timeout=HANG,
+    )
+    assert done.stdout == "imported True\ninterrupted True\n"
+    assert done.stderr == ""
+    assert done.returncode == 0
+
+
+TWO_CTRL_C_IN_AN_IMPORT = """
+import sys
+from plies.cli.main import ctrl_c_twice_exits
+
+sys.path.insert(0, sys.argv[1])
+with ctrl_c_twice_exits():
+    import twice
+    print("imported", flush=True)
+"""
+
+TWICE = """
+import os, signal, time
+os.kill(os.getpid(), signal.SIGINT)
+time.sleep(0.2)
+os.kill(os.getpid(), signal.SIGINT)  # a second Ctrl-C while the first waits
+ends = time.monotonic() + 30
+while time.monotonic() < ends:
+    pass
+"""
+
+
+def test_a_second_ctrl_c_while_the_first_waits_for_an_import_exits_at_once(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "twice.py").write_text(TWICE)
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", TWO_CTRL_C_IN_AN_IMPORT, str(tmp_path)], capture_output=True,
+        text=True, env=environment(), timeout=HANG,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "plies: interrupted\n")
+    assert time.monotonic() - started < 25  # not the end of the module's 30 s loop
+
+
+FINALIZER_AFTER_CTRL_C = """
+import os, signal
+from plies.cli.main import ctrl_c_twice_exits
+
+class HalfMade:  # as llvmlite's ObjectRef when an interrupt lands in its __init__
+    def __init__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1_000_000):
+            pass
+        self.handle = 1
+
+    def __del__(self):
+        del self.handle  # AttributeError: __init__ never got that far
+
+with ctrl_c_twice_exits():
+    try:
+        HalfMade()
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+"""
+
+
+def test_finalizers_failing_after_ctrl_c_print_nothing() -> None:
+    """Regression: a Ctrl-C while Numba compiled left an llvmlite object half-made, and
+    its ``__del__`` printed "Exception ignored ... Traceback ... AttributeError"."""
+    done = subprocess.run(
+        [sys.executable, "-c", FINALIZER_AFTER_CTRL_C], capture_output=True, text=True,
+        env=environment(), timeout=HANG,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "interrupted\n", "")

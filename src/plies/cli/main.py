@@ -9,6 +9,7 @@ the command it names.
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import errno
 import os
@@ -18,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from types import FrameType
 from typing import Any
 
 from rich.console import Console
@@ -127,8 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return BROKEN_PIPE
         except KeyboardInterrupt:  # outside _main's own handler: making its consoles, or
             # the final flush (Rich reads the terminal when a console is made)
-            with suppress(OSError):
-                os.write(2, b"plies: interrupted\n")
+            say_interrupted()
             return 130
         return code
 
@@ -193,8 +194,17 @@ def ctrl_c_twice_exits() -> Iterator[None]:
     ``__del__``, where it would be printed as ignored and lost) ends the process the
     same way, after ``plies: interrupted``.
 
-    The second stage stays armed after the block: the process is on its way out, and a
-    Ctrl-C while it waits at exit must not print a traceback either.  Nothing changes
+    A first Ctrl-C that lands while a module is being imported is raised as soon as the
+    import is over, at the importing line: C code that imports (NumPy's ``import_array``
+    in every compiled extension) prints an exception raised inside and turns it into an
+    ``ImportError``, which would look like a missing optional package and let the command
+    go on.  An import that has not ended :data:`IMPORT_WAIT` seconds later ends the
+    process as a second Ctrl-C does.  Once interrupted, errors that finalizers raise
+    (``__del__`` of an object the interrupt left half-made) are not printed.
+
+    The second stage stays armed after the block, and finalizers' errors stay unprinted:
+    the process is on its way out, and a Ctrl-C while it waits at exit must not print a
+    traceback either.  Nothing changes
     unless Python's own handler is in place in the main thread (a program that embeds
     ``main`` keeps its own), or the one that keeps the command's start quiet
     (:mod:`plies._startup`).
@@ -213,11 +223,35 @@ def ctrl_c_twice_exits() -> Iterator[None]:
             child.terminate()
         os._exit(130)
 
+    waiting_since: float | None = None  # a Ctrl-C waits for an import to end
+    again = False  # the next call of interrupt is the waiting Ctrl-C's, not a new one
+
     def interrupt(signum: int, frame: Any) -> None:
-        nonlocal armed
+        nonlocal armed, waiting_since, again
+        if waiting_since is not None and not again:  # a second Ctrl-C while one waits
+            say_interrupted()
+            exit_now(signum, frame)
+        again = False
+        if importing(frame):
+            now = time.monotonic()
+            waiting_since = now if waiting_since is None else waiting_since
+            if now - waiting_since > IMPORT_WAIT:
+                say_interrupted()
+                exit_now(signum, frame)
+            with suppress(RuntimeError):  # no new thread at interpreter shutdown: raise
+                timer = threading.Timer(IMPORT_POLL, look_again)
+                timer.daemon = True
+                timer.start()
+                return
+        waiting_since = None
         armed = True
         signal.signal(signal.SIGINT, exit_now)
         raise KeyboardInterrupt
+
+    def look_again() -> None:
+        nonlocal again
+        again = True
+        _thread.interrupt_main(signal.SIGINT)  # interrupt runs again in the main thread
 
     previous_hook = sys.unraisablehook
 
@@ -226,19 +260,44 @@ def ctrl_c_twice_exits() -> Iterator[None]:
         # (a weakref callback, such as the import machinery's, or a __del__): it would
         # print "Exception ignored" with a traceback and carry on as if not interrupted.
         if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
-            with suppress(OSError):
-                os.write(2, b"plies: interrupted\n")
+            say_interrupted()
             exit_now(signal.SIGINT, None)
-        previous_hook(info)
+        if not armed:  # after the interrupt: a half-made object's finalizer failing
+            previous_hook(info)
 
     signal.signal(signal.SIGINT, interrupt)
     sys.unraisablehook = unraisable
     try:
         yield
     finally:
-        sys.unraisablehook = previous_hook
-        if not armed:
+        if not armed:  # else the process is on its way out: both stay as they are
+            sys.unraisablehook = previous_hook
             signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+IMPORT_WAIT = 3.0
+"""Seconds a Ctrl-C that landed in an import waits for the import to end before it ends
+the process (see :func:`ctrl_c_twice_exits`)."""
+
+IMPORT_POLL = 0.01
+"""Seconds between two looks at whether that import has ended."""
+
+
+def importing(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs inside Python's import machinery (a module's body being
+    executed, or the machinery itself)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def say_interrupted() -> None:
+    """``plies: interrupted`` on stderr, straight to the file descriptor (a signal
+    handler may run while Python's own stderr object is in the middle of a write)."""
+    with suppress(OSError):
+        os.write(2, b"plies: interrupted\n")
 
 
 def run() -> None:
