@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import signal
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parent / "src" / "plies"
 
@@ -19,3 +22,12 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
         return None
     text = collection_path.read_text(encoding="utf-8")
     return re.search(r"^moved_module\(__name__", text, re.MULTILINE) is not None or None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as a terminal delivers it.  A suite started in the background (``nohup``,
+    ``&`` in a script) begins with SIGINT ignored, and every process it starts would
+    inherit that: the tests that press Ctrl-C need Python's handler in this process and
+    the default disposition in the processes they start (a handler is reset by exec)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)

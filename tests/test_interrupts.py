@@ -31,6 +31,14 @@ DEFAULT_SIGINT = (
 starts with SIGINT ignored; see tests/parallel/test_ctrl_c.py)."""
 
 
+def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -c script args`` with plies importable; its output is captured."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True,
+        env=environment(), timeout=HANG,
+    )
+
+
 def environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])]
@@ -221,10 +229,7 @@ def test_ctrl_c_that_lands_in_a_weakref_callback_ends_the_command_quietly() -> N
     """Regression (a CI run): Ctrl-C while the import machinery ran one of its weakref
     callbacks printed "Exception ignored ... Traceback ... KeyboardInterrupt", and the
     command went on as if not interrupted."""
-    done = subprocess.run(
-        [sys.executable, "-c", INTERRUPT_IN_A_WEAKREF_CALLBACK], capture_output=True,
-        text=True, env=environment(), timeout=HANG,
-    )
+    done = run_script(INTERRUPT_IN_A_WEAKREF_CALLBACK)
     assert "Traceback" not in done.stderr
     assert done.stderr == "plies: interrupted\n"
     assert "not interrupted" not in done.stdout
@@ -266,10 +271,7 @@ def test_ctrl_c_that_lands_in_an_import_is_raised_once_the_import_is_over(
     printed as a traceback and turned into an ``ImportError``; plies took Numba for
     missing and went on solving in Python."""
     (tmp_path / "slowly.py").write_text(SLOWLY)
-    done = subprocess.run(
-        [sys.executable, "-c", INTERRUPT_IN_AN_IMPORT, str(tmp_path)], capture_output=True,
-        text=True, env=environment(), timeout=HANG,
-    )
+    done = run_script(INTERRUPT_IN_AN_IMPORT, str(tmp_path))
     assert done.stdout == "imported True\ninterrupted True\n"
     assert done.stderr == ""
     assert done.returncode == 0
@@ -301,10 +303,7 @@ def test_a_second_ctrl_c_while_the_first_waits_for_an_import_exits_at_once(
 ) -> None:
     (tmp_path / "twice.py").write_text(TWICE)
     started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-c", TWO_CTRL_C_IN_AN_IMPORT, str(tmp_path)], capture_output=True,
-        text=True, env=environment(), timeout=HANG,
-    )
+    done = run_script(TWO_CTRL_C_IN_AN_IMPORT, str(tmp_path))
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "plies: interrupted\n")
     assert time.monotonic() - started < 25  # not the end of the module's 30 s loop
 
@@ -334,8 +333,5 @@ with ctrl_c_twice_exits():
 def test_finalizers_failing_after_ctrl_c_print_nothing() -> None:
     """Regression: a Ctrl-C while Numba compiled left an llvmlite object half-made, and
     its ``__del__`` printed "Exception ignored ... Traceback ... AttributeError"."""
-    done = subprocess.run(
-        [sys.executable, "-c", FINALIZER_AFTER_CTRL_C], capture_output=True, text=True,
-        env=environment(), timeout=HANG,
-    )
+    done = run_script(FINALIZER_AFTER_CTRL_C)
     assert (done.returncode, done.stdout, done.stderr) == (0, "interrupted\n", "")
