@@ -16,7 +16,7 @@ import random
 
 from plies.gdl.terms import Term
 from plies.ggp.manager import GameManager, HttpSeat, MatchRecord, RandomSeat
-from plies.ggp.player import GgpPlayer
+from plies.ggp.player import DEFAULT_MARGIN, GgpPlayer
 from plies.ggp.server import GgpServer
 from tests.ggp.helpers import FAST, rules, serving
 
@@ -114,10 +114,14 @@ def test_three_player_tictactoe_against_two_random_players() -> None:
 
 
 def test_roshambo_simultaneous_moves_two_plies_players() -> None:
+    # Two players in one process share its interpreter lock while both build, load SciPy
+    # and compile: the start keeps a player's default margin (a reply 0.75 s after its
+    # own deadline was seen on a loaded CI machine with FAST's 0.7 s).
     manager = manager_of("roshambo2")
-    with serving(seed=1, **FAST) as white, serving(seed=2, **FAST) as black:
+    fast = {**FAST, "margin": DEFAULT_MARGIN}
+    with serving(seed=1, **fast) as white, serving(seed=2, **fast) as black:
         record = manager.play_match(
-            [seat(white), seat(black)], match_id="rps.1", start_clock=2, play_clock=PLAY_CLOCK
+            [seat(white), seat(black)], match_id="rps.1", start_clock=3, play_clock=PLAY_CLOCK
         )
         check(record, manager, {0: white.player, 1: black.player})
     assert record.goals is not None and sum(record.goals) == 100
