@@ -336,3 +336,33 @@ def test_finalizers_failing_after_ctrl_c_print_nothing() -> None:
     its ``__del__`` printed "Exception ignored ... Traceback ... AttributeError"."""
     done = run_script(FINALIZER_AFTER_CTRL_C)
     assert (done.returncode, done.stdout, done.stderr) == (0, "interrupted\n", "")
+
+
+CTRL_C_IN_THE_LAST_IMPORT = """
+import sys, time
+from plies.cli.main import ctrl_c_twice_exits
+
+sys.path.insert(0, sys.argv[1])
+with ctrl_c_twice_exits():
+    import lastly  # its body presses Ctrl-C, and the block ends with the import
+print("after the block", flush=True)
+time.sleep(0.3)  # the waiting Ctrl-C's next look would have come by now
+print("done", flush=True)
+"""
+
+LASTLY = """
+import os, signal
+os.kill(os.getpid(), signal.SIGINT)
+for _ in range(1000):  # the handler runs here, inside the import
+    pass
+"""
+
+
+def test_a_ctrl_c_still_waiting_for_an_import_when_the_command_ends_is_not_raised(
+    tmp_path: Path,
+) -> None:
+    """The command's work was done: a traceback from Python's own handler after it (the
+    waiting Ctrl-C's next look) would be the only thing the user sees."""
+    (tmp_path / "lastly.py").write_text(LASTLY)
+    done = run_script(CTRL_C_IN_THE_LAST_IMPORT, str(tmp_path))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "after the block\ndone\n", "")

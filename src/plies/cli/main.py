@@ -204,10 +204,10 @@ def ctrl_c_twice_exits() -> Iterator[None]:
 
     The second stage stays armed after the block, and finalizers' errors stay unprinted:
     the process is on its way out, and a Ctrl-C while it waits at exit must not print a
-    traceback either.  Nothing changes
-    unless Python's own handler is in place in the main thread (a program that embeds
-    ``main`` keeps its own), or the one that keeps the command's start quiet
-    (:mod:`plies._startup`).
+    traceback either.  So does a Ctrl-C still waiting for an import when the block ends
+    (the command had finished: it is not raised).  Nothing changes unless Python's own
+    handler is in place in the main thread (a program that embeds ``main`` keeps its
+    own), or the one that keeps the command's start quiet (:mod:`plies._startup`).
     """
     if (
         threading.current_thread() is not threading.main_thread()
@@ -225,6 +225,7 @@ def ctrl_c_twice_exits() -> Iterator[None]:
 
     waiting_since: float | None = None  # a Ctrl-C waits for an import to end
     again = False  # the next call of interrupt is the waiting Ctrl-C's, not a new one
+    closed = False  # the block has ended: a waiting Ctrl-C is not raised any more
 
     def interrupt(signum: int, frame: Any) -> None:
         nonlocal armed, waiting_since, again
@@ -250,6 +251,8 @@ def ctrl_c_twice_exits() -> Iterator[None]:
 
     def look_again() -> None:
         nonlocal again
+        if closed:
+            return
         again = True
         _thread.interrupt_main(signal.SIGINT)  # interrupt runs again in the main thread
 
@@ -270,7 +273,10 @@ def ctrl_c_twice_exits() -> Iterator[None]:
     try:
         yield
     finally:
-        if not armed:  # else the process is on its way out: both stay as they are
+        closed = True
+        if waiting_since is not None:  # the command ended while a Ctrl-C waited
+            signal.signal(signal.SIGINT, exit_now)
+        elif not armed:  # else the process is on its way out: both stay as they are
             sys.unraisablehook = previous_hook
             signal.signal(signal.SIGINT, signal.default_int_handler)
 
