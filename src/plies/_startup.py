@@ -31,10 +31,19 @@ def is_the_plies_command() -> bool:
     return any(a == "-m" and b in ("plies", "plies.cli") for a, b in pairwise(words))
 
 
+def say_interrupted() -> None:
+    """``plies: interrupted`` on stderr, straight to the file descriptor (a signal
+    handler may run while Python's own stderr object is in the middle of a write)."""
+    try:  # noqa: SIM105 (contextlib is not among the modules loaded before plies)
+        os.write(2, b"plies: interrupted\n")
+    except OSError:  # no stderr to tell
+        pass
+
+
 def interrupted(signum: int, frame: FrameType | None) -> None:
     """Ctrl-C before the command runs: say so and end, code 130, no traceback."""
     try:
-        os.write(2, b"plies: interrupted\n")
+        say_interrupted()
     finally:
         os._exit(130)
 

@@ -34,7 +34,7 @@ def test_the_shards_files_are_read_as_far_as_they_are_written(tmp_path: Path) ->
     done = tmp_path / "run0.jsonl"
     done.write_text("\n".join(json.dumps(pair(i, 1.0, 0.5)) for i in (0, 2)) + "\n")
     writing = tmp_path / "run1.jsonl"
-    # A finished pair, a pair half written by the other shard, then its depth line.
+    # A finished pair, then a pair the other shard is still writing.
     writing.write_text(json.dumps(pair(1, 0.0, 0.0)) + "\n" + '{"pair": 3, "open')
     lines = g.read_pairs([str(done), str(writing), str(tmp_path / "not-yet.jsonl")])
     assert [d["pair"] for d in lines] == [0, 2, 1]

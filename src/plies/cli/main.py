@@ -24,7 +24,7 @@ from typing import Any
 
 from rich.console import Console
 
-from plies._startup import interrupted
+from plies._startup import interrupted, say_interrupted
 from plies.cli.args import ArgumentParser, search_arguments
 from plies.cli.registry import COMMAND_MODULES, COMMANDS, modules
 from plies.errors import PliesError, UsageError
@@ -297,13 +297,6 @@ def importing(frame: FrameType | None) -> bool:
             return True
         frame = frame.f_back
     return False
-
-
-def say_interrupted() -> None:
-    """``plies: interrupted`` on stderr, straight to the file descriptor (a signal
-    handler may run while Python's own stderr object is in the middle of a write)."""
-    with suppress(OSError):
-        os.write(2, b"plies: interrupted\n")
 
 
 def run() -> None:
